@@ -1,0 +1,60 @@
+// Lint rules that keep the architecture's arrows pointing one way (see ARCHITECTURE.md "Folders").
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+// Browser globals shared/ must not touch (the in-page scripts under shared/engine/page/ are the exception);
+// the few that every runtime has (timers, URL, console, encoders) stay allowed.
+const everywhere = new Set([...Object.keys(globals.es2021), ...Object.keys(globals.serviceworker).filter((name) => name in globals.node)]);
+const browserOnly = Object.keys(globals.browser).filter((name) => !everywhere.has(name));
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'events', 'util', 'url', 'buffer'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: nodeBuiltins, message: 'shared/ is isomorphic: no Node imports.' },
+          { group: ['electron', 'electron/*'], message: 'shared/ never imports electron.' },
+          { group: ['ws', 'playwright-core', 'playwright-core/*', 'keytar'], message: 'shared/ runs in the extension too: Node-only packages stay in electron/.' },
+          { group: ['../../electron/*', '../electron/*', '**/electron/**', '**/extension/**', '**/renderer/**'], message: 'shared/ imports nothing outside itself.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/engine/page/**'],
+    rules: {
+      'no-restricted-globals': ['error', 'chrome', 'process', 'require', 'Buffer', '__dirname', ...browserOnly],
+    },
+  },
+  {
+    files: ['shared/engine/page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { 'no-restricted-globals': ['error', 'chrome', 'process', 'require', 'Buffer'] },
+  },
+  {
+    files: ['electron/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['electron', 'electron/*'], message: 'The core never imports electron: it also runs as plain Node.' }],
+      }],
+    },
+  },
+);

@@ -1,0 +1,23 @@
+// The small CDP surface the page engine needs; chrome.debugger, a raw CDP socket and webContents.debugger all provide it.
+
+export interface CdpEvent {
+  method: string;
+  params: Record<string, unknown>;
+  /** Set for events from a child session (an out-of-process iframe); absent for the tab's own session. */
+  sessionId?: string;
+}
+
+/** A tab's debugger handle. `sessionId` addresses a child session; omitted, the tab's own session. */
+export interface Cdp {
+  send<R = unknown>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R>;
+  /** Subscribes to every event of the tab and its child sessions; returns the unsubscribe. */
+  on(listener: (event: CdpEvent) => void): () => void;
+}
+
+/** Error a transport throws when the browser answers a command with an error. */
+export class CdpCommandError extends Error {
+  constructor(readonly method: string, readonly cdpMessage: string) {
+    super(`${method}: ${cdpMessage}`);
+    this.name = 'CdpCommandError';
+  }
+}

@@ -1,0 +1,235 @@
+// A tab's frames: the tab session's frame tree plus auto-attached child sessions (out-of-process iframes), stable
+// ordinals per frame, and one isolated world per frame where our in-page library runs unseen by the page.
+import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
+import { isErrorCode, ToolError } from '../protocol/errors.js';
+import { pageLibrarySource } from './page/library.js';
+
+export interface Frame {
+  /** Stable per tab: 0 is the main frame; refs of frame N are prefixed `fN`. */
+  ordinal: number;
+  frameId: string;
+  /** Child session holding this frame (out-of-process iframe); undefined for the tab's own session. */
+  sessionId: string | undefined;
+  parentFrameId: string | undefined;
+  url: string;
+}
+
+interface FrameTree {
+  frame: { id: string; parentId?: string; url: string; urlFragment?: string };
+  childFrames?: FrameTree[];
+}
+
+const WORLD_NAME = '__chrome_mcp__';
+
+export class FrameRegistry {
+  private readonly ordinals = new Map<string, number>();
+  private readonly worlds = new Map<string, Promise<number>>();
+  private readonly childSessions = new Map<string, Promise<void>>();
+  private readonly unsubscribe: () => void;
+  private ready: Promise<void> | undefined;
+
+  constructor(readonly cdp: Cdp) {
+    this.unsubscribe = cdp.on((event) => this.onEvent(event));
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Enables what frame tracking needs, once per attached tab. */
+  init(): Promise<void> {
+    this.ready ??= this.enableSession(undefined).catch((error) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  /** Every frame in tree order (parents before children), re-read from the browser. */
+  async list(): Promise<Frame[]> {
+    await this.init();
+    await Promise.all(this.childSessions.values());
+    const sessions: (string | undefined)[] = [undefined, ...this.childSessions.keys()];
+    const trees = await Promise.all(
+      sessions.map((sessionId) =>
+        this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId).then(
+          (result) => ({ sessionId, tree: result.frameTree }),
+          () => undefined,
+        ),
+      ),
+    );
+    const flat: Frame[] = [];
+    const visit = (tree: FrameTree, sessionId: string | undefined) => {
+      flat.push({
+        ordinal: this.ordinalOf(tree.frame.id),
+        frameId: tree.frame.id,
+        sessionId,
+        parentFrameId: tree.frame.parentId,
+        url: tree.frame.url + (tree.frame.urlFragment ?? ''),
+      });
+      for (const child of tree.childFrames ?? []) visit(child, sessionId);
+    };
+    for (const entry of trees) if (entry) visit(entry.tree, entry.sessionId);
+    return orderByTree(flat);
+  }
+
+  async frameByOrdinal(ordinal: number): Promise<Frame> {
+    const frame = (await this.list()).find((candidate) => candidate.ordinal === ordinal);
+    if (!frame) throw new ToolError('FRAME_NOT_FOUND', `Frame f${ordinal} is gone.`);
+    return frame;
+  }
+
+  async mainFrame(): Promise<Frame> {
+    return this.frameByOrdinal(0);
+  }
+
+  /**
+   * Calls `__cm.<name>(...args)` from the page library inside the frame's isolated world.
+   * `handles` are object ids passed as extra leading arguments (elements found earlier).
+   */
+  async call<R>(frame: Frame, name: string, args: unknown[] = [], opts: { handles?: string[]; returnHandle?: boolean } = {}): Promise<R> {
+    const handles = opts.handles ?? [];
+    const declaration = `function(...a){return globalThis.__cm.${name}(...a)}`;
+    const run = async (): Promise<R> => {
+      const executionContextId = await this.world(frame);
+      const params: Record<string, unknown> = {
+        functionDeclaration: declaration,
+        arguments: [...handles.map((objectId) => ({ objectId })), ...args.map((value) => ({ value }))],
+        returnByValue: !opts.returnHandle,
+        awaitPromise: true,
+      };
+      // An object argument fixes the context; otherwise name the world explicitly.
+      if (handles.length === 0) params['executionContextId'] = executionContextId;
+      else params['objectId'] = handles[0];
+      const result = await this.cdp.send<CallResult>('Runtime.callFunctionOn', params, frame.sessionId);
+      if (result.exceptionDetails) {
+        const description = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text;
+        throw pageScriptError(description);
+      }
+      return (opts.returnHandle ? result.result.objectId : result.result.value) as R;
+    };
+    try {
+      return await run();
+    } catch (error) {
+      if (!isContextGone(error)) throw error;
+      // The frame navigated since the world was made: a fresh world has none of the old refs.
+      this.worlds.delete(frame.frameId);
+      return run();
+    }
+  }
+
+  /** Releases remote objects we no longer need, so long sessions do not leak page memory. */
+  release(frame: Frame, objectIds: string[]): void {
+    for (const objectId of objectIds) void this.cdp.send('Runtime.releaseObject', { objectId }, frame.sessionId).catch(() => undefined);
+  }
+
+  private world(frame: Frame): Promise<number> {
+    let world = this.worlds.get(frame.frameId);
+    if (!world) {
+      world = this.createWorld(frame);
+      this.worlds.set(frame.frameId, world);
+      world.catch(() => this.worlds.delete(frame.frameId));
+    }
+    return world;
+  }
+
+  private async createWorld(frame: Frame): Promise<number> {
+    const { executionContextId } = await this.cdp
+      .send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false }, frame.sessionId)
+      .catch((error: unknown) => {
+        throw new ToolError('FRAME_UNREADABLE', `Frame f${frame.ordinal} (${frame.url}) cannot run scripts: ${messageOf(error)}`);
+      });
+    const installed = await this.cdp.send<CallResult>(
+      'Runtime.evaluate',
+      { expression: pageLibrarySource(), contextId: executionContextId, returnByValue: true },
+      frame.sessionId,
+    );
+    if (installed.exceptionDetails) throw new ToolError('INTERNAL', `Page library failed to install: ${installed.exceptionDetails.text}`);
+    return executionContextId;
+  }
+
+  private ordinalOf(frameId: string): number {
+    let ordinal = this.ordinals.get(frameId);
+    if (ordinal === undefined) {
+      ordinal = this.ordinals.size;
+      this.ordinals.set(frameId, ordinal);
+    }
+    return ordinal;
+  }
+
+  private async enableSession(sessionId: string | undefined): Promise<void> {
+    await Promise.all([
+      this.cdp.send('Page.enable', {}, sessionId),
+      this.cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, sessionId),
+    ]);
+  }
+
+  private onEvent(event: CdpEvent): void {
+    switch (event.method) {
+      case 'Target.attachedToTarget': {
+        const sessionId = String(event.params['sessionId']);
+        const info = event.params['targetInfo'] as { type: string };
+        if (info.type !== 'iframe') return;
+        const enabled = this.enableSession(sessionId).catch(() => undefined);
+        this.childSessions.set(sessionId, enabled);
+        return;
+      }
+      case 'Target.detachedFromTarget':
+        this.childSessions.delete(String(event.params['sessionId']));
+        return;
+      case 'Page.frameNavigated': {
+        const frame = event.params['frame'] as { id: string };
+        this.worlds.delete(frame.id);
+        return;
+      }
+      case 'Page.frameDetached':
+        this.worlds.delete(String(event.params['frameId']));
+        return;
+      case 'Inspector.detached':
+        this.worlds.clear();
+        this.childSessions.clear();
+        this.ready = undefined;
+        return;
+    }
+  }
+}
+
+interface CallResult {
+  result: { value?: unknown; objectId?: string };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+}
+
+/** Page-library functions throw `CODE: message` to report a typed failure. */
+function pageScriptError(description: string): ToolError {
+  const match = /([A-Z_]{4,}): (.*)/s.exec(description);
+  if (match && isErrorCode(match[1])) return new ToolError(match[1], match[2]!.split('\n    at ')[0]);
+  return new ToolError('INTERNAL', `Page script failed: ${description.split('\n')[0]}`);
+}
+
+function isContextGone(error: unknown): boolean {
+  return error instanceof CdpCommandError && /Cannot find context|Execution context was destroyed|Cannot find object/i.test(error.cdpMessage);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function orderByTree(frames: Frame[]): Frame[] {
+  const byParent = new Map<string | undefined, Frame[]>();
+  const ids = new Set(frames.map((frame) => frame.frameId));
+  for (const frame of frames) {
+    const parent = frame.parentFrameId && ids.has(frame.parentFrameId) ? frame.parentFrameId : undefined;
+    const siblings = byParent.get(parent) ?? [];
+    siblings.push(frame);
+    byParent.set(parent, siblings);
+  }
+  const ordered: Frame[] = [];
+  const walk = (parent: string | undefined) => {
+    for (const frame of byParent.get(parent) ?? []) {
+      ordered.push(frame);
+      walk(frame.frameId);
+    }
+  };
+  walk(undefined);
+  return ordered;
+}

@@ -1,0 +1,63 @@
+// Stable error codes and the one error type every layer throws; each code carries a default next step for the model.
+
+export const ERROR_CODES = {
+  NO_BACKEND: 'No browser is available. Pair the extension or enable the fallback browser, then retry.',
+  LAUNCH_FAILED: 'The fallback browser could not start. Check `status`, or pass --executable-path.',
+  EXTENSION_DISCONNECTED: 'The extension disconnected mid-call. Retry: the next call reconnects or falls back.',
+  BROWSER_CLOSED: 'The browser went away. Retry: the next call starts it again.',
+  BACKPRESSURE: 'The link to the browser is saturated. Retry in a moment.',
+  TIMEOUT: 'The browser did not answer in time. Retry, or raise `timeout`.',
+  NO_TAB: 'No tab is selected. Call `tab_new` or `tab_use` first.',
+  TAB_NOT_FOUND: 'That tab is gone. Call `tabs` to list open tabs.',
+  STALE_TAB: 'That tab handle belongs to an earlier browser session. Call `tabs` for current handles.',
+  NOT_OWNED: 'Only tabs this agent opened can be closed.',
+  DETACHED: 'The debugger detached from the tab. Retry: the next call re-attaches.',
+  DEVTOOLS_OPEN: 'DevTools is open on this tab. Ask the person to close DevTools, then retry.',
+  REF_EXPIRED: 'That ref is from an older page. Call `snapshot` (or `find`) again and use the new ref.',
+  REF_UNKNOWN: 'No such ref. Refs come from `snapshot` or `find`; call one of them again.',
+  NOT_FOUND: 'No element matches. Call `snapshot` or `find` to see what is on the page.',
+  AMBIGUOUS: 'Several elements match. Add `nth`, use a ref from `snapshot`, or narrow the selector.',
+  FRAME_NOT_FOUND: 'No such frame. Call `frames` to list them.',
+  FRAME_UNREADABLE: 'That frame cannot be read. Call `frames` to see why.',
+  NOT_VISIBLE: 'The element has no visible box. Scroll, open its container, or `wait_for` it.',
+  OBSCURED: 'Another element covers the target. Close the covering element (dialog, banner) first, or target it.',
+  NOT_EDITABLE: 'The target does not accept text. Target an input, textarea or editable element.',
+  INPUT_NOT_LANDED: 'The keystrokes did not reach an editable element. Click the field first, then `type` again.',
+  NOT_SELECT: 'The target is not a <select>. Use `click` for custom dropdowns.',
+  OPTION_NOT_FOUND: 'No option with that value or label. Call `get_text` on the select to list options.',
+  NAVIGATION_FAILED: 'The page failed to load. Check the URL, then retry.',
+  EVAL_FAILED: 'The script could not run in the page. Check the expression and the frame.',
+  BAD_ARGS: 'The arguments are invalid. Read the tool schema and call again.',
+  UNKNOWN_TOOL: 'No such tool. Call tools/list.',
+  BATCH_STEP_FAILED: 'A batch step failed; steps after it did not run. Fix that step and run the rest.',
+  CDP_ERROR: 'The browser refused a command. Retry; if it persists, call `snapshot` to re-sync.',
+  INTERNAL: 'Unexpected failure inside chrome-mcp. Retry; report it if it persists.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The error every layer throws; `next` tells the model what to do about it. */
+export class ToolError extends Error {
+  readonly code: ErrorCode;
+  readonly next: string;
+  readonly data?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message?: string, opts: { next?: string; data?: Record<string, unknown> } = {}) {
+    super(message ?? ERROR_CODES[code]);
+    this.name = 'ToolError';
+    this.code = code;
+    this.next = opts.next ?? ERROR_CODES[code];
+    if (opts.data) this.data = opts.data;
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** Turns anything thrown into a ToolError without losing a code that is already there. */
+export function toToolError(error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError('INTERNAL', message);
+}

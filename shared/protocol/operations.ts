@@ -1,0 +1,32 @@
+// The operations every backend executes (the wire list between core and extension), and the executor contract.
+
+export const PAGE_OPERATIONS = [
+  'navigate', 'snapshot', 'find', 'frames', 'get_text', 'get_html', 'screenshot',
+  'click', 'hover', 'type', 'press', 'fill_form', 'select_option', 'scroll', 'wait_for', 'eval',
+] as const;
+
+export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;
+
+export const OPERATIONS = [...TAB_OPERATIONS, ...PAGE_OPERATIONS, 'batch'] as const;
+
+export type PageOperation = (typeof PAGE_OPERATIONS)[number];
+export type TabOperation = (typeof TAB_OPERATIONS)[number];
+export type Operation = (typeof OPERATIONS)[number];
+
+/** What an operation answers: a terse line or block for the model, optionally an image and structured data. */
+export interface OperationResult {
+  text: string;
+  image?: { data: string; mimeType: 'image/jpeg' | 'image/png' };
+  data?: Record<string, unknown>;
+}
+
+export interface OperationContext {
+  /** Reports progress on long work (navigation waits, wait_for, batch); a no-op when the client did not ask. */
+  progress(message: string, done?: number, total?: number): void;
+  signal?: AbortSignal;
+}
+
+/** A backend: runs one operation with already-validated arguments. Throws ToolError. */
+export interface Executor {
+  run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult>;
+}

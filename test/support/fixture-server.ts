@@ -1,0 +1,50 @@
+// Serves test/fixtures over HTTP on loopback; reach it as 127.0.0.1 and as localhost to get two sites (cross-origin iframes).
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+
+export interface FixtureServer {
+  /** http://127.0.0.1:PORT — the "main" site. */
+  origin: string;
+  /** http://localhost:PORT — a different site, so its iframes run out of process. */
+  crossOrigin: string;
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    if (url.pathname === '/slow') {
+      const ms = Number(url.searchParams.get('ms') ?? '500');
+      setTimeout(() => response.end('slow done'), ms);
+      return;
+    }
+    if (url.pathname === '/redirect') {
+      response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      return;
+    }
+    const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(ROOT)) return void response.writeHead(403).end();
+    try {
+      const body = await readFile(path);
+      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    crossOrigin: `http://localhost:${port}`,
+    url: (path) => `${origin}/${path.replace(/^\//, '')}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
