@@ -1,5 +1,7 @@
 // The in-page library: each function below is shipped by its source text into our isolated world as `__cm.<name>`.
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
+import { accessibleName, ariaRole } from './aria.js';
+import { countElements, deepQueryAll, pickElement, queryElements } from './query.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 
 const FUNCTIONS = {
@@ -7,6 +9,12 @@ const FUNCTIONS = {
   refFor,
   elementForRef,
   refHigh,
+  ariaRole,
+  accessibleName,
+  deepQueryAll,
+  queryElements,
+  countElements,
+  pickElement,
 };
 
 export type PageLibrary = typeof FUNCTIONS;

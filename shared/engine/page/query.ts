@@ -1,0 +1,57 @@
+// In-page element lookup by CSS selector (piercing open shadow roots) or by ARIA role and accessible name.
+
+export interface QuerySpec {
+  selector?: string;
+  role?: string;
+  name?: string;
+}
+
+/** querySelectorAll that also searches inside open shadow roots, in document order. */
+export function deepQueryAll(root: Document | ShadowRoot | Element, selector: string): Element[] {
+  const found: Element[] = [];
+  const visit = (scope: Document | ShadowRoot | Element) => {
+    for (const element of scope.querySelectorAll(selector)) found.push(element);
+    for (const host of scope.querySelectorAll('*')) if (host.shadowRoot) visit(host.shadowRoot);
+  };
+  visit(root);
+  return found;
+}
+
+/** Elements matching the spec; a name matches case-insensitively as a substring unless it is quoted. */
+export function queryElements(spec: QuerySpec): Element[] {
+  if (spec.selector !== undefined) {
+    try {
+      return __cm.deepQueryAll(document, spec.selector);
+    } catch {
+      throw new Error(`BAD_ARGS: "${spec.selector}" is not a valid CSS selector.`);
+    }
+  }
+  const role = spec.role?.toLowerCase();
+  const wanted = spec.name?.trim();
+  const exact = wanted !== undefined && wanted.length > 1 && wanted.startsWith('"') && wanted.endsWith('"');
+  const needle = exact ? wanted.slice(1, -1) : wanted?.toLowerCase();
+  return __cm.deepQueryAll(document, '*').filter((element) => {
+    if (role && __cm.ariaRole(element) !== role) return false;
+    if (needle === undefined) return true;
+    const name = __cm.accessibleName(element);
+    return exact ? name === needle : name.toLowerCase().includes(needle);
+  });
+}
+
+export function countElements(spec: QuerySpec): number {
+  return __cm.queryElements(spec).length;
+}
+
+/** The one element the spec names (or its nth match); throws NOT_FOUND / AMBIGUOUS for the engine. */
+export function pickElement(spec: QuerySpec, nth: number | undefined): Element {
+  const matches = __cm.queryElements(spec);
+  const what = spec.selector !== undefined ? `selector "${spec.selector}"` : `role "${spec.role ?? '*'}"${spec.name !== undefined ? ` name "${spec.name}"` : ''}`;
+  if (nth !== undefined) {
+    const element = matches[nth];
+    if (!element) throw new Error(`NOT_FOUND: ${what} has ${matches.length} matches, no nth=${nth}.`);
+    return element;
+  }
+  if (matches.length === 0) throw new Error(`NOT_FOUND: nothing matches ${what}.`);
+  if (matches.length > 1) throw new Error(`AMBIGUOUS: ${matches.length} elements match ${what}; pass nth (0-based) or use a ref.`);
+  return matches[0]!;
+}

@@ -1,0 +1,79 @@
+// Resolves a tool's Target (ref, selector, role+name) to one live element in one frame, or a typed error.
+import { ToolError } from '../protocol/errors.js';
+import type { Target } from '../protocol/target.js';
+import type { Frame } from './frames.js';
+import type { PageContext } from './page-context.js';
+
+export interface ElementHandle {
+  frame: Frame;
+  /** Remote object id in our isolated world of `frame`. */
+  objectId: string;
+}
+
+const REF_PATTERN = /^(?:f(\d+))?e(\d+)$/;
+
+/** Frames a lookup searches: the one `spec` names (ordinal or a piece of its URL), else all, main first. */
+export async function framesFor(page: PageContext, spec: number | string | undefined): Promise<Frame[]> {
+  const frames = await page.frames.list();
+  if (spec === undefined) return frames;
+  const match = typeof spec === 'number' || /^f?\d+$/.test(spec)
+    ? frames.filter((frame) => frame.ordinal === Number(String(spec).replace(/^f/, '')))
+    : frames.filter((frame) => frame.url.includes(spec));
+  if (match.length === 0) throw new ToolError('FRAME_NOT_FOUND', `No frame matches ${JSON.stringify(spec)}.`);
+  return match;
+}
+
+export async function resolveRef(page: PageContext, ref: string): Promise<ElementHandle> {
+  const parsed = REF_PATTERN.exec(ref.trim());
+  if (!parsed) throw new ToolError('REF_UNKNOWN', `"${ref}" is not a ref; refs look like e12 or f1e7.`);
+  const ordinal = Number(parsed[1] ?? 0);
+  const minted = Number(parsed[2]) < page.refCounter.n;
+  const frame = await page.frames.frameByOrdinal(ordinal).catch(() => {
+    throw new ToolError(minted ? 'REF_EXPIRED' : 'REF_UNKNOWN', `${ref}: its frame f${ordinal} is gone.`);
+  });
+  try {
+    const objectId = await page.frames.call<string>(frame, 'elementForRef', [ref.trim()], { returnHandle: true });
+    return { frame, objectId };
+  } catch (error) {
+    // A ref this tab minted that the page no longer knows means the page changed under it.
+    if (error instanceof ToolError && error.code === 'REF_UNKNOWN' && minted) {
+      throw new ToolError('REF_EXPIRED', `${ref} is from before the page changed.`);
+    }
+    throw error;
+  }
+}
+
+/** Exactly one element for the target, searching frames main-first; ambiguity across frames is an error too. */
+export async function resolveTarget(page: PageContext, target: Target): Promise<ElementHandle> {
+  if (target.ref !== undefined) return resolveRef(page, target.ref);
+  if (target.selector === undefined && target.role === undefined) {
+    throw new ToolError('BAD_ARGS', 'Name the element with one of ref, selector, or role (+ name).');
+  }
+  const spec = { selector: target.selector, role: target.role, name: target.name };
+  const frames = await framesFor(page, target.frame);
+  if (frames.length === 1) {
+    const frame = frames[0]!;
+    return { frame, objectId: await page.frames.call<string>(frame, 'pickElement', [spec, target.nth], { returnHandle: true }) };
+  }
+  const counts = await Promise.all(frames.map((frame) => page.frames.call<number>(frame, 'countElements', [spec]).catch(() => 0)));
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  let index = target.nth ?? 0;
+  if (total === 0) throw new ToolError('NOT_FOUND', `Nothing matches in ${frames.length} frames.`);
+  if (total > 1 && target.nth === undefined) {
+    const where = frames.filter((_, i) => counts[i]! > 0).map((frame) => `f${frame.ordinal}`).join(', ');
+    throw new ToolError('AMBIGUOUS', `${total} elements match (frames ${where}); pass nth (0-based), frame, or use a ref.`);
+  }
+  for (const [i, frame] of frames.entries()) {
+    const count = counts[i]!;
+    if (index < count) {
+      return { frame, objectId: await page.frames.call<string>(frame, 'pickElement', [spec, index], { returnHandle: true }) };
+    }
+    index -= count;
+  }
+  throw new ToolError('NOT_FOUND', `${total} elements match; there is no nth=${target.nth}.`);
+}
+
+/** Calls `__cm.<name>(element, ...args)` on a resolved element in its own frame. */
+export function callOnElement<R>(page: PageContext, handle: ElementHandle, name: string, args: unknown[] = []): Promise<R> {
+  return page.frames.call<R>(handle.frame, name, args, { handles: [handle.objectId] });
+}

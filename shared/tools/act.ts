@@ -1,0 +1,138 @@
+// Act tools: pointer, keyboard, forms, scrolling and waiting. Every act aims at a real element and checks it landed.
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { frameField, pointShape, tabShape, targetShape } from './target-shape.js';
+
+const MODIFIERS = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional();
+
+export const click = defineTool({
+  name: 'click',
+  category: 'act',
+  description: 'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true answers the new outline.',
+  input: z.strictObject({
+    ...targetShape,
+    ...pointShape,
+    button: z.enum(['left', 'right', 'middle']).optional(),
+    count: z.number().optional(),
+    modifiers: MODIFIERS,
+    snapshot: z.boolean().optional(),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'click',
+});
+
+export const hover = defineTool({
+  name: 'hover',
+  category: 'act',
+  description: 'Move the mouse over an element or a viewport point.',
+  input: z.strictObject({ ...targetShape, ...pointShape, ...tabShape }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'hover',
+});
+
+export const type = defineTool({
+  name: 'type',
+  category: 'act',
+  description:
+    'Type into an element or the focused one. mode insert (default) or verbatim (keeps indentation for code editors); clear replaces the value; submit presses Enter.',
+  input: z.strictObject({
+    ...targetShape,
+    text: z.string(),
+    mode: z.enum(['insert', 'verbatim']).optional(),
+    clear: z.boolean().optional(),
+    submit: z.boolean().optional(),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'type',
+});
+
+export const press = defineTool({
+  name: 'press',
+  category: 'act',
+  description: 'Press a key or combo, e.g. Enter, Escape, Control+A, Shift+Tab; to the target or the focused element.',
+  input: z.strictObject({
+    ...targetShape,
+    keys: z.string(),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'press',
+});
+
+export const fill_form = defineTool({
+  name: 'fill_form',
+  category: 'act',
+  description: 'Fill many fields at once: text, select (value or label), checkbox/radio (true/false).',
+  input: z.strictObject({
+    fields: z
+      .array(z.strictObject({ ...targetShape, value: z.union([z.string(), z.boolean(), z.array(z.string())]) }))
+      .min(1)
+      .max(100),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'fill_form',
+});
+
+export const select_option = defineTool({
+  name: 'select_option',
+  category: 'act',
+  description: 'Choose option(s) of a <select> by value or visible label.',
+  input: z.strictObject({
+    ...targetShape,
+    values: z.union([z.string(), z.array(z.string())]),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'select_option',
+});
+
+export const scroll = defineTool({
+  name: 'scroll',
+  category: 'act',
+  description: 'Scroll the page or an element by dx/dy px, to top/bottom, or bring a target into view.',
+  input: z.strictObject({
+    ...targetShape,
+    dx: z.number().optional(),
+    dy: z.number().optional(),
+    to: z.enum(['top', 'bottom']).optional(),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'scroll',
+});
+
+export const wait_for = defineTool({
+  name: 'wait_for',
+  category: 'act',
+  description: 'Wait until text or selector appears (gone: disappears) or the URL contains url; timeout ms default 10000; answers matched:false on timeout.',
+  input: z.strictObject({
+    text: z.string().optional(),
+    selector: z.string().optional(),
+    url: z.string().optional(),
+    gone: z.boolean().optional(),
+    frame: frameField,
+    timeout: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'wait_for',
+});

@@ -1,0 +1,32 @@
+// Argument types of each operation, inferred from the catalog's zod schemas so they are never written twice.
+import type { z } from 'zod';
+import type * as act from './act.js';
+import type { batch } from './batch.js';
+import type { navigate } from './navigation.js';
+import type * as read from './read.js';
+import type { evaluate } from './scripts.js';
+import type * as tabs from './tabs.js';
+
+type Args<T extends { input: z.ZodType }> = z.infer<T['input']>;
+
+export type NavigateArgs = Args<typeof navigate>;
+export type SnapshotArgs = Args<typeof read.snapshot>;
+export type FindArgs = Args<typeof read.find>;
+export type FramesArgs = Args<typeof read.frames>;
+export type GetTextArgs = Args<typeof read.get_text>;
+export type GetHtmlArgs = Args<typeof read.get_html>;
+export type ScreenshotArgs = Args<typeof read.screenshot>;
+export type ClickArgs = Args<typeof act.click>;
+export type HoverArgs = Args<typeof act.hover>;
+export type TypeArgs = Args<typeof act.type>;
+export type PressArgs = Args<typeof act.press>;
+export type FillFormArgs = Args<typeof act.fill_form>;
+export type SelectOptionArgs = Args<typeof act.select_option>;
+export type ScrollArgs = Args<typeof act.scroll>;
+export type WaitForArgs = Args<typeof act.wait_for>;
+export type EvalArgs = Args<typeof evaluate>;
+export type BatchArgs = Args<typeof batch>;
+export type TabUseArgs = Args<typeof tabs.tab_use>;
+export type TabNewArgs = Args<typeof tabs.tab_new>;
+export type TabSelectArgs = Args<typeof tabs.tab_select>;
+export type TabCloseArgs = Args<typeof tabs.tab_close>;

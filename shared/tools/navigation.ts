@@ -1,0 +1,23 @@
+// Navigation: go to a URL or move through history, waiting for a real load signal rather than a fixed sleep.
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { tabShape } from './target-shape.js';
+
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+
+export const navigate = defineTool({
+  name: 'navigate',
+  category: 'navigation',
+  description: 'Go to url, or back/forward/reload; waits for load (or waitUntil), timeout ms default 30000.',
+  input: z.strictObject({
+    url: z.string().optional(),
+    action: z.enum(['back', 'forward', 'reload']).optional(),
+    waitUntil: z.enum(WAIT_UNTIL).optional(),
+    timeout: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'read',
+  op: 'navigate',
+});

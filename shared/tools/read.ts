@@ -1,0 +1,98 @@
+// Read tools: the page outline with refs, targeted lookups, text, HTML, screenshots and the frame list.
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { frameField, tabShape, targetShape } from './target-shape.js';
+
+export const snapshot = defineTool({
+  name: 'snapshot',
+  category: 'read',
+  description:
+    'Outline of the page and every frame: `- role "name" [ref=e1]`. Element tools take ref, or selector (CSS, pierces shadow DOM), or role+name (substring; "quoted" = exact) with nth; frame = index or URL piece; element = what it is, for the person watching. Long pages are paged: limit (lines, default 400), offset.',
+  input: z.strictObject({
+    frame: frameField,
+    limit: z.number().optional(),
+    offset: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'snapshot',
+});
+
+export const find = defineTool({
+  name: 'find',
+  category: 'read',
+  description: 'Find elements by visible text, role, name or selector; answers refs without a full snapshot (limit default 20).',
+  input: z.strictObject({
+    text: z.string().optional(),
+    role: z.string().optional(),
+    name: z.string().optional(),
+    selector: z.string().optional(),
+    frame: frameField,
+    limit: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'find',
+});
+
+export const frames = defineTool({
+  name: 'frames',
+  category: 'read',
+  description: 'Frame tree: index, parent, origin, url, readable, control count.',
+  input: z.strictObject({ ...tabShape }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'frames',
+});
+
+export const get_text = defineTool({
+  name: 'get_text',
+  category: 'read',
+  description: 'Text of the page or one element (a field\'s value); maxChars default 8000.',
+  input: z.strictObject({
+    ...targetShape,
+    maxChars: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'get_text',
+});
+
+export const get_html = defineTool({
+  name: 'get_html',
+  category: 'read',
+  description: 'Outer HTML of the page or one element; maxChars default 20000.',
+  input: z.strictObject({
+    ...targetShape,
+    maxChars: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'get_html',
+});
+
+export const screenshot = defineTool({
+  name: 'screenshot',
+  category: 'read',
+  description: 'Screenshot of the viewport, the full page (clamped) or one element. JPEG unless png.',
+  input: z.strictObject({
+    ...targetShape,
+    fullPage: z.boolean().optional(),
+    format: z.enum(['jpeg', 'png']).optional(),
+    quality: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'screenshot',
+});

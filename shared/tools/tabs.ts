@@ -1,0 +1,64 @@
+// Tab tools: list, reuse-or-open, open, focus, close. Tabs open in the background unless asked.
+import { z } from 'zod';
+import { defineTool } from './define.js';
+
+export const tabs = defineTool({
+  name: 'tabs',
+  category: 'tabs',
+  description: 'List tabs: id, title, url; * marks the current tab, + the ones this agent opened.',
+  input: z.strictObject({}),
+  readOnly: true,
+  destructive: false,
+  policy: 'none',
+  op: 'tabs',
+});
+
+export const tab_use = defineTool({
+  name: 'tab_use',
+  category: 'tabs',
+  description: 'Make a tab current: reuse one matching url (exact, then same path, then same origin) or open it in the background.',
+  input: z.strictObject({
+    url: z.string(),
+    focus: z.boolean().optional(),
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'read',
+  op: 'tab_use',
+});
+
+export const tab_new = defineTool({
+  name: 'tab_new',
+  category: 'tabs',
+  description: 'Open a tab (background unless focus) and make it current.',
+  input: z.strictObject({
+    url: z.string().optional(),
+    focus: z.boolean().optional(),
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'read',
+  op: 'tab_new',
+});
+
+export const tab_select = defineTool({
+  name: 'tab_select',
+  category: 'tabs',
+  description: 'Make a tab current; focus: true also brings it to the front.',
+  input: z.strictObject({ tab: z.string(), focus: z.boolean().optional() }),
+  readOnly: false,
+  destructive: false,
+  policy: 'none',
+  op: 'tab_select',
+});
+
+export const tab_close = defineTool({
+  name: 'tab_close',
+  category: 'tabs',
+  description: 'Close a tab this agent opened (default the current one).',
+  input: z.strictObject({ tab: z.string().optional() }),
+  readOnly: false,
+  destructive: true,
+  policy: 'none',
+  op: 'tab_close',
+});
