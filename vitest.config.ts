@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Builds dist/ when stale: the stdio tests spawn the real `chrome-mcp` binary.
+    globalSetup: ['./test/support/global-setup.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

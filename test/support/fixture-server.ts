@@ -28,11 +28,15 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
       return;
     }
-    const path = normalize(join(ROOT, decodeURIComponent(url.pathname)));
+    // /csp/<fixture> serves the fixture under a Content-Security-Policy that forbids eval and inline script.
+    const csp = url.pathname.startsWith('/csp/');
+    const path = normalize(join(ROOT, decodeURIComponent(csp ? url.pathname.slice(4) : url.pathname)));
     if (!path.startsWith(ROOT)) return void response.writeHead(403).end();
     try {
       const body = await readFile(path);
-      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+      const headers: Record<string, string> = { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' };
+      if (csp) headers['content-security-policy'] = "script-src 'self'";
+      response.writeHead(200, headers).end(body);
     } catch {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }

@@ -8,6 +8,7 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   method: string;
+  sessionId: string | undefined;
 }
 
 export class CdpConnection {
@@ -40,7 +41,7 @@ export class CdpConnection {
     const id = this.nextId++;
     const message = sessionId ? { id, method, params, sessionId } : { id, method, params };
     return new Promise<R>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, method });
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, method, sessionId });
       this.socket.send(JSON.stringify(message));
     });
   }
@@ -71,9 +72,19 @@ export class CdpConnection {
       return;
     }
     if (typeof message.method !== 'string') return;
+    if (message.method === 'Target.detachedFromTarget') this.failSession(String(message.params?.['sessionId']));
     const event: CdpEvent = { method: message.method, params: message.params ?? {} };
     if (message.sessionId) event.sessionId = message.sessionId;
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** Chrome never answers commands in flight on a session that detaches (a tab or an iframe closing): fail them. */
+  private failSession(sessionId: string): void {
+    for (const [id, pending] of this.pending) {
+      if (pending.sessionId !== sessionId) continue;
+      this.pending.delete(id);
+      pending.reject(new CdpCommandError(pending.method, 'Session with given id not found (it detached)'));
+    }
   }
 
   private onClose(): void {

@@ -1,8 +1,16 @@
 // The in-page library: each function below is shipped by its source text into our isolated world as `__cm.<name>`.
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
-import { accessibleName, ariaRole } from './aria.js';
-import { countElements, deepQueryAll, pickElement, queryElements } from './query.js';
+import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
+import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
+import { snapshotBuild, snapshotFrame, snapshotOwner, snapshotRender } from './snapshot.js';
+import { elementHtml, elementText, findElements, isPasswordField, pageHtml, pageText, textMatches, visibleText } from './text.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
+import { navigationStatus } from './document.js';
+import { conditionHolds, waitForCondition } from './wait.js';
+import { aimPoint, composedContains, deepElementAt, describeAt, describeElement, frameOwnerAt } from './aim.js';
+import { deepActiveElement, focusForInput, inputState, isEditable, pasteText } from './editing.js';
+import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
+import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
 
 const FUNCTIONS = {
   refTable,
@@ -11,10 +19,48 @@ const FUNCTIONS = {
   refHigh,
   ariaRole,
   accessibleName,
+  isInteractive,
+  isHidden,
   deepQueryAll,
+  flatChildren,
   queryElements,
   countElements,
   pickElement,
+  frameInfo,
+  snapshotFrame,
+  snapshotOwner,
+  snapshotBuild,
+  snapshotRender,
+  isPasswordField,
+  visibleText,
+  pageText,
+  elementText,
+  pageHtml,
+  elementHtml,
+  textMatches,
+  findElements,
+  conditionHolds,
+  waitForCondition,
+  navigationStatus,
+  describeElement,
+  deepElementAt,
+  composedContains,
+  aimPoint,
+  frameOwnerAt,
+  describeAt,
+  deepActiveElement,
+  isEditable,
+  inputState,
+  focusForInput,
+  pasteText,
+  chooseOptions,
+  fillField,
+  fillFields,
+  visibleLabel,
+  scrollWith,
+  scrollElement,
+  scrollPage,
+  revealElement,
 };
 
 export type PageLibrary = typeof FUNCTIONS;

@@ -17,7 +17,23 @@ export function deepQueryAll(root: Document | ShadowRoot | Element, selector: st
   return found;
 }
 
-/** Elements matching the spec; a name matches case-insensitively as a substring unless it is quoted. */
+/** Children in the flat tree, as rendered: a host's shadow root, a slot's assigned nodes, only the summary of a closed <details>. */
+export function flatChildren(element: Element): ArrayLike<Node> {
+  if (element.shadowRoot) return element.shadowRoot.childNodes;
+  if (element.localName === 'slot') {
+    const assigned = (element as HTMLSlotElement).assignedNodes();
+    if (assigned.length > 0) return assigned;
+  }
+  if (element.localName === 'details' && !(element as HTMLDetailsElement).open) {
+    return Array.from(element.children).filter((child) => child.localName === 'summary');
+  }
+  return element.childNodes;
+}
+
+/**
+ * Elements matching the spec; a name matches case-insensitively as a substring unless it is quoted.
+ * Role/name lookups skip hidden elements, so a hidden duplicate (mobile menu, closed dialog) never makes a match ambiguous.
+ */
 export function queryElements(spec: QuerySpec): Element[] {
   if (spec.selector !== undefined) {
     try {
@@ -32,9 +48,11 @@ export function queryElements(spec: QuerySpec): Element[] {
   const needle = exact ? wanted.slice(1, -1) : wanted?.toLowerCase();
   return __cm.deepQueryAll(document, '*').filter((element) => {
     if (role && __cm.ariaRole(element) !== role) return false;
-    if (needle === undefined) return true;
-    const name = __cm.accessibleName(element);
-    return exact ? name === needle : name.toLowerCase().includes(needle);
+    if (needle !== undefined) {
+      const name = __cm.accessibleName(element);
+      if (exact ? name !== needle : !name.toLowerCase().includes(needle)) return false;
+    }
+    return !__cm.isHidden(element);
   });
 }
 
@@ -54,4 +72,10 @@ export function pickElement(spec: QuerySpec, nth: number | undefined): Element {
   if (matches.length === 0) throw new Error(`NOT_FOUND: nothing matches ${what}.`);
   if (matches.length > 1) throw new Error(`AMBIGUOUS: ${matches.length} elements match ${what}; pass nth (0-based) or use a ref.`);
   return matches[0]!;
+}
+
+/** What `frames` reports about this frame: its origin, how many visible controls it holds, and whether its iframe hides it (0×0 viewport). */
+export function frameInfo(): { origin: string; controls: number; hidden: boolean } {
+  const controls = __cm.deepQueryAll(document, '*').filter((element) => __cm.isInteractive(element, __cm.ariaRole(element)) && !__cm.isHidden(element));
+  return { origin: self.origin, controls: controls.length, hidden: innerWidth === 0 && innerHeight === 0 };
 }

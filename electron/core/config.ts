@@ -1,0 +1,70 @@
+// Command-line flags and environment → the core's configuration; also answers --help, --version and bad flags.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { VERSION } from './version.js';
+
+export interface Config {
+  headless: boolean;
+  /** Explicit browser binary; undefined lets the launcher search the usual install places. */
+  executablePath: string | undefined;
+  dataDir: string;
+  /** The fallback browser's own profile: never the person's. */
+  profileDir: string;
+}
+
+export type CliOutcome =
+  | { kind: 'run'; config: Config }
+  | { kind: 'exit'; code: 0 | 2; stdout?: string; stderr?: string };
+
+export const USAGE = `Usage: chrome-mcp [options]
+
+An MCP server on stdio that drives Chrome or Chromium.
+
+Options:
+  --headless               no browser window (default: a window when a display is available)
+  --executable-path PATH   browser to launch (env CHROME_MCP_CHROMIUM)
+  --data-dir DIR           state folder (env CHROME_MCP_DATA, default ~/.chrome-mcp)
+  --help                   show this help
+  --version                show the version
+`;
+
+const OPTIONS = {
+  headless: { type: 'boolean' },
+  'executable-path': { type: 'string' },
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean' },
+  version: { type: 'boolean' },
+} as const;
+
+/** macOS and Windows always have a desktop; elsewhere a window needs an X or Wayland display. */
+export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
+  if (platform === 'darwin' || platform === 'win32') return true;
+  return !!env['DISPLAY'] || !!env['WAYLAND_DISPLAY'];
+}
+
+function readFlags(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): CliOutcome {
+  let values: ReturnType<typeof readFlags>;
+  try {
+    values = readFlags(argv);
+  } catch (error) {
+    return { kind: 'exit', code: 2, stderr: `chrome-mcp: ${(error as Error).message}\n\n${USAGE}` };
+  }
+  if (values.help) return { kind: 'exit', code: 0, stdout: USAGE };
+  if (values.version) return { kind: 'exit', code: 0, stdout: `${VERSION}\n` };
+  // An empty variable counts as unset, so `CHROME_MCP_DATA= chrome-mcp` does not mean "the current folder".
+  const dataDir = resolve(values['data-dir'] || env['CHROME_MCP_DATA'] || join(homedir(), '.chrome-mcp'));
+  return {
+    kind: 'run',
+    config: {
+      headless: values.headless === true || !hasDisplay(env, platform),
+      executablePath: values['executable-path'] || env['CHROME_MCP_CHROMIUM'] || undefined,
+      dataDir,
+      profileDir: join(dataDir, 'fallback-profile'),
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// The fallback backend: launches its own browser on the first call, runs the page engine over it, and starts it
+// again on the next call if it dies.
+import { randomInt } from 'node:crypto';
+import { createEngineExecutor, type EngineExecutor } from '../../../shared/engine/executor.js';
+import { ToolError } from '../../../shared/protocol/errors.js';
+import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import { CdpTabHost } from './cdp-tab-host.js';
+import { findBrowser } from './find-browser.js';
+import { launchBrowser, type LaunchedBrowser } from './launch.js';
+
+export interface FallbackOptions {
+  executablePath?: string;
+  headless: boolean;
+  profileDir: string;
+  log: (line: string) => void;
+}
+
+export interface FallbackState {
+  launched: boolean;
+  /** The browser binary that runs (or would be launched); null when none is installed. */
+  executable: string | null;
+  headless: boolean;
+  profileDir: string;
+  tabs: number;
+  currentTab: { id: string; url: string; title: string } | null;
+}
+
+interface Session {
+  browser: LaunchedBrowser;
+  engine: EngineExecutor;
+  /** Rejects with BROWSER_CLOSED when the browser goes away, so calls waiting on page events end too. */
+  closed: Promise<never>;
+}
+
+export class FallbackExecutor implements Executor {
+  private session: Session | undefined;
+  private starting: Promise<Session> | undefined;
+  private tag = '';
+
+  constructor(private readonly options: FallbackOptions) {}
+
+  async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+    const session = await this.ensure();
+    return Promise.race([session.engine.run(op, args, ctx), session.closed]);
+  }
+
+  /** Closes the browser this executor launched, if any; the next call would launch a new one. */
+  async close(): Promise<void> {
+    const session = this.session ?? (await this.starting?.catch(() => undefined));
+    this.session = undefined;
+    if (!session) return;
+    session.engine.dispose();
+    await session.browser.close();
+  }
+
+  async state(): Promise<FallbackState> {
+    const { headless, profileDir, executablePath } = this.options;
+    const described = this.session ? await this.session.engine.describe().catch(() => undefined) : undefined;
+    return {
+      launched: this.session !== undefined,
+      executable: findBrowser(executablePath) ?? null,
+      headless,
+      profileDir,
+      tabs: described?.tabs ?? 0,
+      currentTab: described?.current ?? null,
+    };
+  }
+
+  /** Concurrent first calls share one launch. */
+  private ensure(): Promise<Session> {
+    if (this.session) return Promise.resolve(this.session);
+    this.starting ??= this.launch().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async launch(): Promise<Session> {
+    const { log, headless, profileDir } = this.options;
+    const started = Date.now();
+    const browser = await launchBrowser(this.options);
+    this.tag = nextTag(this.tag);
+    const engine = createEngineExecutor(new CdpTabHost(browser.connection), { tag: this.tag });
+    let reject: (error: ToolError) => void = () => undefined;
+    const closed = new Promise<never>((_, fail) => {
+      reject = fail;
+    });
+    // Nobody may be racing it when the browser dies between calls.
+    closed.catch(() => undefined);
+    const session: Session = { browser, engine, closed };
+    browser.connection.on((event) => {
+      if (event.method !== 'Connection.closed') return;
+      reject(new ToolError('BROWSER_CLOSED', 'The fallback browser closed during the call.'));
+      if (this.session !== session) return;
+      this.session = undefined;
+      engine.dispose();
+      log('fallback browser went away; the next call starts it again');
+      // Reaps what is left of it (playwright's handle, any orphaned helper process).
+      void browser.close();
+    });
+    this.session = session;
+    log(`fallback browser up in ${Date.now() - started} ms (${headless ? 'headless' : 'headed'}, profile ${profileDir}, tabs ${this.tag}.N)`);
+    return session;
+  }
+}
+
+/** A fresh two-letter-ish tag per launch, never the previous one, so old handles read as stale. */
+function nextTag(previous: string): string {
+  for (;;) {
+    const tag = `f${randomInt(36).toString(36)}${randomInt(36).toString(36)}`;
+    if (tag !== previous) return tag;
+  }
+}

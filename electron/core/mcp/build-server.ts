@@ -1,0 +1,44 @@
+// The MCP server: every catalog tool registered once, each call routed through the one dispatch wrapper.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CATALOG } from '../../../shared/tools/catalog.js';
+import type { ToolDefinition } from '../../../shared/tools/define.js';
+import { VERSION } from '../version.js';
+import { createDispatch, type DispatchDeps } from './dispatch.js';
+import { toolInputSchema } from './tool-schema.js';
+
+export type ServerDeps = DispatchDeps;
+
+// The SDK would reject bad arguments in its own words before our wrapper runs, so it gets a schema that lets
+// everything through; the dispatcher validates against the catalog's strict schema and answers BAD_ARGS.
+const PASS_THROUGH = z.looseObject({});
+
+function annotationsOf(tool: ToolDefinition): ToolAnnotations {
+  // destructiveHint only means something when readOnlyHint is false (MCP spec), so read-only tools skip it.
+  return tool.readOnly ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: tool.destructive };
+}
+
+export function buildServer(deps: ServerDeps): McpServer {
+  const server = new McpServer({ name: 'chrome-mcp', version: VERSION });
+  const dispatch = createDispatch(deps);
+  const entries = CATALOG.map((definition) => {
+    const registered = server.registerTool(
+      definition.name,
+      { description: definition.description, inputSchema: PASS_THROUGH, annotations: annotationsOf(definition) },
+      (args, extra) => dispatch(definition, args, extra),
+    );
+    let inputSchema: Tool['inputSchema'] | undefined;
+    const list = (): Tool => {
+      inputSchema ??= toolInputSchema(definition.input);
+      return { name: definition.name, description: registered.description, inputSchema, annotations: registered.annotations };
+    };
+    return { registered, list };
+  });
+  // Our own tools/list: the SDK's would publish the pass-through schema. This one publishes the catalog's,
+  // compacted, because the model pays for these bytes on every turn; enable/disable still apply.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: entries.filter(({ registered }) => registered.enabled).map(({ list }) => list()),
+  }));
+  return server;
+}

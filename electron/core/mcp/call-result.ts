@@ -1,0 +1,18 @@
+// Operation results and errors → MCP tool results: terse text, an image block for screenshots, data as structuredContent.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolError } from '../../../shared/protocol/errors.js';
+import type { OperationResult } from '../../../shared/protocol/operations.js';
+
+export function toCallResult(result: OperationResult): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
+  if (result.image) content.push({ type: 'image', data: result.image.data, mimeType: result.image.mimeType });
+  return result.data ? { content, structuredContent: result.data } : { content };
+}
+
+/** `CODE: cause` then `Next: step`; the step line is dropped when it would only repeat the cause. */
+export function toErrorResult(error: ToolError): CallToolResult {
+  const text = error.next === error.message ? `${error.code}: ${error.message}` : `${error.code}: ${error.message}\nNext: ${error.next}`;
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text }] };
+  if (error.data) result.structuredContent = { code: error.code, ...error.data };
+  return result;
+}

@@ -1,0 +1,43 @@
+// The JSON Schema tools/list publishes for a catalog tool: zod's output minus what costs bytes and tells the model nothing.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+// Values under these keys are data, not schemas: they are copied as they are.
+const LITERALS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+// Why each key can go: `$schema` repeats per tool; strictness is enforced by the dispatcher (which names the
+// allowed arguments when it rejects one); an empty `additionalProperties` and string `propertyNames` are JSON defaults.
+function isNoise(key: string, value: Json): boolean {
+  if (key === '$schema') return true;
+  if (key === 'additionalProperties') return value === false || (isObject(value) && Object.keys(value).length === 0);
+  if (key === 'propertyNames') return isObject(value) && Object.keys(value).length === 1 && value['type'] === 'string';
+  return false;
+}
+
+function isObject(value: Json): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function compact(schema: Json): Json {
+  if (Array.isArray(schema)) return schema.map(compact);
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [key, child] of Object.entries(schema)) {
+    if (isNoise(key, child)) continue;
+    if (LITERALS.has(key)) out[key] = child;
+    // Keys of `properties` are argument names, whatever they spell; only their schemas are compacted.
+    else if (key === 'properties' && isObject(child)) out[key] = Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, compact(sub)]));
+    else out[key] = compact(child);
+  }
+  return out;
+}
+
+export function toolInputSchema(input: z.ZodObject): Tool['inputSchema'] {
+  // Draft-07 is what the SDK itself emits for zod 4, so clients see the dialect they already accept.
+  const schema = compact(z.toJSONSchema(input, { io: 'input', target: 'draft-7' }) as JsonObject);
+  // zod renders an object schema as {type: 'object', properties, required}: the shape MCP asks for.
+  return schema as Tool['inputSchema'];
+}

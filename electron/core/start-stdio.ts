@@ -1,0 +1,44 @@
+// Serves MCP on stdio from an in-process core over the fallback browser, and closes that browser on the way out.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Config } from './config.js';
+import { lazyFallback } from './lazy-fallback.js';
+import { log } from './log.js';
+import { buildServer } from './mcp/build-server.js';
+
+// The client gives a server about 2 s after closing stdin before it kills it; a hung browser close must not
+// keep us past that, and playwright-core kills the browser it launched when this process exits anyway.
+const EXIT_DEADLINE_MS = 1_500;
+
+export async function startStdio(config: Config): Promise<void> {
+  // stdout is the protocol channel: a stray console.log in any dependency would corrupt it.
+  console.log = console.info = console.debug = console.error;
+
+  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log });
+  const server = buildServer({ executor: fallback.executor, status: fallback.status, log });
+
+  let stopping = false;
+  const stop = async (reason: string, code = 0): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`shutting down: ${reason}`);
+    setTimeout(() => {
+      log('browser did not close in time; exiting anyway');
+      process.exit(code || 1);
+    }, EXIT_DEADLINE_MS).unref();
+    await fallback.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
+    await server.close().catch(() => undefined);
+    process.exit(code);
+  };
+
+  process.stdin.once('end', () => void stop('stdin closed'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop(signal));
+  process.once('uncaughtException', (error) => {
+    log(`uncaught: ${error.stack ?? String(error)}`);
+    void stop('uncaught exception', 1);
+  });
+
+  const transport = new StdioServerTransport();
+  transport.onerror = (error) => log(`stdio: ${error.message}`);
+  await server.connect(transport);
+  log(`ready: ${config.headless ? 'headless' : 'headed'}, data in ${config.dataDir}`);
+}

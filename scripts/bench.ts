@@ -1,0 +1,174 @@
+// `npm run bench`: p50/p95 per operation over MCP stdio against raw CDP on the same page, plus start-up, tools/list
+// size, snapshot sizes and the whole-task token bill. Figures, not assertions: timed tests flake, benchmarks inform.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { launchBrowser } from '../electron/core/fallback/launch.js';
+import { CdpTabHost } from '../electron/core/fallback/cdp-tab-host.js';
+import { startFixtureServer, type FixtureServer } from '../test/support/fixture-server.js';
+import { textOf, type CallResult } from '../test/support/tool-result.js';
+
+const CLI = fileURLToPath(new URL('../dist/electron/helper/cli.js', import.meta.url));
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 200);
+const tokens = (chars: number) => Math.round(chars / 4);
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function time(rounds: number, run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 5; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+const rows: string[][] = [];
+function report(name: string, ours: { p50: number; p95: number }, raw?: { p50: number; p95: number }): void {
+  const ms = (value: number) => value.toFixed(2);
+  rows.push([name, ms(ours.p50), ms(ours.p95), raw ? ms(raw.p50) : '', raw ? ms(raw.p95) : '', raw ? `${(ours.p50 / raw.p50).toFixed(1)}x` : '']);
+}
+
+async function connect(dataDir: string): Promise<{ client: Client; startMs: number; listBytes: number }> {
+  const start = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--data-dir', dataDir], stderr: 'ignore' });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  const list = await client.listTools();
+  const startMs = performance.now() - start;
+  return { client, startMs, listBytes: Buffer.byteLength(JSON.stringify(list)) };
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallResult> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+  return result;
+}
+
+function refIn(text: string, pattern: RegExp): string {
+  const line = text.split('\n').find((candidate) => pattern.test(candidate));
+  const ref = line?.match(/\[ref=([\w]+)\]/)?.[1];
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${text.slice(0, 2000)}`);
+  return ref;
+}
+
+/** The whole task a model would run on three pages; returns every tool result's characters. */
+async function wholeTask(client: Client, server: FixtureServer): Promise<{ chars: number; steps: string[] }> {
+  const steps: string[] = [];
+  let chars = 0;
+  const step = async (name: string, args: Record<string, unknown>) => {
+    const text = textOf(await call(client, name, args));
+    chars += text.length;
+    steps.push(`${name} ${text.length}`);
+    return text;
+  };
+  await step('tab_new', { url: server.url('bench-signup.html') });
+  const form = await step('snapshot', {});
+  await step('type', { ref: refIn(form, /textbox "Name/), text: 'Ada Lovelace' });
+  await step('type', { ref: refIn(form, /textbox "Email/), text: 'ada@example.com' });
+  await step('select_option', { ref: refIn(form, /combobox "Country/), values: 'Japan' });
+  await step('click', { ref: refIn(form, /checkbox "I accept/) });
+  await step('click', { ref: refIn(form, /button "Join/) });
+  const welcome = await step('get_text', { selector: '#result' });
+  if (!welcome.includes('Welcome Ada Lovelace')) throw new Error(`form task failed: ${welcome}`);
+
+  await step('navigate', { url: server.url('bench-table.html') });
+  await step('snapshot', {});
+  const found = await step('find', { text: 'Customer 377' });
+  await step('click', { ref: refIn(found, /button "Delete"/) });
+  const status = await step('get_text', { selector: '#status' });
+  if (!status.includes('Deleted order 377')) throw new Error(`table task failed: ${status}`);
+
+  await step('navigate', { url: server.url('frames.html') });
+  const framed = await step('snapshot', {});
+  const childRefs = [...framed.matchAll(/button "Child button" \[ref=(f\d+e\d+)\]/g)].map((match) => match[1]!);
+  const crossRef = childRefs.at(-1);
+  if (!crossRef) throw new Error(`no cross-origin frame button in:\n${framed}`);
+  await step('click', { ref: crossRef });
+  const clicked = await step('get_text', { ref: crossRef });
+  if (!clicked.includes('Clicked in localhost')) throw new Error(`iframe task failed: ${clicked}`);
+  return { chars, steps };
+}
+
+async function rawBaseline(server: FixtureServer) {
+  const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-raw-'));
+  const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
+  try {
+    const host = new CdpTabHost(browser.connection);
+    const tab = await host.create(server.url('bench-signup.html'), { focus: false });
+    const cdp = await host.cdp(tab.id);
+    await cdp.send('Runtime.evaluate', { expression: 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))', awaitPromise: true });
+    const evaluate = await time(ROUNDS, () => cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }));
+    const click = await time(ROUNDS, async () => {
+      await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: 20, y: 20, button: 'left', clickCount: 1 });
+      await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: 20, y: 20, button: 'left', clickCount: 1 });
+    });
+    return { evaluate, click };
+  } finally {
+    await browser.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const server = await startFixtureServer();
+  const raw = await rawBaseline(server);
+
+  const startups: number[] = [];
+  let listBytes = 0;
+  for (let i = 0; i < 5; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-start-'));
+    const session = await connect(dataDir);
+    startups.push(session.startMs);
+    listBytes = session.listBytes;
+    await session.client.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-'));
+  const { client } = await connect(dataDir);
+  try {
+    await call(client, 'tab_new', { url: server.url('bench-signup.html') });
+    report('eval document.title', await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })), raw.evaluate);
+    report('click (selector, static page)', await time(ROUNDS, () => call(client, 'click', { selector: '#terms' })), raw.click);
+    const form = textOf(await call(client, 'snapshot', {}));
+    const nameRef = refIn(form, /textbox "Name/);
+    report('click (ref, static page)', await time(ROUNDS, () => call(client, 'click', { ref: nameRef })), raw.click);
+    report('type 12 chars (ref)', await time(50, () => call(client, 'type', { ref: nameRef, text: 'Ada Lovelace', clear: true })));
+    report('snapshot sign-up form', await time(50, () => call(client, 'snapshot', {})));
+
+    await call(client, 'navigate', { url: server.url('bench-table.html') });
+    const table = textOf(await call(client, 'snapshot', {}));
+    report('snapshot 500-row table', await time(20, () => call(client, 'snapshot', {})));
+    report('find in 500-row table', await time(50, () => call(client, 'find', { text: 'Customer 377' })));
+    report('navigate (local page)', await time(20, () => call(client, 'navigate', { url: server.url('bench-signup.html') })));
+
+    const task = await wholeTask(client, server);
+
+    console.log(`\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over one WebSocket on the same page)\n`);
+    const header = ['operation', 'p50', 'p95', 'raw p50', 'raw p95', 'p50 ratio'];
+    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+    for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+    console.log(`\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`);
+    console.log(`tools/list: ${listBytes} bytes (${(listBytes / 1024).toFixed(1)} KiB)`);
+    console.log(`snapshot, sign-up form: ${form.length} chars ≈ ${tokens(form.length)} tokens`);
+    console.log(`snapshot, 500-row table (default page): ${table.length} chars ≈ ${tokens(table.length)} tokens`);
+    console.log(`whole task (form + table + iframes, ${task.steps.length} calls): ${task.chars} chars ≈ ${tokens(task.chars)} tokens of tool results`);
+    console.log(`  ${task.steps.join(', ')}`);
+  } finally {
+    await client.close();
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

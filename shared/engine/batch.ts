@@ -1,0 +1,58 @@
+// batch: every step validated against its tool's schema before any runs, then run in order with no round trip
+// between them; the first failure stops the batch and names the step.
+import { ToolError, toToolError } from '../protocol/errors.js';
+import type { Operation, OperationContext, OperationResult } from '../protocol/operations.js';
+import type { BatchArgs } from '../tools/args.js';
+import { toolByName } from '../tools/catalog.js';
+import type { ToolDefinition } from '../tools/define.js';
+
+export type RunStep = (op: Operation, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
+
+interface Step {
+  tool: ToolDefinition;
+  op: Operation;
+  args: Record<string, unknown>;
+}
+
+export async function runBatch(args: BatchArgs, run: RunStep, ctx: OperationContext): Promise<OperationResult> {
+  const steps = args.steps.map((step, i) => validate(i + 1, step.tool, step.args ?? {}, args.tab));
+  const lines: string[] = [];
+  let image: OperationResult['image'];
+  for (const [i, step] of steps.entries()) {
+    const n = i + 1;
+    if (ctx.signal?.aborted) throw new ToolError('STOPPED', `batch stopped before step ${n} (${step.tool.name}); ${done(n)}.`);
+    ctx.progress(`step ${n}/${steps.length}: ${step.tool.name}`, i, steps.length);
+    try {
+      const result = await run(step.op, step.args, ctx);
+      lines.push(`${n} ${step.tool.name}: ${result.text}`);
+      image = result.image ?? image;
+    } catch (thrown) {
+      const cause = toToolError(thrown);
+      throw new ToolError('BATCH_STEP_FAILED', `step ${n} (${step.tool.name}): ${cause.code}: ${cause.message}; ${done(n)}.`, {
+        next: cause.next,
+        data: { step: n, code: cause.code, results: lines },
+      });
+    }
+  }
+  ctx.progress('batch done', steps.length, steps.length);
+  return { text: lines.join('\n'), ...(image ? { image } : {}), data: { steps: steps.length } };
+}
+
+function done(n: number): string {
+  if (n === 1) return 'no steps done';
+  return n === 2 ? 'step 1 done' : `steps 1-${n - 1} done`;
+}
+
+function validate(n: number, name: string, raw: Record<string, unknown>, tab: string | undefined): Step {
+  const tool = toolByName(name);
+  if (!tool) throw new ToolError('BAD_ARGS', `step ${n}: no tool "${name}". No step ran.`);
+  if (tool.op === 'batch' || tool.op === 'status') throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
+  // The batch's tab applies to every step that takes a tab and does not name its own.
+  const withTab = tab !== undefined && 'tab' in tool.input.shape && raw['tab'] === undefined ? { ...raw, tab } : raw;
+  const parsed = tool.input.safeParse(withTab);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'args'}: ${issue.message}`).join('; ');
+    throw new ToolError('BAD_ARGS', `step ${n} (${name}): ${issues}. No step ran.`);
+  }
+  return { tool, op: tool.op, args: parsed.data as Record<string, unknown> };
+}

@@ -1,0 +1,92 @@
+// The engine's Executor over any TabHost: tab operations, page operations on the chosen tab, and batches.
+import { CdpCommandError } from './cdp.js';
+import { ToolError, toToolError } from '../protocol/errors.js';
+import type { Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
+import type { BatchArgs, TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../tools/args.js';
+import { runBatch } from './batch.js';
+import { PAGE_OPS, type PageOp } from './operation-table.js';
+import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
+import { TabHandles } from './tab-handles.js';
+import type { PageContext } from './page-context.js';
+import type { TabHost } from './tab-host.js';
+import { TabSession } from './tab-session.js';
+import { UrlWatch } from './url-watch.js';
+
+export interface EngineExecutor extends Executor {
+  /** Open tabs and the current one, for `status`. */
+  describe(): Promise<{ tabs: number; current: { id: string; url: string; title: string } | null }>;
+  /** Drops every page context; the tabs stay open. */
+  dispose(): void;
+}
+
+type TabOp = (session: TabSession, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
+
+// Arguments are already parsed by the tool's schema; the casts only name which one.
+const TAB_OPS: Record<TabOperation, TabOp> = {
+  tabs: (session) => tabs(session),
+  tab_use: (session, args, ctx) => tabUse(session, args as TabUseArgs, ctx),
+  tab_new: (session, args, ctx) => tabNew(session, args as TabNewArgs, ctx),
+  tab_select: (session, args) => tabSelect(session, args as TabSelectArgs),
+  tab_close: (session, args) => tabClose(session, args as TabCloseArgs),
+};
+
+/** `tag` names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag. */
+export function createEngineExecutor(host: TabHost, opts: { tag: string }): EngineExecutor {
+  const session = new TabSession(host, new TabHandles(opts.tag));
+
+  const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
+    if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, args, ctx);
+    const entry = PAGE_OPS[op as PageOperation] as (typeof PAGE_OPS)[PageOperation] | undefined;
+    // Only `batch` itself gets here unlisted: batch validation refuses nesting before anything runs.
+    if (!entry) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
+    const tab = await session.use(typeof args['tab'] === 'string' ? args['tab'] : undefined);
+    try {
+      return await (entry.act ? runAct(entry.run, tab.page, args, ctx) : entry.run(tab.page, args, ctx));
+    } catch (error) {
+      // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
+      if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(tab);
+      throw error;
+    }
+  };
+
+  return {
+    async run(op, args, ctx) {
+      try {
+        if (op === 'batch') return await runBatch(args as BatchArgs, runOne, ctx);
+        return await runOne(op, args, ctx);
+      } catch (error) {
+        throw asToolError(error);
+      }
+    },
+    async describe() {
+      const list = await session.list();
+      const current = list.find((tab) => tab.current);
+      return { tabs: list.length, current: current ? { id: current.handle, url: current.url, title: current.title } : null };
+    },
+    dispose() {
+      session.dispose();
+    },
+  };
+}
+
+/** Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit). */
+async function runAct(run: PageOp, page: PageContext, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+  const watch = await UrlWatch.start(page);
+  try {
+    const result = await run(page, args, ctx);
+    const moved = await watch.settle();
+    return moved ? { ...result, text: `${result.text} → ${moved}` } : result;
+  } finally {
+    watch.dispose();
+  }
+}
+
+/** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */
+function isTargetGone(error: unknown): boolean {
+  return error instanceof CdpCommandError && /no (session|target) with given id|session with given id not found|target closed/i.test(error.cdpMessage);
+}
+
+function asToolError(error: unknown): ToolError {
+  if (error instanceof CdpCommandError) return new ToolError('CDP_ERROR', error.message);
+  return toToolError(error);
+}

@@ -1,0 +1,78 @@
+// Runs script in a frame's MAIN world (the page's own globals), not our isolated one: eval must see what the page sees.
+import { ToolError } from '../protocol/errors.js';
+import type { Frame } from './frames.js';
+import type { PageContext } from './page-context.js';
+
+export interface RemoteObject {
+  type: string;
+  subtype?: string;
+  value?: unknown;
+  unserializableValue?: string;
+  description?: string;
+  objectId?: string;
+}
+
+export interface ExceptionDetails {
+  text: string;
+  exception?: RemoteObject;
+}
+
+export interface MainWorldResult {
+  result: RemoteObject;
+  exceptionDetails?: ExceptionDetails;
+}
+
+/** Remote objects from eval live in this group so one call releases them all. */
+export const EVAL_GROUP = 'chrome-mcp-eval';
+
+/**
+ * Evaluates `expression` in the frame's main world (the top document when no frame) and awaits a promise result.
+ * A frame that roots its own session (the tab, an out-of-process iframe) takes Runtime.evaluate in REPL mode, so
+ * top-level await works. A same-process child frame has no session of its own and CDP names no way to its main
+ * world's context id short of Runtime.enable (which replays the console and is shared state other tools rely on);
+ * its document, resolved through DOM.resolveNode, lives in that main world, and an indirect eval called on it runs
+ * there. DevTools evaluation is exempt from the page's CSP, so this works where the page forbids eval.
+ */
+export async function evaluateInMainWorld(page: PageContext, frame: Frame | undefined, expression: string, timeoutMs: number): Promise<MainWorldResult> {
+  if (frame === undefined || (await rootsSession(page, frame))) {
+    const evaluated = await page.cdp.send<MainWorldResult>(
+      'Runtime.evaluate',
+      { expression, replMode: true, awaitPromise: true, userGesture: true, objectGroup: EVAL_GROUP, timeout: timeoutMs },
+      frame?.sessionId,
+    );
+    // REPL mode awaits its own wrapper, not a promise the expression evaluates to; that one is awaited here.
+    const { result } = evaluated;
+    if (evaluated.exceptionDetails || result.subtype !== 'promise' || !result.objectId) return evaluated;
+    return page.cdp.send<MainWorldResult>('Runtime.awaitPromise', { promiseObjectId: result.objectId }, frame?.sessionId);
+  }
+  const { backendNodeId } = await page.cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId }, frame.sessionId);
+  const { node } = await page.cdp.send<{ node: { contentDocument?: { backendNodeId: number } } }>(
+    'DOM.describeNode',
+    { backendNodeId },
+    frame.sessionId,
+  );
+  if (!node.contentDocument) throw new ToolError('EVAL_FAILED', `Frame f${frame.ordinal} has no document yet.`);
+  const { object } = await page.cdp.send<{ object: RemoteObject }>(
+    'DOM.resolveNode',
+    { backendNodeId: node.contentDocument.backendNodeId, objectGroup: EVAL_GROUP },
+    frame.sessionId,
+  );
+  return page.cdp.send<MainWorldResult>(
+    'Runtime.callFunctionOn',
+    {
+      objectId: object.objectId,
+      functionDeclaration: 'function (expression) { return (0, eval)(expression); }',
+      arguments: [{ value: expression }],
+      awaitPromise: true,
+      userGesture: true,
+      objectGroup: EVAL_GROUP,
+    },
+    frame.sessionId,
+  );
+}
+
+/** The frame is the top of its session's tree (the tab's main frame, or an out-of-process iframe). */
+async function rootsSession(page: PageContext, frame: Frame): Promise<boolean> {
+  const parent = (await page.frames.list()).find((candidate) => candidate.frameId === frame.parentFrameId);
+  return !parent || parent.sessionId !== frame.sessionId;
+}

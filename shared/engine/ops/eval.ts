@@ -1,0 +1,75 @@
+// eval: a JavaScript expression in the page's (or a frame's) main world; a page exception is a result, not a failure.
+import { ToolError } from '../../protocol/errors.js';
+import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { EvalArgs } from '../../tools/args.js';
+import { EVAL_GROUP, evaluateInMainWorld, type ExceptionDetails, type RemoteObject } from '../main-world.js';
+import { withDeadline } from '../deadline.js';
+import type { Frame } from '../frames.js';
+import type { PageContext } from '../page-context.js';
+import { serializeForModel } from '../page/serialize.js';
+import { framesFor } from '../targets.js';
+
+export const EVAL_MAX_CHARS = 20_000;
+const EVAL_TIMEOUT_MS = 30_000;
+
+export async function evaluate(page: PageContext, args: EvalArgs, _ctx: OperationContext): Promise<OperationResult> {
+  // No frame named: the tab's own session evaluates in the top document, with no frame lookup round trip.
+  const frame = args.frame === undefined ? undefined : await oneFrame(page, args.frame);
+  try {
+    // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
+    const outcome = await withDeadline(evaluateInMainWorld(page, frame, args.expression, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {
+      throw new ToolError('TIMEOUT', `eval: no result within ${EVAL_TIMEOUT_MS / 1000} s.`);
+    });
+    if (outcome.exceptionDetails) return failed(exceptionText(outcome.exceptionDetails));
+    const { text, total } = await describe(page, frame?.sessionId, outcome.result);
+    const note = total > text.length ? `\n… truncated: ${text.length} of ${total} chars shown` : '';
+    return { text: text + note, data: { ok: true, type: outcome.result.subtype ?? outcome.result.type } };
+  } finally {
+    void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, frame?.sessionId).catch(() => undefined);
+  }
+}
+
+async function oneFrame(page: PageContext, spec: number | string): Promise<Frame> {
+  const frames = await framesFor(page, spec);
+  if (frames.length > 1) {
+    throw new ToolError('AMBIGUOUS', `frame ${JSON.stringify(spec)} matches ${frames.map((frame) => `f${frame.ordinal}`).join(', ')}; pass its index.`);
+  }
+  return frames[0]!;
+}
+
+function failed(error: string): OperationResult {
+  return { text: JSON.stringify({ ok: false, error }), data: { ok: false, error } };
+}
+
+function exceptionText(details: ExceptionDetails): string {
+  const exception = details.exception;
+  // An Error's description is its stack; the first line names it. A thrown non-Error has only a value.
+  if (exception?.description) return exception.description.split('\n')[0]!;
+  if (exception && 'value' in exception) return `Uncaught ${JSON.stringify(exception.value)}`;
+  return details.text;
+}
+
+/** Primitives arrive by value; anything with an object id is described by the serializer in its own world. */
+async function describe(page: PageContext, sessionId: string | undefined, result: RemoteObject): Promise<{ text: string; total: number }> {
+  if (result.objectId) {
+    const described = await page.cdp.send<{ result: { value: { text: string; total: number } }; exceptionDetails?: ExceptionDetails }>(
+      'Runtime.callFunctionOn',
+      {
+        objectId: result.objectId,
+        functionDeclaration: serializeForModel.toString(),
+        arguments: [{ objectId: result.objectId }, { value: EVAL_MAX_CHARS }],
+        returnByValue: true,
+      },
+      sessionId,
+    );
+    if (described.exceptionDetails) return bounded(result.description ?? `[${result.type}]`);
+    return described.result.value;
+  }
+  if (result.type === 'undefined') return bounded('undefined');
+  if (result.unserializableValue !== undefined) return bounded(result.unserializableValue);
+  return bounded(JSON.stringify(result.value));
+}
+
+function bounded(text: string): { text: string; total: number } {
+  return { text: text.slice(0, EVAL_MAX_CHARS), total: text.length };
+}

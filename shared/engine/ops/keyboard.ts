@@ -1,0 +1,167 @@
+// type and press: focus the target (or use what has focus), send trusted keys and text on the tab's top session, check it landed.
+import { ToolError } from '../../protocol/errors.js';
+import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { Target } from '../../protocol/target.js';
+import type { PressArgs, TypeArgs } from '../../tools/args.js';
+import type { Cdp } from '../cdp.js';
+import { ensureInputFocus } from '../focus.js';
+import type { Frame } from '../frames.js';
+import { MODIFIER_BITS, modifierKey, parseCombo, type KeyCombo, type KeyDefinition } from '../keys.js';
+import type { InputState } from '../page/editing.js';
+import type { PageContext } from '../page-context.js';
+import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
+import { clickElement, namesElement } from './pointer.js';
+
+type TypeMode = 'insert' | 'verbatim';
+
+interface Field {
+  frame: Frame;
+  state: InputState;
+}
+
+export async function type(page: PageContext, args: TypeArgs, _ctx: OperationContext): Promise<OperationResult> {
+  await ensureInputFocus(page);
+  const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page);
+  const landed = await typeIntoField(page, field, args.text, { mode: args.mode ?? 'insert', clear: args.clear ?? false });
+  if (args.submit) await pressCombo(page.cdp, parseCombo('Enter'));
+  const chars = [...args.text].length;
+  const reformatted = landed.match === 'reformatted' ? ' (the field changed its whitespace)' : '';
+  const submitted = args.submit ? ', then pressed Enter' : '';
+  return { text: `typed ${chars} char${chars === 1 ? '' : 's'} into ${args.element ?? landed.what}${reformatted}${submitted}` };
+}
+
+export async function press(page: PageContext, args: PressArgs, _ctx: OperationContext): Promise<OperationResult> {
+  const combo = parseCombo(args.keys.trim() || args.keys);
+  await ensureInputFocus(page);
+  const field = namesElement(args) ? await focusTarget(page, args, false) : undefined;
+  await pressCombo(page.cdp, combo);
+  const where = args.element ?? field?.state.what;
+  return { text: `pressed ${args.keys}${where ? ` in ${where}` : ''}` };
+}
+
+/** Replaces the element's content with `text` by keyboard (fill_form's path for contenteditable fields). */
+export async function typeIntoElement(page: PageContext, handle: ElementHandle, text: string): Promise<void> {
+  await ensureInputFocus(page);
+  await typeIntoField(page, await focusHandle(page, handle, true), text, { mode: 'insert', clear: true });
+}
+
+/** Presses a combo: modifiers down in order, the key, then modifiers up in reverse, with the bits CDP expects. */
+async function pressCombo(cdp: Cdp, combo: KeyCombo, commands?: string[]): Promise<void> {
+  // Queued at once: one session keeps their order, and each is a discrete event the renderer handles without a frame.
+  const sends: Promise<unknown>[] = [];
+  let bits = 0;
+  for (const modifier of combo.modifiers) {
+    bits |= MODIFIER_BITS[modifier];
+    sends.push(sendKey(cdp, 'rawKeyDown', modifierKey(modifier), bits));
+  }
+  // Chrome types nothing for a chord with Control, Alt or Meta; Shift only changes what is typed.
+  const text = bits & ~MODIFIER_BITS.Shift ? undefined : combo.key.text;
+  sends.push(sendKey(cdp, text ? 'keyDown' : 'rawKeyDown', combo.key, bits, text, commands));
+  sends.push(sendKey(cdp, 'keyUp', combo.key, bits));
+  for (const modifier of [...combo.modifiers].reverse()) {
+    bits &= ~MODIFIER_BITS[modifier];
+    sends.push(sendKey(cdp, 'keyUp', modifierKey(modifier), bits));
+  }
+  await Promise.all(sends);
+}
+
+function sendKey(cdp: Cdp, type: string, key: KeyDefinition, modifiers: number, text?: string, commands?: string[]): Promise<unknown> {
+  return cdp.send('Input.dispatchKeyEvent', {
+    type,
+    key: key.key,
+    code: key.code,
+    windowsVirtualKeyCode: key.keyCode,
+    nativeVirtualKeyCode: key.keyCode,
+    location: key.location ?? 0,
+    modifiers,
+    ...(text ? { text, unmodifiedText: text } : {}),
+    ...(commands ? { commands } : {}),
+  });
+}
+
+/** Focuses the target: in the page for a field that takes it (fast, and no banner can be in the way), else by a real click. */
+async function focusTarget(page: PageContext, target: Target, editableOnly: boolean): Promise<Field> {
+  const handle = await resolveTarget(page, target);
+  try {
+    return await focusHandle(page, handle, editableOnly);
+  } finally {
+    page.frames.release(handle.frame, [handle.objectId]);
+  }
+}
+
+async function focusHandle(page: PageContext, handle: ElementHandle, editableOnly: boolean): Promise<Field> {
+  const state = await callOnElement<InputState | null>(page, handle, 'focusForInput', [editableOnly]);
+  if (state) return { frame: handle.frame, state };
+  // A widget that is not itself a field (a code editor's surface, a custom input) routes focus to its real field
+  // when a person clicks it; element.focus() on it would not.
+  await clickElement(page, handle);
+  return { frame: handle.frame, state: await page.frames.call<InputState>(handle.frame, 'inputState') };
+}
+
+/** The frame that holds focus and its focused element's state; the main frame unless focus sits in a child frame. */
+async function focusedField(page: PageContext): Promise<Field> {
+  const frames = await page.frames.list();
+  const main = frames[0]!;
+  const state = await page.frames.call<InputState>(main, 'inputState');
+  if (!state.inChildFrame) return { frame: main, state };
+  const states = await Promise.all(
+    frames.slice(1).map((frame) => page.frames.call<InputState>(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
+  );
+  return states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame) ?? { frame: main, state };
+}
+
+interface Landed {
+  what: string;
+  match: 'exact' | 'reformatted';
+}
+
+/**
+ * Clears if asked, sends the text, then reads the field back: never a false success.
+ * insert: one Input.insertText, as typed input (line breaks without Enter keydowns, so a chat box does not send
+ * each line); code editors apply their typing helpers. verbatim: offered as a paste first, which editors insert
+ * literally (Monaco runs every typed character, newline included, through auto-indent), else as insert.
+ */
+async function typeIntoField(page: PageContext, field: Field, text: string, options: { mode: TypeMode; clear: boolean }): Promise<Landed> {
+  const before = field.state;
+  if (!before.editable) {
+    throw new ToolError('INPUT_NOT_LANDED', `Nothing editable has focus (focus is on ${before.what}); no keys were sent.`);
+  }
+  if (options.clear) {
+    // The platform's select-all chord, so editors that bind it (Monaco, CodeMirror) select their whole document;
+    // the selectAll command does it where the chord alone would not (macOS fields get edit commands from the OS).
+    await pressCombo(page.cdp, { modifiers: [before.mac ? 'Meta' : 'Control'], key: parseCombo('a').key }, ['selectAll']);
+    await pressCombo(page.cdp, parseCombo('Backspace'));
+  }
+  if (text) {
+    const pasted = options.mode === 'verbatim' && (await page.frames.call<boolean>(field.frame, 'pasteText', [text]));
+    if (!pasted) await page.cdp.send('Input.insertText', { text });
+  }
+  const after = await page.frames.call<InputState>(field.frame, 'inputState');
+  return { what: after.what, match: checkLanded(before, after, text, options.clear) };
+}
+
+function checkLanded(before: InputState, after: InputState, text: string, cleared: boolean): Landed['match'] {
+  if (!after.editable) throw new ToolError('INPUT_NOT_LANDED', `Focus left the field while typing; it is on ${after.what} now.`);
+  // A single-line input drops line breaks from what it is given.
+  const wanted = after.multiline ? text : text.replace(/[\r\n]/g, '');
+  const holds = after.secret ? `${after.value.length} characters` : JSON.stringify(clip(after.value));
+  const match = containsText(after.value, wanted);
+  const unchanged = !cleared && text !== '' && after.value === before.value;
+  if (!match || unchanged) throw new ToolError('INPUT_NOT_LANDED', `The text did not land in ${after.what}; it holds ${holds}.`);
+  if (cleared && before.value && !wanted.includes(before.value) && after.value.includes(before.value)) {
+    throw new ToolError('INPUT_NOT_LANDED', `${after.what} was not cleared; it still holds its old text.`);
+  }
+  return match;
+}
+
+/** exact: the text is there as sent; reformatted: there but with whitespace changed (an editor's indentation). */
+function containsText(value: string, text: string): Landed['match'] | undefined {
+  const plain = (s: string) => s.replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ');
+  if (plain(value).includes(plain(text))) return 'exact';
+  const squash = (s: string) => plain(s).replace(/\s+/g, ' ').trim();
+  return squash(value).includes(squash(text)) ? 'reformatted' : undefined;
+}
+
+function clip(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 79)}…` : value;
+}

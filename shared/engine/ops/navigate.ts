@@ -1,0 +1,91 @@
+// navigate: go to a URL or move through history, then wait for a real load signal of the new document.
+import { ToolError } from '../../protocol/errors.js';
+import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { NavigateArgs } from '../../tools/args.js';
+import { withDeadline } from '../deadline.js';
+import { LoadWaiter } from '../load-waiter.js';
+import type { PageContext } from '../page-context.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const GRACE_MS = 1_000;
+
+interface NavigateResult {
+  frameId: string;
+  loaderId?: string;
+  errorText?: string;
+  isDownload?: boolean;
+}
+
+interface History {
+  currentIndex: number;
+  entries: { id: number; url: string; title: string }[];
+}
+
+export async function navigate(page: PageContext, args: NavigateArgs, ctx: OperationContext): Promise<OperationResult> {
+  if ((args.url === undefined) === (args.action === undefined)) {
+    throw new ToolError('BAD_ARGS', 'navigate takes either url or action (back, forward, reload).');
+  }
+  const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
+  // The load wait keeps to `timeout` with a precise answer; this bound covers a renderer too busy to answer at all.
+  return withDeadline(go(page, args, timeout, ctx), timeout + GRACE_MS, () => {
+    throw new ToolError('TIMEOUT', `navigate: the tab did not answer within ${timeout} ms.`);
+  });
+}
+
+async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: OperationContext): Promise<OperationResult> {
+  const waitUntil = args.waitUntil ?? 'load';
+  await page.frames.init();
+  // Idempotent; it also replays the current document's events, which the waiter ignores by loader id.
+  await page.cdp.send('Page.setLifecycleEventsEnabled', { enabled: true });
+  const { frameTree } = await page.cdp.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
+  const waiter = new LoadWaiter(page, frameTree.frame.id, (message) => ctx.progress(message));
+  try {
+    if (args.url !== undefined) {
+      const url = withScheme(args.url);
+      ctx.progress(`navigating to ${url}`);
+      const result = await page.cdp.send<NavigateResult>('Page.navigate', { url });
+      if (result.errorText) throw new ToolError('NAVIGATION_FAILED', `${result.errorText} at ${url}`);
+      if (result.isDownload) return { text: `${url} is a download; the tab stayed where it was.`, data: { download: true } };
+      // No loader means a same-document navigation (a fragment): the waiter ends it at navigatedWithinDocument,
+      // which can come after this answer, without any load event.
+      if (result.loaderId !== undefined) waiter.expect(result.loaderId);
+    } else if (args.action === 'reload') {
+      ctx.progress('reloading');
+      await page.cdp.send('Page.reload', {});
+    } else {
+      const history = await page.cdp.send<History>('Page.getNavigationHistory');
+      const entry = history.entries[history.currentIndex + (args.action === 'back' ? -1 : 1)];
+      if (!entry) throw new ToolError('NAVIGATION_FAILED', `There is no page to go ${args.action} to.`, { next: 'Call navigate with a url.' });
+      ctx.progress(`going ${args.action} to ${entry.url}`);
+      await page.cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id });
+    }
+    await waiter.until(waitUntil, timeout, ctx.signal);
+  } finally {
+    waiter.dispose();
+  }
+  return landed(page);
+}
+
+/** Where the tab is now: final URL after redirects, title, and the HTTP status when it is not a success. */
+async function landed(page: PageContext): Promise<OperationResult> {
+  const history = await page.cdp.send<History>('Page.getNavigationHistory');
+  const entry = history.entries[history.currentIndex];
+  const url = entry?.url ?? '';
+  const title = entry?.title ?? '';
+  const status = await page.frames
+    .mainFrame()
+    .then((frame) => page.frames.call<number>(frame, 'navigationStatus'))
+    .catch(() => 0);
+  const failed = status !== 0 && (status < 200 || status > 299);
+  return {
+    text: `${url} "${title}"${failed ? ` — HTTP ${status}` : ''}`,
+    data: { url, title, ...(status ? { status } : {}) },
+  };
+}
+
+/** "example.com/x" means https; a bare localhost or IP means http, as a browser's address bar would read it. */
+export function withScheme(url: string): string {
+  if (/^(localhost|\d{1,3}(\.\d{1,3}){3})(:\d+)?(\/|$)/i.test(url)) return `http://${url}`;
+  if (/^[a-z][a-z\d+.-]*:/i.test(url)) return url;
+  return `https://${url}`;
+}

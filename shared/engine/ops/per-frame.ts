@@ -1,0 +1,43 @@
+// Runs one in-page task per frame in parallel, each bounded in time, so one busy or paused frame cannot stall a whole read.
+import type { Frame } from '../frames.js';
+
+export type FrameOutcome<T> = { frame: Frame; value: T; error?: undefined } | { frame: Frame; value?: undefined; error: string };
+
+// How long a child frame may take before it is reported as not readable; the main frame, which the read is about,
+// gets longer, so a heavy page is slow rather than unreadable.
+const FRAME_TIMEOUT_MS = 3_000;
+const MAIN_FRAME_TIMEOUT_MS = 15_000;
+
+export function perFrame<T>(frames: Frame[], task: (frame: Frame) => Promise<T>): Promise<FrameOutcome<T>[]> {
+  return Promise.all(frames.map((frame) => settle(frame, task, frame.ordinal === 0 ? MAIN_FRAME_TIMEOUT_MS : FRAME_TIMEOUT_MS)));
+}
+
+async function settle<T>(frame: Frame, task: (frame: Frame) => Promise<T>, timeoutMs: number): Promise<FrameOutcome<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not answer within ${timeoutMs / 1000} s (a busy script, a paused debugger or a modal dialog)`)), timeoutMs);
+  });
+  try {
+    return { frame, value: await Promise.race([task(frame), timeout]) };
+  } catch (error) {
+    return { frame, error: reasonOf(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A frame's failure as a short reason for the model. */
+export function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^Frame f\d+ \([^)]*\) /, '').split('\n')[0]!.slice(0, 160);
+}
+
+/** A frame's URL without query or fragment, which may carry tokens and say little about where the frame is. */
+export function urlWithoutQuery(url: string): string {
+  return url.replace(/[?#].*$/, '');
+}
+
+/** Ref prefix of a frame: none for the main frame, `fN` for frame N. */
+export function refPrefix(frame: Frame): string {
+  return frame.ordinal === 0 ? '' : `f${frame.ordinal}`;
+}

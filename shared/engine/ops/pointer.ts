@@ -1,0 +1,98 @@
+// click and hover: aim at an element's visible centre (or a viewport point) and send trusted mouse input to its frame's session.
+import { ToolError } from '../../protocol/errors.js';
+import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { Target } from '../../protocol/target.js';
+import type { ClickArgs, HoverArgs } from '../../tools/args.js';
+import { ensureInputFocus } from '../focus.js';
+import { aim, type Aim } from '../geometry.js';
+import { MODIFIER_BITS, type Modifier } from '../keys.js';
+import type { PageContext } from '../page-context.js';
+import { resolveTarget, type ElementHandle } from '../targets.js';
+
+type Button = 'left' | 'right' | 'middle';
+
+const BUTTON_BITS: Record<Button, number> = { left: 1, right: 2, middle: 4 };
+
+interface ClickOptions {
+  button: Button;
+  count: number;
+  modifiers: number;
+}
+
+export async function click(page: PageContext, args: ClickArgs, _ctx: OperationContext): Promise<OperationResult> {
+  const button = args.button ?? 'left';
+  const count = Math.max(1, Math.floor(args.count ?? 1));
+  const modifiers = args.modifiers ?? [];
+  await ensureInputFocus(page);
+  const target = await pointerTarget(page, args);
+  await clickAt(page, target, { button, count, modifiers: modifierBits(modifiers) });
+  const verb = `${count === 2 ? 'double-' : ''}${button === 'left' ? '' : `${button}-`}clicked`;
+  const times = count > 2 ? ` ${count} times` : '';
+  const held = modifiers.length > 0 ? ` with ${modifiers.join('+')}` : '';
+  return { text: `${verb} ${args.element ?? target.what}${times}${held}` };
+}
+
+export async function hover(page: PageContext, args: HoverArgs, _ctx: OperationContext): Promise<OperationResult> {
+  await ensureInputFocus(page);
+  const target = await pointerTarget(page, args);
+  // A mouse move is rAF-aligned in the renderer and can wait a whole frame (about 1 s in a throttled tab). A
+  // release of no button is discrete, so it flushes the move at once, and reaches no listener (there is no mouseup
+  // without a button).
+  await Promise.all([
+    page.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: target.x, y: target.y }, target.sessionId),
+    page.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: target.x, y: target.y, button: 'none' }, target.sessionId),
+  ]);
+  return { text: `hovered ${args.element ?? target.what}` };
+}
+
+/** Whether the target names an element (ref, selector, role) rather than a viewport point or nothing. */
+export function namesElement(target: Target): boolean {
+  return target.ref !== undefined || target.selector !== undefined || target.role !== undefined;
+}
+
+/** Clicks an element once, checked like `click`; answers its description. */
+export async function clickElement(page: PageContext, handle: ElementHandle): Promise<string> {
+  await ensureInputFocus(page);
+  const target = await aim(page, handle);
+  await clickAt(page, target, { button: 'left', count: 1, modifiers: 0 });
+  return target.what;
+}
+
+/** The point the target names: an element's checked centre, or a viewport x,y taken as given. */
+async function pointerTarget(page: PageContext, target: Target): Promise<Aim> {
+  if (namesElement(target)) {
+    const handle = await resolveTarget(page, target);
+    try {
+      return await aim(page, handle);
+    } finally {
+      page.frames.release(handle.frame, [handle.objectId]);
+    }
+  }
+  if (target.x === undefined || target.y === undefined) {
+    throw new ToolError('BAD_ARGS', 'Name the element with ref, selector or role (+ name), or give both x and y.');
+  }
+  const main = await page.frames.mainFrame();
+  const what = await page.frames.call<string>(main, 'describeAt', [target.x, target.y]);
+  return { x: target.x, y: target.y, what: `${what} at ${target.x},${target.y}` };
+}
+
+/**
+ * Moves, then presses and releases `count` times with rising clickCount (so count 2 fires click, click, dblclick
+ * like a person's double click). All events are queued at once: one session keeps their order, and the move, which
+ * the renderer would hold until the next frame, is flushed by the press behind it.
+ */
+async function clickAt(page: PageContext, point: Aim, options: ClickOptions): Promise<void> {
+  const base = { x: point.x, y: point.y, modifiers: options.modifiers };
+  const send = (params: Record<string, unknown>) => page.cdp.send('Input.dispatchMouseEvent', params, point.sessionId);
+  const sends = [send({ type: 'mouseMoved', ...base })];
+  for (let clickCount = 1; clickCount <= options.count; clickCount++) {
+    const press = { ...base, button: options.button, clickCount };
+    sends.push(send({ type: 'mousePressed', ...press, buttons: BUTTON_BITS[options.button] }));
+    sends.push(send({ type: 'mouseReleased', ...press, buttons: 0 }));
+  }
+  await Promise.all(sends);
+}
+
+function modifierBits(modifiers: Modifier[]): number {
+  return modifiers.reduce((bits, modifier) => bits | MODIFIER_BITS[modifier], 0);
+}

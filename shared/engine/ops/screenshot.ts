@@ -1,0 +1,91 @@
+// screenshot: the viewport, the full page (height-clamped and flagged) or one element, in CSS pixels, without
+// activating the tab: Page.captureScreenshot reads the tab's own compositor, so a background tab works.
+import { ToolError } from '../../protocol/errors.js';
+import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { ScreenshotArgs } from '../../tools/args.js';
+import { revealedBox, type Box } from '../element-box.js';
+import type { PageContext } from '../page-context.js';
+import { resolveTarget } from '../targets.js';
+import { namesElement } from './pointer.js';
+
+/** Past this Chrome's compositor fails or returns garbage; the image is clamped and says so. */
+export const MAX_CAPTURE_PX = 16_384;
+const DEFAULT_JPEG_QUALITY = 70;
+
+interface LayoutMetrics {
+  layoutViewport: { clientWidth: number };
+  cssLayoutViewport: { clientWidth: number };
+  cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number };
+  cssContentSize: { width: number; height: number };
+}
+
+interface Capture {
+  clip: Box;
+  beyondViewport: boolean;
+  label: string;
+  truncatedFrom?: number;
+}
+
+export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: OperationContext): Promise<OperationResult> {
+  const targeted = namesElement(args);
+  if (targeted && args.fullPage) throw new ToolError('BAD_ARGS', 'Take either an element (ref, selector, role) or fullPage, not both.');
+  const format = args.format ?? 'jpeg';
+  const metrics = await page.cdp.send<LayoutMetrics>('Page.getLayoutMetrics');
+  const capture = targeted ? await elementCapture(page, args) : args.fullPage ? fullPageCapture(metrics) : viewportCapture(metrics);
+  const width = Math.max(1, Math.round(capture.clip.width));
+  const height = Math.max(1, Math.round(capture.clip.height));
+  // Layout-viewport width in device px over CSS px is the device pixel ratio (times zoom); dividing it out keeps the
+  // image in CSS pixels, so a HiDPI screen does not quadruple what the model pays for.
+  const dpr = metrics.layoutViewport.clientWidth / metrics.cssLayoutViewport.clientWidth || 1;
+  const { data } = await page.cdp.send<{ data: string }>('Page.captureScreenshot', {
+    format,
+    ...(format === 'jpeg' ? { quality: clampQuality(args.quality) } : {}),
+    clip: { x: capture.clip.x, y: capture.clip.y, width, height, scale: 1 / dpr },
+    captureBeyondViewport: capture.beyondViewport,
+  });
+  const kb = Math.round((data.length * 3) / 4 / 1024);
+  const truncated = capture.truncatedFrom !== undefined ? `, truncated from ${capture.truncatedFrom} px tall` : '';
+  return {
+    text: `${capture.label} ${width}×${height} ${format} ${kb} KB${truncated}`,
+    image: { data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg' },
+    data: { width, height, format, truncated: capture.truncatedFrom !== undefined },
+  };
+}
+
+function viewportCapture(metrics: LayoutMetrics): Capture {
+  const view = metrics.cssVisualViewport;
+  return { clip: { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight }, beyondViewport: false, label: 'viewport' };
+}
+
+function fullPageCapture(metrics: LayoutMetrics): Capture {
+  const { width, height } = metrics.cssContentSize;
+  return {
+    clip: { x: 0, y: 0, width: Math.min(width, MAX_CAPTURE_PX), height: Math.min(height, MAX_CAPTURE_PX) },
+    beyondViewport: true,
+    label: 'full page',
+    ...(height > MAX_CAPTURE_PX ? { truncatedFrom: Math.round(height) } : {}),
+  };
+}
+
+async function elementCapture(page: PageContext, args: ScreenshotArgs): Promise<Capture> {
+  const handle = await resolveTarget(page, args);
+  try {
+    const box = await revealedBox(page, handle);
+    if (box.width < 1 || box.height < 1) throw new ToolError('NOT_VISIBLE', 'The element has no visible size.');
+    // Scrolling moved the page: read the scroll offset again to turn viewport coordinates into page coordinates.
+    const { cssVisualViewport: view } = await page.cdp.send<LayoutMetrics>('Page.getLayoutMetrics');
+    const height = Math.min(box.height, MAX_CAPTURE_PX);
+    return {
+      clip: { x: box.x + view.pageX, y: box.y + view.pageY, width: Math.min(box.width, MAX_CAPTURE_PX), height },
+      beyondViewport: box.y < 0 || box.y + height > view.clientHeight || box.x < 0 || box.x + box.width > view.clientWidth,
+      label: args.element ? `element (${args.element})` : 'element',
+      ...(box.height > MAX_CAPTURE_PX ? { truncatedFrom: Math.round(box.height) } : {}),
+    };
+  } finally {
+    page.frames.release(handle.frame, [handle.objectId]);
+  }
+}
+
+function clampQuality(quality: number | undefined): number {
+  return Math.min(100, Math.max(1, Math.round(quality ?? DEFAULT_JPEG_QUALITY)));
+}

@@ -1,0 +1,97 @@
+// Tab operations: list, reuse-or-open, open, select, close; terse lines the model can act on.
+import { ToolError } from '../../protocol/errors.js';
+import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../../tools/args.js';
+import type { SessionTab, TabSession } from '../tab-session.js';
+import { navigate, withScheme } from './navigate.js';
+
+export async function tabs(session: TabSession): Promise<OperationResult> {
+  const list = await session.list();
+  if (list.length === 0) return { text: 'no tabs open', data: { tabs: [] } };
+  return {
+    text: list.map(line).join('\n'),
+    data: { tabs: list.map((tab) => ({ tab: tab.handle, title: tab.title, url: tab.url, current: tab.current, owned: tab.owned, active: tab.active })) },
+  };
+}
+
+/** Reuses the best matching tab (exact URL, then same origin and path prefix, then same origin) or opens one. */
+export async function tabUse(session: TabSession, args: TabUseArgs, ctx: OperationContext): Promise<OperationResult> {
+  const wanted = parseUrl(withScheme(args.url));
+  const list = await session.list();
+  const match = wanted ? bestMatch(list, wanted) : undefined;
+  if (match) {
+    const selected = await session.select(match.tab.handle, args.focus ?? false);
+    return {
+      text: `reused ${selected.handle} (${match.how}) ${selected.url} "${clip(selected.title, 80)}"`,
+      data: { tab: selected.handle, reused: true, match: match.how, url: selected.url },
+    };
+  }
+  return openAt(session, args.url, args.focus ?? false, ctx);
+}
+
+export async function tabNew(session: TabSession, args: TabNewArgs, ctx: OperationContext): Promise<OperationResult> {
+  if (args.url === undefined) {
+    const tab = await session.open(args.focus ?? false);
+    return { text: `opened ${tab.handle} about:blank`, data: { tab: tab.handle, reused: false } };
+  }
+  return openAt(session, args.url, args.focus ?? false, ctx);
+}
+
+export async function tabSelect(session: TabSession, args: TabSelectArgs): Promise<OperationResult> {
+  const tab = await session.select(args.tab, args.focus ?? false);
+  return { text: `current ${line(tab).trim()}`, data: { tab: tab.handle, url: tab.url } };
+}
+
+export async function tabClose(session: TabSession, args: TabCloseArgs): Promise<OperationResult> {
+  const handle = await session.close(args.tab);
+  return { text: `closed ${handle}`, data: { tab: handle } };
+}
+
+async function openAt(session: TabSession, url: string, focus: boolean, ctx: OperationContext): Promise<OperationResult> {
+  const tab = await session.open(focus);
+  try {
+    const landed = await navigate(tab.page, { url }, ctx);
+    return { text: `opened ${tab.handle} ${landed.text}`, data: { tab: tab.handle, reused: false, ...landed.data } };
+  } catch (error) {
+    // The tab exists even though its page did not load: name it, so the model can retry there or close it.
+    if (error instanceof ToolError) throw new ToolError(error.code, `opened ${tab.handle}, but: ${error.message}`, { next: error.next });
+    throw error;
+  }
+}
+
+function line(tab: SessionTab): string {
+  // A page without a title shows its URL as one; saying it twice costs tokens and tells nothing.
+  const title = tab.title === tab.url ? '' : clip(tab.title, 80);
+  return `${tab.current ? '*' : ' '}${tab.owned ? '+' : ' '} ${tab.handle} "${title}" ${clip(tab.url, 200)}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+type MatchKind = 'exact' | 'same path' | 'same origin';
+
+function bestMatch(list: SessionTab[], wanted: URL): { tab: SessionTab; how: MatchKind } | undefined {
+  const ranked = list
+    .map((tab) => ({ tab, how: matchKind(tab.url, wanted) }))
+    .filter((entry): entry is { tab: SessionTab; how: MatchKind } => entry.how !== undefined);
+  const order: MatchKind[] = ['exact', 'same path', 'same origin'];
+  // Within a kind prefer the current tab, then tabs this agent opened: they are the least surprising to reuse.
+  const score = (entry: { tab: SessionTab; how: MatchKind }) => order.indexOf(entry.how) * 4 + (entry.tab.current ? 0 : entry.tab.owned ? 1 : 2);
+  return ranked.sort((a, b) => score(a) - score(b))[0];
+}
+
+function matchKind(url: string, wanted: URL): MatchKind | undefined {
+  const have = parseUrl(url);
+  if (!have || have.origin !== wanted.origin || have.origin === 'null') return undefined;
+  if (have.href === wanted.href) return 'exact';
+  return have.pathname.startsWith(wanted.pathname) ? 'same path' : 'same origin';
+}

@@ -1,0 +1,95 @@
+// In-page focus and text-field state for typing: what has focus, whether it takes text, and what it holds.
+
+export interface InputState {
+  /** The focused element takes typed text (text-like input, textarea, contenteditable). */
+  editable: boolean;
+  /** Its value (inputs, textareas) or text (contenteditable); '' when not editable. */
+  value: string;
+  what: string;
+  /** Line breaks survive in it (a single-line input drops them). */
+  multiline: boolean;
+  /** A password field: its value is never echoed back. */
+  secret: boolean;
+  /** Focus sits in a child frame of this document. */
+  inChildFrame: boolean;
+  /** This document has focus (an ancestor of the focused frame has it too). */
+  hasFocus: boolean;
+  /** macOS: select-all is Meta+A there. */
+  mac: boolean;
+}
+
+/** The focused element, looking into open shadow roots. */
+export function deepActiveElement(): Element | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** Whether the element takes typed text. */
+export function isEditable(element: Element): boolean {
+  if (element instanceof HTMLTextAreaElement) return !element.disabled && !element.readOnly;
+  if (element instanceof HTMLInputElement) {
+    const typed = ['text', 'search', 'url', 'tel', 'email', 'password', 'number'].includes(element.type);
+    return typed && !element.disabled && !element.readOnly;
+  }
+  return element instanceof HTMLElement && element.isContentEditable;
+}
+
+/** State of whatever has focus in this frame. */
+export function inputState(): InputState {
+  const active = __cm.deepActiveElement();
+  const editable = !!active && __cm.isEditable(active);
+  const field = active as HTMLInputElement | null;
+  const formField = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
+  return {
+    editable,
+    value: !editable ? '' : formField ? field!.value : (active as HTMLElement).innerText,
+    what: active ? __cm.describeElement(active) : 'nothing',
+    multiline: editable && !(active instanceof HTMLInputElement),
+    secret: active instanceof HTMLInputElement && active.type === 'password',
+    inChildFrame: active?.localName === 'iframe' || active?.localName === 'frame',
+    hasFocus: document.hasFocus(),
+    mac: /Mac/i.test(navigator.platform),
+  };
+}
+
+/**
+ * Focuses the element for input and answers the resulting state, or null when it cannot take focus this way
+ * (not editable though `editableOnly`, or focus() did nothing). An element we focus gets its caret at the end, so
+ * typing appends; one that already had focus keeps its caret.
+ */
+export function focusForInput(element: Element, editableOnly: boolean): InputState | null {
+  const editable = __cm.isEditable(element);
+  if (editableOnly && !editable) return null;
+  if (!__cm.composedContains(element, __cm.deepActiveElement())) {
+    (element as HTMLElement).focus();
+    if (!__cm.composedContains(element, __cm.deepActiveElement())) return null;
+    if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+      try {
+        element.setSelectionRange(element.value.length, element.value.length);
+      } catch {
+        // email and number inputs have no selection API; the browser's own caret placement stands.
+      }
+    } else if (editable) {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      range.collapse(false);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+    }
+  }
+  return __cm.inputState();
+}
+
+/**
+ * Offers text to the focused element as a paste. Code editors (Monaco, CodeMirror, ProseMirror…) handle a paste
+ * themselves and insert it literally, with none of the auto-indent or auto-close they apply to typed characters.
+ * Answers whether the page took it; plain fields do not, and get the text as typed input instead.
+ */
+export function pasteText(text: string): boolean {
+  const target = __cm.deepActiveElement();
+  if (!target) return false;
+  const clipboardData = new DataTransfer();
+  clipboardData.setData('text/plain', text);
+  return !target.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }));
+}

@@ -1,0 +1,325 @@
+// In-page snapshot walker: one pass over a frame's flat tree (open shadow roots, slots) into outline nodes, rendered as compact lines.
+
+/** One outline entry. Roles 'text' and 'options' carry `text`; every other role may carry a name, states, a ref, a value, children. */
+export interface SnapshotNode {
+  role: string;
+  name?: string;
+  ref?: string;
+  /** Rendered states, e.g. ' [checked] [level=2]'. */
+  states?: string;
+  value?: string;
+  text?: string;
+  children?: SnapshotNode[];
+  /** Index of this iframe in the walk's owner list: the engine puts the child frame's outline under it. */
+  owner?: number;
+}
+
+export interface WalkContext {
+  /** Ref prefix of this frame: '' for the main frame, 'f2' for frame 2. */
+  prefix: string;
+  counter: { n: number };
+  /** iframe elements met, in outline order. */
+  owners: Element[];
+}
+
+export interface Outline {
+  lines: string[];
+  /** [line index, owner index] of each iframe line. */
+  owners: [number, number][];
+  /** Whether a long text was cut short. */
+  cut: boolean;
+}
+
+export interface FrameOutline extends Outline {
+  title: string;
+  /** Id of this walk, to fetch its iframe elements with `snapshotOwner`. */
+  walk: number;
+  /** The ref counter after this walk. */
+  counter: number;
+}
+
+/** Walks the whole frame once and renders it; remembers the iframes met so the engine can map them to frames. */
+export function snapshotFrame(prefix: string, counter: number): FrameOutline {
+  const context: WalkContext = { prefix, counter: { n: counter }, owners: [] };
+  const root = document.body ?? document.documentElement;
+  const outline = __cm.snapshotRender(root ? __cm.snapshotBuild(root, context) : []);
+  // Kept per walk id so two overlapping snapshots of one frame cannot swap each other's iframes.
+  const store = globalThis as unknown as { __cmWalks?: Map<number, Element[]>; __cmWalkId?: number };
+  store.__cmWalks ??= new Map();
+  const walk = (store.__cmWalkId = (store.__cmWalkId ?? 0) + 1);
+  store.__cmWalks.set(walk, context.owners);
+  store.__cmWalks.delete(walk - 8);
+  return { ...outline, title: document.title, walk, counter: context.counter.n };
+}
+
+/** The iframe element behind owner `index` of walk `walk`. */
+export function snapshotOwner(walk: number, index: number): Element {
+  const store = globalThis as unknown as { __cmWalks?: Map<number, Element[]> };
+  const owner = store.__cmWalks?.get(walk)?.[index];
+  if (!owner) throw new Error(`FRAME_NOT_FOUND: iframe ${index} of snapshot ${walk} is no longer known.`);
+  return owner;
+}
+
+/** Outline nodes for `root` and what it contains, skipping what is hidden and folding role-less wrappers into their parent. */
+export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode[] {
+  const NAME_MAX = 100;
+  const VALUE_MAX = 200;
+  const OPTIONS_MAX = 30;
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'caption', 'legend', 'figcaption']);
+  // Roles whose name (or value) is their content: it says it all, so their text is not repeated below them.
+  const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
+    'checkbox', 'radio', 'switch', 'treeitem', 'tooltip']);
+  // Containers whose content is shown below them; naming them from content would repeat it.
+  const UNNAMED = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'paragraph', 'term', 'definition', 'blockquote']);
+  const FOLDED = new Set(['', 'none', 'presentation', 'generic', 'rowgroup', 'separator']);
+  const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+  const CONTROL_INSIDE = 'a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable=true], '
+    + '[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [role=textbox], [role=combobox]';
+
+  interface State {
+    /** Inside a <label> whose text already names its control. */
+    quiet: boolean;
+    /** Inside a control: descendants are part of it, not separate click targets. */
+    inControl: boolean;
+    /** The parent shows a pointer cursor (only the outermost pointer element is a click target). */
+    pointer: boolean;
+  }
+
+  const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+  const appendText = (out: SnapshotNode[], text: string) => {
+    const last = out[out.length - 1];
+    if (last?.role === 'text') last.text += text;
+    else out.push({ role: 'text', text });
+  };
+  // Block boundaries separate words that inline boundaries join ("$<b>12</b>.00" stays "$12.00").
+  const breakText = (out: SnapshotNode[]) => {
+    const last = out[out.length - 1];
+    if (last?.role === 'text') last.text += ' ';
+  };
+  const finish = (nodes: SnapshotNode[]) => nodes.filter((node) => node.role !== 'text' || (node.text = squash(node.text ?? '')) !== '');
+  const onlyControls = (nodes: SnapshotNode[]): SnapshotNode[] => nodes.flatMap((node) => (node.ref ? [node] : onlyControls(node.children ?? [])));
+
+  const walkChildren = (element: Element, out: SnapshotNode[], textOn: boolean, state: State) => {
+    for (const child of Array.from(__cm.flatChildren(element))) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        if (textOn) appendText(out, (child as Text).data);
+      } else if (child.nodeType === Node.ELEMENT_NODE) {
+        visit(child as Element, out, state);
+      }
+    }
+  };
+
+  const statesOf = (element: Element, role: string): string => {
+    const attr = (name: string) => element.getAttribute(name);
+    const tag = element.localName;
+    const field = element as HTMLInputElement;
+    let states = '';
+    if (CHECKABLE.has(role)) {
+      const checked = tag === 'input' ? (field.indeterminate ? 'mixed' : String(field.checked)) : attr('aria-checked');
+      if (checked === 'true') states += ' [checked]';
+      else if (checked === 'mixed') states += ' [checked=mixed]';
+    }
+    if (attr('aria-pressed') === 'true') states += ' [pressed]';
+    if (attr('aria-selected') === 'true') states += ' [selected]';
+    if (tag === 'summary' ? (element.parentElement as HTMLDetailsElement).open : attr('aria-expanded') === 'true') states += ' [expanded]';
+    if (role === 'heading') states += ` [level=${/^h[1-6]$/.test(tag) ? tag[1] : attr('aria-level') ?? '2'}]`;
+    if (element.matches(':disabled') || attr('aria-disabled') === 'true') states += ' [disabled]';
+    if (field.required === true || attr('aria-required') === 'true') states += ' [required]';
+    if (((tag === 'input' || tag === 'textarea') && field.readOnly) || attr('aria-readonly') === 'true') states += ' [readonly]';
+    if (attr('aria-invalid') === 'true') states += ' [invalid]';
+    return states;
+  };
+
+  const valueOf = (element: Element, role: string): string | undefined => {
+    const tag = element.localName;
+    if (tag === 'input') {
+      const input = element as HTMLInputElement;
+      if (__cm.isPasswordField(input)) return input.value ? '[value hidden]' : undefined;
+      if (role === 'checkbox' || role === 'radio' || (role === 'button' && input.type !== 'file')) return undefined;
+      if (input.type === 'file') return input.files && input.files.length > 0 ? Array.from(input.files, (file) => file.name).join(', ') : undefined;
+      return input.value ? clip(input.value, VALUE_MAX) : undefined;
+    }
+    if (tag === 'textarea') {
+      const value = (element as HTMLTextAreaElement).value;
+      return value ? clip(value.replace(/\r?\n/g, '\\n'), VALUE_MAX) : undefined;
+    }
+    if (tag === 'select') {
+      return Array.from((element as HTMLSelectElement).selectedOptions, (option) => squash(option.label)).join(', ') || undefined;
+    }
+    if (role === 'textbox' && (element as HTMLElement).isContentEditable) return clip(squash((element as HTMLElement).innerText), VALUE_MAX) || undefined;
+    // A custom combobox shows its current choice as its text.
+    if (role === 'combobox') return clip(__cm.visibleText(element), VALUE_MAX) || undefined;
+    if (tag === 'progress' || tag === 'meter') return `${(element as HTMLProgressElement).value}/${(element as HTMLProgressElement).max}`;
+    if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
+      return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? undefined;
+    }
+    return undefined;
+  };
+
+  const optionsOf = (select: HTMLSelectElement): SnapshotNode => {
+    const labels = Array.from(select.options, (option) => squash(option.label));
+    const more = labels.length - OPTIONS_MAX;
+    return { role: 'options', text: labels.slice(0, OPTIONS_MAX).join(' | ') + (more > 0 ? ` … ${more} more (get_text on the select lists all)` : '') };
+  };
+
+  // A <label> whose control shows in the outline already gives that control its name; its text would say it twice.
+  const labelNamesVisibleControl = (element: Element) => {
+    const control = (element as HTMLLabelElement).control;
+    return !!control && control.getClientRects().length > 0 && !control.hasAttribute('aria-label') && !control.hasAttribute('aria-labelledby');
+  };
+  // Custom checkboxes hide the real input and style its label: the label is what a person clicks, with the input's state.
+  const hiddenCheckable = (element: Element) => {
+    const control = (element as HTMLLabelElement).control;
+    return control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio') && control.getClientRects().length === 0
+      ? control : null;
+  };
+
+  const visit = (element: Element, out: SnapshotNode[], state: State): void => {
+    const tag = element.localName;
+    if (SKIP.has(tag) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
+    const style = getComputedStyle(element);
+    if (style.display === 'none') return;
+    const visible = style.visibility === 'visible';
+    let role = visible ? __cm.ariaRole(element) : '';
+    if (FOLDED.has(role) || (role === 'group' && tag === 'details')) role = '';
+    const control = visible && __cm.isInteractive(element, role);
+    const pointer = style.cursor === 'pointer';
+    const namesControl = tag === 'label' && labelNamesVisibleControl(element);
+    // Script-driven click targets (div soup): the outermost pointer-cursor, onclick or tabindex element outside any control.
+    const clickable = !control && visible && !state.inControl && !namesControl && element !== document.body && element !== document.documentElement
+      && ((pointer && !state.pointer) || element.hasAttribute('onclick') || (element.hasAttribute('tabindex') && (element as HTMLElement).tabIndex >= 0));
+    const stand = tag === 'label' && visible ? hiddenCheckable(element) : null;
+    if (stand) {
+      out.push({ role: stand.type, name: clip(__cm.accessibleName(stand), NAME_MAX), states: statesOf(stand, stand.type), ref: __cm.refFor(element, context.prefix, context.counter) });
+      return;
+    }
+    if (clickable && role === '') role = 'clickable';
+    const quiet = state.quiet || namesControl;
+    const inner: State = { quiet, inControl: state.inControl || control || clickable, pointer };
+    // content-visibility: hidden (hidden="until-found", collapsed sections) keeps the box but skips what is inside.
+    const contentShown = style.contentVisibility !== 'hidden';
+
+    if (role === '') {
+      const block = !style.display.startsWith('inline') && style.display !== 'contents';
+      if (block) breakText(out);
+      if (tag === 'br') appendText(out, ' ');
+      else if (tag !== 'svg' && tag !== 'img' && contentShown) walkChildren(element, out, visible && !quiet, inner);
+      if (block) breakText(out);
+      return;
+    }
+
+    const node: SnapshotNode = { role };
+    if (control || clickable) node.ref = __cm.refFor(element, context.prefix, context.counter);
+    if (!UNNAMED.has(role)) {
+      const name = role === 'iframe' ? element.getAttribute('title') || element.getAttribute('name') || '' : __cm.accessibleName(element);
+      if (name) node.name = clip(name, NAME_MAX);
+    }
+    const states = statesOf(element, role);
+    if (states) node.states = states;
+    const value = valueOf(element, role);
+    if (value !== undefined) node.value = value;
+
+    if (role === 'iframe') {
+      node.owner = context.owners.push(element) - 1;
+      out.push(node);
+      return;
+    }
+    // An unnamed image tells nothing; an editable region's text is its value.
+    if (role === 'img' && !node.name && !node.ref) return;
+    if (role === 'textbox' && (element as HTMLElement).isContentEditable) {
+      out.push(node);
+      return;
+    }
+    let children: SnapshotNode[] = [];
+    if (tag === 'select') {
+      children = [optionsOf(element as HTMLSelectElement)];
+    } else if (NAMED_BY_CONTENT.has(role) || role === 'combobox') {
+      // The name holds the text; only controls nested inside (a link in a heading) still need their own lines.
+      if (element.querySelector(CONTROL_INSIDE)) {
+        const nested: SnapshotNode[] = [];
+        walkChildren(element, nested, false, { ...inner, quiet: true });
+        children = onlyControls(nested);
+      }
+    } else if (tag !== 'input' && tag !== 'textarea' && tag !== 'img' && tag !== 'svg' && contentShown) {
+      walkChildren(element, children, visible && !quiet, inner);
+      children = finish(children);
+    }
+    if (children.length > 0) node.children = children;
+    else if (!node.ref && !node.name && node.value === undefined) return;
+    // `heading "Post": link "Post"` says the name twice; the control keeps it.
+    if (children.length === 1 && children[0]!.name === node.name) delete node.name;
+    // A list item that only wraps one control adds a line and nothing else.
+    if (role === 'listitem' && !node.ref && children.length === 1 && children[0]!.role !== 'text') {
+      out.push(children[0]!);
+      return;
+    }
+    out.push(node);
+  };
+
+  const parentPointer = root.parentElement ? getComputedStyle(root.parentElement).cursor === 'pointer' : false;
+  const out: SnapshotNode[] = [];
+  visit(root, out, { quiet: false, inControl: false, pointer: parentPointer });
+  return finish(out);
+}
+
+/**
+ * Renders nodes as Playwright-style aria-snapshot lines, two spaces per level. Table rows whose cells hold only text and
+ * controls become one line (`- row: a | link "b" [ref=e4] | c`), and small containers of leaves are written inline.
+ */
+export function snapshotRender(nodes: SnapshotNode[]): Outline {
+  const TEXT_MAX = 300;
+  const INLINE_MAX = 240;
+  const BLOCK = new Set(['list', 'table', 'grid', 'treegrid', 'tree', 'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'region',
+    'form', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'tablist', 'toolbar', 'listbox', 'radiogroup', 'group', 'article', 'tabpanel',
+    'figure', 'document', 'application', 'combobox']);
+  const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+  const outline: Outline = { lines: [], owners: [], cut: false };
+
+  const clipText = (text: string) => {
+    if (text.length <= TEXT_MAX) return text;
+    outline.cut = true;
+    return `${text.slice(0, TEXT_MAX)}…`;
+  };
+  const head = (node: SnapshotNode) => `${node.role}${node.name ? ` ${JSON.stringify(node.name)}` : ''}${node.states ?? ''}${node.ref ? ` [ref=${node.ref}]` : ''}`;
+  const isLeaf = (node: SnapshotNode) => !node.children?.length && node.owner === undefined;
+  const inline = (node: SnapshotNode) => (node.role === 'text' ? clipText(node.text ?? '') : head(node) + (node.value !== undefined ? `: ${node.value}` : ''));
+  const cellText = (node: SnapshotNode) =>
+    CELLS.has(node.role) && !node.ref && (node.children ?? []).every(isLeaf) ? (node.children ?? []).map(inline).join(' ') : undefined;
+
+  const emit = (node: SnapshotNode, depth: number) => {
+    const pad = '  '.repeat(depth);
+    if (node.role === 'text' || node.role === 'options') {
+      outline.lines.push(`${pad}- ${node.role}: ${clipText(node.text ?? '')}`);
+      return;
+    }
+    const line = `${pad}- ${head(node)}${node.value !== undefined ? `: ${node.value}` : ''}`;
+    const children = node.children ?? [];
+    if (node.owner !== undefined) outline.owners.push([outline.lines.length, node.owner]);
+    if (children.length === 0) {
+      outline.lines.push(line);
+      return;
+    }
+    if (node.value === undefined) {
+      if (node.role === 'row') {
+        const cells = children.map(cellText);
+        if (cells.every((cell) => cell !== undefined)) {
+          outline.lines.push(`${line}: ${cells.join(' | ')}`);
+          return;
+        }
+      } else if (!BLOCK.has(node.role) && children.every(isLeaf)) {
+        const joined = children.map(inline).join(' ');
+        if (joined.length <= INLINE_MAX || (children.length === 1 && children[0]!.role === 'text')) {
+          outline.lines.push(`${line}: ${joined}`);
+          return;
+        }
+      }
+    }
+    outline.lines.push(node.value === undefined ? `${line}:` : line);
+    for (const child of children) emit(child, depth + 1);
+  };
+
+  for (const node of nodes) emit(node, 0);
+  return outline;
+}

@@ -1,0 +1,88 @@
+// Notices when an act (a click on a link, Enter in a search box) navigates the tab, and reports the new URL.
+import type { CdpEvent } from './cdp.js';
+import type { PageContext } from './page-context.js';
+
+// An act that starts a navigation waits this long at most for the new document to commit and parse; a slower
+// page is still reported with whatever URL the tab has by then, and `wait_for` can take it from there.
+const SETTLE_MS = 5_000;
+
+export class UrlWatch {
+  /** A main-frame navigation started and has not committed (or been abandoned) yet. */
+  private navigating = false;
+  /** The new document committed and has not fired DOMContentLoaded yet. */
+  private parsing = false;
+  private wake: (() => void) | undefined;
+  private readonly unsubscribe: () => void;
+
+  private constructor(
+    private readonly page: PageContext,
+    private readonly mainFrameId: string,
+    private readonly before: string,
+  ) {
+    this.unsubscribe = page.cdp.on((event) => this.onEvent(event));
+  }
+
+  static async start(page: PageContext): Promise<UrlWatch> {
+    const { id, url } = await mainFrame(page);
+    return new UrlWatch(page, id, url);
+  }
+
+  /** After the act: lets a navigation it started commit, then answers the new URL if the tab moved. */
+  async settle(): Promise<string | undefined> {
+    if (this.navigating || this.parsing) {
+      await new Promise<void>((resolve) => {
+        const finish = () => {
+          clearTimeout(timer);
+          this.wake = undefined;
+          resolve();
+        };
+        const timer = setTimeout(finish, SETTLE_MS);
+        this.wake = () => {
+          if (!this.navigating && !this.parsing) finish();
+        };
+      });
+    }
+    this.dispose();
+    const { url } = await mainFrame(this.page);
+    return url !== this.before ? url : undefined;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  private onEvent(event: CdpEvent): void {
+    if (event.sessionId !== undefined) return;
+    const params = event.params;
+    const frameId = event.method === 'Page.frameNavigated' ? (params['frame'] as { id: string }).id : params['frameId'];
+    if (frameId !== this.mainFrameId && event.method !== 'Page.domContentEventFired') return;
+    switch (event.method) {
+      case 'Page.frameRequestedNavigation':
+        if (params['disposition'] === 'currentTab') this.navigating = true;
+        break;
+      case 'Page.frameStartedNavigating':
+        if (params['navigationType'] === 'differentDocument') this.navigating = true;
+        break;
+      case 'Page.frameNavigated':
+        this.navigating = false;
+        this.parsing = true;
+        break;
+      case 'Page.domContentEventFired':
+        this.parsing = false;
+        break;
+      case 'Page.navigatedWithinDocument':
+      case 'Page.frameStoppedLoading':
+      case 'Page.downloadWillBegin':
+        this.navigating = false;
+        break;
+      default:
+        return;
+    }
+    this.wake?.();
+  }
+}
+
+async function mainFrame(page: PageContext): Promise<{ id: string; url: string }> {
+  const { frameTree } = await page.cdp.send<{ frameTree: { frame: { id: string; url: string; urlFragment?: string } } }>('Page.getFrameTree');
+  return { id: frameTree.frame.id, url: frameTree.frame.url + (frameTree.frame.urlFragment ?? '') };
+}

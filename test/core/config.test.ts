@@ -1,0 +1,58 @@
+// Flags and environment → configuration: defaults, overrides, display detection, and the exits for help and bad flags.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CliOutcome, type Config, parseCli, USAGE } from '../../electron/core/config.js';
+import { VERSION } from '../../electron/core/version.js';
+
+function config(outcome: CliOutcome): Config {
+  if (outcome.kind !== 'run') throw new Error(`expected a run, got exit ${outcome.code}: ${outcome.stderr ?? ''}`);
+  return outcome.config;
+}
+
+describe('parseCli', () => {
+  it('defaults to ~/.chrome-mcp with the profile inside it, headless without a display', () => {
+    expect(config(parseCli([], {}, 'linux'))).toEqual({
+      headless: true,
+      executablePath: undefined,
+      dataDir: join(homedir(), '.chrome-mcp'),
+      profileDir: join(homedir(), '.chrome-mcp', 'fallback-profile'),
+    });
+  });
+
+  it('is headed when a display is available, unless --headless', () => {
+    expect(config(parseCli([], { DISPLAY: ':0' }, 'linux')).headless).toBe(false);
+    expect(config(parseCli([], { WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).headless).toBe(false);
+    expect(config(parseCli([], {}, 'darwin')).headless).toBe(false);
+    expect(config(parseCli([], {}, 'win32')).headless).toBe(false);
+    expect(config(parseCli(['--headless'], { DISPLAY: ':0' }, 'linux')).headless).toBe(true);
+  });
+
+  it('takes the browser and data dir from flags over the environment, resolving relative paths', () => {
+    const env = { CHROME_MCP_CHROMIUM: '/env/chrome', CHROME_MCP_DATA: '/env/data' };
+    expect(config(parseCli([], env, 'linux'))).toMatchObject({ executablePath: '/env/chrome', dataDir: '/env/data', profileDir: '/env/data/fallback-profile' });
+    const flagged = config(parseCli(['--executable-path', '/flag/chrome', '--data-dir', 'rel'], env, 'linux'));
+    expect(flagged).toMatchObject({ executablePath: '/flag/chrome', dataDir: resolve('rel') });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(config(parseCli([], { CHROME_MCP_CHROMIUM: '', CHROME_MCP_DATA: '' }, 'linux'))).toMatchObject({
+      executablePath: undefined,
+      dataDir: join(homedir(), '.chrome-mcp'),
+    });
+  });
+
+  it('answers --help and --version on stdout and exits 0', () => {
+    expect(parseCli(['--help'])).toEqual({ kind: 'exit', code: 0, stdout: USAGE });
+    expect(parseCli(['--version'])).toEqual({ kind: 'exit', code: 0, stdout: `${VERSION}\n` });
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('rejects an unknown flag, a stray argument and a missing value on stderr with exit 2', () => {
+    for (const argv of [['--bogus'], ['extra'], ['--data-dir']]) {
+      const outcome = parseCli(argv);
+      expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
+      expect(outcome.kind === 'exit' && outcome.stderr).toMatch(/^chrome-mcp: .+\n\nUsage: chrome-mcp/);
+    }
+  });
+});

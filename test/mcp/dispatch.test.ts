@@ -1,0 +1,256 @@
+// The MCP surface through a real SDK Client over InMemoryTransport, with a scripted executor behind the seam.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildServer } from '../../electron/core/mcp/build-server.js';
+import type { FallbackState } from '../../electron/core/fallback/fallback-executor.js';
+import { statusReport } from '../../electron/core/mcp/status.js';
+import { ERROR_CODES, ToolError } from '../../shared/protocol/errors.js';
+import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
+import { CATALOG } from '../../shared/tools/catalog.js';
+import { textOf } from '../support/tool-result.js';
+
+type Step = (args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
+
+/** Answers each operation from a script and records what it was asked. */
+class ScriptedExecutor implements Executor {
+  readonly calls: { op: Operation; args: Record<string, unknown> }[] = [];
+  constructor(private readonly script: Partial<Record<Operation, Step>>) {}
+  async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+    this.calls.push({ op, args });
+    const step = this.script[op];
+    if (!step) throw new Error(`unscripted ${op}`);
+    return step(args, ctx);
+  }
+}
+
+const IDLE: FallbackState = { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0, currentTab: null };
+
+const open: { client: Client }[] = [];
+
+async function connect(script: Partial<Record<Operation, Step>> = {}, state: FallbackState = IDLE) {
+  const executor = new ScriptedExecutor(script);
+  const logged: string[] = [];
+  const server = buildServer({ executor, status: () => statusReport(state), log: (line) => logged.push(line) });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  // Every message the server puts on the wire, to measure it and to see notifications the client may not surface.
+  const sent: JSONRPCMessage[] = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  const client = new Client({ name: 'test', version: '1' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  open.push({ client });
+  return { client, executor, sent, logged };
+}
+
+afterEach(async () => {
+  for (const { client } of open.splice(0)) await client.close();
+});
+
+describe('tools/list', () => {
+  it('lists every catalog tool in at most 10 KiB on the wire', async () => {
+    const { client, sent } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(CATALOG.map((tool) => tool.name));
+    const response = sent.find((message) => 'result' in message && 'tools' in message.result);
+    const bytes = Buffer.byteLength(JSON.stringify(response));
+    console.log(`tools/list: ${bytes} bytes for ${tools.length} tools`);
+    expect(bytes).toBeLessThanOrEqual(10_240);
+  });
+
+  it('publishes each tool\'s own arguments and annotations, without schema noise', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    for (const definition of CATALOG) {
+      const listed = tools.find((tool) => tool.name === definition.name)!;
+      expect(listed.description).toBe(definition.description);
+      expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(Object.keys(definition.input.shape));
+      expect(listed.annotations?.readOnlyHint).toBe(definition.readOnly);
+      if (!definition.readOnly) expect(listed.annotations?.destructiveHint).toBe(definition.destructive);
+      expect(JSON.stringify(listed.inputSchema)).not.toMatch(/\$schema|"additionalProperties":false/);
+    }
+    expect(tools.find((tool) => tool.name === 'tab_close')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.find((tool) => tool.name === 'type')?.inputSchema.required).toEqual(['text']);
+  });
+});
+
+describe('bad arguments', () => {
+  it('answers an unknown argument with BAD_ARGS naming it and what the tool takes, without running', async () => {
+    const { client, executor } = await connect();
+    const result = await client.callTool({ name: 'navigate', arguments: { url: 'http://x', bogus: 1 } });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(/^BAD_ARGS: navigate: unknown argument "bogus"/);
+    expect(text).toContain('Next: navigate takes only: url, action, waitUntil, timeout, tab.');
+    expect(executor.calls).toEqual([]);
+  });
+
+  it('answers a wrong type and a missing required argument with BAD_ARGS naming each', async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: 'type', arguments: { clear: 'yes' } });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(/^BAD_ARGS: type: /);
+    expect(text).toMatch(/text: expected string, received undefined/);
+    expect(text).toMatch(/clear: expected boolean, received string/);
+    expect(text).toContain('Next: Fix those arguments and call type again.');
+  });
+
+  it('says a tool takes no arguments when it takes none', async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: 'status', arguments: { verbose: true } });
+    expect(textOf(result)).toContain('Next: status takes no arguments.');
+  });
+});
+
+describe('errors', () => {
+  it('turns a thrown ToolError into isError with its code and next step', async () => {
+    const { client } = await connect({
+      click: async () => {
+        throw new ToolError('OBSCURED', 'div#banner covers button "Buy"');
+      },
+    });
+    const result = await client.callTool({ name: 'click', arguments: { selector: '#buy' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(`OBSCURED: div#banner covers button "Buy"\nNext: ${ERROR_CODES.OBSCURED}`);
+  });
+
+  it('does not repeat a default message as the next step', async () => {
+    const { client } = await connect({
+      snapshot: async () => {
+        throw new ToolError('NO_TAB');
+      },
+    });
+    const result = await client.callTool({ name: 'snapshot', arguments: {} });
+    expect(textOf(result)).toBe(`NO_TAB: ${ERROR_CODES.NO_TAB}`);
+  });
+
+  it('answers an unknown tool with an error result, not a protocol error', async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: 'teleport', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('teleport');
+  });
+
+  it('turns any other throw into INTERNAL and logs its stack, not to the model', async () => {
+    const { client, logged } = await connect({
+      tabs: async () => {
+        throw new TypeError('boom');
+      },
+    });
+    const result = await client.callTool({ name: 'tabs', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^INTERNAL: boom\nNext: /);
+    expect(textOf(result)).not.toContain('dispatch.test');
+    expect(logged.join('\n')).toMatch(/tabs failed: TypeError: boom\n\s+at /);
+  });
+
+  it('keeps an error\'s data as structuredContent', async () => {
+    const { client } = await connect({
+      batch: async () => {
+        throw new ToolError('BATCH_STEP_FAILED', 'step 2 (click) failed: NOT_FOUND', { data: { step: 2 } });
+      },
+    });
+    const result = await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'tabs' }] } });
+    expect(result.structuredContent).toEqual({ code: 'BATCH_STEP_FAILED', step: 2 });
+  });
+});
+
+describe('results', () => {
+  it('runs a page tool through the executor with the validated arguments', async () => {
+    const { client, executor } = await connect({
+      eval: async (args) => ({ text: `"${String(args['expression'])}"`, data: { value: 'ok' } }),
+    });
+    const result = await client.callTool({ name: 'eval', arguments: { expression: 'document.title', frame: 1 } });
+    expect(result.isError).toBeFalsy();
+    expect(executor.calls).toEqual([{ op: 'eval', args: { expression: 'document.title', frame: 1 } }]);
+    expect(textOf(result)).toBe('"document.title"');
+    expect(result.structuredContent).toEqual({ value: 'ok' });
+  });
+
+  it('answers an image as an image block beside a short text block', async () => {
+    const { client } = await connect({
+      screenshot: async () => ({ text: 'viewport 800x600 jpeg', image: { data: 'AAAA', mimeType: 'image/jpeg' } }),
+    });
+    const result = await client.callTool({ name: 'screenshot', arguments: {} });
+    expect(result.content).toEqual([
+      { type: 'text', text: 'viewport 800x600 jpeg' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/jpeg' },
+    ]);
+  });
+
+  it('answers status itself, as text and structuredContent', async () => {
+    const { client, executor } = await connect();
+    const result = await client.callTool({ name: 'status', arguments: {} });
+    expect(executor.calls).toEqual([]);
+    expect(result.structuredContent).toEqual({
+      backend: 'fallback',
+      extension: { connected: false },
+      browser: { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0 },
+      tab: null,
+    });
+    expect(textOf(result)).toBe('backend: fallback\nextension: not connected\nbrowser: starts on the first page tool, headless, /usr/bin/chromium\ntab: none');
+  });
+
+  it('says status is running with the current tab, and backend none when no browser is installed', async () => {
+    const running = { ...IDLE, launched: true, tabs: 2, currentTab: { id: 'fk.1', url: 'http://x/', title: 'X' } };
+    const { client } = await connect({}, running);
+    const result = await client.callTool({ name: 'status', arguments: {} });
+    expect(textOf(result)).toBe('backend: fallback\nextension: not connected\nbrowser: running, headless, 2 tab(s), /usr/bin/chromium\ntab: fk.1 http://x/ "X"');
+    const { client: bare } = await connect({}, { ...IDLE, executable: null });
+    const none = await bare.callTool({ name: 'status', arguments: {} });
+    expect(none.structuredContent).toMatchObject({ backend: 'none' });
+    expect(textOf(none)).toContain('browser: none found; pass --executable-path or set CHROME_MCP_CHROMIUM');
+  });
+});
+
+describe('progress', () => {
+  // A batch's step count interleaved with the bare messages of the step inside it.
+  const batchWithNavigate: Step = async (_args, ctx) => {
+    ctx.progress('step 1/2: navigate', 0, 2);
+    ctx.progress('navigating');
+    ctx.progress('committed');
+    ctx.progress('step 2/2: click', 1, 2);
+    ctx.progress('step 2/2: click', 1, 2);
+    ctx.progress('batch done', 2, 2);
+    return { text: 'done' };
+  };
+
+  it('sends every report as notifications/progress, always growing, when the request carries a progressToken', async () => {
+    const { client } = await connect({ batch: batchWithNavigate });
+    const seen: Progress[] = [];
+    await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } }, undefined, { onprogress: (progress) => seen.push(progress) });
+    expect(seen).toEqual([
+      { progress: 0, total: 2, message: 'step 1/2: navigate' },
+      { progress: 0.5, total: 2, message: 'navigating' },
+      { progress: 0.75, total: 2, message: 'committed' },
+      { progress: 1, total: 2, message: 'step 2/2: click' },
+      { progress: 1.5, total: 2, message: 'step 2/2: click' },
+      { progress: 2, total: 2, message: 'batch done' },
+    ]);
+  });
+
+  it('counts bare reports without a total, and keeps growing past many of them', async () => {
+    const { client } = await connect({
+      wait_for: async (_args, ctx) => {
+        for (let second = 60; second > 0; second--) ctx.progress(`${second} s left`);
+        return { text: 'matched' };
+      },
+    });
+    const seen: Progress[] = [];
+    await client.callTool({ name: 'wait_for', arguments: { text: 'x' } }, undefined, { onprogress: (progress) => seen.push(progress) });
+    expect(seen).toHaveLength(60);
+    expect(seen[0]).toEqual({ progress: 0.5, message: '60 s left' });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+  });
+
+  it('sends none without a progressToken', async () => {
+    const { client, sent } = await connect({ batch: batchWithNavigate });
+    await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } });
+    expect(sent.filter((message) => 'method' in message && message.method === 'notifications/progress')).toEqual([]);
+  });
+});
