@@ -54,9 +54,10 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return result;
 }
 
+/** The ref written right after the first match of `pattern` (a row line holds several refs). */
 function refIn(text: string, pattern: RegExp): string {
-  const line = text.split('\n').find((candidate) => pattern.test(candidate));
-  const ref = line?.match(/\[ref=([\w]+)\]/)?.[1];
+  const match = pattern.exec(text);
+  const ref = match ? text.slice(match.index).match(/\[ref=(\w+)\]/)?.[1] : undefined;
   if (!ref) throw new Error(`no ref for ${pattern} in:\n${text.slice(0, 2000)}`);
   return ref;
 }
