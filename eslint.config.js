@@ -11,7 +11,7 @@ const browserOnly = Object.keys(globals.browser).filter((name) => !everywhere.ha
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'events', 'util', 'url', 'buffer'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

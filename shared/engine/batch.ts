@@ -5,6 +5,7 @@ import type { Operation, OperationContext, OperationResult } from '../protocol/o
 import type { BatchArgs } from '../tools/args.js';
 import { toolByName } from '../tools/catalog.js';
 import type { ToolDefinition } from '../tools/define.js';
+import { parseToolArgs } from '../tools/validate.js';
 
 export type RunStep = (op: Operation, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
@@ -49,10 +50,12 @@ function validate(n: number, name: string, raw: Record<string, unknown>, tab: st
   if (tool.op === 'batch' || tool.op === 'status') throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
   // The batch's tab applies to every step that takes a tab and does not name its own.
   const withTab = tab !== undefined && 'tab' in tool.input.shape && raw['tab'] === undefined ? { ...raw, tab } : raw;
-  const parsed = tool.input.safeParse(withTab);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'args'}: ${issue.message}`).join('; ');
-    throw new ToolError('BAD_ARGS', `step ${n} (${name}): ${issues}. No step ran.`);
+  try {
+    return { tool, op: tool.op, args: parseToolArgs(tool, withTab) };
+  } catch (thrown) {
+    // Reads as the same bad argument would as a tool call, with the step in front of the tool name.
+    const cause = toToolError(thrown);
+    const issues = cause.message.startsWith(`${tool.name}: `) ? cause.message.slice(tool.name.length + 2) : cause.message;
+    throw new ToolError('BAD_ARGS', `step ${n} (${name}): ${issues}. No step ran.`, { next: cause.next });
   }
-  return { tool, op: tool.op, args: parsed.data as Record<string, unknown> };
 }

@@ -18,3 +18,8 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, late: () => 
     clearTimeout(timer);
   }
 }
+
+/** Why a frame or session fell silent, as the model reads it when it is reported as not readable. */
+export function noAnswerWithin(ms: number): string {
+  return `did not answer within ${ms / 1000} s (a busy script, a paused debugger or a modal dialog)`;
+}

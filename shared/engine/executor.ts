@@ -5,6 +5,7 @@ import type { Executor, Operation, OperationContext, OperationResult, PageOperat
 import type { BatchArgs, TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../tools/args.js';
 import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
+import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
 import { TabHandles } from './tab-handles.js';
 import type { PageContext } from './page-context.js';
@@ -69,16 +70,24 @@ export function createEngineExecutor(host: TabHost, opts: { tag: string }): Engi
   };
 }
 
-/** Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit). */
+/**
+ * Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit), and the new
+ * snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip.
+ */
 async function runAct(run: PageOp, page: PageContext, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
   const watch = await UrlWatch.start(page);
+  let result: OperationResult;
   try {
-    const result = await run(page, args, ctx);
+    result = await run(page, args, ctx);
     const moved = await watch.settle();
-    return moved ? { ...result, text: `${result.text} → ${moved}` } : result;
+    if (moved) result = { ...result, text: `${result.text} → ${moved}` };
   } finally {
     watch.dispose();
   }
+  if (args['snapshot'] !== true) return result;
+  // The act has happened: a failing snapshot must not read as a failed click (the model would click again).
+  const after = await snapshot(page, {}, ctx).catch((error: unknown) => ({ text: `(snapshot after the act failed: ${toToolError(error).message})` }));
+  return { ...result, text: `${result.text}\n${after.text}` };
 }
 
 /** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */

@@ -2,6 +2,7 @@
 // ordinals per frame, and one isolated world per frame where our in-page library runs unseen by the page.
 import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
 import { isErrorCode, ToolError } from '../protocol/errors.js';
+import { noAnswerWithin, withDeadline } from './deadline.js';
 import { pageLibrarySource } from './page/library.js';
 
 export interface Frame {
@@ -12,6 +13,8 @@ export interface Frame {
   sessionId: string | undefined;
   parentFrameId: string | undefined;
   url: string;
+  /** Why the frame cannot be read, when its session did not answer the listing; the frame is then known only from its attachment. */
+  unreadable?: string;
 }
 
 interface FrameTree {
@@ -19,12 +22,25 @@ interface FrameTree {
   childFrames?: FrameTree[];
 }
 
+/** An out-of-process iframe's session, with what its attachment told of its root frame. */
+interface ChildSession {
+  enabled: Promise<void>;
+  frameId: string;
+  parentFrameId: string | undefined;
+  url: string;
+}
+
 const WORLD_NAME = '__chrome_mcp__';
+// One hung out-of-process iframe must not stall every op on the tab: its session gets a short bound and is then
+// listed as unreadable. The main session, which every op needs, gets longer, so a heavy page is slow rather than failed.
+const CHILD_LIST_TIMEOUT_MS = 2_000;
+const MAIN_LIST_TIMEOUT_MS = 15_000;
+const SILENT = Symbol('silent');
 
 export class FrameRegistry {
   private readonly ordinals = new Map<string, number>();
   private readonly worlds = new Map<string, Promise<number>>();
-  private readonly childSessions = new Map<string, Promise<void>>();
+  private readonly childSessions = new Map<string, ChildSession>();
   private readonly unsubscribe: () => void;
   private ready: Promise<void> | undefined;
 
@@ -48,16 +64,16 @@ export class FrameRegistry {
   /** Every frame in tree order (parents before children), re-read from the browser. */
   async list(): Promise<Frame[]> {
     await this.init();
-    await Promise.all(this.childSessions.values());
-    const sessions: (string | undefined)[] = [undefined, ...this.childSessions.keys()];
-    const trees = await Promise.all(
-      sessions.map((sessionId) =>
-        this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId).then(
-          (result) => ({ sessionId, tree: result.frameTree }),
-          () => undefined,
-        ),
+    const children = [...this.childSessions];
+    const [main, ...trees] = await Promise.all([
+      withDeadline(this.frameTree(undefined), MAIN_LIST_TIMEOUT_MS, () => {
+        throw new ToolError('TIMEOUT', `The tab ${noAnswerWithin(MAIN_LIST_TIMEOUT_MS)}.`);
+      }),
+      ...children.map(([sessionId, child]) =>
+        withDeadline<FrameTree | undefined | typeof SILENT>(child.enabled.then(() => this.frameTree(sessionId)), CHILD_LIST_TIMEOUT_MS, () => SILENT),
       ),
-    );
+    ]);
+    // Ordinals are minted in this order, after every answer is in: the main frame is always 0.
     const flat: Frame[] = [];
     const visit = (tree: FrameTree, sessionId: string | undefined) => {
       flat.push({
@@ -65,12 +81,30 @@ export class FrameRegistry {
         frameId: tree.frame.id,
         sessionId,
         parentFrameId: tree.frame.parentId,
-        url: tree.frame.url + (tree.frame.urlFragment ?? ''),
+        url: urlOf(tree.frame),
       });
       for (const child of tree.childFrames ?? []) visit(child, sessionId);
     };
-    for (const entry of trees) if (entry) visit(entry.tree, entry.sessionId);
+    if (main) visit(main, undefined);
+    children.forEach(([sessionId, child], index) => {
+      const tree = trees[index];
+      if (tree === SILENT) {
+        const { frameId, parentFrameId, url } = child;
+        flat.push({ ordinal: this.ordinalOf(frameId), frameId, sessionId, parentFrameId, url, unreadable: noAnswerWithin(CHILD_LIST_TIMEOUT_MS) });
+      } else if (tree) {
+        child.url = urlOf(tree.frame);
+        visit(tree, sessionId);
+      }
+    });
     return orderByTree(flat);
+  }
+
+  /** The session's frame tree; undefined when the session is gone or refuses. */
+  private frameTree(sessionId: string | undefined): Promise<FrameTree | undefined> {
+    return this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId).then(
+      (result) => result.frameTree,
+      () => undefined,
+    );
   }
 
   async frameByOrdinal(ordinal: number): Promise<Frame> {
@@ -168,18 +202,21 @@ export class FrameRegistry {
     switch (event.method) {
       case 'Target.attachedToTarget': {
         const sessionId = String(event.params['sessionId']);
-        const info = event.params['targetInfo'] as { type: string };
+        const info = event.params['targetInfo'] as { type: string; targetId: string; parentFrameId?: string; url: string };
         if (info.type !== 'iframe') return;
         const enabled = this.enableSession(sessionId).catch(() => undefined);
-        this.childSessions.set(sessionId, enabled);
+        // An iframe target's id is the id of the frame it holds.
+        this.childSessions.set(sessionId, { enabled, frameId: info.targetId, parentFrameId: info.parentFrameId, url: info.url });
         return;
       }
       case 'Target.detachedFromTarget':
         this.childSessions.delete(String(event.params['sessionId']));
         return;
       case 'Page.frameNavigated': {
-        const frame = event.params['frame'] as { id: string };
+        const frame = event.params['frame'] as FrameTree['frame'];
         this.worlds.delete(frame.id);
+        const child = event.sessionId === undefined ? undefined : this.childSessions.get(event.sessionId);
+        if (child?.frameId === frame.id) child.url = urlOf(frame);
         return;
       }
       case 'Page.frameDetached':
@@ -212,6 +249,10 @@ function isContextGone(error: unknown): boolean {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function urlOf(frame: FrameTree['frame']): string {
+  return frame.url + (frame.urlFragment ?? '');
 }
 
 function orderByTree(frames: Frame[]): Frame[] {

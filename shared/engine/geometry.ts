@@ -1,4 +1,5 @@
-// Where pointer input for an element goes: its visible centre in top-viewport CSS px, through every frame it sits in.
+// Where an element is in the top viewport (CSS px), through every frame it sits in, out-of-process ones included:
+// its box for a screenshot, and its visible, uncovered centre for pointer input.
 import { ToolError } from '../protocol/errors.js';
 import { CdpCommandError } from './cdp.js';
 import type { Frame } from './frames.js';
@@ -9,6 +10,11 @@ import { callOnElement, type ElementHandle } from './targets.js';
 export interface Point {
   x: number;
   y: number;
+}
+
+export interface Box extends Point {
+  width: number;
+  height: number;
 }
 
 /**
@@ -47,6 +53,20 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
   return { x: point.x - root.x, y: point.y - root.y, what: local.what, sessionId: handle.frame.sessionId };
 }
 
+/** Scrolls the element into view (its frames too) and answers its border box in top-viewport coordinates. */
+export async function revealedBox(page: PageContext, handle: ElementHandle): Promise<Box> {
+  await page.cdp.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId }, handle.frame.sessionId);
+  const { quads } = await page.cdp.send<{ quads: number[][] }>('DOM.getContentQuads', { objectId: handle.objectId }, handle.frame.sessionId);
+  if (quads.length === 0) throw new ToolError('NOT_VISIBLE', 'The element has no box on screen.');
+  const xs = quads.flatMap((quad) => [quad[0]!, quad[2]!, quad[4]!, quad[6]!]);
+  const ys = quads.flatMap((quad) => [quad[1]!, quad[3]!, quad[5]!, quad[7]!]);
+  // Quads come relative to the viewport of the element's own session, whose root frame may be an out-of-process iframe.
+  const origin = await sessionOrigin(page, handle.frame);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x: x + origin.x, y: y + origin.y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
 /**
  * For a child frame, scrolls the element into view in its frame and in every frame above it. CDP does this across
  * processes, which a script inside a cross-origin frame cannot. The main frame scrolls itself in `aimPoint`.
@@ -57,6 +77,13 @@ export async function revealInFrames(page: PageContext, handle: ElementHandle): 
   await page.cdp.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId }, handle.frame.sessionId).catch((error: unknown) => {
     if (!(error instanceof CdpCommandError)) throw error;
   });
+}
+
+/** Top-viewport position of the viewport of the session holding `frame`, the origin its quads are measured from. */
+async function sessionOrigin(page: PageContext, frame: Frame): Promise<Point> {
+  if (frame.sessionId === undefined) return { x: 0, y: 0 };
+  const chain = await frameChain(page, frame);
+  return (await frameOffsets(page, chain.slice(sessionRoot(chain, 0))))[0]!;
 }
 
 /** The frame and its ancestors, innermost first, ending at the main frame. */

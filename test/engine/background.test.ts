@@ -1,33 +1,22 @@
 // Acting in a background tab that stays in the background, on headed Chromium where such a tab drops CDP input
 // unless focus emulation is on: click, hover, type, press, fill_form, select_option, scroll, and inside frames.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fillForm, selectOption } from '../../shared/engine/ops/forms.js';
 import { press, type } from '../../shared/engine/ops/keyboard.js';
 import { click, hover } from '../../shared/engine/ops/pointer.js';
 import { scroll } from '../../shared/engine/ops/scroll.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { headedUnavailable, recordingCdp, startHeadedBrowser, type HeadedBrowser } from '../support/headed-browser.js';
-import { ctx, frameWith, onElement, pageEval } from '../support/act-page.js';
+import { headedUnavailable, recordingCdp, startHeadedBrowser } from '../support/headed-browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { frameWith, onElement, pageEval } from '../support/page-probes.js';
 
 const unavailable = headedUnavailable();
-let server: FixtureServer;
-let browser: HeadedBrowser;
-
-beforeAll(async () => {
-  if (unavailable) return;
-  server = await startFixtureServer();
-  browser = await startHeadedBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite({ startBrowser: startHeadedBrowser, skip: unavailable !== undefined });
 
 /** Opens a background tab whose every CDP command is recorded. */
 async function openWatched(path: string): Promise<{ page: PageContext; sent: string[] }> {
   const sent: string[] = [];
-  const { page } = await browser.open(server.url(path), (cdp) => recordingCdp(cdp, sent));
+  const { page } = await suite.browser.open(suite.server.url(path), (cdp) => recordingCdp(cdp, sent));
   return { page, sent };
 }
 
@@ -35,12 +24,12 @@ async function openWatched(path: string): Promise<{ page: PageContext; sent: str
 async function expectStillInBackground(sent: string[]): Promise<void> {
   expect(sent.filter((method) => /activateTarget|bringToFront/.test(method))).toEqual([]);
   expect(sent.filter((method) => method === 'Emulation.setFocusEmulationEnabled')).toHaveLength(1);
-  expect(await pageEval(browser.foreground, 'document.visibilityState')).toBe('visible');
+  expect(await pageEval(suite.browser.foreground, 'document.visibilityState')).toBe('visible');
 }
 
 describe.skipIf(unavailable !== undefined)(`background tab on headed Chromium${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   it('drops raw key and mouse input without focus emulation (what the engine must overcome)', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     expect(await pageEval(page, 'document.visibilityState')).toBe('hidden');
     await pageEval(page, 'document.getElementById("second").focus()');
     await page.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'x', code: 'KeyX', windowsVirtualKeyCode: 88, text: 'x' });

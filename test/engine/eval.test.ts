@@ -1,28 +1,17 @@
 // eval on real Chromium: the page's main world (top, same-origin and cross-origin frames, under CSP), awaited
 // promises, exceptions as {ok:false} results, and values the model can read.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_MAX_CHARS, evaluate } from '../../shared/engine/ops/eval.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
-import type { ToolError } from '../../shared/protocol/errors.js';
-import type { OperationContext } from '../../shared/protocol/operations.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
+const suite = useEngineSuite();
 let page: PageContext;
 
 beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-  ({ page } = await browser.open(server.url('exec-frames.html')));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  ({ page } = await suite.browser.open(suite.server.url('exec-frames.html')));
 });
 
-const ctx: OperationContext = { progress: () => undefined };
 const run = (expression: string, frame?: number | string) => evaluate(page, { expression, frame }, ctx);
 
 describe('eval', () => {
@@ -72,11 +61,11 @@ describe('eval', () => {
     expect(frames[2]!.sessionId).toBeDefined();
     expect((await run('childVar', 1)).text).toBe('"child main world ?same"');
     expect((await run('childVar', 2)).text).toBe('"child main world ?cross"');
-    expect((await run('location.host', 'exec-child.html?cross')).text).toBe(JSON.stringify(new URL(server.crossOrigin).host));
+    expect((await run('location.host', 'exec-child.html?cross')).text).toBe(JSON.stringify(new URL(suite.server.crossOrigin).host));
   });
 
   it('runs in a same-origin frame even where CSP forbids eval', async () => {
-    const { page: csp } = await browser.open(server.url('csp/exec-csp.html'));
+    const { page: csp } = await suite.browser.open(suite.server.url('csp/exec-csp.html'));
     const frames = await csp.frames.list();
     const inFrame = await evaluate(csp, { expression: 'document.title + eval("1 + 1")', frame: 1 }, ctx);
     expect(inFrame.text).toBe(`"Exec CSP child2"`);
@@ -87,9 +76,7 @@ describe('eval', () => {
   });
 
   it('rejects a frame that matches several or none', async () => {
-    const several = await run('1', 'exec-child').catch((error: unknown) => error);
-    expect((several as ToolError).code).toBe('AMBIGUOUS');
-    const none = await run('1', 'no-such-frame').catch((error: unknown) => error);
-    expect((none as ToolError).code).toBe('FRAME_NOT_FOUND');
+    expect((await failure(run('1', 'exec-child'))).code).toBe('AMBIGUOUS');
+    expect((await failure(run('1', 'no-such-frame'))).code).toBe('FRAME_NOT_FOUND');
   });
 });

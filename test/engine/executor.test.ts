@@ -2,36 +2,22 @@
 // batches that stop at the failing step, and acts that report a navigation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import type { Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
+const suite = useEngineSuite();
 let executor: EngineExecutor;
 
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-  executor = createEngineExecutor(browser.host, { tag: 'ta' });
+beforeAll(() => {
+  executor = createEngineExecutor(suite.browser.host, { tag: 'ta' });
 });
-afterAll(async () => {
+// Runs before the suite closes the browser (afterAll hooks run in reverse order).
+afterAll(() => {
   executor?.dispose();
-  await browser?.close();
-  await server?.close();
 });
-
-const ctx: OperationContext = { progress: () => undefined };
 
 function run(op: Operation, args: Record<string, unknown> = {}, context = ctx): Promise<OperationResult> {
   return executor.run(op, args, context);
-}
-
-async function failure(promise: Promise<unknown>): Promise<ToolError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
 }
 
 /** The handle an `opened …` / `reused …` answer names. */
@@ -46,35 +32,35 @@ describe('engine executor: tabs', () => {
   });
 
   it('opens a tab in the background, owned and current, answering where it landed', async () => {
-    const opened = await run('tab_new', { url: server.url('nav-basic.html') });
-    expect(opened.text).toBe(`opened ta.2 ${server.url('nav-basic.html')} "Nav basic"`);
+    const opened = await run('tab_new', { url: suite.server.url('nav-basic.html') });
+    expect(opened.text).toBe(`opened ta.2 ${suite.server.url('nav-basic.html')} "Nav basic"`);
     const lines = (await run('tabs')).text.split('\n');
-    expect(lines).toContain(`*+ ta.2 "Nav basic" ${server.url('nav-basic.html')}`);
+    expect(lines).toContain(`*+ ta.2 "Nav basic" ${suite.server.url('nav-basic.html')}`);
     expect(lines).toContain('   ta.1 "" about:blank');
-    const front = (await browser.host.list()).find((tab) => tab.active);
+    const front = (await suite.browser.host.list()).find((tab) => tab.active);
     expect(front?.url).toBe('about:blank');
   });
 
   it('reuses a tab by exact URL, then same path, then same origin, and opens one for a new site', async () => {
-    const basic = handleOf(await run('tab_use', { url: server.url('nav-basic.html') }));
+    const basic = handleOf(await run('tab_use', { url: suite.server.url('nav-basic.html') }));
     expect(basic).toBe('ta.2');
-    const second = handleOf(await run('tab_new', { url: server.url('nav-second.html') }));
+    const second = handleOf(await run('tab_new', { url: suite.server.url('nav-second.html') }));
 
-    const exact = await run('tab_use', { url: server.url('nav-basic.html') });
+    const exact = await run('tab_use', { url: suite.server.url('nav-basic.html') });
     expect(exact.text).toMatch(new RegExp(`^reused ${basic} \\(exact\\)`));
-    expect((await run('tab_use', { url: server.url('nav-second.html') })).text).toMatch(new RegExp(`^reused ${second} \\(exact\\)`));
-    expect((await run('tab_use', { url: server.url('nav-basic.html?other=1') })).text).toMatch(new RegExp(`^reused ${basic} \\(same path\\)`));
+    expect((await run('tab_use', { url: suite.server.url('nav-second.html') })).text).toMatch(new RegExp(`^reused ${second} \\(exact\\)`));
+    expect((await run('tab_use', { url: suite.server.url('nav-basic.html?other=1') })).text).toMatch(new RegExp(`^reused ${basic} \\(same path\\)`));
     // Same origin: the current tab wins among equals.
-    expect((await run('tab_use', { url: server.url('wait-page.html') })).text).toMatch(new RegExp(`^reused ${basic} \\(same origin\\)`));
+    expect((await run('tab_use', { url: suite.server.url('wait-page.html') })).text).toMatch(new RegExp(`^reused ${basic} \\(same origin\\)`));
 
-    const elsewhere = await run('tab_use', { url: `${server.crossOrigin}/nav-second.html` });
+    const elsewhere = await run('tab_use', { url: `${suite.server.crossOrigin}/nav-second.html` });
     expect(elsewhere.text).toMatch(/^opened ta\.\d+ http:\/\/localhost:\d+\/nav-second\.html "Nav second"$/);
     expect(elsewhere.data).toMatchObject({ reused: false });
   });
 
   it('runs page operations on the named tab, which becomes current', async () => {
-    const first = handleOf(await run('tab_new', { url: server.url('nav-basic.html') }));
-    const second = handleOf(await run('tab_new', { url: server.url('nav-second.html') }));
+    const first = handleOf(await run('tab_new', { url: suite.server.url('nav-basic.html') }));
+    const second = handleOf(await run('tab_new', { url: suite.server.url('nav-second.html') }));
     expect((await run('eval', { expression: 'document.title' })).text).toBe('"Nav second"');
     expect((await run('eval', { expression: 'document.title', tab: first })).text).toBe('"Nav basic"');
     expect((await run('eval', { expression: 'document.title' })).text).toBe('"Nav basic"');
@@ -91,10 +77,10 @@ describe('engine executor: tabs', () => {
   });
 
   it('says when the current tab was closed behind its back, then falls back to the active tab', async () => {
-    const before = new Set((await browser.host.list()).map((tab) => tab.id));
-    await run('tab_new', { url: server.url('nav-second.html') });
-    const added = (await browser.host.list()).find((tab) => !before.has(tab.id))!;
-    await browser.host.close(added.id);
+    const before = new Set((await suite.browser.host.list()).map((tab) => tab.id));
+    await run('tab_new', { url: suite.server.url('nav-second.html') });
+    const added = (await suite.browser.host.list()).find((tab) => !before.has(tab.id))!;
+    await suite.browser.host.close(added.id);
     const gone = await failure(run('eval', { expression: '1' }));
     expect(gone.code).toBe('TAB_NOT_FOUND');
     expect(gone.message).toContain('(the current tab) was closed');
@@ -102,7 +88,7 @@ describe('engine executor: tabs', () => {
   });
 
   it('tells a handle of another session (STALE_TAB) from an unknown one (TAB_NOT_FOUND)', async () => {
-    const other = createEngineExecutor(browser.host, { tag: 'tb' });
+    const other = createEngineExecutor(suite.browser.host, { tag: 'tb' });
     try {
       const stale = await failure(other.run('eval', { expression: '1', tab: 'ta.2' }, ctx));
       expect(stale.code).toBe('STALE_TAB');
@@ -119,16 +105,27 @@ describe('engine executor: acts and batches', () => {
   let tab: string;
 
   beforeAll(async () => {
-    tab = handleOf(await run('tab_new', { url: server.url('nav-basic.html') }));
+    tab = handleOf(await run('tab_new', { url: suite.server.url('nav-basic.html') }));
   });
 
   it('appends the new URL when an act navigates the tab, and nothing when it does not', async () => {
-    await run('navigate', { url: server.url('nav-basic.html'), tab });
+    await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
     const moved = await run('click', { selector: '#next', tab });
-    expect(moved.text).toMatch(new RegExp(` → ${server.url('nav-second.html').replace(/[.?]/g, '\\$&')}$`));
-    await run('navigate', { url: server.url('nav-basic.html'), tab });
+    expect(moved.text).toMatch(new RegExp(` → ${suite.server.url('nav-second.html').replace(/[.?]/g, '\\$&')}$`));
+    await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
     expect((await run('click', { selector: '#top', tab })).text).not.toContain('→');
-    expect((await run('eval', { expression: 'location.href = "/nav-second.html#x"; 1', tab })).text).toBe(`1 → ${server.url('nav-second.html#x')}`);
+    expect((await run('eval', { expression: 'location.href = "/nav-second.html#x"; 1', tab })).text).toBe(`1 → ${suite.server.url('nav-second.html#x')}`);
+  });
+
+  it('answers the new snapshot after an act that asked for it, refs usable at once', async () => {
+    await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
+    const result = await run('click', { selector: '#next', snapshot: true, tab });
+    const [line, ...outline] = result.text.split('\n');
+    expect(line).toContain(`→ ${suite.server.url('nav-second.html')}`);
+    expect(outline[0]).toBe(`Page "Nav second" ${suite.server.url('nav-second.html')}`);
+    expect(outline.join('\n')).toContain('heading "Nav second"');
+    const ref = /link "Back to basic" \[ref=(\w+)\]/.exec(result.text)?.[1];
+    expect((await run('click', { ref, tab })).text.split('\n')).toEqual([`clicked link "Back to basic" → ${suite.server.url('nav-basic.html')}`]);
   });
 
   it('runs steps in order in one call, with progress per step', async () => {
@@ -138,7 +135,7 @@ describe('engine executor: acts and batches', () => {
       {
         tab,
         steps: [
-          { tool: 'navigate', args: { url: server.url('nav-basic.html') } },
+          { tool: 'navigate', args: { url: suite.server.url('nav-basic.html') } },
           { tool: 'eval', args: { expression: 'document.title' } },
           { tool: 'wait_for', args: { text: 'Nav basic' } },
         ],
@@ -146,7 +143,7 @@ describe('engine executor: acts and batches', () => {
       { progress: (message) => messages.push(message) },
     );
     expect(result.text.split('\n')).toEqual([
-      `1 navigate: ${server.url('nav-basic.html')} "Nav basic"`,
+      `1 navigate: ${suite.server.url('nav-basic.html')} "Nav basic"`,
       '2 eval: "Nav basic"',
       expect.stringMatching(/^3 wait_for: matched: text "Nav basic"/),
     ]);
@@ -154,7 +151,7 @@ describe('engine executor: acts and batches', () => {
   });
 
   it('stops at the first failing step, names it, and runs nothing after it', async () => {
-    await run('navigate', { url: server.url('nav-basic.html'), tab });
+    await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
     const error = await failure(
       run('batch', {
         tab,
@@ -173,7 +170,7 @@ describe('engine executor: acts and batches', () => {
   });
 
   it('validates every step before running any', async () => {
-    await run('navigate', { url: server.url('nav-basic.html'), tab });
+    await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
     const bad = await failure(
       run('batch', { tab, steps: [{ tool: 'eval', args: { expression: 'window.v = 1' } }, { tool: 'click', args: { bogus: true } }] }),
     );
@@ -186,13 +183,13 @@ describe('engine executor: acts and batches', () => {
   });
 
   it('gives the batch tab to steps that name none', async () => {
-    const other = handleOf(await run('tab_new', { url: server.url('nav-second.html') }));
+    const other = handleOf(await run('tab_new', { url: suite.server.url('nav-second.html') }));
     const result = await run('batch', { tab, steps: [{ tool: 'eval', args: { expression: 'document.title' } }, { tool: 'eval', args: { expression: 'document.title', tab: other } }] });
     expect(result.text).toBe('1 eval: "Nav basic"\n2 eval: "Nav second"');
   });
 
   it('stops between steps when the call is cancelled', async () => {
-    await run('navigate', { url: server.url('nav-basic.html'), tab });
+    await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
     const controller = new AbortController();
     const stopped = await failure(
       run(

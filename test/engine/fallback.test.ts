@@ -5,13 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FallbackExecutor } from '../../electron/core/fallback/fallback-executor.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import type { OperationContext } from '../../shared/protocol/operations.js';
+import { ctx, failure } from '../support/engine-suite.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 
 let server: FixtureServer;
 let profileDir: string;
-const ctx: OperationContext = { progress: () => undefined };
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -78,21 +76,19 @@ describe('fallback executor', () => {
     try {
       const opened = await executor.run('tab_new', { url: server.url('nav-basic.html') }, ctx);
       const handle = String(opened.data?.['tab']);
-      const waiting = executor.run('wait_for', { text: 'never appears', timeout: 20_000 }, ctx).catch((error: unknown) => error);
+      // failure() takes hold of the rejection now, before the kill makes it happen.
+      const waiting = failure(executor.run('wait_for', { text: 'never appears', timeout: 20_000 }, ctx));
       const [main] = browserProcesses().main;
       process.kill(main!, 'SIGKILL');
 
-      const error = await waiting;
-      expect(error).toBeInstanceOf(ToolError);
-      expect((error as ToolError).code).toBe('BROWSER_CLOSED');
+      expect((await waiting).code).toBe('BROWSER_CLOSED');
 
       const again = await executor.run('navigate', { url: server.url('nav-second.html') }, ctx);
       expect(again.text).toBe(`${server.url('nav-second.html')} "Nav second"`);
       expect(browserProcesses().main).toHaveLength(1);
       expect(browserProcesses().main[0]).not.toBe(main);
 
-      const stale = await executor.run('eval', { expression: '1', tab: handle }, ctx).catch((thrown: unknown) => thrown);
-      expect((stale as ToolError).code).toBe('STALE_TAB');
+      expect((await failure(executor.run('eval', { expression: '1', tab: handle }, ctx))).code).toBe('STALE_TAB');
     } finally {
       await executor.close();
     }

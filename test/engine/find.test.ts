@@ -1,32 +1,19 @@
 // find on real Chromium: text, role, name and selector lookups across frames, each answered in its row with working refs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../shared/protocol/errors.js';
-import type { OperationContext } from '../../shared/protocol/operations.js';
 import { find } from '../../shared/engine/ops/find.js';
 import { snapshot } from '../../shared/engine/ops/snapshot.js';
 import type { TextSlice } from '../../shared/engine/page/text.js';
 import { callOnElement, resolveRef } from '../../shared/engine/targets.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-const ctx: OperationContext = { progress: () => undefined };
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 const withoutRefs = (text: string) => text.replace(/\[ref=(f\d+)?e\d+\]/g, '[ref=$1]');
 
 describe('find', () => {
   it('finds a row of the 500-row table by its text, with the row\'s link and button refs', async () => {
-    const { page } = await browser.open(server.url('table.html'));
+    const { page } = await suite.browser.open(suite.server.url('table.html'));
     const started = performance.now();
     const result = await find(page, { text: 'row 377' }, ctx);
     console.log(`find text "row 377" on the table: ${(performance.now() - started).toFixed(1)} ms`);
@@ -39,7 +26,7 @@ describe('find', () => {
   });
 
   it('answers role + name lookups in their rows, with a count when more match than shown', async () => {
-    const { page } = await browser.open(server.url('table.html'));
+    const { page } = await suite.browser.open(suite.server.url('table.html'));
     const result = await find(page, { role: 'button', name: 'Delete', limit: 3 }, ctx);
     const lines = result.text.split('\n');
     expect(lines[0]).toBe('500 matches for role "button", name "Delete"; showing 3: raise limit, or narrow with role, name or frame:');
@@ -48,7 +35,7 @@ describe('find', () => {
   });
 
   it('gives an element the same ref as the snapshot did, whichever way it is found', async () => {
-    const { page } = await browser.open(server.url('table.html'));
+    const { page } = await suite.browser.open(suite.server.url('table.html'));
     const outline = (await snapshot(page, {}, ctx)).text.split('\n');
     const byText = (await find(page, { text: 'user42@' }, ctx)).text.split('\n')[1]!;
     const byRole = (await find(page, { role: 'link', name: '"Row 42"' }, ctx)).text.split('\n')[1]!;
@@ -58,7 +45,7 @@ describe('find', () => {
   });
 
   it('searches every frame, cross-origin included, and says which frame each match is in', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const result = await find(page, { text: 'child button' }, ctx);
     expect(withoutRefs(result.text).split('\n')).toEqual([
       '2 matches for text "child button":',
@@ -73,23 +60,23 @@ describe('find', () => {
   });
 
   it('finds by selector, by text inside open shadow roots, and text that spans elements', async () => {
-    const form = (await browser.open(server.url('form.html'))).page;
+    const form = (await suite.browser.open(suite.server.url('form.html'))).page;
     expect(withoutRefs((await find(form, { selector: '#email' }, ctx)).text)).toBe('1 match for selector "#email":\n- textbox "Email *" [required] [ref=]');
     expect((await find(form, { text: 'marked * are' }, ctx)).text).toBe('1 match for text "marked * are":\n- paragraph: All fields marked * are required.');
-    const shadow = (await browser.open(server.url('shadow.html'))).page;
+    const shadow = (await suite.browser.open(suite.server.url('shadow.html'))).page;
     expect(withoutRefs((await find(shadow, { text: 'follow' }, ctx)).text)).toBe('1 match for text "follow":\n- button "Follow" [ref=]');
     expect(withoutRefs((await find(shadow, { text: 'amazing grace' }, ctx)).text)).toBe('1 match for text "amazing grace":\n- textbox "Nickname" [ref=]: Amazing Grace');
   });
 
   it('skips hidden text and says so when nothing matches', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     const result = await find(page, { text: 'Hidden hint text' }, ctx);
     expect(result.text).toBe('No element matches text "Hidden hint text" in 2 frames. Try a shorter text, or snapshot to see the page.');
     expect((await find(page, { text: 'hunter2' }, ctx)).text).toMatch(/^No element matches/);
   });
 
   it('refuses a lookup with nothing to look for', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     await expect(find(page, { text: '  ' }, ctx)).rejects.toSatisfy((error) => error instanceof ToolError && error.code === 'BAD_ARGS');
   });
 });

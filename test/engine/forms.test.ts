@@ -1,36 +1,16 @@
 // fill_form and select_option on real Chromium, in background tabs: every field kind, frameworks, frames, honest failures.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fillForm, selectOption } from '../../shared/engine/ops/forms.js';
-import type { PageContext } from '../../shared/engine/page-context.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { ctx, frameWith, onElement, pageEval } from '../support/act-page.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
+import { frameWith, onElement, pageEval } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
+const suite = useEngineSuite();
 
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const read = <T>(page: PageContext, expression: string) => pageEval<T>(page, expression);
 const byId = (id: string) => `document.getElementById(${JSON.stringify(id)})`;
-
-async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const error = await run.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
 
 describe('fill_form', () => {
   it('fills text, select, multi-select, checkbox, radio, contenteditable and a field in a cross-origin frame in one call', async () => {
-    const { page } = await browser.open(server.url('act-forms.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-forms.html'));
     const result = await fillForm(page, {
       fields: [
         { selector: '#first', value: 'Ada' },
@@ -47,31 +27,31 @@ describe('fill_form', () => {
       ],
     }, ctx);
     expect(result.text).toBe('filled 11 fields');
-    expect(await read(page, `[${byId('first')}.value, ${byId('bio')}.value, ${byId('color')}.value, ${byId('born')}.value]`)).toEqual(['Ada', 'Line 1\nLine 2', 'g', '1815-12-10']);
-    expect(await read(page, `[...${byId('tags')}.selectedOptions].map((o) => o.value)`)).toEqual(['news', 'tech']);
-    expect(await read(page, `['agree', 'news', 'size-s', 'size-m', 'styled'].map((id) => document.getElementById(id).checked)`)).toEqual([true, false, false, true, true]);
-    expect(await read(page, `${byId('rich')}.innerText`)).toBe('new rich');
+    expect(await pageEval(page, `[${byId('first')}.value, ${byId('bio')}.value, ${byId('color')}.value, ${byId('born')}.value]`)).toEqual(['Ada', 'Line 1\nLine 2', 'g', '1815-12-10']);
+    expect(await pageEval(page, `[...${byId('tags')}.selectedOptions].map((o) => o.value)`)).toEqual(['news', 'tech']);
+    expect(await pageEval(page, `['agree', 'news', 'size-s', 'size-m', 'styled'].map((id) => document.getElementById(id).checked)`)).toEqual([true, false, false, true, true]);
+    expect(await pageEval(page, `${byId('rich')}.innerText`)).toBe('new rich');
     expect(await onElement(page, await frameWith(page, 'localhost'), '#child-input', 'function () { return this.value; }')).toBe('in frame');
-    const changes = await read<string[]>(page, 'changes');
+    const changes = await pageEval<string[]>(page, 'changes');
     for (const id of ['first', 'bio', 'color', 'tags', 'born']) expect(changes, id).toEqual(expect.arrayContaining([`input:${id}`, `change:${id}`]));
     // Checkboxes and radios change by real clicks, so the page's own handlers run.
-    const clicks = await read<{ id: string; trusted: boolean }[]>(page, 'clicks');
+    const clicks = await pageEval<{ id: string; trusted: boolean }[]>(page, 'clicks');
     expect(clicks).toEqual(
       ['agree', 'news', 'size-m', 'styled'].map((id) => ({ id, trusted: true })),
     );
   });
 
   it('sets a React-style controlled input so the framework takes the value', async () => {
-    const { page } = await browser.open(server.url('act-forms.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-forms.html'));
     // The fixture really behaves like React: a plain value write from the page's own world is put back.
-    await read(page, `(() => { const input = ${byId('react')}; input.value = 'naive'; input.dispatchEvent(new Event('input', { bubbles: true })); })()`);
-    expect(await read(page, `${byId('react')}.value`)).toBe('');
+    await pageEval(page, `(() => { const input = ${byId('react')}; input.value = 'naive'; input.dispatchEvent(new Event('input', { bubbles: true })); })()`);
+    expect(await pageEval(page, `${byId('react')}.value`)).toBe('');
     expect((await fillForm(page, { fields: [{ selector: '#react', value: 'hello' }] }, ctx)).text).toBe('filled 1 field');
-    expect(await read(page, `[${byId('react')}.value, ${byId('react-state')}.textContent]`)).toEqual(['hello', 'hello']);
+    expect(await pageEval(page, `[${byId('react')}.value, ${byId('react-state')}.textContent]`)).toEqual(['hello', 'hello']);
   });
 
   it('fills what it can and reports a line per failed field', async () => {
-    const { page } = await browser.open(server.url('act-forms.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-forms.html'));
     const error = await failure(fillForm(page, {
       fields: [
         { selector: '#first', value: 'Ada' },
@@ -94,23 +74,23 @@ describe('fill_form', () => {
       '- field 6: BAD_ARGS: radio "Small" cannot be unchecked; set another radio of its group to true.',
       '- field 7: BAD_ARGS: checkbox "I agree" takes true or false, not "maybe".',
     ]);
-    expect(await read(page, `${byId('first')}.value`)).toBe('Ada');
+    expect(await pageEval(page, `${byId('first')}.value`)).toBe('Ada');
   });
 });
 
 describe('select_option', () => {
   it('selects by value or by label and fires input and change', async () => {
-    const { page } = await browser.open(server.url('act-forms.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-forms.html'));
     expect((await selectOption(page, { selector: '#color', values: 'r' }, ctx)).text).toBe('selected "Red" in combobox "Color"');
-    expect(await read(page, `${byId('color')}.value`)).toBe('r');
+    expect(await pageEval(page, `${byId('color')}.value`)).toBe('r');
     expect((await selectOption(page, { selector: '#color', values: 'green' }, ctx)).text).toBe('selected "Green" in combobox "Color"');
-    expect(await read(page, `${byId('color')}.value`)).toBe('g');
-    expect(await read(page, 'changes')).toEqual(['input:color', 'change:color', 'input:color', 'change:color']);
+    expect(await pageEval(page, `${byId('color')}.value`)).toBe('g');
+    expect(await pageEval(page, 'changes')).toEqual(['input:color', 'change:color', 'input:color', 'change:color']);
     expect((await selectOption(page, { selector: '#tags', values: ['sport', 'tech'] }, ctx)).text).toBe('selected "sport", "tech" in listbox "Tags"');
   });
 
   it('says NOT_SELECT and OPTION_NOT_FOUND with the options there are', async () => {
-    const { page } = await browser.open(server.url('act-forms.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-forms.html'));
     const notSelect = await failure(selectOption(page, { selector: '#first', values: 'x' }, ctx));
     expect(notSelect.code).toBe('NOT_SELECT');
     expect(notSelect.message).toBe('textbox "First name" is a <input>, not a <select>.');
@@ -119,6 +99,6 @@ describe('select_option', () => {
     expect(missing.message).toContain('"Red" (r), "Green" (g)');
     expect((await failure(selectOption(page, { selector: '#color', values: 'Blue' }, ctx))).message).toContain('is disabled');
     expect((await failure(selectOption(page, { selector: '#color', values: ['r', 'g'] }, ctx))).code).toBe('BAD_ARGS');
-    expect(await read(page, 'changes')).toEqual([]);
+    expect(await pageEval(page, 'changes')).toEqual([]);
   });
 });

@@ -1,28 +1,19 @@
 // The frame registry on real Chromium: same- and cross-origin iframes are listed and each runs our isolated library.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { withDeadline } from '../../shared/engine/deadline.js';
+import { useEngineSuite } from '../support/engine-suite.js';
+import { pageEval } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 describe('frames', () => {
   it('lists the main, same-origin and cross-origin frames in tree order', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const frames = await page.frames.list();
     expect(frames.map((frame) => new URL(frame.url).host)).toEqual([
-      new URL(server.origin).host,
-      new URL(server.origin).host,
-      new URL(server.crossOrigin).host,
+      new URL(suite.server.origin).host,
+      new URL(suite.server.origin).host,
+      new URL(suite.server.crossOrigin).host,
     ]);
     expect(frames[0]!.ordinal).toBe(0);
     expect(frames[2]!.sessionId).toBeDefined();
@@ -30,12 +21,37 @@ describe('frames', () => {
   });
 
   it('runs the page library in every frame, cross-origin included, isolated from the page', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const frames = await page.frames.list();
     for (const frame of frames) {
       expect(await page.frames.call<number>(frame, 'refHigh')).toBe(0);
     }
-    const pageSees = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', { expression: 'typeof globalThis.__cm', returnByValue: true });
-    expect(pageSees.result.value).toBe('undefined');
+    expect(await pageEval(page, 'typeof globalThis.__cm')).toBe('undefined');
+  });
+});
+
+describe('frames: a hung out-of-process iframe', () => {
+  it('still lists the tab, naming the silent frame unreadable, and reads it again once it answers', async () => {
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
+    const cross = (await page.frames.list()).find((frame) => frame.sessionId !== undefined)!;
+    // A script that never yields blocks every CDP command to that renderer, Page.getFrameTree included. A paused
+    // debugger does not: its nested message loop still answers the frame tree (measured, so it cannot stand in here).
+    const busy = page.cdp.send('Runtime.evaluate', { expression: 'while (true) {}' }, cross.sessionId).catch(() => undefined);
+    try {
+      // A generous bound: this checks that list() answers at all, not how fast.
+      const frames = await withDeadline(page.frames.list(), 8_000, () => {
+        throw new Error('list() did not answer within 8 s');
+      });
+      expect(frames[0]).toMatchObject({ ordinal: 0, url: suite.server.url('frames.html') });
+      expect(frames.find((frame) => frame.frameId === cross.frameId)).toMatchObject({
+        ordinal: cross.ordinal,
+        url: cross.url,
+        unreadable: expect.stringMatching(/^did not answer within 2 s/),
+      });
+    } finally {
+      await page.cdp.send('Runtime.terminateExecution', {}, cross.sessionId);
+      await busy;
+    }
+    expect((await page.frames.list()).find((frame) => frame.frameId === cross.frameId)?.unreadable).toBeUndefined();
   });
 });

@@ -1,24 +1,12 @@
 // type and press on real Chromium, in background tabs: text lands where asked or the call says it did not.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCombo } from '../../shared/engine/keys.js';
 import { press, type } from '../../shared/engine/ops/keyboard.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { ctx, frameWith, onElement, pageEval } from '../support/act-page.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
+import { frameWith, onElement, pageEval } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 interface LoggedKey {
   key: string;
@@ -32,12 +20,6 @@ interface LoggedKey {
 
 const value = (page: PageContext, id: string) => pageEval<string>(page, `document.getElementById(${JSON.stringify(id)}).value`);
 const keys = (page: PageContext) => pageEval<LoggedKey[]>(page, 'keys.splice(0)');
-
-async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const error = await run.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
 
 describe('key combos', () => {
   it('parses names, aliases, characters and chords', () => {
@@ -57,7 +39,7 @@ describe('key combos', () => {
 
 describe('type', () => {
   it('appends to a field it focuses, or replaces with clear', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     expect((await type(page, { selector: '#name', text: ' world' }, ctx)).text).toBe('typed 6 chars into textbox "Name"');
     expect(await value(page, 'name')).toBe('old world');
     expect((await type(page, { selector: '#name', text: 'new', clear: true, element: 'the name field' }, ctx)).text).toBe('typed 3 chars into the name field');
@@ -65,14 +47,14 @@ describe('type', () => {
   });
 
   it('types repeatedly into the same field without losing keystrokes', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await type(page, { selector: '#second', text: 'x' }, ctx);
     for (let i = 0; i < 10; i++) await type(page, { selector: '#second', text: 'abc' }, ctx);
     expect(await value(page, 'second')).toBe(`x${'abc'.repeat(10)}`);
   });
 
   it('types lines into a textarea and a contenteditable without Enter keydowns', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await type(page, { selector: '#notes', text: 'line 1\n    line 2' }, ctx);
     expect(await value(page, 'notes')).toBe('line 1\n    line 2');
     await type(page, { selector: '#editor', text: 'first\nsecond' }, ctx);
@@ -82,7 +64,7 @@ describe('type', () => {
   });
 
   it('keeps indentation exactly in verbatim mode, where an auto-indenting editor doubles it for typed input', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     const text = 'def f():\n    if x:\n        return 1';
     await type(page, { selector: '#notes', text, mode: 'verbatim' }, ctx);
     expect(await value(page, 'notes')).toBe(text);
@@ -94,20 +76,20 @@ describe('type', () => {
   });
 
   it('focuses a widget that is not a field by clicking it, then types into the field it routes to', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     expect((await type(page, { selector: '#surface', text: 'x = 1' }, ctx)).text).toBe('typed 5 chars into textbox "Code"');
     expect(await value(page, 'code')).toBe('x = 1');
   });
 
   it('types into whatever has focus when no target is given', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await pageEval(page, 'document.getElementById("second").focus()');
     expect((await type(page, { text: 'hi' }, ctx)).text).toBe('typed 2 chars into textbox "Second"');
     expect(await value(page, 'second')).toBe('hi');
   });
 
   it('says INPUT_NOT_LANDED, sending nothing, when nothing editable has focus', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     const error = await failure(type(page, { text: 'lost' }, ctx));
     expect(error.code).toBe('INPUT_NOT_LANDED');
     expect(error.message).toContain('focus is on body');
@@ -118,7 +100,7 @@ describe('type', () => {
   });
 
   it('says INPUT_NOT_LANDED when the field keeps less than was typed, never echoing a password', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     const error = await failure(type(page, { selector: '#short', text: 'hello' }, ctx));
     expect(error.code).toBe('INPUT_NOT_LANDED');
     expect(error.message).toBe('The text did not land in textbox "Short"; it holds "hel".');
@@ -128,7 +110,7 @@ describe('type', () => {
   });
 
   it('presses Enter after typing with submit', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     const result = await type(page, { selector: '#second', text: 'go', submit: true }, ctx);
     expect(result.text).toBe('typed 2 chars into textbox "Second", then pressed Enter');
     expect(await pageEval(page, 'window.submitted')).toBe(1);
@@ -136,7 +118,7 @@ describe('type', () => {
   });
 
   it('types into inputs of a cross-origin and of a nested cross-origin frame', async () => {
-    const { page } = await browser.open(server.url('act-frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-frames.html'));
     for (const piece of ['direct', 'nested-cross', 'nested-same']) {
       await type(page, { selector: '#child-input', frame: piece, text: `in ${piece}` }, ctx);
       expect(await onElement(page, await frameWith(page, piece), '#child-input', 'function () { return this.value; }')).toBe(`in ${piece}`);
@@ -152,7 +134,7 @@ describe('type', () => {
 
 describe('press', () => {
   it('Control+A then Backspace clears a field', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     expect((await press(page, { selector: '#name', keys: 'Control+A' }, ctx)).text).toBe('pressed Control+A in textbox "Name"');
     expect((await press(page, { keys: 'Backspace' }, ctx)).text).toBe('pressed Backspace');
     expect(await value(page, 'name')).toBe('');
@@ -163,7 +145,7 @@ describe('press', () => {
   });
 
   it('Shift+Tab moves focus back, and printable keys type', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await press(page, { selector: '#second', keys: 'Shift+Tab' }, ctx);
     expect(await pageEval(page, 'document.activeElement.id')).toBe('name');
     await press(page, { selector: '#second', keys: 'Shift+a' }, ctx);
@@ -173,7 +155,7 @@ describe('press', () => {
   });
 
   it('refuses an unknown key before sending anything', async () => {
-    const { page } = await browser.open(server.url('act-keyboard.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     expect((await failure(press(page, { keys: 'Control+Nope' }, ctx))).code).toBe('BAD_ARGS');
     expect((await keys(page)).length).toBe(0);
   });

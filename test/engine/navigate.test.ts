@@ -1,39 +1,16 @@
 // navigate on real Chromium: final URL after redirects, status, net errors, load states, history, fragments, timeouts.
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { navigate } from '../../shared/engine/ops/navigate.js';
-import type { PageContext } from '../../shared/engine/page-context.js';
-import { ToolError } from '../../shared/protocol/errors.js';
 import type { OperationContext } from '../../shared/protocol/operations.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { failure, useEngineSuite } from '../support/engine-suite.js';
+import { pageEval } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 function context(): OperationContext & { messages: string[] } {
   const messages: string[] = [];
   return { messages, progress: (message) => messages.push(message) };
-}
-
-async function pageValue<T>(page: PageContext, expression: string): Promise<T> {
-  const { result } = await page.cdp.send<{ result: { value: T } }>('Runtime.evaluate', { expression, returnByValue: true });
-  return result.value;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ToolError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
 }
 
 /** A loopback port nothing listens on. */
@@ -47,23 +24,23 @@ async function closedPort(): Promise<number> {
 
 describe('navigate', () => {
   it('answers the final URL after a redirect and the title, reporting progress', async () => {
-    const { page } = await browser.open('about:blank');
+    const { page } = await suite.browser.open('about:blank');
     const ctx = context();
-    const result = await navigate(page, { url: server.url('redirect?to=/nav-basic.html') }, ctx);
-    expect(result.text).toBe(`${server.url('nav-basic.html')} "Nav basic"`);
-    expect(result.data).toMatchObject({ url: server.url('nav-basic.html'), title: 'Nav basic', status: 200 });
+    const result = await navigate(page, { url: suite.server.url('redirect?to=/nav-basic.html') }, ctx);
+    expect(result.text).toBe(`${suite.server.url('nav-basic.html')} "Nav basic"`);
+    expect(result.data).toMatchObject({ url: suite.server.url('nav-basic.html'), title: 'Nav basic', status: 200 });
     expect(ctx.messages.some((message) => message.startsWith('committed'))).toBe(true);
   });
 
   it('names a non-2xx HTTP status', async () => {
-    const { page } = await browser.open('about:blank');
-    const result = await navigate(page, { url: server.url('no-such-page.html') }, context());
+    const { page } = await suite.browser.open('about:blank');
+    const result = await navigate(page, { url: suite.server.url('no-such-page.html') }, context());
     expect(result.text).toContain('— HTTP 404');
     expect(result.data).toMatchObject({ status: 404 });
   });
 
   it('fails with the network error text when nothing answers', async () => {
-    const { page } = await browser.open('about:blank');
+    const { page } = await suite.browser.open('about:blank');
     const url = `http://127.0.0.1:${await closedPort()}/`;
     const error = await failure(navigate(page, { url }, context()));
     expect(error.code).toBe('NAVIGATION_FAILED');
@@ -71,59 +48,59 @@ describe('navigate', () => {
   });
 
   it('follows a client-side redirect that replaces the document while it loads', async () => {
-    const { page } = await browser.open('about:blank');
-    const result = await navigate(page, { url: server.url('nav-client-redirect.html') }, context());
-    expect(result.text).toBe(`${server.url('nav-second.html')} "Nav second"`);
+    const { page } = await suite.browser.open('about:blank');
+    const result = await navigate(page, { url: suite.server.url('nav-client-redirect.html') }, context());
+    expect(result.text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);
   });
 
   it('returns at DOMContentLoaded without waiting for images, and at load after them', async () => {
-    const { page } = await browser.open('about:blank');
-    await navigate(page, { url: server.url('nav-slow.html'), waitUntil: 'domcontentloaded' }, context());
-    expect(await pageValue(page, 'document.readyState')).not.toBe('complete');
-    await navigate(page, { url: server.url('nav-slow.html?again') }, context());
-    expect(await pageValue(page, 'document.readyState')).toBe('complete');
+    const { page } = await suite.browser.open('about:blank');
+    await navigate(page, { url: suite.server.url('nav-slow.html'), waitUntil: 'domcontentloaded' }, context());
+    expect(await pageEval(page, 'document.readyState')).not.toBe('complete');
+    await navigate(page, { url: suite.server.url('nav-slow.html?again') }, context());
+    expect(await pageEval(page, 'document.readyState')).toBe('complete');
   });
 
   it('waits for the network to go quiet with networkidle, which load does not', async () => {
-    const { page } = await browser.open('about:blank');
-    await navigate(page, { url: server.url('nav-idle.html') }, context());
-    expect(await pageValue(page, 'window.fetchDone')).toBe(false);
-    await navigate(page, { url: server.url('nav-idle.html?idle'), waitUntil: 'networkidle' }, context());
-    expect(await pageValue(page, 'window.fetchDone')).toBe(true);
+    const { page } = await suite.browser.open('about:blank');
+    await navigate(page, { url: suite.server.url('nav-idle.html') }, context());
+    expect(await pageEval(page, 'window.fetchDone')).toBe(false);
+    await navigate(page, { url: suite.server.url('nav-idle.html?idle'), waitUntil: 'networkidle' }, context());
+    expect(await pageEval(page, 'window.fetchDone')).toBe(true);
   });
 
   it('times out with TIMEOUT when load does not come in time', async () => {
-    const { page } = await browser.open('about:blank');
-    const error = await failure(navigate(page, { url: server.url('nav-slow.html?timeout'), timeout: 300 }, context()));
+    const { page } = await suite.browser.open('about:blank');
+    const error = await failure(navigate(page, { url: suite.server.url('nav-slow.html?timeout'), timeout: 300 }, context()));
     expect(error.code).toBe('TIMEOUT');
     expect(error.message).toContain('did not reach load');
   });
 
   it('completes a fragment navigation at once, even on a page whose load never finishes', async () => {
-    const { page } = await browser.open('about:blank');
-    await navigate(page, { url: server.url('nav-hang.html'), waitUntil: 'domcontentloaded' }, context());
+    const { page } = await suite.browser.open('about:blank');
+    await navigate(page, { url: suite.server.url('nav-hang.html'), waitUntil: 'domcontentloaded' }, context());
     const started = Date.now();
-    const result = await navigate(page, { url: server.url('nav-hang.html#part') }, context());
+    const result = await navigate(page, { url: suite.server.url('nav-hang.html#part') }, context());
     // Far below the image's 60 s: the fragment navigation did not wait for load.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.text).toContain('nav-hang.html#part');
   });
 
   it('goes back, forward and reloads, waiting for each document', async () => {
-    const { page } = await browser.open('about:blank');
-    await navigate(page, { url: server.url('nav-basic.html') }, context());
-    await navigate(page, { url: server.url('nav-second.html') }, context());
-    expect((await navigate(page, { action: 'back' }, context())).text).toBe(`${server.url('nav-basic.html')} "Nav basic"`);
-    expect((await navigate(page, { action: 'forward' }, context())).text).toBe(`${server.url('nav-second.html')} "Nav second"`);
-    await pageValue(page, 'window.marker = 1');
-    expect((await navigate(page, { action: 'reload' }, context())).text).toBe(`${server.url('nav-second.html')} "Nav second"`);
-    expect(await pageValue(page, 'typeof window.marker')).toBe('undefined');
+    const { page } = await suite.browser.open('about:blank');
+    await navigate(page, { url: suite.server.url('nav-basic.html') }, context());
+    await navigate(page, { url: suite.server.url('nav-second.html') }, context());
+    expect((await navigate(page, { action: 'back' }, context())).text).toBe(`${suite.server.url('nav-basic.html')} "Nav basic"`);
+    expect((await navigate(page, { action: 'forward' }, context())).text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);
+    await pageEval(page, 'window.marker = 1');
+    expect((await navigate(page, { action: 'reload' }, context())).text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);
+    expect(await pageEval(page, 'typeof window.marker')).toBe('undefined');
     expect((await failure(navigate(page, { action: 'forward' }, context()))).code).toBe('NAVIGATION_FAILED');
   });
 
   it('wants exactly one of url and action', async () => {
-    const { page } = await browser.open('about:blank');
+    const { page } = await suite.browser.open('about:blank');
     expect((await failure(navigate(page, {}, context()))).code).toBe('BAD_ARGS');
-    expect((await failure(navigate(page, { url: server.origin, action: 'back' }, context()))).code).toBe('BAD_ARGS');
+    expect((await failure(navigate(page, { url: suite.server.origin, action: 'back' }, context()))).code).toBe('BAD_ARGS');
   });
 });

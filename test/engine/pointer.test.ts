@@ -1,24 +1,12 @@
 // click and hover on real Chromium, in background tabs: trusted events, frames of every kind, and honest refusals.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { click, hover } from '../../shared/engine/ops/pointer.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
 import type { ClickArgs } from '../../shared/tools/args.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { ctx, frameWith, pageEval, textOf } from '../support/act-page.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
+import { frameWith, pageEval, textOf } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 interface LoggedEvent {
   type: string;
@@ -32,15 +20,9 @@ interface LoggedEvent {
 
 const events = (page: PageContext) => pageEval<LoggedEvent[]>(page, 'events.splice(0)');
 
-async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const error = await run.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
-
 describe('click', () => {
   it('clicks a button with trusted events and answers one line', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     const result = await click(page, { selector: '#save' }, ctx);
     expect(result.text).toBe('clicked button "Save"');
     expect(await pageEval(page, 'document.getElementById("save").textContent')).toBe('Saved');
@@ -51,7 +33,7 @@ describe('click', () => {
   });
 
   it('does not wait for a frame: clicks land well under a throttled tab\'s ~1 s frame interval', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     await click(page, { selector: '#save' }, ctx);
     const times: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -67,7 +49,7 @@ describe('click', () => {
   });
 
   it('double-clicks like a person: click, click, dblclick', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     const result = await click(page, { selector: '#dbl', count: 2 }, ctx);
     expect(result.text).toBe('double-clicked button "Double me"');
     const seen = (await events(page)).filter((event) => event.type !== 'mouseenter').map((event) => `${event.type}:${event.detail}`);
@@ -75,7 +57,7 @@ describe('click', () => {
   });
 
   it('sends the button and the modifiers', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     expect((await click(page, { selector: '#save', button: 'right' }, ctx)).text).toBe('right-clicked button "Save"');
     expect((await events(page)).find((event) => event.type === 'contextmenu')).toMatchObject({ button: 2, trusted: true });
     const args: ClickArgs = { selector: '#save', modifiers: ['Control', 'Shift'] };
@@ -84,7 +66,7 @@ describe('click', () => {
   });
 
   it('scrolls a far element into view, and re-centres one a sticky header covers', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     await click(page, { selector: '#far' }, ctx);
     expect(await pageEval<number>(page, 'scrollY')).toBeGreaterThan(1000);
     // Put #far just under the sticky header: in view, but covered where it is.
@@ -95,7 +77,7 @@ describe('click', () => {
   });
 
   it('clicks a viewport point as given and says what is there', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     const box = await pageEval<{ x: number; y: number }>(page, '(() => { const r = document.getElementById("save").getBoundingClientRect(); return { x: Math.round(r.x + 5), y: Math.round(r.y + 5) }; })()');
     const result = await click(page, { x: box.x, y: box.y }, ctx);
     expect(result.text).toBe(`clicked button "Save" at ${box.x},${box.y}`);
@@ -103,7 +85,7 @@ describe('click', () => {
   });
 
   it('refuses a covered element, naming what covers it, and sends nothing', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     const error = await failure(click(page, { selector: '#buy' }, ctx));
     expect(error.code).toBe('OBSCURED');
     expect(error.message).toBe('div#cookie-banner "We use cookies" covers button "Buy".');
@@ -114,7 +96,7 @@ describe('click', () => {
   });
 
   it('refuses hidden, empty and disabled elements', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     for (const selector of ['#gone', '#ghost', '#empty']) {
       expect((await failure(click(page, { selector }, ctx))).code, selector).toBe('NOT_VISIBLE');
     }
@@ -124,7 +106,7 @@ describe('click', () => {
 
 describe('click in frames', () => {
   it('clicks into a same-origin and a cross-origin iframe', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const children = (await page.frames.list()).filter((frame) => frame.parentFrameId !== undefined);
     expect(children.map((frame) => frame.sessionId === undefined)).toEqual([true, false]);
     for (const frame of children) {
@@ -135,7 +117,7 @@ describe('click in frames', () => {
   });
 
   it('aims through nested frames, borders and paddings, scrolled out of view, in and out of process', async () => {
-    const { page } = await browser.open(server.url('act-frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-frames.html'));
     for (const piece of ['nested-same', 'nested-cross', 'direct']) {
       await pageEval(page, 'scrollTo(0, 0)');
       const frame = await frameWith(page, piece);
@@ -147,7 +129,7 @@ describe('click in frames', () => {
   });
 
   it('refuses a frame element that a dialog of the top page covers', async () => {
-    const { page } = await browser.open(server.url('act-frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-frames.html'));
     await pageEval(page, `(() => {
       const cover = document.createElement('div');
       cover.id = 'modal';
@@ -164,7 +146,7 @@ describe('click in frames', () => {
 
 describe('hover', () => {
   it('moves the mouse over the element at once', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     const start = performance.now();
     const result = await hover(page, { selector: '#menu' }, ctx);
     expect(performance.now() - start).toBeLessThan(700);
@@ -174,7 +156,7 @@ describe('hover', () => {
   });
 
   it('refuses a covered element like click does', async () => {
-    const { page } = await browser.open(server.url('act-pointer.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     expect((await failure(hover(page, { selector: '#buy' }, ctx))).code).toBe('OBSCURED');
   });
 });

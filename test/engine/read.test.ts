@@ -1,27 +1,14 @@
 // get_text and get_html on real Chromium: page text across frames and shadow DOM, field values, caps, and masked passwords.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationContext } from '../../shared/protocol/operations.js';
+import { describe, expect, it } from 'vitest';
 import { getHtml, getText } from '../../shared/engine/ops/read.js';
 import { snapshot } from '../../shared/engine/ops/snapshot.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-const ctx: OperationContext = { progress: () => undefined };
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 describe('get_text', () => {
   it('reads the page\'s visible text, skipping hidden parts', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     const { text } = await getText(page, {}, ctx);
     // The fixture's labels and fields are all inline: on screen they share one line, and so do they here.
     expect(text.split('\n').slice(0, 4)).toEqual(['Home', 'Create your account', 'All fields marked * are required.', 'Full name * Email * Password * Country Interests']);
@@ -30,7 +17,7 @@ describe('get_text', () => {
   });
 
   it('includes every readable frame after the main one, each under a header', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const { text } = await getText(page, {}, ctx);
     expect(text.split('\n')).toEqual([
       expect.stringMatching(/^\[frame 0 http:\/\/127\.0\.0\.1:\d+\/frames\.html\]$/),
@@ -49,14 +36,14 @@ describe('get_text', () => {
   });
 
   it('reads text inside open shadow roots and slots, which innerText misses', async () => {
-    const { page } = await browser.open(server.url('shadow.html'));
+    const { page } = await suite.browser.open(suite.server.url('shadow.html'));
     const { text } = await getText(page, {}, ctx);
     expect(text).toContain('Shadow page\nProfile of Grace Hopper\nFollow Nickname\n');
     expect(text).toContain('[frame 1 about:srcdoc]\nInside a sandboxed frame\nSandboxed link');
   });
 
   it('reads one element: a field\'s value, a select\'s choice and options, a checkbox, never a password', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     expect((await getText(page, { selector: '#name' }, ctx)).text).toBe('Ada Lovelace');
     expect((await getText(page, { selector: '#country' }, ctx)).text).toBe('Selected: Mexico\nOptions (3): Canada | Mexico | United States');
     expect((await getText(page, { selector: '#interests' }, ctx)).text).toBe('Selected: Music, Travel\nOptions (3): Music | Sports | Travel');
@@ -67,7 +54,7 @@ describe('get_text', () => {
   });
 
   it('caps long text at maxChars with a note of how much more there is', async () => {
-    const { page } = await browser.open(server.url('table.html'));
+    const { page } = await suite.browser.open(suite.server.url('table.html'));
     const full = await getText(page, { maxChars: 1_000_000 }, ctx);
     expect(full.text).toContain('Row 500\tuser500@example.com\tViewer\t$625.00\tDelete');
     const cut = await getText(page, { maxChars: 100 }, ctx);
@@ -80,7 +67,7 @@ describe('get_text', () => {
 
 describe('get_html', () => {
   it('masks password values in the page\'s HTML and in an element\'s', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     const whole = await getHtml(page, {}, ctx);
     expect(whole.text.startsWith('<html><head><title>Sign up</title>')).toBe(true);
     expect(whole.text).toContain('<input id="password" type="password" name="password" required="" value="[hidden]">');
@@ -91,7 +78,7 @@ describe('get_html', () => {
   });
 
   it('serialises open shadow roots as declarative templates, and caps at maxChars', async () => {
-    const { page } = await browser.open(server.url('shadow.html'));
+    const { page } = await suite.browser.open(suite.server.url('shadow.html'));
     const card = await getHtml(page, { selector: '#card' }, ctx);
     expect(card.text).toMatch(/^<user-card id="card"><template shadowrootmode="open"><section aria-label="Profile">/);
     expect(card.text).toContain('<inner-badge><template shadowrootmode="open"><label>Nickname <input id="nick" value="Amazing Grace"></label></template></inner-badge>');

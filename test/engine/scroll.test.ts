@@ -1,26 +1,14 @@
 // scroll on real Chromium, in background tabs: exact, instant positions for the page, elements and app shells.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scroll } from '../../shared/engine/ops/scroll.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { ctx, pageEval } from '../support/act-page.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
+import { pageEval } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 describe('scroll', () => {
   it('scrolls the page by dy and to its edges, instantly despite smooth scrolling', async () => {
-    const { page } = await browser.open(server.url('act-scroll.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
     const max = await pageEval<number>(page, 'document.documentElement.scrollHeight - document.documentElement.clientHeight');
     expect((await scroll(page, { dy: 500 }, ctx)).text).toBe(`scrolled page to 0,500 (max 0,${max})`);
     expect(await pageEval(page, 'scrollY')).toBe(500);
@@ -30,7 +18,7 @@ describe('scroll', () => {
   });
 
   it('scrolls an element, or the scroller that holds it', async () => {
-    const { page } = await browser.open(server.url('act-scroll.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
     const max = await pageEval<number>(page, '(() => { const l = document.getElementById("list"); return l.scrollHeight - l.clientHeight; })()');
     expect((await scroll(page, { selector: '#list', dy: 300 }, ctx)).text).toBe(`scrolled list "Results" to 0,300 (max 0,${max})`);
     expect((await scroll(page, { selector: '#last-item', dy: 100, element: 'the results' }, ctx)).text).toBe(`scrolled the results to 0,400 (max 0,${max})`);
@@ -38,7 +26,7 @@ describe('scroll', () => {
   });
 
   it('brings a target into view', async () => {
-    const { page } = await browser.open(server.url('act-scroll.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
     expect((await scroll(page, { selector: '#end' }, ctx)).text).toBe('scrolled button "End button" into view');
     const box = await pageEval<{ top: number; bottom: number }>(page, '(() => { const r = document.getElementById("end").getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; })()');
     expect(box.top).toBeGreaterThanOrEqual(0);
@@ -46,15 +34,13 @@ describe('scroll', () => {
   });
 
   it('scrolls the pane of an app whose document does not scroll', async () => {
-    const { page } = await browser.open(server.url('act-app-shell.html'));
+    const { page } = await suite.browser.open(suite.server.url('act-app-shell.html'));
     expect((await scroll(page, { dy: 400 }, ctx)).text).toMatch(/^scrolled region "Main pane" to 0,400 \(max 0,\d+\)$/);
     expect(await pageEval(page, 'document.getElementById("main").scrollTop')).toBe(400);
   });
 
   it('asks for a delta, an edge or a target', async () => {
-    const { page } = await browser.open(server.url('act-scroll.html'));
-    const error = await scroll(page, {}, ctx).then(() => undefined, (caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ToolError);
-    expect((error as ToolError).code).toBe('BAD_ARGS');
+    const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
+    expect((await failure(scroll(page, {}, ctx))).code).toBe('BAD_ARGS');
   });
 });

@@ -1,27 +1,15 @@
 // snapshot and frames on real Chromium: complete forms, a token-bounded 500-row table, frames in place, shadow DOM, ref lifetime.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../shared/protocol/errors.js';
-import type { OperationContext } from '../../shared/protocol/operations.js';
 import { frames } from '../../shared/engine/ops/frames.js';
 import { snapshot } from '../../shared/engine/ops/snapshot.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
 import type { TextSlice } from '../../shared/engine/page/text.js';
 import { callOnElement, resolveRef } from '../../shared/engine/targets.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
+import { loadUrl } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-const ctx: OperationContext = { progress: () => undefined };
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = useEngineSuite();
 
 /** Outline lines only: drops the header and notes around them. */
 function outlineOf(text: string): string[] {
@@ -47,7 +35,7 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 
 describe('snapshot', () => {
   it('shows a sign-up form completely: labels, values, options, states; never a password or hidden text', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     await snapshot(page, {}, ctx);
     const [result, ms] = await timed(() => snapshot(page, {}, ctx));
     console.log(`form snapshot: ${result.text.length} chars, ${ms.toFixed(1)} ms (warm)`);
@@ -85,7 +73,7 @@ describe('snapshot', () => {
   });
 
   it('keeps a 500-row table under 8k tokens by default, one line per row, every row reachable by offset', async () => {
-    const { page } = await browser.open(server.url('table.html'));
+    const { page } = await suite.browser.open(suite.server.url('table.html'));
     const [cold, coldMs] = await timed(() => snapshot(page, {}, ctx));
     const [first, warmMs] = await timed(() => snapshot(page, {}, ctx));
     console.log(`table snapshot: ${first.text.length} chars (~${Math.round(first.text.length / 4)} tokens), ${coldMs.toFixed(1)} ms cold, ${warmMs.toFixed(1)} ms warm`);
@@ -118,7 +106,7 @@ describe('snapshot', () => {
   });
 
   it('pages with limit and offset and says how to get the rest', async () => {
-    const { page } = await browser.open(server.url('table.html'));
+    const { page } = await suite.browser.open(suite.server.url('table.html'));
     const part = await snapshot(page, { limit: 5, offset: 10 }, ctx);
     const lines = outlineOf(part.text);
     expect(lines).toHaveLength(5);
@@ -128,7 +116,7 @@ describe('snapshot', () => {
   });
 
   it('puts same- and cross-origin frames in place under their iframes, with refs that work', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const result = await snapshot(page, {}, ctx);
     const lines = outlineOf(result.text);
     expect(lines.map((line) => line.replace(/\[ref=(f\d+)?e\d+\]/, '[ref=$1]'))).toEqual([
@@ -150,7 +138,7 @@ describe('snapshot', () => {
   });
 
   it('limits the outline to one frame with `frame`', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const result = await snapshot(page, { frame: 2 }, ctx);
     expect(result.text.split('\n')[0]).toMatch(/^Frame 2 "Child" http:\/\/localhost:\d+\/frame-child\.html$/);
     expect(outlineOf(result.text)).toHaveLength(3);
@@ -158,7 +146,7 @@ describe('snapshot', () => {
   });
 
   it('walks open shadow roots and slots, and places an iframe inside a shadow root (sandboxed, yet readable)', async () => {
-    const { page } = await browser.open(server.url('shadow.html'));
+    const { page } = await suite.browser.open(suite.server.url('shadow.html'));
     const result = await snapshot(page, {}, ctx);
     const lines = outlineOf(result.text).map((line) => line.replace(/\[ref=(f\d+)?e\d+\]/, '[ref=$1]'));
     expect(lines).toEqual([
@@ -176,10 +164,10 @@ describe('snapshot', () => {
   });
 
   it('lets refs die with the page: an old ref after navigation is expired, never another element', async () => {
-    const { page } = await browser.open(server.url('nav-a.html'));
+    const { page } = await suite.browser.open(suite.server.url('nav-a.html'));
     const before = outlineOf((await snapshot(page, {}, ctx)).text);
     const oldRef = refIn(before.find((line) => line.includes('Button on A')), 'button');
-    await navigate(page, server.url('nav-b.html'));
+    await loadUrl(page, suite.server.url('nav-b.html'));
     await expect(resolveRef(page, oldRef)).rejects.toSatisfy((error) => error instanceof ToolError && ['REF_EXPIRED', 'REF_UNKNOWN'].includes(error.code));
     const after = outlineOf((await snapshot(page, {}, ctx)).text);
     const newRef = refIn(after.find((line) => line.includes('Button on B')), 'button');
@@ -189,7 +177,7 @@ describe('snapshot', () => {
   });
 
   it('reports a frame that does not answer in place, with why, and still shows the rest', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const cross = (await page.frames.list()).find((frame) => frame.url.includes('localhost'))!;
     // A frame paused in the debugger cannot run our walker: the same as a frame stuck in a long script.
     await page.cdp.send('Debugger.enable', {}, cross.sessionId);
@@ -209,9 +197,9 @@ describe('snapshot', () => {
 
 describe('frames', () => {
   it('lists every frame with parent, origin, url without query, readability and controls', async () => {
-    const { page } = await browser.open(server.url('frames.html'));
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const result = await frames(page, {}, ctx);
-    const port = new URL(server.origin).port;
+    const port = new URL(suite.server.origin).port;
     expect(result.text.split('\n')).toEqual([
       '3 frames (refs in frame N start with fN):',
       `- frame 0 top origin=http://127.0.0.1:${port} url=http://127.0.0.1:${port}/frames.html readable controls=1`,
@@ -221,22 +209,9 @@ describe('frames', () => {
   });
 
   it('marks a hidden iframe and never shows a frame\'s query string', async () => {
-    const { page } = await browser.open(server.url('form.html'));
+    const { page } = await suite.browser.open(suite.server.url('form.html'));
     const lines = (await frames(page, {}, ctx)).text.split('\n');
     expect(lines[2]).toMatch(/^- frame 1 parent=0 origin=http:\/\/127\.0\.0\.1:\d+ url=http:\/\/127\.0\.0\.1:\d+\/frame-child\.html readable controls=\d+ hidden$/);
     expect(lines.join('\n')).not.toContain('abc123');
   });
 });
-
-async function navigate(page: PageContext, url: string): Promise<void> {
-  const loaded = new Promise<void>((resolve) => {
-    const off = page.cdp.on((event) => {
-      if (event.method === 'Page.loadEventFired' && !event.sessionId) {
-        off();
-        resolve();
-      }
-    });
-  });
-  await page.cdp.send('Page.navigate', { url });
-  await loaded;
-}

@@ -1,24 +1,10 @@
 // wait_for on real Chromium: text, visible selector, gone, URL, late and cross-origin frames; timeouts are answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../shared/engine/ops/wait.js';
-import { ToolError } from '../../shared/protocol/errors.js';
-import type { OperationContext } from '../../shared/protocol/operations.js';
-import { startTestBrowser, type TestBrowser } from '../support/browser.js';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
+import { pageEval } from '../support/page-probes.js';
 
-let server: FixtureServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  browser = await startTestBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const ctx: OperationContext = { progress: () => undefined };
+const suite = useEngineSuite();
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   const started = Date.now();
@@ -28,7 +14,7 @@ async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
 
 describe('wait_for', () => {
   it('matches text once it is rendered, whitespace and case aside', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?text=300'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?text=300'));
     const { value, ms } = await timed(waitFor(page, { text: 'saved successfully' }, ctx));
     expect(value.data).toMatchObject({ matched: true, frame: 0 });
     expect(value.text).toMatch(/^matched: text "saved successfully"/);
@@ -37,7 +23,7 @@ describe('wait_for', () => {
   });
 
   it('answers {matched:false} at the timeout instead of failing', async () => {
-    const { page } = await browser.open(server.url('wait-page.html'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html'));
     const { value, ms } = await timed(waitFor(page, { text: 'never there', timeout: 400 }, ctx));
     expect(value.data).toMatchObject({ matched: false });
     expect(value.text).toMatch(/^\{matched:false\}/);
@@ -46,7 +32,7 @@ describe('wait_for', () => {
   });
 
   it('waits for a selector to become visible, not merely present', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?show=400'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?show=400'));
     const early = await waitFor(page, { selector: '#later', timeout: 150 }, ctx);
     expect(early.data).toMatchObject({ matched: false });
     const { value, ms } = await timed(waitFor(page, { selector: '#later' }, ctx));
@@ -55,7 +41,7 @@ describe('wait_for', () => {
   });
 
   it('waits for an element to be gone', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?gone=300'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?gone=300'));
     const { value, ms } = await timed(waitFor(page, { selector: '#spinner', gone: true }, ctx));
     expect(value.text).toMatch(/^matched: selector #spinner gone/);
     expect(ms).toBeGreaterThanOrEqual(200);
@@ -63,7 +49,7 @@ describe('wait_for', () => {
   });
 
   it('waits for the URL to contain a piece, same-document changes included', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?push=300'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?push=300'));
     const { value, ms } = await timed(waitFor(page, { url: '/wait-done' }, ctx));
     expect(value.data).toMatchObject({ matched: true });
     expect(ms).toBeGreaterThanOrEqual(200);
@@ -71,14 +57,14 @@ describe('wait_for', () => {
   });
 
   it('finds text in a frame that is added after the wait began', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?frame=400'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?frame=400'));
     const { value } = await timed(waitFor(page, { text: 'Inside the frame', timeout: 5_000 }, ctx));
     expect(value.data).toMatchObject({ matched: true });
     expect((value.data as { frame: number }).frame).toBeGreaterThan(0);
   });
 
   it('finds text that appears late inside a cross-origin frame added late', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?cross=200'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?cross=200'));
     const { value } = await timed(waitFor(page, { text: 'Inside the frame', timeout: 5_000 }, ctx));
     expect(value.data).toMatchObject({ matched: true });
     const frames = await page.frames.list();
@@ -87,15 +73,15 @@ describe('wait_for', () => {
   });
 
   it('looks only in the named frame when given one', async () => {
-    const { page } = await browser.open(server.url('wait-page.html?text=0'));
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html?text=0'));
     await waitFor(page, { text: 'Saved' }, ctx);
     expect((await waitFor(page, { text: 'Saved', frame: 0, timeout: 100 }, ctx)).data).toMatchObject({ matched: true });
     expect((await waitFor(page, { text: 'Saved', frame: 'wait-child', timeout: 100 }, ctx)).data).toMatchObject({ matched: false });
   });
 
   it('keeps to its timeout while the page\'s main thread is blocked', async () => {
-    const { page } = await browser.open(server.url('wait-page.html'));
-    await page.cdp.send('Runtime.evaluate', { expression: 'setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); }, 50)' });
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html'));
+    await pageEval(page, 'setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); }, 50)');
     await new Promise((resolve) => setTimeout(resolve, 150));
     const { value, ms } = await timed(waitFor(page, { text: 'never there', timeout: 500 }, ctx));
     expect(value.data).toMatchObject({ matched: false });
@@ -103,11 +89,8 @@ describe('wait_for', () => {
   });
 
   it('rejects a bad selector and a missing condition as BAD_ARGS', async () => {
-    const { page } = await browser.open(server.url('wait-page.html'));
-    const bad = await waitFor(page, { selector: 'div[', timeout: 10_000 }, ctx).catch((error: unknown) => error);
-    expect(bad).toBeInstanceOf(ToolError);
-    expect((bad as ToolError).code).toBe('BAD_ARGS');
-    const none = await waitFor(page, {}, ctx).catch((error: unknown) => error);
-    expect((none as ToolError).code).toBe('BAD_ARGS');
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html'));
+    expect((await failure(waitFor(page, { selector: 'div[', timeout: 10_000 }, ctx))).code).toBe('BAD_ARGS');
+    expect((await failure(waitFor(page, {}, ctx))).code).toBe('BAD_ARGS');
   });
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { toolInputSchema } from '../../electron/core/mcp/tool-schema.js';
 
 describe('toolInputSchema', () => {
-  it('drops $schema, closed-object markers and default key types, keeps types, enums, bounds and required', () => {
+  it('drops $schema, closed-object markers, size bounds and types implied by enums; keeps types, enums and required', () => {
     const input = z.strictObject({
       steps: z.array(z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() })).min(1).max(50),
       mode: z.enum(['insert', 'verbatim']).optional(),
@@ -15,11 +15,9 @@ describe('toolInputSchema', () => {
       properties: {
         steps: {
           type: 'array',
-          minItems: 1,
-          maxItems: 50,
           items: { type: 'object', properties: { tool: { type: 'string' }, args: { type: 'object' } }, required: ['tool'] },
         },
-        mode: { type: 'string', enum: ['insert', 'verbatim'] },
+        mode: { enum: ['insert', 'verbatim'] },
         frame: { type: ['number', 'string'] },
       },
       required: ['steps'],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
+import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 
 export interface TestBrowser {
@@ -22,27 +23,44 @@ export async function startTestBrowser(): Promise<TestBrowser> {
   return {
     browser,
     host,
-    async open(url) {
-      const tab = await host.create('about:blank', { focus: false });
-      const page = new PageContext(await host.cdp(tab.id));
-      pages.push(page);
-      await page.frames.init();
-      const loaded = new Promise<void>((resolve) => {
-        const off = page.cdp.on((event) => {
-          if (event.method === 'Page.loadEventFired' && !event.sessionId) {
-            off();
-            resolve();
-          }
-        });
-      });
-      await page.cdp.send('Page.navigate', { url });
-      await loaded;
-      return { tabId: tab.id, page };
-    },
+    open: (url) => openTab(host, url, pages),
     async close() {
       for (const page of pages) page.dispose();
       await browser.close();
       rmSync(profileDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Opens a background tab at url and waits for load. The page joins `pages` before anything can fail, so the
+ * caller's close() disposes it either way; `wrap` sees every CDP command the page's engine sends.
+ */
+export async function openTab(
+  host: CdpTabHost,
+  url: string,
+  pages: PageContext[],
+  wrap: (cdp: Cdp) => Cdp = (cdp) => cdp,
+): Promise<{ tabId: string; page: PageContext }> {
+  const tab = await host.create('about:blank', { focus: false });
+  const page = new PageContext(wrap(await host.cdp(tab.id)));
+  pages.push(page);
+  await page.frames.init();
+  await loadUrl(page, url);
+  return { tabId: tab.id, page };
+}
+
+/** Navigates the tab to url and resolves on its own load event (events from out-of-process frames carry a sessionId). */
+export async function loadUrl(page: PageContext, url: string): Promise<void> {
+  // Listen before navigating: a fast page can fire load before Page.navigate's answer arrives.
+  const loaded = new Promise<void>((resolve) => {
+    const off = page.cdp.on((event) => {
+      if (event.method === 'Page.loadEventFired' && !event.sessionId) {
+        off();
+        resolve();
+      }
+    });
+  });
+  await page.cdp.send('Page.navigate', { url });
+  await loaded;
 }

@@ -11,6 +11,7 @@ import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
 import { findBrowser } from '../../electron/core/fallback/find-browser.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
+import { openTab } from './browser.js';
 
 export interface HeadedBrowser {
   host: CdpTabHost;
@@ -63,23 +64,7 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
     return {
       host,
       foreground,
-      async open(url, wrap = (cdp) => cdp) {
-        const tab = await host.create('about:blank', { focus: false });
-        const page = new PageContext(wrap(await host.cdp(tab.id)));
-        pages.push(page);
-        await page.frames.init();
-        const loaded = new Promise<void>((resolve) => {
-          const off = page.cdp.on((event) => {
-            if (event.method === 'Page.loadEventFired' && !event.sessionId) {
-              off();
-              resolve();
-            }
-          });
-        });
-        await page.cdp.send('Page.navigate', { url });
-        await loaded;
-        return { tabId: tab.id, page };
-      },
+      open: (url, wrap) => openTab(host, url, pages, wrap),
       async close() {
         for (const page of pages) page.dispose();
         connection.close();

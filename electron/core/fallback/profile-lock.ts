@@ -16,7 +16,7 @@ function lockOwner(profileDir: string): { host: string; pid: number } | undefine
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,10 +8,15 @@ type JsonObject = { [key: string]: Json };
 // Values under these keys are data, not schemas: they are copied as they are.
 const LITERALS = new Set(['enum', 'const', 'default', 'examples', 'required']);
 
-// Why each key can go: `$schema` repeats per tool; strictness is enforced by the dispatcher (which names the
-// allowed arguments when it rejects one); an empty `additionalProperties` and string `propertyNames` are JSON defaults.
-function isNoise(key: string, value: Json): boolean {
-  if (key === '$schema') return true;
+// Size bounds the dispatcher enforces (and names when it rejects a call): listing them tells the model nothing useful.
+const BOUNDS = new Set(['maxLength', 'minItems', 'maxItems']);
+
+// Why each key can go: `$schema` repeats per tool; strictness and bounds are enforced by the dispatcher (which names
+// the allowed arguments when it rejects one); an empty `additionalProperties` and string `propertyNames` are JSON
+// defaults; `type: string` beside an `enum` of strings says nothing the enum does not.
+function isNoise(key: string, value: Json, parent: JsonObject): boolean {
+  if (key === '$schema' || BOUNDS.has(key)) return true;
+  if (key === 'type' && value === 'string' && Array.isArray(parent['enum']) && parent['enum'].every((item) => typeof item === 'string')) return true;
   if (key === 'additionalProperties') return value === false || (isObject(value) && Object.keys(value).length === 0);
   if (key === 'propertyNames') return isObject(value) && Object.keys(value).length === 1 && value['type'] === 'string';
   return false;
@@ -26,7 +31,7 @@ function compact(schema: Json): Json {
   if (!isObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(schema)) {
-    if (isNoise(key, child)) continue;
+    if (isNoise(key, child, schema)) continue;
     if (LITERALS.has(key)) out[key] = child;
     // Keys of `properties` are argument names, whatever they spell; only their schemas are compacted.
     else if (key === 'properties' && isObject(child)) out[key] = Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, compact(sub)]));

@@ -1,4 +1,5 @@
 // Runs one in-page task per frame in parallel, each bounded in time, so one busy or paused frame cannot stall a whole read.
+import { noAnswerWithin, withDeadline } from '../deadline.js';
 import type { Frame } from '../frames.js';
 
 export type FrameOutcome<T> = { frame: Frame; value: T; error?: undefined } | { frame: Frame; value?: undefined; error: string };
@@ -13,16 +14,15 @@ export function perFrame<T>(frames: Frame[], task: (frame: Frame) => Promise<T>)
 }
 
 async function settle<T>(frame: Frame, task: (frame: Frame) => Promise<T>, timeoutMs: number): Promise<FrameOutcome<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not answer within ${timeoutMs / 1000} s (a busy script, a paused debugger or a modal dialog)`)), timeoutMs);
-  });
+  // Its session did not even answer the frame listing: a task would only wait out the same silence.
+  if (frame.unreadable !== undefined) return { frame, error: frame.unreadable };
   try {
-    return { frame, value: await Promise.race([task(frame), timeout]) };
+    const value = await withDeadline(task(frame), timeoutMs, () => {
+      throw new Error(noAnswerWithin(timeoutMs));
+    });
+    return { frame, value };
   } catch (error) {
     return { frame, error: reasonOf(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

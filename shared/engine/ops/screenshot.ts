@@ -3,7 +3,7 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { ScreenshotArgs } from '../../tools/args.js';
-import { revealedBox, type Box } from '../element-box.js';
+import { revealedBox, type Box } from '../geometry.js';
 import type { PageContext } from '../page-context.js';
 import { resolveTarget } from '../targets.js';
 import { namesElement } from './pointer.js';

@@ -73,7 +73,9 @@ let source: string | undefined;
 
 /** Script that installs the library into the current world; computed once. */
 export function pageLibrarySource(): string {
-  source ??= `globalThis.__cm = {${Object.entries(FUNCTIONS)
+  // Bundlers that keep function names (tsx, esbuild keepNames) wrap inner functions in a `__name` helper that does
+  // not travel with fn.toString(); an identity stand-in in our world keeps the shipped source runnable.
+  source ??= `globalThis.__name ??= (fn) => fn;\nglobalThis.__cm = {${Object.entries(FUNCTIONS)
     .map(([name, fn]) => `${JSON.stringify(name)}: ${fn.toString()}`)
     .join(',\n')}};`;
   return source;

@@ -1,9 +1,6 @@
-// Helpers for the act tests: read page state through the main world or a frame, and a no-op operation context.
+// Reads page state for assertions: the page's own globals, a frame by URL, and one element's properties.
 import type { Frame } from '../../shared/engine/frames.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
-import type { OperationContext } from '../../shared/protocol/operations.js';
-
-export const ctx: OperationContext = { progress: () => undefined };
 
 /** Evaluates an expression in the main frame's own (page) world, where the fixture's scripts keep their state. */
 export async function pageEval<T>(page: PageContext, expression: string): Promise<T> {
@@ -33,6 +30,7 @@ export async function onElement<T>(page: PageContext, frame: Frame, selector: st
   return result.value;
 }
 
+/** The text content of the element `selector` picks in `frame`. */
 export function textOf(page: PageContext, frame: Frame, selector: string): Promise<string> {
   return onElement<string>(page, frame, selector, 'function () { return this.textContent; }');
 }
