@@ -11,6 +11,7 @@ import { launchBrowser } from '../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../electron/core/fallback/cdp-tab-host.js';
 import { startFixtureServer, type FixtureServer } from '../test/support/fixture-server.js';
 import { textOf, type CallResult } from '../test/support/tool-result.js';
+import { refIn, runWholeTask } from '../test/support/whole-task.js';
 
 const CLI = fileURLToPath(new URL('../dist/electron/helper/cli.js', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 200);
@@ -52,52 +53,6 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
   return result;
-}
-
-/** The ref written right after the first match of `pattern` (a row line holds several refs). */
-function refIn(text: string, pattern: RegExp): string {
-  const match = pattern.exec(text);
-  const ref = match ? text.slice(match.index).match(/\[ref=(\w+)\]/)?.[1] : undefined;
-  if (!ref) throw new Error(`no ref for ${pattern} in:\n${text.slice(0, 2000)}`);
-  return ref;
-}
-
-/** The whole task a model would run on three pages; returns every tool result's characters. */
-async function wholeTask(client: Client, server: FixtureServer): Promise<{ chars: number; steps: string[] }> {
-  const steps: string[] = [];
-  let chars = 0;
-  const step = async (name: string, args: Record<string, unknown>) => {
-    const text = textOf(await call(client, name, args));
-    chars += text.length;
-    steps.push(`${name} ${text.length}`);
-    return text;
-  };
-  await step('tab_new', { url: server.url('bench-signup.html') });
-  const form = await step('snapshot', {});
-  await step('type', { ref: refIn(form, /textbox "Name/), text: 'Ada Lovelace' });
-  await step('type', { ref: refIn(form, /textbox "Email/), text: 'ada@example.com' });
-  await step('select_option', { ref: refIn(form, /combobox "Country/), values: 'Japan' });
-  await step('click', { ref: refIn(form, /checkbox "I accept/) });
-  await step('click', { ref: refIn(form, /button "Join/) });
-  const welcome = await step('get_text', { selector: '#result' });
-  if (!welcome.includes('Welcome Ada Lovelace')) throw new Error(`form task failed: ${welcome}`);
-
-  await step('navigate', { url: server.url('bench-table.html') });
-  await step('snapshot', {});
-  const found = await step('find', { text: 'Customer 377' });
-  await step('click', { ref: refIn(found, /button "Delete"/) });
-  const status = await step('get_text', { selector: '#status' });
-  if (!status.includes('Deleted order 377')) throw new Error(`table task failed: ${status}`);
-
-  await step('navigate', { url: server.url('frames.html') });
-  const framed = await step('snapshot', {});
-  const childRefs = [...framed.matchAll(/button "Child button" \[ref=(f\d+e\d+)\]/g)].map((match) => match[1]!);
-  const crossRef = childRefs.at(-1);
-  if (!crossRef) throw new Error(`no cross-origin frame button in:\n${framed}`);
-  await step('click', { ref: crossRef });
-  const clicked = await step('get_text', { ref: crossRef });
-  if (!clicked.includes('Clicked in localhost')) throw new Error(`iframe task failed: ${clicked}`);
-  return { chars, steps };
 }
 
 async function rawBaseline(server: FixtureServer) {
@@ -153,7 +108,7 @@ async function main(): Promise<void> {
     report('find in 500-row table', await time(50, () => call(client, 'find', { text: 'Customer 377' })));
     report('navigate (local page)', await time(20, () => call(client, 'navigate', { url: server.url('bench-signup.html') })));
 
-    const task = await wholeTask(client, server);
+    const task = await runWholeTask(client, server);
 
     console.log(`\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over one WebSocket on the same page)\n`);
     const header = ['operation', 'p50', 'p95', 'raw p50', 'raw p95', 'p50 ratio'];

@@ -1,4 +1,4 @@
-// The built `chrome-mcp` binary over real stdio: start-up time, status, a real page task, clean stdout, clean shutdown.
+// The built `chrome-mcp` binary over real stdio: start-up, status, the whole page task, clean stdout, clean shutdown.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { processesMentioning } from '../support/processes.js';
 import { textOf } from '../support/tool-result.js';
+import { runWholeTask } from '../support/whole-task.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const EXIT_BUDGET_MS = 2_000;
@@ -113,6 +114,14 @@ describe('chrome-mcp over stdio', () => {
     expect(existsSync(join(profile, 'SingletonLock'))).toBe(false);
     // Logs went to stderr, and stdout never carried anything the client could not parse.
     expect(stderr.join('')).toContain('[chrome-mcp] ready');
+    expect(protocolErrors).toEqual([]);
+  });
+
+  it('runs the whole task (form, 500-row table, cross-origin iframe) in under 10,000 tokens of results', async () => {
+    const { client, protocolErrors } = await connect();
+    const bill = await runWholeTask(client, fixtures);
+    // Tokens counted as characters / 4, the budget the issue sets (peers: 22,600–45,700 tokens).
+    expect(bill.chars / 4, bill.steps.join(', ')).toBeLessThanOrEqual(10_000);
     expect(protocolErrors).toEqual([]);
   });
 

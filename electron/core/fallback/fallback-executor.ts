@@ -36,6 +36,7 @@ export class FallbackExecutor implements Executor {
   private session: Session | undefined;
   private starting: Promise<Session> | undefined;
   private tag = '';
+  private readonly usedTags = new Set<string>();
 
   constructor(private readonly options: FallbackOptions) {}
 
@@ -79,7 +80,7 @@ export class FallbackExecutor implements Executor {
     const { log, headless, profileDir } = this.options;
     const started = Date.now();
     const browser = await launchBrowser(this.options);
-    this.tag = nextTag(this.tag);
+    this.tag = nextTag(this.usedTags);
     const engine = createEngineExecutor(new CdpTabHost(browser.connection), { tag: this.tag });
     let reject: (error: ToolError) => void = () => undefined;
     const closed = new Promise<never>((_, fail) => {
@@ -104,10 +105,16 @@ export class FallbackExecutor implements Executor {
   }
 }
 
-/** A fresh two-letter-ish tag per launch, never the previous one, so old handles read as stale. */
-function nextTag(previous: string): string {
+/**
+ * A fresh tag per launch: never one this process used before, and random so a handle a model kept from an earlier
+ * server process is very unlikely to name a tab of this one (it reads as STALE_TAB instead).
+ */
+function nextTag(used: Set<string>): string {
   for (;;) {
-    const tag = `f${randomInt(36).toString(36)}${randomInt(36).toString(36)}`;
-    if (tag !== previous) return tag;
+    const tag = `f${randomInt(36 ** 3).toString(36).padStart(3, '0')}`;
+    if (!used.has(tag)) {
+      used.add(tag);
+      return tag;
+    }
   }
 }
