@@ -1,0 +1,5 @@
+// Our extension's id, fixed by the public key in extension/manifest.json (a test re-derives it from that key).
+// The id is public: it pins Origin checks and native-host allowed_origins, it is not a secret.
+export const EXTENSION_ID = 'emhiickdbgmamkpeciieeejhhkpjoflc';
+
+export const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}`;

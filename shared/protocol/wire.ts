@@ -1,0 +1,95 @@
+// The wire between the core (WebSocket server on loopback) and the extension (client): frames, versions, guards.
+// Both ends decode every frame with these schemas; anything that does not parse is dropped, never half-read.
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { OPERATIONS } from './operations.js';
+
+export const WIRE_VERSION = 1;
+export const DEFAULT_BRIDGE_PORT = 38017;
+/** Largest frame either side accepts; a full-page screenshot fits, a memory-exhaustion attempt does not. */
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+/** Operations the extension executes: every executor operation plus a liveness probe. */
+export const WIRE_OPERATIONS = [...OPERATIONS, 'ping'] as const;
+export type WireOperation = (typeof WIRE_OPERATIONS)[number];
+
+const extensionInfo = z.strictObject({
+  id: z.string().max(64),
+  version: z.string().max(32),
+  chrome: z.string().max(64),
+});
+
+const errorCode = z.string().refine((code): code is ErrorCode => Object.hasOwn(ERROR_CODES, code));
+
+const operationResult = z.strictObject({
+  text: z.string(),
+  image: z.strictObject({ data: z.string(), mimeType: z.enum(['image/jpeg', 'image/png']) }).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+// ---- extension → core ----
+export const helloFrame = z.strictObject({ type: z.literal('hello'), v: z.literal(WIRE_VERSION), secret: z.string().min(1).max(256), ext: extensionInfo });
+/** Manual pairing: a short one-time code the person typed into the popup, in place of a secret. */
+export const pairFrame = z.strictObject({ type: z.literal('pair'), v: z.literal(WIRE_VERSION), code: z.string().min(1).max(32), ext: extensionInfo });
+export const resultFrame = z.strictObject({ type: z.literal('result'), id: z.string().max(64), ok: z.literal(true), result: operationResult });
+export const errorFrame = z.strictObject({
+  type: z.literal('result'),
+  id: z.string().max(64),
+  ok: z.literal(false),
+  error: z.strictObject({ code: errorCode, message: z.string(), next: z.string().optional() }),
+});
+export const pongFrame = z.strictObject({ type: z.literal('pong'), ts: z.number() });
+/** Progress of a long command (navigation waits, wait_for, batch), relayed to the MCP client as notifications. */
+export const progressFrame = z.strictObject({
+  type: z.literal('progress'),
+  id: z.string().max(64),
+  message: z.string().max(1000),
+  done: z.number().optional(),
+  total: z.number().optional(),
+});
+
+export const extensionFrame = z.union([helloFrame, pairFrame, resultFrame, errorFrame, pongFrame, progressFrame]);
+export type ExtensionFrame = z.infer<typeof extensionFrame>;
+
+// ---- core → extension ----
+export const welcomeFrame = z.strictObject({
+  type: z.literal('welcome'),
+  v: z.literal(WIRE_VERSION),
+  /** Names this connection; the extension stamps it into its tab handles so a handle from another one is stale. */
+  session: z.string().max(16),
+  heartbeatMs: z.number(),
+});
+/** Sent once after a successful `pair`: the long-lived secret the extension keeps for later hellos. */
+export const pairedFrame = z.strictObject({ type: z.literal('paired'), secret: z.string().min(1).max(256) });
+export const unauthorizedFrame = z.strictObject({ type: z.literal('unauthorized'), reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced']) });
+export const commandFrame = z.strictObject({
+  type: z.literal('command'),
+  id: z.string().max(64),
+  op: z.enum(WIRE_OPERATIONS),
+  args: z.record(z.string(), z.unknown()),
+  timeoutMs: z.number(),
+});
+export const cancelFrame = z.strictObject({ type: z.literal('cancel'), id: z.string().max(64) });
+export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number() });
+
+export const coreFrame = z.union([welcomeFrame, pairedFrame, unauthorizedFrame, commandFrame, cancelFrame, pingFrame]);
+export type CoreFrame = z.infer<typeof coreFrame>;
+
+/** WebSocket close codes the two ends use, so the extension knows whether to retry or to ask for pairing. */
+export const CLOSE_CODES = {
+  unauthorized: 4401,
+  replaced: 4409,
+  heartbeat: 4408,
+} as const;
+
+/** Parses one text frame; undefined when it is not JSON or not a frame of the expected kind. */
+export function decodeFrame<T>(schema: z.ZodType<T>, text: string): T | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
