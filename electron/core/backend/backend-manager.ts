@@ -1,0 +1,63 @@
+// Chooses the backend per call (seed 000's ExecutorManager): the person's Chrome through the extension when it is
+// connected and answers, else the fallback browser when allowed, else NO_BACKEND with the fix.
+import { ToolError } from '../../../shared/protocol/errors.js';
+import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+
+export type BrowserChoice = 'auto' | 'extension' | 'fallback';
+export type BackendName = 'extension' | 'fallback' | 'none';
+
+/** What the manager needs of the extension side: is a link up, does it answer, and an executor over it. */
+export interface ExtensionBackend {
+  executor: Executor;
+  connected(): boolean;
+  /** True when the extension answers within `deadlineMs` (a dead-but-not-yet-closed worker does not). */
+  alive(deadlineMs: number): Promise<boolean>;
+}
+
+export interface Selection {
+  backend: BackendName;
+  why: string;
+}
+
+// A worker that does not answer in this long is treated as gone for this call (seed 000: 800 ms).
+export const PING_DEADLINE_MS = 800;
+
+export class BackendManager implements Executor {
+  private last: Selection = { backend: 'none', why: 'no call yet' };
+
+  constructor(
+    private readonly choice: BrowserChoice,
+    private readonly extension: ExtensionBackend,
+    private readonly fallback: Executor,
+  ) {}
+
+  /** Which backend served the last call, and why. */
+  lastSelection(): Selection {
+    return this.last;
+  }
+
+  async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+    const { executor, selection } = await this.select();
+    this.last = selection;
+    return executor.run(op, args, ctx);
+  }
+
+  private async select(): Promise<{ executor: Executor; selection: Selection }> {
+    if (this.choice !== 'fallback') {
+      const state = await this.extensionState();
+      if (state === 'ready') return { executor: this.extension.executor, selection: { backend: 'extension', why: 'extension connected and answering' } };
+      if (this.choice === 'extension') {
+        throw new ToolError('NO_BACKEND', `The extension is ${state} and --browser extension allows nothing else.`, {
+          next: 'Open Chrome with the Chrome MCP extension and pair it (chrome-mcp doctor says what is missing), then retry.',
+        });
+      }
+      return { executor: this.fallback, selection: { backend: 'fallback', why: `extension ${state}` } };
+    }
+    return { executor: this.fallback, selection: { backend: 'fallback', why: '--browser fallback' } };
+  }
+
+  private async extensionState(): Promise<'ready' | 'not connected' | 'not answering'> {
+    if (!this.extension.connected()) return 'not connected';
+    return (await this.extension.alive(PING_DEADLINE_MS)) ? 'ready' : 'not answering';
+  }
+}
