@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { isLoopback, listeningSockets } from '../support/listening-sockets.js';
 import { processesMentioning } from '../support/processes.js';
 import { textOf } from '../support/tool-result.js';
 import { runWholeTask } from '../support/whole-task.js';
@@ -49,6 +50,15 @@ async function connect() {
   await client.connect(transport);
   sessions.push(client);
   return { client, transport, dataDir, stderr, protocolErrors, closed };
+}
+
+/** The server and the browser it launched are running, and nothing they listen on is reachable from another machine. */
+function expectLoopbackOnly(serverPid: number, profile: string): void {
+  const browserPids = processesMentioning(profile);
+  expect(browserPids.length).toBeGreaterThan(0);
+  const listeners = listeningSockets([serverPid, ...browserPids]);
+  expect(listeners.length).toBeGreaterThan(0);
+  expect(listeners.filter((listener) => !isLoopback(listener.address))).toEqual([]);
 }
 
 beforeAll(async () => {
@@ -104,7 +114,7 @@ describe('chrome-mcp over stdio', () => {
     expect(status.structuredContent).toMatchObject({ backend: 'fallback', browser: { launched: true, headless: true }, tab: { url } });
 
     const profile = join(dataDir, 'fallback-profile');
-    expect(processesMentioning(profile).length).toBeGreaterThan(0);
+    expectLoopbackOnly(transport.pid!, profile);
     const signalled = performance.now();
     process.kill(transport.pid!, 'SIGTERM');
     const exitMs = (await closed) - signalled;
@@ -125,7 +135,7 @@ describe('chrome-mcp over stdio', () => {
     expect(protocolErrors).toEqual([]);
   });
 
-  it('after a page tool, closing stdin closes the browser and exits within 2 s; stdout held only JSON-RPC', async () => {
+  it('after a page tool (listening on loopback only), closing stdin closes the browser and exits within 2 s; stdout held only JSON-RPC', async () => {
     const dataDir = freshDataDir();
     const child = spawn(process.execPath, cliArgs(dataDir), { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...childEnv } });
     rawChildren.push(child);
@@ -156,7 +166,7 @@ describe('chrome-mcp over stdio', () => {
     await call(3, 'tools/call', { name: 'tab_new', arguments: { url: fixtures.url('mcp-hello.html') } });
 
     const profile = join(dataDir, 'fallback-profile');
-    expect(processesMentioning(profile).length).toBeGreaterThan(0);
+    expectLoopbackOnly(child.pid!, profile);
     const closedAt = performance.now();
     child.stdin.end();
     const exitMs = (await exited) - closedAt;
