@@ -50,6 +50,19 @@ export default tseslint.config(
     rules: { 'no-restricted-globals': ['error', 'chrome', 'process', 'require', 'Buffer'] },
   },
   {
+    files: ['extension/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker, ...globals.webextensions } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: nodeBuiltins, message: 'The extension runs in Chrome: no Node imports.' },
+          { group: ['electron', 'electron/*', '**/electron/**'], message: 'The extension reaches the core only through the wire protocol in shared/protocol.' },
+          { group: ['ws', 'playwright-core', 'playwright-core/*', 'keytar'], message: 'Node-only packages stay in electron/.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['electron/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { commandSummaries } from './cli/commands.js';
 import { VERSION } from './version.js';
 
 export interface Config {
@@ -18,6 +19,7 @@ export type CliOutcome =
   | { kind: 'exit'; code: 0 | 2; stdout?: string; stderr?: string };
 
 export const USAGE = `Usage: chrome-mcp [options]
+       chrome-mcp <command> [--help]
 
 An MCP server on stdio that drives Chrome or Chromium.
 
@@ -27,7 +29,9 @@ Options:
   --data-dir DIR           state folder (env CHROME_MCP_DATA, default ~/.chrome-mcp)
   --help                   show this help
   --version                show the version
-`;
+
+Commands:
+${commandSummaries()}`;
 
 const OPTIONS = {
   headless: { type: 'boolean' },
@@ -43,6 +47,12 @@ export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): b
   return !!env['DISPLAY'] || !!env['WAYLAND_DISPLAY'];
 }
 
+/** The state folder: the flag, else CHROME_MCP_DATA, else ~/.chrome-mcp; the subcommands resolve it the same way. */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  // An empty variable counts as unset, so `CHROME_MCP_DATA= chrome-mcp` does not mean "the current folder".
+  return resolve(flag || env['CHROME_MCP_DATA'] || join(homedir(), '.chrome-mcp'));
+}
+
 function readFlags(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
 }
@@ -56,8 +66,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
   }
   if (values.help) return { kind: 'exit', code: 0, stdout: USAGE };
   if (values.version) return { kind: 'exit', code: 0, stdout: `${VERSION}\n` };
-  // An empty variable counts as unset, so `CHROME_MCP_DATA= chrome-mcp` does not mean "the current folder".
-  const dataDir = resolve(values['data-dir'] || env['CHROME_MCP_DATA'] || join(homedir(), '.chrome-mcp'));
+  const dataDir = resolveDataDir(values['data-dir'], env);
   return {
     kind: 'run',
     config: {

@@ -1,17 +1,26 @@
 #!/usr/bin/env node
-// The `chrome-mcp` command: read flags, then serve MCP on stdio from an in-process core (the headless install).
+// The `chrome-mcp` command: a named subcommand (pairing, install, doctor), or by default MCP on stdio from an
+// in-process core (the headless install).
+import { isCommand, runCommand } from '../core/cli/commands.js';
 import { parseCli } from '../core/config.js';
 import { log } from '../core/log.js';
 import { startStdio } from '../core/start-stdio.js';
 
-const outcome = parseCli(process.argv.slice(2));
-if (outcome.kind === 'exit') {
-  if (outcome.stdout) process.stdout.write(outcome.stdout);
-  if (outcome.stderr) process.stderr.write(outcome.stderr);
-  process.exitCode = outcome.code;
+const [first, ...rest] = process.argv.slice(2);
+if (isCommand(first)) {
+  const code = await runCommand(first, rest);
+  // Exit once stdout has drained: a keychain call left hanging past its deadline must not keep a finished command alive.
+  process.stdout.write('', () => process.exit(code));
 } else {
-  await startStdio(outcome.config).catch((error: unknown) => {
-    log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
+  const outcome = parseCli(process.argv.slice(2));
+  if (outcome.kind === 'exit') {
+    if (outcome.stdout) process.stdout.write(outcome.stdout);
+    if (outcome.stderr) process.stderr.write(outcome.stderr);
+    process.exitCode = outcome.code;
+  } else {
+    await startStdio(outcome.config).catch((error: unknown) => {
+      log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+  }
 }

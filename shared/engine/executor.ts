@@ -7,8 +7,8 @@ import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
-import { TabHandles } from './tab-handles.js';
 import type { PageContext } from './page-context.js';
+import type { TabSessionStore } from './session-state.js';
 import type { TabHost } from './tab-host.js';
 import { TabSession } from './tab-session.js';
 import { UrlWatch } from './url-watch.js';
@@ -31,9 +31,12 @@ const TAB_OPS: Record<TabOperation, TabOp> = {
   tab_close: (session, args) => tabClose(session, args as TabCloseArgs),
 };
 
-/** `tag` names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag. */
-export function createEngineExecutor(host: TabHost, opts: { tag: string }): EngineExecutor {
-  const session = new TabSession(host, new TabHandles(opts.tag));
+/**
+ * `tag` names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag.
+ * `store` keeps the tab state across restarts of a host that can be stopped at will (the extension's worker).
+ */
+export function createEngineExecutor(host: TabHost, opts: { tag: string; store?: TabSessionStore }): EngineExecutor {
+  const session = new TabSession(host, opts.tag, opts.store);
 
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
     if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, args, ctx);

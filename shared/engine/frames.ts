@@ -43,6 +43,8 @@ export class FrameRegistry {
   private readonly childSessions = new Map<string, ChildSession>();
   private readonly unsubscribe: () => void;
   private ready: Promise<void> | undefined;
+  /** The main frame as its navigation events last told it; kept live so acts learn the URL without a round trip. */
+  private main: { id: string; url: string } | undefined;
 
   constructor(readonly cdp: Cdp) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
@@ -97,6 +99,17 @@ export class FrameRegistry {
       }
     });
     return orderByTree(flat);
+  }
+
+  /** The main frame's id and URL: asked once, then followed through navigation events (Page is enabled by init). */
+  async mainFrameUrl(): Promise<{ id: string; url: string }> {
+    await this.init();
+    if (!this.main) {
+      const tree = await this.frameTree(undefined);
+      if (!tree) throw new ToolError('TAB_NOT_FOUND', 'The tab did not answer for its main frame.');
+      this.main ??= { id: tree.frame.id, url: urlOf(tree.frame) };
+    }
+    return { ...this.main };
   }
 
   /** The session's frame tree; undefined when the session is gone or refuses. */
@@ -215,6 +228,7 @@ export class FrameRegistry {
       case 'Page.frameNavigated': {
         const frame = event.params['frame'] as FrameTree['frame'];
         this.worlds.delete(frame.id);
+        if (event.sessionId === undefined && frame.parentId === undefined) this.main = { id: frame.id, url: urlOf(frame) };
         const child = event.sessionId === undefined ? undefined : this.childSessions.get(event.sessionId);
         if (child?.frameId === frame.id) child.url = urlOf(frame);
         return;
@@ -222,7 +236,11 @@ export class FrameRegistry {
       case 'Page.frameDetached':
         this.worlds.delete(String(event.params['frameId']));
         return;
+      case 'Page.navigatedWithinDocument':
+        if (event.sessionId === undefined && this.main && this.main.id === event.params['frameId']) this.main.url = String(event.params['url']);
+        return;
       case 'Inspector.detached':
+        this.main = undefined;
         this.worlds.clear();
         this.childSessions.clear();
         this.ready = undefined;

@@ -7,7 +7,19 @@ export class TabHandles {
   private readonly byHandle = new Map<string, string>();
   private next = 1;
 
-  constructor(readonly tag: string) {}
+  /** `saved` restores the handles an earlier run of the same session gave out. */
+  constructor(readonly tag: string, saved?: { handles: Array<[string, string]>; next: number }) {
+    if (!saved) return;
+    for (const [hostId, handle] of saved.handles) {
+      this.byHostId.set(hostId, handle);
+      this.byHandle.set(handle, hostId);
+    }
+    this.next = saved.next;
+  }
+
+  saved(): { handles: Array<[string, string]>; next: number } {
+    return { handles: [...this.byHostId], next: this.next };
+  }
 
   /** The handle of a backend tab id, minted on first sight. */
   handleFor(hostId: string): string {

@@ -1,7 +1,8 @@
 // One agent's view of a browser's tabs: handles, the current tab, the tabs it opened, and a PageContext per tab.
 import { ToolError } from '../protocol/errors.js';
 import { PageContext } from './page-context.js';
-import type { TabHandles } from './tab-handles.js';
+import type { TabSessionState, TabSessionStore } from './session-state.js';
+import { TabHandles } from './tab-handles.js';
 import type { HostTab, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -25,21 +26,31 @@ interface Attached {
 }
 
 export class TabSession {
-  private readonly owned = new Set<string>();
+  private readonly owned: Set<string>;
   private readonly attached = new Map<string, Promise<Attached>>();
+  private readonly handles: TabHandles;
   private current: string | undefined;
 
+  /** `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory. */
   constructor(
     private readonly host: TabHost,
-    private readonly handles: TabHandles,
-  ) {}
+    tag: string,
+    private readonly store?: TabSessionStore,
+  ) {
+    const initial = store?.initial;
+    this.handles = new TabHandles(tag, initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined);
+    this.owned = new Set(initial?.owned);
+    this.current = initial?.current;
+  }
 
   async list(): Promise<SessionTab[]> {
     const tabs = await this.host.list();
     const open = new Set(tabs.map((tab) => tab.id));
     for (const id of this.owned) if (!open.has(id)) this.forget(id);
     if (this.current !== undefined && !open.has(this.current)) this.current = undefined;
-    return tabs.map((tab) => ({ ...tab, handle: this.handles.handleFor(tab.id), current: tab.id === this.current, owned: this.owned.has(tab.id) }));
+    const listed = tabs.map((tab) => ({ ...tab, handle: this.handles.handleFor(tab.id), current: tab.id === this.current, owned: this.owned.has(tab.id) }));
+    this.changed();
+    return listed;
   }
 
   /**
@@ -52,6 +63,7 @@ export class TabSession {
     try {
       const page = await this.page(hostId);
       this.current = hostId;
+      this.changed();
       return { ...tab, page };
     } catch (error) {
       if (!(error instanceof ToolError && error.code === 'TAB_NOT_FOUND')) throw error;
@@ -71,6 +83,7 @@ export class TabSession {
   async open(focus: boolean): Promise<TabInUse> {
     const tab = await this.host.create('about:blank', { focus });
     this.owned.add(tab.id);
+    this.changed();
     return this.use(this.handles.handleFor(tab.id));
   }
 
@@ -80,6 +93,7 @@ export class TabSession {
     if (!tab) throw new ToolError('TAB_NOT_FOUND', `Tab ${handle} was closed.`);
     if (focus) await this.host.activate(hostId);
     this.current = hostId;
+    this.changed();
     return { ...tab, current: true, active: tab.active || focus };
   }
 
@@ -156,5 +170,14 @@ export class TabSession {
     this.owned.delete(hostId);
     this.handles.forget(hostId);
     if (this.current === hostId) this.current = undefined;
+    this.changed();
+  }
+
+  private changed(): void {
+    if (!this.store) return;
+    const { handles, next } = this.handles.saved();
+    const state: TabSessionState = { tag: this.handles.tag, handles, nextHandle: next, owned: [...this.owned] };
+    if (this.current !== undefined) state.current = this.current;
+    this.store.save(state);
   }
 }

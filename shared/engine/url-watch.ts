@@ -1,6 +1,11 @@
 // Notices when an act (a click on a link, Enter in a search box) navigates the tab, and reports the new URL.
 import type { CdpEvent } from './cdp.js';
+import { withDeadline } from './deadline.js';
 import type { PageContext } from './page-context.js';
+
+// A navigation an act causes (a link's click) is a task the renderer runs after the act's last command answered;
+// one round trip through the renderer lets its navigation events arrive first. A busy page gets this long.
+const FLUSH_MS = 250;
 
 // An act that starts a navigation waits this long at most for the new document to commit and parse; a slower
 // page is still reported with whatever URL the tab has by then, and `wait_for` can take it from there.
@@ -23,12 +28,14 @@ export class UrlWatch {
   }
 
   static async start(page: PageContext): Promise<UrlWatch> {
-    const { id, url } = await mainFrame(page);
+    const { id, url } = await page.frames.mainFrameUrl();
     return new UrlWatch(page, id, url);
   }
 
   /** After the act: lets a navigation it started commit, then answers the new URL if the tab moved. */
   async settle(): Promise<string | undefined> {
+    const flush = this.page.cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }).catch(() => undefined);
+    await withDeadline(flush, FLUSH_MS, () => undefined);
     if (this.navigating || this.parsing) {
       await new Promise<void>((resolve) => {
         const finish = () => {
@@ -43,7 +50,8 @@ export class UrlWatch {
       });
     }
     this.dispose();
-    const { url } = await mainFrame(this.page);
+    // Followed through navigation events: no round trip, which matters most over chrome.debugger.
+    const { url } = await this.page.frames.mainFrameUrl();
     return url !== this.before ? url : undefined;
   }
 
@@ -80,9 +88,4 @@ export class UrlWatch {
     }
     this.wake?.();
   }
-}
-
-async function mainFrame(page: PageContext): Promise<{ id: string; url: string }> {
-  const { frameTree } = await page.cdp.send<{ frameTree: { frame: { id: string; url: string; urlFragment?: string } } }>('Page.getFrameTree');
-  return { id: frameTree.frame.id, url: frameTree.frame.url + (frameTree.frame.urlFragment ?? '') };
 }

@@ -3,6 +3,7 @@
 export const ERROR_CODES = {
   NO_BACKEND: 'No browser is available. Pair the extension or enable the fallback browser, then retry.',
   LAUNCH_FAILED: 'The fallback browser could not start. Check `status`, or pass --executable-path.',
+  BRIDGE_UNAVAILABLE: 'The extension bridge could not listen on its port. Quit the other chrome-mcp using it, or start with --port.',
   EXTENSION_DISCONNECTED: 'The extension disconnected mid-call. Retry: the next call reconnects or falls back.',
   BROWSER_CLOSED: 'The browser went away. Retry: the next call starts it again.',
   BACKPRESSURE: 'The link to the browser is saturated. Retry in a moment.',

@@ -61,7 +61,8 @@ export const welcomeFrame = z.strictObject({
 });
 /** Sent once after a successful `pair`: the long-lived secret the extension keeps for later hellos. */
 export const pairedFrame = z.strictObject({ type: z.literal('paired'), secret: z.string().min(1).max(256) });
-export const unauthorizedFrame = z.strictObject({ type: z.literal('unauthorized'), reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced']) });
+/** Why the core closed the connection: `bad_frame` = the first frame was not a hello or pair it could read. */
+export const unauthorizedFrame = z.strictObject({ type: z.literal('unauthorized'), reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced', 'bad_frame']) });
 export const commandFrame = z.strictObject({
   type: z.literal('command'),
   id: z.string().max(64),

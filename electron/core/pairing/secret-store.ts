@@ -1,0 +1,92 @@
+// The long-lived pairing secret: in the OS keychain when one answers, else in a 0600 file in the 0700 data dir.
+// `<data-dir>/secret.json` always says which (and holds the secret itself only in the file case).
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { type Keychain, openKeychain } from './keychain.js';
+import { ensurePrivateDir, readPrivateJson, writeFileAtomic } from './private-files.js';
+
+export type SecretStoreKind = 'keychain' | 'file';
+
+export interface StoredSecret {
+  secret: string;
+  kind: SecretStoreKind;
+}
+
+const record = z.discriminatedUnion('store', [
+  z.strictObject({ v: z.literal(1), store: z.literal('keychain'), created: z.string() }),
+  z.strictObject({ v: z.literal(1), store: z.literal('file'), created: z.string(), secret: z.string().min(43).max(256) }),
+]);
+
+export const SECRET_FILE = 'secret.json';
+
+/** 32 random bytes: the bridge's whole defence against another local process, so never fewer. */
+function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export class SecretStore {
+  private readonly path: string;
+
+  /** The keychain account: the data dir's absolute path, so two data dirs (two cores, or a test's) never share a secret. */
+  private readonly account: string;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly keychain: () => Promise<Keychain | undefined> = openKeychain,
+  ) {
+    this.path = join(dataDir, SECRET_FILE);
+    this.account = dataDir;
+  }
+
+  /** Where the secret lives, from the record alone (no keychain call): for `status` and `doctor`. */
+  location(): SecretStoreKind | undefined {
+    return readPrivateJson(this.path, record)?.store;
+  }
+
+  /**
+   * The current secret, or undefined when there is none (never paired, or its record or keychain entry deleted,
+   * which revokes it). Throws when the record says keychain and the keychain does not answer: falling back to a new
+   * file secret here would silently fork the secret between the native host and the core.
+   */
+  async read(): Promise<StoredSecret | undefined> {
+    const current = readPrivateJson(this.path, record);
+    if (!current) return undefined;
+    if (current.store === 'file') return { secret: current.secret, kind: 'file' };
+    const keychain = await this.keychain();
+    if (!keychain) throw new Error('the pairing secret is in the OS keychain, which cannot be reached from this process');
+    const secret = await keychain.get(this.account);
+    return secret === null ? undefined : { secret, kind: 'keychain' };
+  }
+
+  /** The current secret, created when there is none yet. */
+  async ensure(): Promise<StoredSecret> {
+    return (await this.read()) ?? (await this.replace());
+  }
+
+  /** A new secret in place of the old one, which stops working at once (re-pairing). */
+  async replace(): Promise<StoredSecret> {
+    ensurePrivateDir(this.dataDir);
+    const secret = newSecret();
+    const created = new Date().toISOString();
+    if (await this.storeInKeychain(secret)) {
+      writeFileAtomic(this.path, `${JSON.stringify({ v: 1, store: 'keychain', created })}\n`);
+      return { secret, kind: 'keychain' };
+    }
+    writeFileAtomic(this.path, `${JSON.stringify({ v: 1, store: 'file', created, secret })}\n`);
+    return { secret, kind: 'file' };
+  }
+
+  /** True when the keychain took the secret and gives the same one back (a keyring may accept a write it drops). */
+  private async storeInKeychain(secret: string): Promise<boolean> {
+    const keychain = await this.keychain();
+    if (!keychain) return false;
+    try {
+      await keychain.set(this.account, secret);
+      return (await keychain.get(this.account)) === secret;
+    } catch {
+      // No secret service on the bus, a locked keyring, a deadline: the file is the documented fallback.
+      return false;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// The extension's service worker: every listener registered at the top level (Chrome only delivers events to
+// listeners present on the first turn of a restarted worker), the bridge client, and the engine over chrome.debugger.
+import { createEngineExecutor } from '../../shared/engine/executor.js';
+import type { ExtensionFrame } from '../../shared/protocol/wire.js';
+import { BridgeClient } from './bridge-client.js';
+import type { LinkSession } from './bridge-connection.js';
+import { ChromeTabHost } from './chrome-tab-host.js';
+import { CommandRouter } from './command-router.js';
+import { TARGET_CLOSED } from './debugger-tab.js';
+import { credentialsChanged } from './credentials.js';
+import { ensureAlarm, LINK_ALARM } from './link-timers.js';
+import { popupRequest, type PairReply } from './messages.js';
+import { openSessionStore } from './session-store.js';
+
+// One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
+const host = new ChromeTabHost();
+
+async function startSession(session: string, send: (frame: ExtensionFrame) => void): Promise<LinkSession> {
+  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore() });
+  return {
+    router: new CommandRouter(executor, send),
+    async end() {
+      executor.dispose();
+      await host.detachAll();
+    },
+  };
+}
+
+const client = new BridgeClient(startSession);
+
+chrome.debugger.onEvent.addListener((source, method, params) => host.onEvent(source, method, params));
+chrome.debugger.onDetach.addListener((source, reason) => {
+  if (source.tabId !== undefined) host.ended(source.tabId, reason);
+});
+chrome.tabs.onRemoved.addListener((tabId) => host.ended(tabId, TARGET_CLOSED));
+
+chrome.runtime.onStartup.addListener(() => void client.connect());
+chrome.runtime.onInstalled.addListener(() => void client.connect());
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === LINK_ALARM) void client.connect();
+});
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && credentialsChanged(changes)) void client.credentialsChanged();
+});
+
+chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (reply: PairReply) => void) => {
+  // Only our own pages (the popup, also when opened in a tab) may steer the link.
+  if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL(''))) return false;
+  const request = popupRequest.safeParse(message);
+  if (!request.success) return false;
+  if (request.data.type === 'connect') {
+    void client.connect(request.data.force);
+    return false;
+  }
+  void client.pair(request.data.code).then(sendResponse);
+  // Keeps the channel open for the asynchronous answer.
+  return true;
+});
+
+// Any wake-up (an alarm, a tab event, the popup) runs this: a worker that was stopped dials again at once.
+void ensureAlarm();
+void client.connect();

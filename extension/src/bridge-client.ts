@@ -1,0 +1,172 @@
+// The worker's side of the link to the core: finds credentials, dials, re-dials after a drop with backoff, asks the
+// native host again when a secret is refused, and pairs with a code the person typed.
+import { CLOSE_CODES } from '../../shared/protocol/wire.js';
+import { BridgeConnection, type ConnectionEnd, type ConnectionHooks, type Greeting } from './bridge-connection.js';
+import { askNativeHost, loadCredentials, storeCredentials, type Credentials } from './credentials.js';
+import { armAlarm, retryDelay } from './link-timers.js';
+import { readLinkStatus, writeLinkStatus } from './link-status.js';
+
+export interface PairResult {
+  ok: boolean;
+  message: string;
+}
+
+const PAIR_TIMEOUT_MS = 10_000;
+
+export class BridgeClient {
+  private connection: BridgeConnection | undefined;
+  private dialing: Promise<void> | undefined;
+  private retries = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The native host was asked for fresh credentials in this outage (the app may have moved to another port). */
+  private refreshed = false;
+  private settlePair: ((result: PairResult) => void) | undefined;
+
+  constructor(private readonly startSession: ConnectionHooks['startSession']) {}
+
+  /**
+   * Dials unless a link is up or being made; called on every wake-up (start, alarm, popup). A refused secret or a
+   * link taken over by another browser is dialled again only when something changed, or when `force`d by the person.
+   */
+  connect(force = false): Promise<void> {
+    if (this.connection) return Promise.resolve();
+    this.stopRetry();
+    // A dial never rejects: every failure ends in a link status and, where it helps, a retry.
+    this.dialing ??= this.dial(force)
+      .catch((error: unknown) => writeLinkStatus({ state: 'disconnected', detail: `Could not dial: ${String(error)}` }))
+      .finally(() => (this.dialing = undefined));
+    return this.dialing;
+  }
+
+  /** Credentials changed under us (the popup, a test, the native host): a link not yet welcomed starts over with them. */
+  async credentialsChanged(): Promise<void> {
+    // A dial in progress may have read the credentials from before the change: let it finish, then judge.
+    await this.dialing;
+    const current = this.connection;
+    // A pairing connection stores the secret it was given and is welcomed on the same socket: leave it be.
+    if (current?.welcomed || current?.pairing) return;
+    const { port, secret } = await loadCredentials();
+    if (current && current.port === port && current.secret === secret) return;
+    current?.close();
+    this.connection = undefined;
+    await this.connect(true);
+  }
+
+  /** Dials with a one-time code instead of the secret; the core answers with the long-lived secret, which we keep. */
+  async pair(code: string): Promise<PairResult> {
+    this.settlePair?.({ ok: false, message: 'A newer pairing attempt replaced this one.' });
+    this.stopRetry();
+    this.connection?.close();
+    this.connection = undefined;
+    const { port } = await loadCredentials();
+    return new Promise<PairResult>((resolve) => {
+      const timer = setTimeout(() => finish({ ok: false, message: `The app did not answer on port ${port}.` }), PAIR_TIMEOUT_MS);
+      const finish = (result: PairResult) => {
+        clearTimeout(timer);
+        if (this.settlePair === finish) this.settlePair = undefined;
+        resolve(result);
+      };
+      this.settlePair = finish;
+      this.open(port, { kind: 'pair', code });
+    });
+  }
+
+  private async dial(force: boolean): Promise<void> {
+    const [status, stored] = await Promise.all([readLinkStatus(), loadCredentials()]);
+    if (status.state === 'replaced' && !force) return;
+    let { port, secret } = stored;
+    if (secret === undefined || status.state === 'unauthorized') {
+      // No secret yet, or the last one was refused: only a secret the native host has and we have not tried helps.
+      const fromHost = await askNativeHost();
+      if (fromHost && !sameCredentials(fromHost, stored)) {
+        await storeCredentials(fromHost);
+        ({ port, secret } = fromHost);
+      } else if (!force || secret === undefined) {
+        if (secret === undefined) await writeLinkStatus({ state: 'not_paired', port, detail: NOT_PAIRED });
+        return;
+      }
+    }
+    if (!this.connection) this.open(port, { kind: 'hello', secret });
+  }
+
+  private open(port: number, greeting: Greeting): void {
+    void writeLinkStatus({ state: 'connecting', port });
+    let paired = false;
+    const connection = new BridgeConnection(port, greeting, {
+      startSession: this.startSession,
+      welcomed: () => {
+        this.retries = 0;
+        this.refreshed = false;
+        void armAlarm(true);
+        void writeLinkStatus({ state: 'connected', port });
+      },
+      paired: (secret) => {
+        paired = true;
+        void storeCredentials({ port, secret });
+        this.settlePair?.({ ok: true, message: 'Paired.' });
+      },
+      closed: (end) => {
+        if (this.connection === connection) this.connection = undefined;
+        void this.closed(end, greeting.kind === 'pair' && !end.welcomed ? (paired ? 'paired' : 'refused') : 'link', port);
+      },
+    });
+    this.connection = connection;
+  }
+
+  /** `pairing` says how a pairing connection ended before any welcome; 'link' is every other connection. */
+  private async closed(end: ConnectionEnd, pairing: 'paired' | 'refused' | 'link', port: number): Promise<void> {
+    if (pairing === 'paired') return this.connect(true);
+    if (pairing === 'refused') {
+      this.settlePair?.({ ok: false, message: end.opened ? 'The app refused the code: check it, or get a new one with `chrome-mcp pair`.' : `Nothing answers on port ${port}: is the app running?` });
+      // An older secret, if there is one, still gets its normal hello.
+      return this.connect(true);
+    }
+    const refused = end.unauthorized ?? (end.code === CLOSE_CODES.unauthorized ? 'bad_secret' : undefined);
+    if (end.code === CLOSE_CODES.replaced || refused === 'replaced') {
+      await armAlarm(false);
+      await writeLinkStatus({ state: 'replaced', port, detail: 'Another browser with the extension took over the link to the app.' });
+      return;
+    }
+    if (refused === 'bad_secret' || refused === 'bad_origin' || refused === 'bad_version' || refused === 'bad_frame') {
+      // The app may have been paired again since: the native host is asked once more before giving up.
+      await armAlarm(false);
+      await writeLinkStatus({ state: 'unauthorized', port, detail: refusalDetail(refused) });
+      return this.connect();
+    }
+    return this.retryLater(end, port);
+  }
+
+  private async retryLater(end: ConnectionEnd, port: number): Promise<void> {
+    if (!end.opened && !this.refreshed) {
+      // Nothing listens there: the app may have restarted on another port. The native host knows.
+      this.refreshed = true;
+      const [fromHost, stored] = await Promise.all([askNativeHost(), loadCredentials()]);
+      if (fromHost && !sameCredentials(fromHost, stored)) await storeCredentials(fromHost);
+    }
+    const delay = retryDelay(this.retries++);
+    if (delay === undefined) {
+      await armAlarm(false);
+      await writeLinkStatus({ state: 'disconnected', port, detail: 'The app is not answering; trying again every 30 s.' });
+      return;
+    }
+    await writeLinkStatus({ state: 'connecting', port, detail: end.opened ? 'The link dropped; reconnecting.' : 'Waiting for the app.' });
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private stopRetry(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+}
+
+const NOT_PAIRED = 'Not paired: run `chrome-mcp install-native-host`, or enter the code from `chrome-mcp pair`.';
+
+function sameCredentials(a: Credentials, b: Credentials): boolean {
+  return a.port === b.port && a.secret === b.secret;
+}
+
+function refusalDetail(reason: 'bad_secret' | 'bad_origin' | 'bad_version' | 'bad_frame'): string {
+  // The app could not read our hello: it speaks another wire version, or another build of the protocol.
+  if (reason === 'bad_version' || reason === 'bad_frame') return 'The app and the extension are different versions: update the one that is older.';
+  return 'The app refused this browser: pair again (`chrome-mcp pair`, then enter the code here).';
+}

@@ -1,0 +1,172 @@
+// The engine's TabHost inside the person's Chrome: chrome.tabs of normal windows, one chrome.debugger attach per tab
+// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group.
+import type { Cdp } from '../../shared/engine/cdp.js';
+import type { HostTab, TabHost } from '../../shared/engine/tab-host.js';
+import { ToolError } from '../../shared/protocol/errors.js';
+import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
+import { addToAgentGroup } from './tab-group.js';
+
+const PROTOCOL_VERSION = '1.3';
+
+export class ChromeTabHost implements TabHost {
+  /** Attach in progress or done, per tab (possibly detached since: cdp() checks). */
+  private readonly attaching = new Map<number, Promise<DebuggerTab>>();
+  /** Attached tabs, for routing chrome.debugger events synchronously. */
+  private readonly live = new Map<number, DebuggerTab>();
+  /** Detach in progress per tab; an attach waits for it, so the two never interleave. */
+  private readonly detaching = new Map<number, Promise<void>>();
+  /** Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew. */
+  private readonly swept = sweepStaleAttachments();
+
+  async list(): Promise<HostTab[]> {
+    const [tabs, focused] = await Promise.all([chrome.tabs.query({ windowType: 'normal' }), focusedWindowId()]);
+    return tabs.filter(hasId).map((tab) => hostTab(tab, focused));
+  }
+
+  async create(url: string, opts: { focus: boolean }): Promise<HostTab> {
+    const windowId = await focusedWindowId();
+    const tab = windowId === undefined
+      ? (await chrome.windows.create({ url, focused: opts.focus, type: 'normal' }))?.tabs?.[0]
+      : await chrome.tabs.create({ windowId, url, active: opts.focus });
+    if (!tab || !hasId(tab)) throw new ToolError('INTERNAL', 'Chrome opened no tab.');
+    if (opts.focus && windowId !== undefined) await chrome.windows.update(windowId, { focused: true });
+    // The group only labels the tab for the person: a window that cannot hold groups still gets the tab.
+    await addToAgentGroup(tab).catch(() => undefined);
+    return hostTab(tab, opts.focus ? tab.windowId : undefined);
+  }
+
+  async close(id: string): Promise<void> {
+    const tabId = tabIdOf(id);
+    await chrome.tabs.remove(tabId).catch(() => {
+      throw new ToolError('TAB_NOT_FOUND');
+    });
+    this.ended(tabId, TARGET_CLOSED);
+  }
+
+  async activate(id: string): Promise<void> {
+    const tab = await chrome.tabs.update(tabIdOf(id), { active: true }).catch(() => undefined);
+    if (!tab) throw new ToolError('TAB_NOT_FOUND');
+    await chrome.windows.update(tab.windowId, { focused: true });
+  }
+
+  async cdp(id: string): Promise<Cdp> {
+    const tabId = tabIdOf(id);
+    const attempt = this.attached(tabId);
+    const tab = await attempt;
+    if (tab.attached) return tab;
+    // Detached since it was made (the tab crashed, the person pressed Cancel on the debugging bar): attach afresh.
+    if (this.attaching.get(tabId) === attempt) this.attaching.delete(tabId);
+    return this.attached(tabId);
+  }
+
+  /** chrome.debugger.onEvent, registered at the worker's top level. */
+  onEvent(source: chrome.debugger.DebuggerSession, method: string, params: Record<string, unknown> | undefined): void {
+    if (source.tabId === undefined) return;
+    this.live.get(source.tabId)?.dispatch(method, params ?? {}, source.sessionId);
+  }
+
+  /** chrome.debugger.onDetach and tabs.onRemoved: the attachment is gone, and the next command attaches afresh. */
+  ended(tabId: number, reason: string): void {
+    this.live.get(tabId)?.detached(reason);
+    this.live.delete(tabId);
+  }
+
+  /** Lets go of every tab, so the next session starts from fresh attachments (and Chrome's debugging bar goes away). */
+  async detachAll(): Promise<void> {
+    const attempts = [...this.attaching];
+    this.attaching.clear();
+    await Promise.all(attempts.map(([tabId, attempt]) => {
+      // An attach still in flight is let go of too once it lands; a new attach of the tab waits for all of it.
+      const done: Promise<void> = attempt
+        .then((tab) => {
+          tab.detached('session ended');
+          if (this.live.get(tabId) === tab) this.live.delete(tabId);
+          return chrome.debugger.detach({ tabId });
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.detaching.get(tabId) === done) this.detaching.delete(tabId);
+        });
+      this.detaching.set(tabId, done);
+      return done;
+    }));
+  }
+
+  /** The tab's attachment, made once however many calls ask at the same time. */
+  private attached(tabId: number): Promise<DebuggerTab> {
+    let attempt = this.attaching.get(tabId);
+    if (!attempt) {
+      const made = this.attach(tabId);
+      attempt = made;
+      this.attaching.set(tabId, made);
+      made.catch(() => {
+        if (this.attaching.get(tabId) === made) this.attaching.delete(tabId);
+      });
+    }
+    return attempt;
+  }
+
+  private async attach(tabId: number): Promise<DebuggerTab> {
+    await this.swept;
+    await this.detaching.get(tabId);
+    await attachDebugger(tabId);
+    const tab = new DebuggerTab(tabId);
+    this.live.set(tabId, tab);
+    return tab;
+  }
+}
+
+async function attachDebugger(tabId: number): Promise<void> {
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  } catch (error) {
+    throw attachError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Why an attach failed, as the error the model can act on. */
+function attachError(message: string): ToolError {
+  if (/no tab with given id/i.test(message)) return new ToolError('TAB_NOT_FOUND');
+  // Chrome's one-client-per-tab refusal. Chromium 156 lets DevTools and other CDP clients share a tab with us
+  // (measured) and says this only of this extension's own attachment, which the start-up sweep has let go of.
+  if (/already attached/i.test(message)) return new ToolError('DEVTOOLS_OPEN', `Another debugger holds this tab: ${message}`);
+  return new ToolError('CDP_ERROR', `Chrome refused to attach to this tab: ${message}`, {
+    next: 'Browser pages (chrome://, the Web Store, other extensions\' pages) cannot be driven: use a web page tab.',
+  });
+}
+
+/**
+ * Detaches whatever this extension still has attached: a stopped worker's attachments outlive it, and re-attaching
+ * afresh is what makes Chrome announce a tab's out-of-process frames to the new engine. Tabs held only by other
+ * clients refuse, harmlessly.
+ */
+async function sweepStaleAttachments(): Promise<void> {
+  const targets = await chrome.debugger.getTargets().catch(() => []);
+  const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
+  await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
+}
+
+async function focusedWindowId(): Promise<number | undefined> {
+  const window = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => undefined);
+  return window?.id;
+}
+
+function hasId<T extends { id?: number | undefined }>(tab: T): tab is T & { id: number } {
+  return tab.id !== undefined && tab.id !== chrome.tabs.TAB_ID_NONE;
+}
+
+function hostTab(tab: chrome.tabs.Tab & { id: number }, focusedWindow: number | undefined): HostTab {
+  return {
+    id: String(tab.id),
+    url: tab.url || tab.pendingUrl || '',
+    title: tab.title ?? '',
+    // Every window has an active tab; only the one in the window the person last used is in front of them.
+    active: tab.active && tab.windowId === focusedWindow,
+  };
+}
+
+function tabIdOf(id: string): number {
+  const tabId = Number(id);
+  if (!Number.isSafeInteger(tabId)) throw new ToolError('TAB_NOT_FOUND', `No tab ${id}.`);
+  return tabId;
+}

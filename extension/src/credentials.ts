@@ -1,0 +1,43 @@
+// Where the bridge's port and pairing secret come from: chrome.storage.local, else the native host that the core
+// installed; a code typed into the popup is the manual way (see bridge-client.ts).
+import { z } from 'zod';
+import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
+
+/** The native-messaging host the core installs (`chrome-mcp install-native-host`); it answers {type:'pairing'}. */
+export const NATIVE_HOST = 'com.chrome_mcp.bridge';
+
+const STORAGE_KEY = 'bridge';
+const port = z.number().int().min(1).max(65_535);
+const secret = z.string().min(1).max(256);
+const stored = z.object({ port: port.optional(), secret: secret.optional() });
+const hostReply = z.object({ secret, port });
+
+export interface Credentials {
+  port: number;
+  secret?: string;
+}
+
+export async function loadCredentials(): Promise<Credentials> {
+  const { [STORAGE_KEY]: raw } = await chrome.storage.local.get(STORAGE_KEY);
+  // Anything unreadable there is as good as nothing: pairing starts over rather than dialling with garbage.
+  const parsed = stored.safeParse(raw ?? {});
+  const value = parsed.success ? parsed.data : {};
+  return value.secret === undefined ? { port: value.port ?? DEFAULT_BRIDGE_PORT } : { port: value.port ?? DEFAULT_BRIDGE_PORT, secret: value.secret };
+}
+
+export async function storeCredentials(update: Partial<Credentials>): Promise<void> {
+  const current = await loadCredentials();
+  await chrome.storage.local.set({ [STORAGE_KEY]: { ...current, ...update } });
+}
+
+/** Asks the native host for the core's secret and port; undefined when no host is installed or it has none to give. */
+export async function askNativeHost(): Promise<Required<Credentials> | undefined> {
+  const reply: unknown = await chrome.runtime.sendNativeMessage(NATIVE_HOST, { type: 'pairing' }).catch(() => undefined);
+  const parsed = hostReply.safeParse(reply);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** True when a change to chrome.storage.local touched the credentials (the popup, a test, or pairing wrote them). */
+export function credentialsChanged(changes: Record<string, chrome.storage.StorageChange>): boolean {
+  return STORAGE_KEY in changes;
+}

@@ -1,0 +1,30 @@
+// The link state the popup shows, kept in chrome.storage.session: it outlives a worker restart and the popup watches it.
+import { z } from 'zod';
+
+const linkStatus = z.object({
+  state: z.enum(['connecting', 'connected', 'not_paired', 'unauthorized', 'replaced', 'disconnected']),
+  port: z.number().optional(),
+  /** One line for the person: what went wrong, or what to do. */
+  detail: z.string().optional(),
+});
+export type LinkStatus = z.infer<typeof linkStatus>;
+
+const STORAGE_KEY = 'link';
+
+export async function readLinkStatus(): Promise<LinkStatus> {
+  const { [STORAGE_KEY]: raw } = await chrome.storage.session.get(STORAGE_KEY);
+  const parsed = linkStatus.safeParse(raw);
+  return parsed.success ? parsed.data : { state: 'disconnected' };
+}
+
+export function writeLinkStatus(status: LinkStatus): Promise<void> {
+  return chrome.storage.session.set({ [STORAGE_KEY]: status });
+}
+
+/** The new status when a chrome.storage.session change carries one. */
+export function linkStatusChange(changes: Record<string, chrome.storage.StorageChange>): LinkStatus | undefined {
+  const change = changes[STORAGE_KEY];
+  if (!change) return undefined;
+  const parsed = linkStatus.safeParse(change.newValue);
+  return parsed.success ? parsed.data : undefined;
+}

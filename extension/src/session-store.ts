@@ -1,0 +1,32 @@
+// Keeps the engine's tab state (owned tabs, current tab, handles) in chrome.storage.session, so a stopped and
+// restarted worker still knows which tabs are the agent's; session storage clears with the browser, as tab ids do.
+import { z } from 'zod';
+import type { TabSessionState, TabSessionStore } from '../../shared/engine/session-state.js';
+
+const STORAGE_KEY = 'tabSession';
+
+const tabSessionState = z.object({
+  tag: z.string(),
+  handles: z.array(z.tuple([z.string(), z.string()])),
+  nextHandle: z.number().int().min(1),
+  owned: z.array(z.string()),
+  current: z.string().optional(),
+});
+
+export async function openSessionStore(): Promise<TabSessionStore> {
+  const { [STORAGE_KEY]: raw } = await chrome.storage.session.get(STORAGE_KEY);
+  const parsed = tabSessionState.safeParse(raw);
+  let last = parsed.success ? JSON.stringify(parsed.data) : '';
+  const store: TabSessionStore = {
+    save(state: TabSessionState) {
+      // Most calls change nothing (a snapshot on the current tab): skip the write.
+      const text = JSON.stringify(state);
+      if (text === last) return;
+      last = text;
+      // A lost write costs only what a restart would remember; the call itself must not fail for it.
+      void chrome.storage.session.set({ [STORAGE_KEY]: state }).catch(() => undefined);
+    },
+  };
+  if (parsed.success) store.initial = parsed.data;
+  return store;
+}

@@ -1,0 +1,20 @@
+// What a TabSession keeps across restarts of the process hosting it (an MV3 worker is stopped at will), and the
+// hook a host gives it to store that state; the fallback keeps everything in memory and passes no store.
+
+export interface TabSessionState {
+  /** The tag the handles were minted under: a session with another tag keeps the tabs but mints new handles. */
+  tag: string;
+  handles: Array<[hostId: string, handle: string]>;
+  nextHandle: number;
+  /** Tabs this agent opened, so it may still close them after a restart. */
+  owned: string[];
+  /** The tab implicit calls run on; losing it would send the next call to the person's active tab. */
+  current?: string;
+}
+
+export interface TabSessionStore {
+  /** What an earlier run saved, read before the session starts. */
+  initial?: TabSessionState;
+  /** Called after each change; the store decides how and when to write. */
+  save(state: TabSessionState): void;
+}

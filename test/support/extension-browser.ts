@@ -1,0 +1,186 @@
+// Debian Chromium with the built extension loaded (no playwright: its pages would all get focus emulation), plus a
+// browser-level CDP socket for the test to look on: the extension's worker, its storage, its tabs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
+import { findBrowser } from '../../electron/core/fallback/find-browser.js';
+import { EXTENSION_ID } from '../../shared/protocol/extension-id.js';
+import { buildExtension } from '../../scripts/build-extension.js';
+
+const WORKER_URL = `chrome-extension://${EXTENSION_ID}/background.js`;
+
+interface TargetInfo {
+  targetId: string;
+  type: string;
+  url: string;
+}
+
+interface EvaluateResult {
+  result: { value?: unknown };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+}
+
+export interface ExtensionBrowser {
+  /** Browser-level CDP, for the test only; the extension never sees it. */
+  control: CdpConnection;
+  profileDir: string;
+  /** The load-unpacked folder this browser runs. */
+  extensionDir: string;
+  /** Runs an expression (awaited) in the extension's service worker; a stopped one is waited for (up to 10 s). */
+  evaluate<T>(expression: string): Promise<T>;
+  /** Writes the pairing inputs the worker reads, as the native host or the popup would. */
+  seed(credentials: { port: number; secret?: string }): Promise<void>;
+  /** Stops the worker as Chrome does when it evicts one; resolves once it is gone. */
+  stopWorker(): Promise<void>;
+  /** The worker's target id, or undefined while it is stopped. */
+  workerTarget(): Promise<string | undefined>;
+  /** Opens one of the extension's pages (popup.html) in a tab, with a way to run script in it. */
+  openPage(path: string): Promise<{ evaluate<T>(expression: string): Promise<T>; close(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+/** `args`: more Chromium flags (e.g. --auto-open-devtools-for-tabs, which works headless too). */
+export async function startExtensionBrowser(options: { args?: string[] } = {}): Promise<ExtensionBrowser> {
+  const executable = findBrowser(undefined);
+  if (!executable) throw new Error('no Chromium to run the extension in');
+  const root = mkdtempSync(join(tmpdir(), 'chrome-mcp-ext-'));
+  const profileDir = join(root, 'profile');
+  // A private build from the current sources: dist/extension may be stale, and test files run in parallel.
+  const extensionDir = join(root, 'extension');
+  await buildExtension(extensionDir);
+  // Its own process group, so closing kills the helper processes too: left alone they keep writing to the profile.
+  const child = spawn(executable, [
+    '--headless=new', `--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`,
+    `--user-data-dir=${profileDir}`, '--remote-debugging-port=0', '--no-first-run', '--no-default-browser-check',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-sandbox', '--disable-gpu',
+    // Hides the "started debugging this browser" bar, which would shrink the viewport mid-test.
+    '--silent-debugger-extension-api',
+    ...(options.args ?? []),
+    'about:blank',
+  ], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    }
+    rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  };
+  try {
+    const control = await CdpConnection.connect(await devToolsUrl(child));
+    const browser = controlled(control, { profileDir, extensionDir }, kill);
+    await browser.evaluate('chrome.runtime.id');
+    return browser;
+  } catch (error) {
+    await kill();
+    throw error;
+  }
+}
+
+/** Chromium prints its browser endpoint on stderr once the debugging server listens. */
+function devToolsUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(text);
+      if (!match) return;
+      child.stderr?.off('data', onData);
+      // Keep draining stderr, or a chatty browser blocks on a full pipe.
+      child.stderr?.resume();
+      resolve(match[1]!);
+    };
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before listening: ${text.slice(-500)}`)));
+  });
+}
+
+function controlled(control: CdpConnection, dirs: { profileDir: string; extensionDir: string }, kill: () => Promise<void>): ExtensionBrowser {
+  const workerTarget = async () => {
+    const { targetInfos } = await control.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+    return targetInfos.find((info) => info.type === 'service_worker' && info.url === WORKER_URL)?.targetId;
+  };
+
+  /** A session on the worker once its extension APIs are bound (a worker target shows up a moment before they are). */
+  const workerSession = async (): Promise<string> => {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const targetId = await workerTarget();
+      const attached = targetId ? await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }).catch(() => undefined) : undefined;
+      if (attached) {
+        const ready = await control
+          .send<EvaluateResult>('Runtime.evaluate', { expression: "typeof chrome === 'object' && typeof chrome.runtime?.id === 'string'", returnByValue: true }, attached.sessionId)
+          .catch(() => undefined);
+        if (ready?.result.value === true) return attached.sessionId;
+        await control.send('Target.detachFromTarget', { sessionId: attached.sessionId }).catch(() => undefined);
+      }
+      await sleep(50);
+    }
+    throw new Error('the extension worker never started');
+  };
+
+  const evaluateIn = async <T>(sessionId: string, expression: string): Promise<T> => {
+    const reply = await control.send<EvaluateResult>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+    if (reply.exceptionDetails) throw new Error(`in the extension: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
+    return reply.result.value as T;
+  };
+
+  const evaluate = async <T>(expression: string): Promise<T> => {
+    const sessionId = await workerSession();
+    try {
+      return await evaluateIn<T>(sessionId, expression);
+    } finally {
+      await control.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+    }
+  };
+
+  return {
+    control,
+    ...dirs,
+    evaluate,
+    workerTarget,
+    seed: (credentials) => evaluate(`chrome.storage.local.set({ bridge: ${JSON.stringify(credentials)} })`),
+    async stopWorker() {
+      await stopWorker(control, workerTarget);
+    },
+    async openPage(path) {
+      const { targetId } = await control.send<{ targetId: string }>('Target.createTarget', { url: `chrome-extension://${EXTENSION_ID}/${path}` });
+      const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const loaded = `location.protocol === 'chrome-extension:' && document.readyState === 'complete'`;
+      for (let attempt = 0; attempt < 200 && !(await evaluateIn<boolean>(sessionId, loaded)); attempt++) await sleep(25);
+      return {
+        evaluate: (expression) => evaluateIn(sessionId, expression),
+        close: async () => void (await control.send('Target.closeTarget', { targetId })),
+      };
+    },
+    async close() {
+      control.close();
+      await kill();
+    },
+  };
+}
+
+/**
+ * Stops the worker the way Playwright's extension tests do: the ServiceWorker domain, which the browser target lacks,
+ * from a page session. Measured: the worker's target goes at once, its globals are gone when it next starts, and its
+ * WebSocket closes; its chrome.debugger attachments stay.
+ */
+async function stopWorker(control: CdpConnection, workerTarget: () => Promise<string | undefined>): Promise<void> {
+  const running = await workerTarget();
+  const { targetInfos } = await control.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+  const page = targetInfos.find((info) => info.type === 'page');
+  if (!page) throw new Error('no page target to reach the ServiceWorker domain from');
+  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+  try {
+    await control.send('ServiceWorker.enable', {}, sessionId);
+    // Every worker of the profile; the extension's is the only one the tests run.
+    await control.send('ServiceWorker.stopAllWorkers', {}, sessionId);
+  } finally {
+    await control.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+  }
+  // Gone means that target gone: an event queued for the extension may start a new worker right away.
+  for (let attempt = 0; attempt < 100 && (await workerTarget()) === running; attempt++) await sleep(20);
+  if (running !== undefined && (await workerTarget()) === running) throw new Error('the worker did not stop');
+}
