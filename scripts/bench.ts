@@ -41,7 +41,7 @@ function report(name: string, ours: { p50: number; p95: number }, raw?: { p50: n
 
 async function connect(dataDir: string): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--data-dir', dataDir], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--port', '0', '--data-dir', dataDir], stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   const list = await client.listTools();

@@ -2,6 +2,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
+import type { BrowserChoice } from './backend/backend-manager.js';
 import { commandSummaries } from './cli/commands.js';
 import { VERSION } from './version.js';
 
@@ -12,7 +14,13 @@ export interface Config {
   dataDir: string;
   /** The fallback browser's own profile: never the person's. */
   profileDir: string;
+  /** Which backend serves calls: the extension when it answers, else the fallback (auto); or only one of them. */
+  browser: BrowserChoice;
+  /** Loopback port the extension dials; 0 picks a free one (the native host tells the extension which). */
+  port: number;
 }
+
+const BROWSER_CHOICES: readonly BrowserChoice[] = ['auto', 'extension', 'fallback'];
 
 export type CliOutcome =
   | { kind: 'run'; config: Config }
@@ -27,6 +35,9 @@ Options:
   --headless               no browser window (default: a window when a display is available)
   --executable-path PATH   browser to launch (env CHROME_MCP_CHROMIUM)
   --data-dir DIR           state folder (env CHROME_MCP_DATA, default ~/.chrome-mcp)
+  --browser MODE           auto (default): your Chrome through the extension when it answers, else a browser
+                           chrome-mcp launches; extension or fallback: only that one
+  --port N                 loopback port the extension connects to (default ${DEFAULT_BRIDGE_PORT}; 0 = any free port)
   --help                   show this help
   --version                show the version
 
@@ -37,6 +48,8 @@ const OPTIONS = {
   headless: { type: 'boolean' },
   'executable-path': { type: 'string' },
   'data-dir': { type: 'string' },
+  browser: { type: 'string' },
+  port: { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -62,11 +75,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
   try {
     values = readFlags(argv);
   } catch (error) {
-    return { kind: 'exit', code: 2, stderr: `chrome-mcp: ${(error as Error).message}\n\n${USAGE}` };
+    return badFlag((error as Error).message);
   }
   if (values.help) return { kind: 'exit', code: 0, stdout: USAGE };
   if (values.version) return { kind: 'exit', code: 0, stdout: `${VERSION}\n` };
   const dataDir = resolveDataDir(values['data-dir'], env);
+  const browser = (values.browser ?? 'auto') as BrowserChoice;
+  if (!BROWSER_CHOICES.includes(browser)) return badFlag(`--browser takes ${BROWSER_CHOICES.join(', ')}, not "${values.browser}"`);
+  const port = values.port === undefined ? DEFAULT_BRIDGE_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`);
   return {
     kind: 'run',
     config: {
@@ -74,6 +91,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
       executablePath: values['executable-path'] || env['CHROME_MCP_CHROMIUM'] || undefined,
       dataDir,
       profileDir: join(dataDir, 'fallback-profile'),
+      browser,
+      port,
     },
   };
+}
+
+function badFlag(message: string): CliOutcome {
+  return { kind: 'exit', code: 2, stderr: `chrome-mcp: ${message}\n\n${USAGE}` };
 }

@@ -1,7 +1,7 @@
-// Serves MCP on stdio from an in-process core over the fallback browser, and closes that browser on the way out.
+// Serves MCP on stdio from an in-process core (extension bridge + fallback browser), and closes what it opened on the way out.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
-import { lazyFallback } from './lazy-fallback.js';
+import { startCore } from './core.js';
 import { log } from './log.js';
 import { buildServer } from './mcp/build-server.js';
 
@@ -13,8 +13,8 @@ export async function startStdio(config: Config): Promise<void> {
   // stdout is the protocol channel: a stray console.log in any dependency would corrupt it.
   console.log = console.info = console.debug = console.error;
 
-  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log });
-  const server = buildServer({ executor: fallback.executor, status: fallback.status, log });
+  const core = await startCore(config, log);
+  const server = buildServer({ executor: core.executor, status: core.status, log });
 
   let stopping = false;
   const stop = async (reason: string, code = 0): Promise<void> => {
@@ -25,7 +25,7 @@ export async function startStdio(config: Config): Promise<void> {
       log('browser did not close in time; exiting anyway');
       process.exit(code || 1);
     }, EXIT_DEADLINE_MS).unref();
-    await fallback.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
+    await core.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
     await server.close().catch(() => undefined);
     process.exit(code);
   };

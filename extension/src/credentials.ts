@@ -1,10 +1,8 @@
 // Where the bridge's port and pairing secret come from: chrome.storage.local, else the native host that the core
 // installed; a code typed into the popup is the manual way (see bridge-client.ts).
 import { z } from 'zod';
+import { NATIVE_HOST_NAME } from '../../shared/protocol/extension-id.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
-
-/** The native-messaging host the core installs (`chrome-mcp install-native-host`); it answers {type:'pairing'}. */
-export const NATIVE_HOST = 'com.chrome_mcp.bridge';
 
 const STORAGE_KEY = 'bridge';
 const port = z.number().int().min(1).max(65_535);
@@ -32,7 +30,7 @@ export async function storeCredentials(update: Partial<Credentials>): Promise<vo
 
 /** Asks the native host for the core's secret and port; undefined when no host is installed or it has none to give. */
 export async function askNativeHost(): Promise<Required<Credentials> | undefined> {
-  const reply: unknown = await chrome.runtime.sendNativeMessage(NATIVE_HOST, { type: 'pairing' }).catch(() => undefined);
+  const reply: unknown = await chrome.runtime.sendNativeMessage(NATIVE_HOST_NAME, { type: 'pairing' }).catch(() => undefined);
   const parsed = hostReply.safeParse(reply);
   return parsed.success ? parsed.data : undefined;
 }

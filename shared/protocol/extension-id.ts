@@ -3,3 +3,6 @@
 export const EXTENSION_ID = 'emhiickdbgmamkpeciieeejhhkpjoflc';
 
 export const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}`;
+
+/** The native-messaging host that hands the extension its pairing secret and the core's port. */
+export const NATIVE_HOST_NAME = 'com.chrome_mcp.bridge';

@@ -39,7 +39,7 @@ describe('backend selection', () => {
     expect(absent.lastSelection()).toEqual({ backend: 'fallback', why: 'extension not connected' });
     const silent = manager('auto', { connected: true, answers: false });
     expect((await silent.run('tabs', {}, ctx)).text).toBe('fallback ran tabs');
-    expect(silent.lastSelection().why).toBe('extension not answering');
+    expect(silent.lastSelection()?.why).toBe('extension not answering');
   });
 
   it('re-selects on every call, so a late extension takes over and a lost one hands back', async () => {

@@ -17,6 +17,8 @@ describe('parseCli', () => {
       executablePath: undefined,
       dataDir: join(homedir(), '.chrome-mcp'),
       profileDir: join(homedir(), '.chrome-mcp', 'fallback-profile'),
+      browser: 'auto',
+      port: 38017,
     });
   });
 
@@ -48,8 +50,13 @@ describe('parseCli', () => {
     expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('rejects an unknown flag, a stray argument and a missing value on stderr with exit 2', () => {
-    for (const argv of [['--bogus'], ['extra'], ['--data-dir']]) {
+  it('takes the backend choice and the bridge port, 0 meaning any free port', () => {
+    expect(config(parseCli(['--browser', 'extension', '--port', '0'], {}, 'linux'))).toMatchObject({ browser: 'extension', port: 0 });
+    expect(config(parseCli(['--browser', 'fallback', '--port', '40000'], {}, 'linux'))).toMatchObject({ browser: 'fallback', port: 40000 });
+  });
+
+  it('rejects an unknown flag, a stray argument, a missing value, a bad mode or port on stderr with exit 2', () => {
+    for (const argv of [['--bogus'], ['extra'], ['--data-dir'], ['--browser', 'firefox'], ['--port', '70000'], ['--port', 'x']]) {
       const outcome = parseCli(argv);
       expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
       expect(outcome.kind === 'exit' && outcome.stderr).toMatch(/^chrome-mcp: .+\n\nUsage: chrome-mcp/);

@@ -28,7 +28,7 @@ function freshDataDir(): string {
 }
 
 function cliArgs(dataDir: string): string[] {
-  return [CLI, '--headless', '--data-dir', dataDir];
+  return [CLI, '--headless', '--port', '0', '--data-dir', dataDir];
 }
 
 // The SDK passes only a minimal environment to the child; a CI machine's browser choice must reach it.

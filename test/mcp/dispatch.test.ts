@@ -5,7 +5,7 @@ import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.j
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../electron/core/mcp/build-server.js';
 import type { FallbackState } from '../../electron/core/fallback/fallback-executor.js';
-import { statusReport } from '../../electron/core/mcp/status.js';
+import { type StatusInputs, statusReport } from '../../electron/core/mcp/status.js';
 import { ERROR_CODES, ToolError } from '../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
 import { CATALOG } from '../../shared/tools/catalog.js';
@@ -26,10 +26,15 @@ class ScriptedExecutor implements Executor {
 }
 
 const IDLE: FallbackState = { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0, currentTab: null };
+const UNPAIRED: StatusInputs['extension'] = { connected: false, bridge: { port: 38017 }, secret: 'none' };
+
+function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: StatusInputs['lastCall']): StatusInputs {
+  return { choice: 'auto', lastCall, extension, fallback };
+}
 
 const open: { client: Client }[] = [];
 
-async function connect(script: Partial<Record<Operation, Step>> = {}, state: FallbackState = IDLE) {
+async function connect(script: Partial<Record<Operation, Step>> = {}, state: StatusInputs = inputs(IDLE)) {
   const executor = new ScriptedExecutor(script);
   const logged: string[] = [];
   const server = buildServer({ executor, status: () => statusReport(state), log: (line) => logged.push(line) });
@@ -189,22 +194,40 @@ describe('results', () => {
     expect(executor.calls).toEqual([]);
     expect(result.structuredContent).toEqual({
       backend: 'fallback',
-      extension: { connected: false },
+      lastCall: null,
+      extension: { connected: false, bridge: { port: 38017 }, secret: 'none' },
       browser: { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0 },
       tab: null,
     });
-    expect(textOf(result)).toBe('backend: fallback\nextension: not connected\nbrowser: starts on the first page tool, headless, /usr/bin/chromium\ntab: none');
+    expect(textOf(result)).toBe(
+      'backend: fallback\n' +
+        'extension: not connected; bridge 127.0.0.1:38017; not paired yet (chrome-mcp pair, or install the native host)\n' +
+        'fallback browser: starts on first use, headless, /usr/bin/chromium',
+    );
   });
 
-  it('says status is running with the current tab, and backend none when no browser is installed', async () => {
+  it('says which backend served the last call and why, with the fallback tab, or the connected extension', async () => {
     const running = { ...IDLE, launched: true, tabs: 2, currentTab: { id: 'fk.1', url: 'http://x/', title: 'X' } };
-    const { client } = await connect({}, running);
+    const { client } = await connect({}, inputs(running, UNPAIRED, { backend: 'fallback', why: 'extension not connected' }));
     const result = await client.callTool({ name: 'status', arguments: {} });
-    expect(textOf(result)).toBe('backend: fallback\nextension: not connected\nbrowser: running, headless, 2 tab(s), /usr/bin/chromium\ntab: fk.1 http://x/ "X"');
-    const { client: bare } = await connect({}, { ...IDLE, executable: null });
+    expect(textOf(result)).toBe(
+      'backend: fallback (last call: fallback, extension not connected)\n' +
+        'extension: not connected; bridge 127.0.0.1:38017; not paired yet (chrome-mcp pair, or install the native host)\n' +
+        'fallback browser: running, headless, 2 tab(s), /usr/bin/chromium\n' +
+        'tab: fk.1 http://x/ "X"',
+    );
+    const linked = { connected: true, bridge: { port: 40001 }, secret: 'keychain', chrome: '156.0.0.0' } as const;
+    const { client: viaExtension } = await connect({}, inputs(IDLE, linked, { backend: 'extension', why: 'extension connected and answering' }));
+    const extension = await viaExtension.callTool({ name: 'status', arguments: {} });
+    expect(extension.structuredContent).toMatchObject({ backend: 'extension', extension: { connected: true }, tab: null });
+    expect(textOf(extension)).toContain('extension: connected (Chrome 156.0.0.0); bridge 127.0.0.1:40001; secret in keychain');
+  });
+
+  it('says backend none when no extension is connected and no browser is installed, and how to fix it', async () => {
+    const { client: bare } = await connect({}, inputs({ ...IDLE, executable: null }));
     const none = await bare.callTool({ name: 'status', arguments: {} });
-    expect(none.structuredContent).toMatchObject({ backend: 'none' });
-    expect(textOf(none)).toContain('browser: none found; pass --executable-path or set CHROME_MCP_CHROMIUM');
+    expect(none.structuredContent).toMatchObject({ backend: 'none', extension: { connected: false } });
+    expect(textOf(none)).toContain('fallback browser: none found; pass --executable-path or set CHROME_MCP_CHROMIUM');
   });
 });
 

@@ -29,7 +29,7 @@ interface Captured {
 
 /** The MCP server over stdio: initialize, a status call, then stdin closes; both streams whole. */
 function mcpSession(dataDir: string, env: NodeJS.ProcessEnv): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, '--headless', '--data-dir', dataDir], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '--headless', '--port', '0', '--data-dir', dataDir], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);

@@ -23,7 +23,7 @@ export interface Selection {
 export const PING_DEADLINE_MS = 800;
 
 export class BackendManager implements Executor {
-  private last: Selection = { backend: 'none', why: 'no call yet' };
+  private last: Selection | undefined;
 
   constructor(
     private readonly choice: BrowserChoice,
@@ -31,8 +31,8 @@ export class BackendManager implements Executor {
     private readonly fallback: Executor,
   ) {}
 
-  /** Which backend served the last call, and why. */
-  lastSelection(): Selection {
+  /** Which backend served the last call, and why; undefined before the first. */
+  lastSelection(): Selection | undefined {
     return this.last;
   }
 

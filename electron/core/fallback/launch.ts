@@ -28,6 +28,8 @@ const BROWSER_FLAGS = [
   '--no-first-run',
   '--no-default-browser-check',
   '--disable-features=Translate,MediaRouter,OptimizationHints',
+  // Our own profile needs no OS keyring; with a session bus Chromium would otherwise reach for one (and may prompt).
+  '--password-store=basic',
   // Our own CDP socket beside playwright's pipe, so the engine can address child sessions.
   '--remote-debugging-port=0',
 ];

@@ -1,9 +1,8 @@
 // Where each Chromium-family browser looks for native-messaging host manifests, and what ours says.
 import { posix, win32 } from 'node:path';
-import { EXTENSION_ORIGIN } from '../../../shared/protocol/extension-id.js';
+import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../../shared/protocol/extension-id.js';
 
-/** The host name the extension calls (`chrome.runtime.sendNativeMessage`); the manifest file is named after it. */
-export const NATIVE_HOST_NAME = 'com.chrome_mcp.bridge';
+/** The manifest file is named after the host name the extension calls (`chrome.runtime.sendNativeMessage`). */
 export const MANIFEST_FILE = `${NATIVE_HOST_NAME}.json`;
 
 /** Exact origins, no wildcards (Chrome allows none): only an extension with our key's id may start the host. */

@@ -1,0 +1,75 @@
+// The core, assembled: the bridge the extension dials, the fallback browser, per-call backend selection, and the
+// status they add up to. The same assembly serves `chrome-mcp` on stdio and, later, the tray app.
+import type { Executor } from '../../shared/protocol/operations.js';
+import { BackendManager } from './backend/backend-manager.js';
+import { BridgeServer } from './bridge/bridge-server.js';
+import { extensionBackend } from './bridge/extension-executor.js';
+import type { Config } from './config.js';
+import { lazyFallback } from './lazy-fallback.js';
+import type { Log } from './log.js';
+import type { ExtensionStatus, StatusReport } from './mcp/status.js';
+import { statusReport } from './mcp/status.js';
+import { createBridgeAuth } from './pairing/bridge-auth.js';
+import { BridgeStateFile } from './pairing/bridge-state.js';
+import { ensurePrivateDir } from './pairing/private-files.js';
+import { SecretStore } from './pairing/secret-store.js';
+
+export interface Core {
+  executor: Executor;
+  status(): Promise<StatusReport>;
+  close(): Promise<void>;
+}
+
+export async function startCore(config: Config, log: Log): Promise<Core> {
+  ensurePrivateDir(config.dataDir);
+  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log });
+  const bridge = await startBridge(config, log);
+  const stateFile = new BridgeStateFile(config.dataDir);
+  if (bridge instanceof BridgeServer) {
+    stateFile.started(bridge.port);
+    bridge.on('connected', (link) => {
+      log(`extension connected (Chrome ${link.identity.chrome}, session ${link.identity.session})`);
+      stateFile.extensionConnected(true);
+    });
+    bridge.on('disconnected', (_link, why) => {
+      log(`extension disconnected: ${why}`);
+      stateFile.extensionConnected(bridge.link() !== undefined);
+    });
+  }
+  const noLink = { link: () => undefined };
+  const manager = new BackendManager(config.browser, extensionBackend(bridge instanceof BridgeServer ? bridge : noLink), fallback.executor);
+  const secrets = new SecretStore(config.dataDir);
+
+  const extensionStatus = (): ExtensionStatus => {
+    const link = bridge instanceof BridgeServer ? bridge.link() : undefined;
+    return {
+      connected: link !== undefined,
+      bridge: bridge instanceof BridgeServer ? { port: bridge.port } : { error: bridge.error },
+      secret: secrets.location() ?? 'none',
+      ...(link ? { chrome: link.identity.chrome } : {}),
+    };
+  };
+
+  return {
+    executor: manager,
+    status: async () => statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state() }),
+    async close() {
+      stateFile.stopped();
+      await Promise.all([fallback.close(), bridge instanceof BridgeServer ? bridge.close() : undefined]);
+    },
+  };
+}
+
+/** The bridge, or why it could not listen: the fallback keeps serving when another core holds the port. */
+async function startBridge(config: Config, log: Log): Promise<BridgeServer | { error: string }> {
+  if (config.browser === 'fallback') return { error: 'off (--browser fallback)' };
+  try {
+    const bridge = await BridgeServer.start({ port: config.port, auth: createBridgeAuth({ dataDir: config.dataDir, log }), log });
+    log(`bridge listening on 127.0.0.1:${bridge.port}`);
+    return bridge;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`bridge not listening: ${message}; the extension cannot connect to this server`);
+    return { error: message };
+  }
+}
