@@ -11,7 +11,9 @@ import { launchBrowser } from '../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../electron/core/fallback/cdp-tab-host.js';
 import { startFixtureServer, type FixtureServer } from '../test/support/fixture-server.js';
 import { textOf, type CallResult } from '../test/support/tool-result.js';
-import { refIn, runWholeTask } from '../test/support/whole-task.js';
+import { refIn, runWholeTask, type TaskBill } from '../test/support/whole-task.js';
+import { envWithoutKeychain, runCli } from '../test/pairing/support/cli.js';
+import { startExtensionBrowser } from '../test/support/extension-browser.js';
 
 const CLI = fileURLToPath(new URL('../dist/electron/helper/cli.js', import.meta.url));
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 200);
@@ -39,9 +41,10 @@ function report(name: string, ours: { p50: number; p95: number }, raw?: { p50: n
   rows.push([name, ms(ours.p50), ms(ours.p95), raw ? ms(raw.p50) : '', raw ? ms(raw.p95) : '', raw ? `${(ours.p50 / raw.p50).toFixed(1)}x` : '']);
 }
 
-async function connect(dataDir: string): Promise<{ client: Client; startMs: number; listBytes: number }> {
+async function connect(dataDir: string, flags: string[] = [], env?: NodeJS.ProcessEnv): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--port', '0', '--data-dir', dataDir], stderr: 'ignore' });
+  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, ...flags];
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...(env ? { env: env as Record<string, string> } : {}) });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   const list = await client.listTools();
@@ -73,6 +76,49 @@ async function rawBaseline(server: FixtureServer) {
     await browser.close();
     rmSync(profileDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The extension backend: chrome-mcp with --browser extension, the real extension in Chromium paired through the
+ * native host; raw = direct CDP from Node to the same tab of the same browser.
+ */
+async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-ext-'));
+  const env = envWithoutKeychain();
+  const { client } = await connect(dataDir, ['--browser', 'extension'], env);
+  const browser = await startExtensionBrowser();
+  try {
+    const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env });
+    if (install.code !== 0) throw new Error(`install-native-host failed: ${install.stderr}`);
+    await browser.openPage('popup.html');
+    for (let tries = 0; !(await extensionConnected(client)); tries++) {
+      if (tries > 300) throw new Error('the extension did not connect');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const url = server.url('bench-signup.html');
+    await call(client, 'tab_new', { url });
+    const { targetInfos } = await browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>('Target.getTargets');
+    const target = targetInfos.find((info) => info.url === url);
+    if (!target) throw new Error('the agent tab is not among the browser targets');
+    const { sessionId } = await browser.control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    const rawEval = await time(ROUNDS, () => browser.control.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }, sessionId));
+    report('eval document.title (extension)', await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })), rawEval);
+    report('click (selector, extension)', await time(ROUNDS, () => call(client, 'click', { selector: '#terms' })));
+    report('snapshot 500-row table (extension)', await (async () => {
+      await call(client, 'navigate', { url: server.url('bench-table.html') });
+      return time(20, () => call(client, 'snapshot', {}));
+    })());
+    return await runWholeTask(client, server);
+  } finally {
+    await client.close();
+    await browser.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function extensionConnected(client: Client): Promise<boolean> {
+  const status = await client.callTool({ name: 'status', arguments: {} });
+  return (status.structuredContent as { extension?: { connected?: boolean } } | undefined)?.extension?.connected === true;
 }
 
 async function main(): Promise<void> {
@@ -109,6 +155,7 @@ async function main(): Promise<void> {
     report('navigate (local page)', await time(20, () => call(client, 'navigate', { url: server.url('bench-signup.html') })));
 
     const task = await runWholeTask(client, server);
+    const extensionTask = await extensionBackend(server);
 
     console.log(`\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over one WebSocket on the same page)\n`);
     const header = ['operation', 'p50', 'p95', 'raw p50', 'raw p95', 'p50 ratio'];
@@ -120,6 +167,7 @@ async function main(): Promise<void> {
     console.log(`snapshot, 500-row table (default page): ${table.length} chars ≈ ${tokens(table.length)} tokens`);
     console.log(`whole task (form + table + iframes, ${task.steps.length} calls): ${task.chars} chars ≈ ${tokens(task.chars)} tokens of tool results`);
     console.log(`  ${task.steps.join(', ')}`);
+    console.log(`whole task through the extension: ${extensionTask.chars} chars ≈ ${tokens(extensionTask.chars)} tokens of tool results`);
   } finally {
     await client.close();
     await server.close();

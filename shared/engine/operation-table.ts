@@ -43,6 +43,7 @@ export const PAGE_OPS: Record<PageOperation, PageEntry> = {
   select_option: entry(selectOption, true),
   scroll: entry(scroll, true),
   wait_for: entry(waitFor),
-  // A script can navigate too (form.submit(), location.href = …), so eval reports it like an act.
-  eval: entry(evaluate, true),
+  // Not watched for navigation: that costs a renderer round trip per call, and eval is the call whose cost matters
+  // most (it is the agent's cheapest probe). A script that navigates says so in its own value, or `tabs` shows it.
+  eval: entry(evaluate),
 };
