@@ -7,6 +7,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusReport } from '../../electron/core/mcp/status.js';
+import { SecretStore } from '../../electron/core/pairing/secret-store.js';
+import { CLOSE_CODES } from '../../shared/protocol/wire.js';
+import { junkGenerator } from '../bridge/support/junk.js';
+import { helloText, Peer, UpgradeRefused } from '../bridge/support/peer.js';
 import { until } from '../extension/support/until.js';
 import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
@@ -58,5 +62,38 @@ describe('the whole task through the extension', () => {
     expect(after.browser.launched).toBe(false);
     const tabs = await client.callTool({ name: 'tabs', arguments: {} });
     expect(JSON.stringify(tabs.content)).toMatch(/x[0-9a-z]{3}\.\d+/);
+  });
+
+  it('keeps serving the real extension through an attack on its bridge', async () => {
+    const before = await status();
+    if (!('port' in before.extension.bridge)) throw new Error('the bridge is not listening');
+    const { port } = before.extension.bridge;
+    const secret = (await new SecretStore(dataDir).read())?.secret;
+    if (!secret) throw new Error('no pairing secret');
+
+    // The real secret under another extension's id: refused, and the real extension is not displaced.
+    const impostor = await Peer.dial(port);
+    impostor.sendText(helloText(secret, { id: 'a'.repeat(32), version: '1', chrome: '1' }));
+    expect((await impostor.next('unauthorized')).reason).toBe('bad_origin');
+    // A web page's Origin, and a missing one: refused before any frame.
+    for (const origin of ['https://evil.example', null]) {
+      await expect(Peer.dial(port, { origin })).rejects.toBeInstanceOf(UpgradeRefused);
+    }
+    // Generated junk and wrong secrets, a few per connection: every one ends unauthorized.
+    const junk = junkGenerator(7, { maxBytes: 64 * 1024 });
+    for (let connection = 0; connection < 100; connection++) {
+      const peer = await Peer.dial(port);
+      for (let frame = 0; frame < 3; frame++) {
+        const { data, binary } = junk.next();
+        peer.sendText(data, binary);
+      }
+      expect((await peer.closed).code).toBe(CLOSE_CODES.unauthorized);
+    }
+
+    const after = await status();
+    expect(after.extension.connected).toBe(true);
+    const title = await client.callTool({ name: 'eval', arguments: { expression: 'document.title' } });
+    expect(title.isError).toBeFalsy();
+    expect((await status()).lastCall?.backend).toBe('extension');
   });
 });
