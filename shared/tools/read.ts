@@ -50,15 +50,18 @@ export const frames = defineTool({
   op: 'frames',
 });
 
+/** get_text and get_html read the same thing in two forms: the page, or one element, up to maxChars. */
+const pageOrElementInput = z.strictObject({
+  ...targetShape,
+  maxChars: z.number().optional(),
+  ...tabShape,
+});
+
 export const get_text = defineTool({
   name: 'get_text',
   category: 'read',
   description: 'Text of the page or one element (a field\'s value); maxChars default 8000.',
-  input: z.strictObject({
-    ...targetShape,
-    maxChars: z.number().optional(),
-    ...tabShape,
-  }),
+  input: pageOrElementInput,
   readOnly: true,
   destructive: false,
   policy: 'read',
@@ -69,11 +72,7 @@ export const get_html = defineTool({
   name: 'get_html',
   category: 'read',
   description: 'Outer HTML of the page or one element; maxChars default 20000.',
-  input: z.strictObject({
-    ...targetShape,
-    maxChars: z.number().optional(),
-    ...tabShape,
-  }),
+  input: pageOrElementInput,
   readOnly: true,
   destructive: false,
   policy: 'read',
