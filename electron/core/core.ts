@@ -45,7 +45,7 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
     return {
       connected: link !== undefined,
       bridge: bridge instanceof BridgeServer ? { port: bridge.port } : { error: bridge.error },
-      secret: secrets.location() ?? 'none',
+      pairing: secrets.location() ?? 'none',
       ...(link ? { chrome: link.identity.chrome } : {}),
     };
   };

@@ -1,8 +1,11 @@
 // Runs the core's commands on the engine: every command id is answered exactly once (a result or a typed error),
-// progress flows while it runs, cancel and the command's deadline abort it, and nothing thrown escapes.
+// progress flows while it runs, cancel and the command's deadline abort it, nothing thrown escapes, and every answer
+// leaves redacted (the core redacts again: a secret must get past both ends to reach the model).
 import { ToolError, toToolError } from '../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationResult } from '../../shared/protocol/operations.js';
 import type { CoreFrame, ExtensionFrame } from '../../shared/protocol/wire.js';
+import { redactText } from '../../shared/redact/text.js';
+import { redactValue } from '../../shared/redact/value.js';
 import { CATALOG } from '../../shared/tools/catalog.js';
 import type { ToolDefinition } from '../../shared/tools/define.js';
 import { parseToolArgs } from '../../shared/tools/validate.js';
@@ -46,10 +49,10 @@ export class CommandRouter {
   private async answer(frame: CommandFrame, signal: AbortSignal): Promise<ExtensionFrame> {
     try {
       const result = await this.run(frame, signal);
-      return { type: 'result', id: frame.id, ok: true, result };
+      return { type: 'result', id: frame.id, ok: true, result: redactResult(result) };
     } catch (thrown) {
       const error = toToolError(thrown);
-      return { type: 'result', id: frame.id, ok: false, error: { code: error.code, message: error.message, next: error.next } };
+      return { type: 'result', id: frame.id, ok: false, error: { code: error.code, message: redactText(error.message), next: redactText(error.next) } };
     }
   }
 
@@ -61,13 +64,20 @@ export class CommandRouter {
     return this.executor.run(frame.op, args, {
       signal,
       progress: (message, done, total) => {
-        const progress: ExtensionFrame = { type: 'progress', id: frame.id, message: message.slice(0, MAX_PROGRESS_CHARS) };
+        const progress: ExtensionFrame = { type: 'progress', id: frame.id, message: redactText(message).slice(0, MAX_PROGRESS_CHARS) };
         if (done !== undefined) progress.done = done;
         if (total !== undefined) progress.total = total;
         this.send(progress);
       },
     });
   }
+}
+
+/** Text and data redacted; a screenshot is pixels, not text, and passes as it is. */
+function redactResult(result: OperationResult): OperationResult {
+  const redacted: OperationResult = { ...result, text: redactText(result.text) };
+  if (result.data) redacted.data = redactValue(result.data);
+  return redacted;
 }
 
 function toolFor(op: Operation): ToolDefinition {

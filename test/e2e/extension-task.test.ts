@@ -42,7 +42,7 @@ beforeAll(async () => {
   // (its alarm would, a few seconds later).
   await browser.openPage('popup.html');
   const linked = await until(status, (report) => report.extension.connected, 15_000);
-  expect(linked.extension).toMatchObject({ connected: true, secret: 'file' });
+  expect(linked.extension).toMatchObject({ connected: true, pairing: 'file' });
 });
 
 afterAll(async () => {

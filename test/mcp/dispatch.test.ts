@@ -26,7 +26,7 @@ class ScriptedExecutor implements Executor {
 }
 
 const IDLE: FallbackState = { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0, currentTab: null };
-const UNPAIRED: StatusInputs['extension'] = { connected: false, bridge: { port: 38017 }, secret: 'none' };
+const UNPAIRED: StatusInputs['extension'] = { connected: false, bridge: { port: 38017 }, pairing: 'none' };
 
 function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: StatusInputs['lastCall']): StatusInputs {
   return { choice: 'auto', lastCall, extension, fallback };
@@ -195,7 +195,7 @@ describe('results', () => {
     expect(result.structuredContent).toEqual({
       backend: 'fallback',
       lastCall: null,
-      extension: { connected: false, bridge: { port: 38017 }, secret: 'none' },
+      extension: { connected: false, bridge: { port: 38017 }, pairing: 'none' },
       browser: { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0 },
       tab: null,
     });
@@ -216,7 +216,7 @@ describe('results', () => {
         'fallback browser: running, headless, 2 tab(s), /usr/bin/chromium\n' +
         'tab: fk.1 http://x/ "X"',
     );
-    const linked = { connected: true, bridge: { port: 40001 }, secret: 'keychain', chrome: '156.0.0.0' } as const;
+    const linked = { connected: true, bridge: { port: 40001 }, pairing: 'keychain', chrome: '156.0.0.0' } as const;
     const { client: viaExtension } = await connect({}, inputs(IDLE, linked, { backend: 'extension', why: 'extension connected and answering' }));
     const extension = await viaExtension.callTool({ name: 'status', arguments: {} });
     expect(extension.structuredContent).toMatchObject({ backend: 'extension', extension: { connected: true }, tab: null });

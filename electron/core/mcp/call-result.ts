@@ -2,6 +2,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolError } from '../../../shared/protocol/errors.js';
 import type { OperationResult } from '../../../shared/protocol/operations.js';
+import { redactText } from '../../../shared/redact/text.js';
+import { redactValue } from '../../../shared/redact/value.js';
 
 export function toCallResult(result: OperationResult): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
@@ -15,4 +17,12 @@ export function toErrorResult(error: ToolError): CallToolResult {
   const result: CallToolResult = { isError: true, content: [{ type: 'text', text }] };
   if (error.data) result.structuredContent = { code: error.code, ...error.data };
   return result;
+}
+
+/** Every text block and the structured data, redacted: the last stop before the model. Images are not text and pass. */
+export function redactCallResult(result: CallToolResult): CallToolResult {
+  const content = result.content.map((block) => (block.type === 'text' ? { ...block, text: redactText(block.text) } : block));
+  const redacted: CallToolResult = { ...result, content };
+  if (result.structuredContent) redacted.structuredContent = redactValue(result.structuredContent);
+  return redacted;
 }

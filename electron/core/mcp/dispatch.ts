@@ -1,11 +1,12 @@
-// The one wrapper every tool call goes through: validate strictly, run, and turn every outcome into a tool result.
+// The one wrapper every tool call goes through: validate strictly, run, turn every outcome into a tool result, redact it.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toToolError } from '../../../shared/protocol/errors.js';
-import type { Executor } from '../../../shared/protocol/operations.js';
+import type { Executor, OperationContext } from '../../../shared/protocol/operations.js';
+import { redactText } from '../../../shared/redact/text.js';
 import type { ToolDefinition } from '../../../shared/tools/define.js';
 import { parseToolArgs } from '../../../shared/tools/validate.js';
 import type { Log } from '../log.js';
-import { toCallResult, toErrorResult } from './call-result.js';
+import { redactCallResult, toCallResult, toErrorResult } from './call-result.js';
 import { type CallExtra, progressReporter } from './progress.js';
 import { type StatusReport, statusResult } from './status.js';
 
@@ -19,11 +20,14 @@ export interface DispatchDeps {
 export type Dispatch = (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra) => Promise<CallToolResult>;
 
 export function createDispatch(deps: DispatchDeps): Dispatch {
-  return async (tool, rawArgs, extra) => {
+  const run = async (tool: ToolDefinition, rawArgs: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
     try {
       const args = parseToolArgs(tool, rawArgs);
       if (tool.op === 'status') return toCallResult(statusResult(await deps.status()));
-      return toCallResult(await deps.executor.run(tool.op, args, { progress: progressReporter(extra), signal: extra.signal }));
+      // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
+      const report = progressReporter(extra);
+      const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
+      return toCallResult(await deps.executor.run(tool.op, args, { progress, signal: extra.signal }));
     } catch (thrown) {
       const error = toToolError(thrown);
       // An INTERNAL error is our bug: keep its stack for the person reading the logs, never for the model.
@@ -31,4 +35,6 @@ export function createDispatch(deps: DispatchDeps): Dispatch {
       return toErrorResult(error);
     }
   };
+  // Whatever the backend is, nothing reaches the model unredacted: results, errors (a page's URL in a message) alike.
+  return async (tool, rawArgs, extra) => redactCallResult(await run(tool, rawArgs, extra));
 }

@@ -7,8 +7,8 @@ export interface ExtensionStatus {
   connected: boolean;
   /** The loopback port the extension dials, or why the core could not listen. */
   bridge: { port: number } | { error: string };
-  /** Where the pairing secret lives; 'none' before the first pairing. */
-  secret: 'keychain' | 'file' | 'none';
+  /** Where the pairing secret lives; 'none' before the first pairing. (Not named `secret`: redaction masks that key.) */
+  pairing: 'keychain' | 'file' | 'none';
   chrome?: string;
 }
 
@@ -40,9 +40,9 @@ export function statusReport(inputs: StatusInputs): StatusReport {
   return { backend, lastCall: inputs.lastCall ?? null, extension: inputs.extension, browser, tab: backend === 'fallback' ? currentTab : null };
 }
 
-function extensionLine({ connected, bridge, secret, chrome }: ExtensionStatus): string {
+function extensionLine({ connected, bridge, pairing, chrome }: ExtensionStatus): string {
   const link = 'error' in bridge ? `bridge not listening: ${bridge.error}` : `bridge 127.0.0.1:${bridge.port}`;
-  const paired = secret === 'none' ? 'not paired yet (chrome-mcp pair, or install the native host)' : `secret in ${secret}`;
+  const paired = pairing === 'none' ? 'not paired yet (chrome-mcp pair, or install the native host)' : `secret in ${pairing}`;
   return `extension: ${connected ? `connected${chrome ? ` (Chrome ${chrome})` : ''}` : 'not connected'}; ${link}; ${paired}`;
 }
 

@@ -1,0 +1,104 @@
+// Never throws, stays linear, and is cheap: fuzzed and hostile input, huge strings, deep and cyclic data, a 25 KB snapshot.
+import { describe, expect, it } from 'vitest';
+import { MASK_FAILED } from '../../shared/redact/mask.js';
+import { redactText } from '../../shared/redact/text.js';
+import { redactValue } from '../../shared/redact/value.js';
+import { chars, NAMED, SHAPED } from './samples.js';
+
+// Characters the patterns care about, weighted so fuzzed text is full of near-misses.
+const FUZZ = 'aZ09_-.:=;&?#%"\'<>[]{}()\\/ \n\t@+eyJ-----BEGIN sk-ghp_AKIA Bearer Cookie: token=';
+
+function timed(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+describe('never throws', () => {
+  it('on 3,000 fuzzed strings, and a second pass changes nothing', () => {
+    for (let i = 0; i < 3_000; i += 1) {
+      const text = chars(FUZZ, 1 + (i % 400));
+      const out = redactText(text);
+      expect(typeof out).toBe('string');
+      expect(redactText(out)).toBe(out);
+    }
+  });
+
+  it('masks the whole field when checking it fails', () => {
+    const hostile = { toString: () => { throw new Error('no'); } };
+    expect(redactText(hostile as unknown as string)).toBe(MASK_FAILED);
+    const data = { fine: 'ok', get bad(): string { throw new Error('getter'); } };
+    expect(redactValue(data)).toEqual({ fine: 'ok', bad: MASK_FAILED });
+    const proxy = new Proxy({}, { ownKeys: () => { throw new Error('keys'); } });
+    expect(redactValue({ inner: proxy })).toEqual({ inner: MASK_FAILED });
+  });
+
+  it('walks cycles and shared objects, and stops deep nesting with a mask instead of the stack', () => {
+    const shared = { note: 'same' };
+    const cyclic: Record<string, unknown> = { a: shared, b: shared, password: 'hunter2' };
+    cyclic['self'] = cyclic;
+    expect(redactValue(cyclic)).toEqual({ a: { note: 'same' }, b: { note: 'same' }, password: '[redacted 7 chars]', self: '[Circular]' });
+    let deep: Record<string, unknown> = { token: 'x'.repeat(20) };
+    for (let i = 0; i < 100_000; i += 1) deep = { next: deep };
+    expect(JSON.stringify(redactValue(deep))).toContain(MASK_FAILED);
+    expect(JSON.stringify(redactValue(deep))).not.toContain('x'.repeat(20));
+  });
+
+  it('keeps non-text values as they are: booleans, null, undefined, and numbers not named as secrets', () => {
+    expect(redactValue({ a: true, b: null, c: undefined, d: 3.5, e: [1, 'two'] })).toEqual({ a: true, b: null, c: undefined, d: 3.5, e: [1, 'two'] });
+  });
+});
+
+describe('stays linear on hostile input', () => {
+  const shapes: [string, (n: number) => string][] = [
+    ['unclosed tags', (n) => '<a name="csrf" value'.repeat(n / 20)],
+    ['chained assignments', (n) => 'token='.repeat(n / 6)],
+    ['unterminated quotes', (n) => '"password": "'.repeat(n / 13)],
+    ['PEM headers without a body end', (n) => '-----BEGIN PRIVATE KEY-----'.repeat(n / 27)],
+    ['JWT-like runs', (n) => 'eyJ'.repeat(n / 3)],
+    ['URL credentials without a host', (n) => 'https://u:'.repeat(n / 10)],
+    ['query separators', (n) => '?token=&'.repeat(n / 8)],
+    ['a wall of word characters', (n) => 'a'.repeat(n)],
+    ['escaped quotes', (n) => '\\"a\\":\\"'.repeat(n / 9)],
+  ];
+
+  it.each(shapes)('%s: 4x the input costs well under 16x the time', (_label, make) => {
+    const small = make(100_000);
+    const large = make(400_000);
+    redactText(small);
+    const smallMs = Math.max(timed(() => redactText(small)), 1);
+    const largeMs = timed(() => redactText(large));
+    expect(largeMs, `${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms`).toBeLessThan(smallMs * 10 + 50);
+    expect(largeMs).toBeLessThan(1_000);
+  });
+
+  it('a 5 MB string redacts without throwing', () => {
+    const text = `${'Lorem ipsum dolor sit amet, price $12.00. '.repeat(120_000)}token=${'z'.repeat(40)}`;
+    const out = redactText(text);
+    expect(out.endsWith('token=[redacted 40 chars]')).toBe(true);
+  });
+});
+
+/** A 25 KB snapshot shaped like the engine's output, with a few secrets among ordinary controls and text. */
+function snapshot25k(): string {
+  const lines = ['Page: Admin — Settings http://127.0.0.1:5173/settings?tab=api', '- banner:', '  - link "Home" [ref=e1]', '  - navigation "Main":'];
+  for (let i = 0; lines.join('\n').length < 25_000; i += 1) {
+    lines.push(`  - row: link "Customer ${i}" [ref=e${i + 10}] | user${i}@example.com | Editor | $${(i * 1.25).toFixed(2)} | button "Delete" [ref=e${i + 11}]`);
+    lines.push(`  - text: Order 3f2b8c1e-9d4a-4b7e-a1c2-${String(i).padStart(12, '0')} shipped on 2025-06-${String((i % 28) + 1).padStart(2, '0')}, see https://shop.example.com/orders/${i}?page=2&sort=asc`);
+    if (i % 25 === 0) lines.push(`  - textbox "API key" [ref=e${i + 12}]: ${SHAPED[i % SHAPED.length]!.token}`);
+    if (i % 40 === 0) lines.push(`  - link "Callback" [ref=e${i + 13}]: https://app.example.com/cb?${NAMED[i % NAMED.length]!.name}=${NAMED[i % NAMED.length]!.value.replace(/\W/g, '')}`);
+  }
+  return lines.join('\n').slice(0, 25_000);
+}
+
+describe('cost', () => {
+  it('redacts a 25 KB snapshot in well under 5 ms (median of 50)', () => {
+    const text = snapshot25k();
+    expect(text.length).toBe(25_000);
+    for (let i = 0; i < 10; i += 1) redactText(text);
+    const runs = Array.from({ length: 50 }, () => timed(() => redactText(text))).sort((a, b) => a - b);
+    const median = runs[25]!;
+    console.log(`redactText on a 25 KB snapshot: median ${median.toFixed(2)} ms, p90 ${runs[45]!.toFixed(2)} ms`);
+    expect(median).toBeLessThan(5);
+  });
+});
