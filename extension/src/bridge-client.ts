@@ -159,7 +159,7 @@ export class BridgeClient {
   }
 }
 
-const NOT_PAIRED = 'Not paired: run `chrome-mcp install-native-host`, or enter the code from `chrome-mcp pair`.';
+const NOT_PAIRED = 'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
 
 function sameCredentials(a: Credentials, b: Credentials): boolean {
   return a.port === b.port && a.secret === b.secret;
