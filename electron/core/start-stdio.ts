@@ -1,4 +1,5 @@
 // Serves MCP on stdio from an in-process core (extension bridge + fallback browser), and closes what it opened on the way out.
+import { formatWithOptions } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
 import { startCore } from './core.js';
@@ -10,8 +11,9 @@ import { buildServer } from './mcp/build-server.js';
 const EXIT_DEADLINE_MS = 1_500;
 
 export async function startStdio(config: Config): Promise<void> {
-  // stdout is the protocol channel: a stray console.log in any dependency would corrupt it.
-  console.log = console.info = console.debug = console.error;
+  // stdout is the protocol channel: a stray console.log in any dependency would corrupt it. And whatever a
+  // dependency prints goes through the same redacting logger as our own lines.
+  console.log = console.info = console.debug = console.warn = console.error = (...parts: unknown[]) => log(formatWithOptions({ colors: false }, ...parts));
 
   const core = await startCore(config, log);
   const server = buildServer({ executor: core.executor, status: core.status, log });
