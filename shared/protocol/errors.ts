@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   OPTION_NOT_FOUND: 'No option with that value or label. Call `get_text` on the select to list options.',
   NAVIGATION_FAILED: 'The page failed to load. Check the URL, then retry.',
   EVAL_FAILED: 'The script could not run in the page. Check the expression and the frame.',
+  PASSWORD_FIELD: 'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
   POLICY_DENIED: 'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',
   DOMAIN_CONFIRMATION_REQUIRED: 'The person has not decided about this site yet and is being asked. Retry after they answer.',
   BAD_ARGS: 'The arguments are invalid. Read the tool schema and call again.',

@@ -1,4 +1,4 @@
-// The built `chrome-mcp` binary over real stdio: start-up, status, the whole page task, clean stdout, clean shutdown.
+// The built `chrome-mcp` binary over real stdio: start-up, status, the whole page task, the eval guard, clean stdout, clean shutdown.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,6 +124,19 @@ describe('chrome-mcp over stdio', () => {
     expect(existsSync(join(profile, 'SingletonLock'))).toBe(false);
     // Logs went to stderr, and stdout never carried anything the client could not parse.
     expect(stderr.join('')).toContain('[chrome-mcp] ready');
+    expect(protocolErrors).toEqual([]);
+  });
+
+  it('refuses eval on a login page with PASSWORD_FIELD, never showing the field value', async () => {
+    const { client, protocolErrors } = await connect();
+    const opened = await client.callTool({ name: 'tab_new', arguments: { url: fixtures.url('guard-login.html') } });
+    expect(opened.isError, textOf(opened)).toBeFalsy();
+    const typed = await client.callTool({ name: 'type', arguments: { selector: '#pass', text: 'Planted-Pw-7q2Xv' } });
+    expect(typed.isError, textOf(typed)).toBeFalsy();
+    const result = await client.callTool({ name: 'eval', arguments: { expression: 'document.getElementById("pass").value' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^PASSWORD_FIELD: eval refused: frame f0 \S+\/guard-login\.html shows a password field \(label "Password"\)/);
+    expect(`${textOf(result)}${JSON.stringify(result.structuredContent ?? {})}`).not.toContain('Planted-Pw-7q2Xv');
     expect(protocolErrors).toEqual([]);
   });
 

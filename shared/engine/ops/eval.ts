@@ -1,4 +1,4 @@
-// eval: a JavaScript expression in the page's (or a frame's) main world; a page exception is a result, not a failure.
+// eval: a JavaScript expression in the page's (or a frame's) main world, refused near a password field; a page exception is a result.
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { EvalArgs } from '../../tools/args.js';
@@ -8,13 +8,15 @@ import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { serializeForModel } from '../page/serialize.js';
 import { framesFor } from '../targets.js';
+import { refuseOnPasswordField } from './password-guard.js';
 
 export const EVAL_MAX_CHARS = 20_000;
 const EVAL_TIMEOUT_MS = 30_000;
 
 export async function evaluate(page: PageContext, args: EvalArgs, _ctx: OperationContext): Promise<OperationResult> {
-  // No frame named: the tab's own session evaluates in the top document, with no frame lookup round trip.
-  const frame = args.frame === undefined ? undefined : await oneFrame(page, args.frame);
+  // The guard checks every frame whichever one the script targets; a named frame is looked up alongside it. No frame
+  // named: the tab's own session evaluates in the top document.
+  const [frame] = await Promise.all([args.frame === undefined ? undefined : oneFrame(page, args.frame), refuseOnPasswordField(page)]);
   try {
     // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
     const outcome = await withDeadline(evaluateInMainWorld(page, frame, args.expression, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {

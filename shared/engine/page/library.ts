@@ -3,7 +3,8 @@
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
 import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
 import { snapshotBuild, snapshotFrame, snapshotOwner, snapshotRender } from './snapshot.js';
-import { elementHtml, elementText, findElements, isPasswordField, pageHtml, pageText, textMatches, visibleText } from './text.js';
+import { elementHtml, elementText, findElements, pageHtml, pageText, textMatches, visibleText } from './text.js';
+import { isPasswordField, shownPasswordField } from './password.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 import { navigationStatus } from './document.js';
 import { conditionHolds, waitForCondition } from './wait.js';
@@ -32,6 +33,7 @@ const FUNCTIONS = {
   snapshotBuild,
   snapshotRender,
   isPasswordField,
+  shownPasswordField,
   visibleText,
   pageText,
   elementText,

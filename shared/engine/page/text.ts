@@ -19,13 +19,6 @@ export interface FindAnswer {
   counter: number;
 }
 
-/** A field whose value is a secret: type=password, or one that declares a password autocomplete (show-password toggles keep it). */
-export function isPasswordField(element: Element): boolean {
-  if (element.localName !== 'input') return false;
-  const input = element as HTMLInputElement;
-  return input.type === 'password' || /password/i.test(input.getAttribute('autocomplete') ?? '');
-}
-
 /**
  * Rendered text like innerText, but over the flat tree: innerText skips open shadow roots and slotted content,
  * which is most of the text on component-built sites. Blocks start new lines; table cells are tab-separated.
