@@ -43,6 +43,9 @@ export class FrameRegistry {
   private readonly childSessions = new Map<string, ChildSession>();
   private readonly unsubscribe: () => void;
   private ready: Promise<void> | undefined;
+  /** Bumped by every event that can change the frame tree or a frame's URL; a kept list is valid only for its own. */
+  private treeGeneration = 0;
+  private listed: { generation: number; frames: Frame[] } | undefined;
   /** The main frame as its navigation events last told it; kept live so acts learn the URL without a round trip. */
   private main: { id: string; url: string } | undefined;
 
@@ -63,9 +66,15 @@ export class FrameRegistry {
     return this.ready;
   }
 
-  /** Every frame in tree order (parents before children), re-read from the browser. */
+  /**
+   * Every frame in tree order (parents before children). Re-read from the browser when a frame event came since the
+   * last read; otherwise the last answer stands, which spares every op a round trip per session (most over
+   * chrome.debugger).
+   */
   async list(): Promise<Frame[]> {
     await this.init();
+    if (this.listed?.generation === this.treeGeneration) return this.listed.frames.map((frame) => ({ ...frame }));
+    const generation = this.treeGeneration;
     const children = [...this.childSessions];
     const [main, ...trees] = await Promise.all([
       withDeadline(this.frameTree(undefined), MAIN_LIST_TIMEOUT_MS, () => {
@@ -98,7 +107,10 @@ export class FrameRegistry {
         visit(tree, sessionId);
       }
     });
-    return orderByTree(flat);
+    const frames = orderByTree(flat);
+    // Only a complete answer, with no event in between, is worth keeping: a silent frame is asked again next time.
+    if (generation === this.treeGeneration && !frames.some((frame) => frame.unreadable)) this.listed = { generation, frames: frames.map((frame) => ({ ...frame })) };
+    return frames;
   }
 
   /** The main frame's id and URL: asked once, then followed through navigation events (Page is enabled by init). */
@@ -212,6 +224,7 @@ export class FrameRegistry {
   }
 
   private onEvent(event: CdpEvent): void {
+    if (TREE_EVENTS.has(event.method)) this.treeGeneration++;
     switch (event.method) {
       case 'Target.attachedToTarget': {
         const sessionId = String(event.params['sessionId']);
@@ -248,6 +261,17 @@ export class FrameRegistry {
     }
   }
 }
+
+// Events after which a kept frame list may be wrong: a frame came, went, moved process, or changed URL.
+const TREE_EVENTS = new Set([
+  'Target.attachedToTarget',
+  'Target.detachedFromTarget',
+  'Page.frameAttached',
+  'Page.frameDetached',
+  'Page.frameNavigated',
+  'Page.navigatedWithinDocument',
+  'Inspector.detached',
+]);
 
 interface CallResult {
   result: { value?: unknown; objectId?: string };

@@ -30,6 +30,29 @@ describe('frames', () => {
   });
 });
 
+describe('frames: a kept list', () => {
+  it('answers from its last read while no frame event came, and reads again after one', async () => {
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
+    const first = await page.frames.list();
+    const asked: string[] = [];
+    const send = page.cdp.send.bind(page.cdp);
+    page.cdp.send = (method, params, sessionId) => {
+      asked.push(method);
+      return send(method, params, sessionId);
+    };
+    try {
+      expect(await page.frames.list()).toEqual(first);
+      expect(asked).not.toContain('Page.getFrameTree');
+      await send('Runtime.evaluate', { expression: 'document.getElementById("same").src = "/nav-basic.html"; new Promise((r) => document.getElementById("same").onload = r)', awaitPromise: true });
+      const after = await page.frames.list();
+      expect(asked).toContain('Page.getFrameTree');
+      expect(after.find((frame) => frame.ordinal === first[1]!.ordinal)?.url).toBe(suite.server.url('nav-basic.html'));
+    } finally {
+      page.cdp.send = send;
+    }
+  });
+});
+
 describe('frames: a hung out-of-process iframe', () => {
   it('still lists the tab, naming the silent frame unreadable, and reads it again once it answers', async () => {
     const { page } = await suite.browser.open(suite.server.url('frames.html'));
@@ -37,6 +60,8 @@ describe('frames: a hung out-of-process iframe', () => {
     // A script that never yields blocks every CDP command to that renderer, Page.getFrameTree included. A paused
     // debugger does not: its nested message loop still answers the frame tree (measured, so it cannot stand in here).
     const busy = page.cdp.send('Runtime.evaluate', { expression: 'while (true) {}' }, cross.sessionId).catch(() => undefined);
+    // The tree changes meanwhile (a new iframe), so list() must ask every session again rather than reuse its last answer.
+    await page.cdp.send('Runtime.evaluate', { expression: 'document.body.append(document.createElement("iframe"))' });
     try {
       // A generous bound: this checks that list() answers at all, not how fast.
       const frames = await withDeadline(page.frames.list(), 8_000, () => {
