@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { CLOSE_CODES, MAX_FRAME_BYTES } from '../../shared/protocol/wire.js';
 import { PRE_AUTH_MAX_BYTES } from '../../electron/core/bridge/limits.js';
 import { startBridge } from './support/bridge-harness.js';
-import { junkGenerator, seeded } from './support/junk.js';
+import { seeded } from '../support/seeded-random.js';
+import { junkGenerator } from './support/junk.js';
 import { ok, type Peer } from './support/peer.js';
 import { rawUpgrade } from './support/raw-dial.js';
 

@@ -2,17 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../shared/policy/evaluate.js';
 import { policy } from './support.js';
-
-// A small seeded generator (mulberry32): reproducible runs, and a tiny alphabet so near-miss hosts collide often.
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded as random } from '../support/seeded-random.js';
 
 const LABELS = ['a', 'b', 'ab', 'ba', 'a-b', 'x1', 'www', 'bank', 'evil', 'com', 'co', 'uk'];
 const TLDS = ['com', 'co', 'uk', 'net'];

@@ -1,16 +1,5 @@
 // Realistic-looking fake secrets, generated from a fixed seed (never real credentials), and the contexts they are planted in.
-
-/** A small seeded PRNG (mulberry32): the same samples on every run, so a failure names the same value twice. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../support/seeded-random.js';
 
 const random = seeded(0x5ec2e7);
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';

@@ -3,23 +3,12 @@
 // deep nesting, prototype tricks, and well-formed frames with wrong secrets or codes.
 import { EXTENSION_ID } from '../../../shared/protocol/extension-id.js';
 import { WIRE_VERSION } from '../../../shared/protocol/wire.js';
+import { seeded } from '../../support/seeded-random.js';
 
 export interface Junk {
   kind: string;
   data: string | Buffer;
   binary: boolean;
-}
-
-/** mulberry32: tiny, fast, good enough to spread cases; the seed makes every run identical. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 const ext = { id: EXTENSION_ID, version: '1.0.0', chrome: '140.0.0.0' };
