@@ -35,6 +35,16 @@ describe('native host process', () => {
     expect(replies((await host(dataDir, pairing)).stdout)).toEqual([reply]);
   });
 
+  it('mints one secret when several hosts are asked for a first pairing at the same moment', async () => {
+    // Chrome starts a host per request: the extension's own and another (a second profile, a retry) can race.
+    const dataDir = dirs.dataDir();
+    const runs = await Promise.all(Array.from({ length: 6 }, () => host(dataDir, pairing)));
+    const secrets = runs.map((run) => (replies(run.stdout)[0] as { secret: string }).secret);
+    expect(new Set(secrets).size).toBe(1);
+    expect(secrets[0]).toBe((await new SecretStore(dataDir).read())?.secret);
+    expect(existsSync(join(dataDir, 'secret.lock'))).toBe(false);
+  });
+
   it('hands out the running core\'s port from bridge.json, and the default when its writer is gone', async () => {
     const dataDir = dirs.dataDir();
     const state = new BridgeStateFile(dataDir);

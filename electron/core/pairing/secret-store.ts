@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { withFileLock } from './file-lock.js';
 import { type Keychain, openKeychain } from './keychain.js';
 import { ensurePrivateDir, readPrivateJson, writeFileAtomic } from './private-files.js';
 
@@ -59,9 +60,13 @@ export class SecretStore {
     return secret === null ? undefined : { secret, kind: 'keychain' };
   }
 
-  /** The current secret, created when there is none yet. */
+  /** The current secret, created when there is none yet: once, however many processes ask at the same moment. */
   async ensure(): Promise<StoredSecret> {
-    return (await this.read()) ?? (await this.replace());
+    const existing = await this.read();
+    if (existing) return existing;
+    ensurePrivateDir(this.dataDir);
+    // The second asker finds the first one's secret when it gets the lock, instead of minting a rival.
+    return withFileLock(join(this.dataDir, 'secret.lock'), async () => (await this.read()) ?? (await this.replace()));
   }
 
   /** A new secret in place of the old one, which stops working at once (re-pairing). */
