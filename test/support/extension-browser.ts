@@ -1,14 +1,13 @@
 // Debian Chromium with the built extension loaded (no playwright: its pages would all get focus emulation), plus a
 // browser-level CDP socket for the test to look on: the extension's worker, its storage, its tabs.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
-import { findBrowser } from '../../electron/core/fallback/find-browser.js';
+import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { EXTENSION_ID } from '../../shared/protocol/extension-id.js';
 import { buildExtension } from '../../scripts/build-extension.js';
+import { startChromium, type ChromiumProcess } from './chromium-process.js';
 
 const WORKER_URL = `chrome-extension://${EXTENSION_ID}/background.js`;
 
@@ -44,58 +43,32 @@ export interface ExtensionBrowser {
 
 /** `args`: more Chromium flags (e.g. --auto-open-devtools-for-tabs, which works headless too). */
 export async function startExtensionBrowser(options: { args?: string[] } = {}): Promise<ExtensionBrowser> {
-  const executable = findBrowser(undefined);
-  if (!executable) throw new Error('no Chromium to run the extension in');
   const root = mkdtempSync(join(tmpdir(), 'chrome-mcp-ext-'));
   const profileDir = join(root, 'profile');
   // A private build from the current sources: dist/extension may be stale, and test files run in parallel.
   const extensionDir = join(root, 'extension');
-  await buildExtension(extensionDir);
-  // Its own process group, so closing kills the helper processes too: left alone they keep writing to the profile.
-  const child = spawn(executable, [
-    '--headless=new', `--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`,
-    `--user-data-dir=${profileDir}`, '--remote-debugging-port=0', '--no-first-run', '--no-default-browser-check',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-sandbox', '--disable-gpu',
+  const removeRoot = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  let chromium: ChromiumProcess;
+  try {
+    await buildExtension(extensionDir);
     // Hides the "started debugging this browser" bar, which would shrink the viewport mid-test.
-    '--silent-debugger-extension-api',
-    ...(options.args ?? []),
-    'about:blank',
-  ], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    chromium = await startChromium(profileDir, [extensionDir], ['--silent-debugger-extension-api', ...(options.args ?? [])]);
+  } catch (error) {
+    removeRoot();
+    throw error;
+  }
   const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid!, 'SIGKILL');
-      await exited;
-    }
-    rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    await chromium.kill();
+    removeRoot();
   };
   try {
-    const control = await CdpConnection.connect(await devToolsUrl(child));
-    const browser = controlled(control, { profileDir, extensionDir }, kill);
+    const browser = controlled(chromium.control, { profileDir, extensionDir }, kill);
     await browser.evaluate('chrome.runtime.id');
     return browser;
   } catch (error) {
     await kill();
     throw error;
   }
-}
-
-/** Chromium prints its browser endpoint on stderr once the debugging server listens. */
-function devToolsUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-      if (!match) return;
-      child.stderr?.off('data', onData);
-      // Keep draining stderr, or a chatty browser blocks on a full pipe.
-      child.stderr?.resume();
-      resolve(match[1]!);
-    };
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before listening: ${text.slice(-500)}`)));
-  });
 }
 
 function controlled(control: CdpConnection, dirs: { profileDir: string; extensionDir: string }, kill: () => Promise<void>): ExtensionBrowser {

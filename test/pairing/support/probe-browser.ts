@@ -1,12 +1,11 @@
-// Debian Chromium, headless, with a profile of our own and unpacked extensions loaded, plus a CDP socket to run code in
-// each extension's service worker: how the end-to-end test sees what sendNativeMessage gives an extension.
-import { spawn } from 'node:child_process';
+// Chromium with probe or real extensions loaded, and a way to run code in each extension's service worker: how the
+// end-to-end test sees what sendNativeMessage gives an extension.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { CdpConnection } from '../../../electron/core/fallback/cdp-connection.js';
-import { findBrowser } from '../../../electron/core/fallback/find-browser.js';
+import { NATIVE_HOST_NAME } from '../../../shared/protocol/extension-id.js';
+import { startChromium } from '../../support/chromium-process.js';
 
 const REAL_MANIFEST = fileURLToPath(new URL('../../../extension/manifest.json', import.meta.url));
 
@@ -38,28 +37,7 @@ export interface ProbeBrowser {
 }
 
 export async function startProbeBrowser(profileDir: string, extensionDirs: string[]): Promise<ProbeBrowser> {
-  const executable = findBrowser(undefined);
-  if (!executable) throw new Error('no Chromium');
-  const list = extensionDirs.join(',');
-  const child = spawn(executable, [
-    '--headless=new', `--load-extension=${list}`, `--disable-extensions-except=${list}`, `--user-data-dir=${profileDir}`,
-    '--remote-debugging-port=0', '--no-first-run', '--no-default-browser-check', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-sandbox', '--disable-gpu',
-    // Its own cookie key, never the keyring's: where a session bus runs one (CI's keychain tests), a locked or prompting
-    // keyring would stall the browser's start.
-    '--password-store=basic', 'about:blank',
-  // Its own process group, so closing takes the helper processes (and any native host) with it.
-  ], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`Chromium exited (${code}): ${text.slice(-500)}`)));
-  });
-  const control = await CdpConnection.connect(endpoint);
+  const { control, kill } = await startChromium(profileDir, extensionDirs);
 
   const workers = async (script: string) => {
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -95,15 +73,11 @@ export async function startProbeBrowser(profileDir: string, extensionDirs: strin
     evaluate,
     async close() {
       control.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        process.kill(-child.pid!, 'SIGKILL');
-        await exited;
-      }
+      await kill();
     },
   };
 }
 
 /** What the worker gets from sendNativeMessage: the reply, or the error Chromium raised. */
-export const ASK_HOST = `chrome.runtime.sendNativeMessage('com.chrome_mcp.bridge', { type: 'pairing' })
+export const ASK_HOST = `chrome.runtime.sendNativeMessage('${NATIVE_HOST_NAME}', { type: 'pairing' })
   .then((reply) => ({ reply }), (error) => ({ error: String(error && error.message || error) }))`;
