@@ -43,7 +43,8 @@ function report(name: string, ours: { p50: number; p95: number }, raw?: { p50: n
 
 async function connect(dataDir: string, flags: string[] = [], env?: NodeJS.ProcessEnv): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
-  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, ...flags];
+  // The bench pages are served from loopback; the run trusts it, as a person would trust their own dev server.
+  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', '127.0.0.1,localhost', ...flags];
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...(env ? { env: env as Record<string, string> } : {}) });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);

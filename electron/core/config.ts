@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { policyFromFlags, type PolicyFlags } from '../../shared/policy/flags.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
 import type { BrowserChoice } from './backend/backend-manager.js';
 import { commandSummaries } from './cli/commands.js';
@@ -18,6 +19,14 @@ export interface Config {
   browser: BrowserChoice;
   /** Loopback port the extension dials; 0 picks a free one (the native host tells the extension which). */
   port: number;
+  /** One-run grants: `--allow` (act) and `--trust` (scripts too), already checked to parse. */
+  grants: PolicyFlags;
+  /** Where the person's standing rules live: `--policy FILE`, else `policy.json` in the data dir. */
+  policyFile: string;
+  /** `--policy` was given: the file must exist. */
+  policyFileRequired: boolean;
+  /** Loopback port of the control API (the panel's); 0 picks a free one. */
+  controlPort: number;
 }
 
 const BROWSER_CHOICES: readonly BrowserChoice[] = ['auto', 'extension', 'fallback'];
@@ -38,6 +47,10 @@ Options:
   --browser MODE           auto (default): your Chrome through the extension when it answers, else a browser
                            chrome-mcp launches; extension or fallback: only that one
   --port N                 loopback port the extension connects to (default ${DEFAULT_BRIDGE_PORT}; 0 = any free port)
+  --allow HOST[,HOST]      let the model read and act on these sites for this run (repeatable)
+  --trust HOST[,HOST]      as --allow, and let it run scripts there (eval)
+  --policy FILE            site rules (docs/policy.md; default DATA_DIR/policy.json); sites with no rule are asked about
+  --control-port N         loopback port of the control API the panel uses (default 0 = any free port)
   --help                   show this help
   --version                show the version
 
@@ -50,6 +63,10 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   browser: { type: 'string' },
   port: { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  trust: { type: 'string', multiple: true },
+  policy: { type: 'string' },
+  'control-port': { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -83,7 +100,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
   const browser = (values.browser ?? 'auto') as BrowserChoice;
   if (!BROWSER_CHOICES.includes(browser)) return badFlag(`--browser takes ${BROWSER_CHOICES.join(', ')}, not "${values.browser}"`);
   const port = values.port === undefined ? DEFAULT_BRIDGE_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`);
+  if (!isPort(port)) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`);
+  const controlPort = values['control-port'] === undefined ? 0 : Number(values['control-port']);
+  if (!isPort(controlPort)) return badFlag(`--control-port takes a port number (0 for any free one), not "${values['control-port']}"`);
+  const grants = { allow: values.allow ?? [], trust: values.trust ?? [] };
+  try {
+    policyFromFlags(grants);
+  } catch (error) {
+    return badFlag((error as Error).message);
+  }
   return {
     kind: 'run',
     config: {
@@ -93,8 +118,16 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
       profileDir: join(dataDir, 'fallback-profile'),
       browser,
       port,
+      grants,
+      policyFile: values.policy === undefined ? join(dataDir, 'policy.json') : resolve(values.policy),
+      policyFileRequired: values.policy !== undefined,
+      controlPort,
     },
   };
+}
+
+function isPort(port: number): boolean {
+  return Number.isInteger(port) && port >= 0 && port <= 65_535;
 }
 
 function badFlag(message: string): CliOutcome {

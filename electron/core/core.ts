@@ -1,5 +1,7 @@
 // The core, assembled: the bridge the extension dials, the fallback browser, per-call backend selection, and the
 // status they add up to. The same assembly serves `chrome-mcp` on stdio and, later, the tray app.
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import type { Policy } from '../../shared/policy/policy.js';
 import type { Executor } from '../../shared/protocol/operations.js';
 import { BackendManager } from './backend/backend-manager.js';
 import { BridgeServer } from './bridge/bridge-server.js';
@@ -22,8 +24,10 @@ export interface Core {
 
 export async function startCore(config: Config, log: Log): Promise<Core> {
   ensurePrivateDir(config.dataDir);
-  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log });
-  const bridge = await startBridge(config, log);
+  const standing = policyFromFlags(config.grants);
+  const policy = (): Policy => standing;
+  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log, policy });
+  const bridge = await startBridge(config, log, policy);
   const stateFile = new BridgeStateFile(config.dataDir);
   if (bridge instanceof BridgeServer) {
     stateFile.started(bridge.port);
@@ -61,10 +65,10 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
 }
 
 /** The bridge, or why it could not listen: the fallback keeps serving when another core holds the port. */
-async function startBridge(config: Config, log: Log): Promise<BridgeServer | { error: string }> {
+async function startBridge(config: Config, log: Log, policy: () => Policy): Promise<BridgeServer | { error: string }> {
   if (config.browser === 'fallback') return { error: 'off (--browser fallback)' };
   try {
-    const bridge = await BridgeServer.start({ port: config.port, auth: createBridgeAuth({ dataDir: config.dataDir, log }), log });
+    const bridge = await BridgeServer.start({ port: config.port, auth: createBridgeAuth({ dataDir: config.dataDir, log }), log, policy });
     log(`bridge listening on 127.0.0.1:${bridge.port}`);
     return bridge;
   } catch (error) {

@@ -1,6 +1,7 @@
 // The extension's service worker: every listener registered at the top level (Chrome only delivers events to
 // listeners present on the first turn of a restarted worker), the bridge client, and the engine over chrome.debugger.
 import { createEngineExecutor } from '../../shared/engine/executor.js';
+import type { Policy } from '../../shared/policy/policy.js';
 import type { ExtensionFrame } from '../../shared/protocol/wire.js';
 import { BridgeClient } from './bridge-client.js';
 import type { LinkSession } from './bridge-connection.js';
@@ -15,8 +16,8 @@ import { openSessionStore } from './session-store.js';
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
 const host = new ChromeTabHost();
 
-async function startSession(session: string, send: (frame: ExtensionFrame) => void): Promise<LinkSession> {
-  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore() });
+async function startSession(session: string, send: (frame: ExtensionFrame) => void, policy: () => Policy): Promise<LinkSession> {
+  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore(), policy });
   return {
     router: new CommandRouter(executor, send),
     async end() {

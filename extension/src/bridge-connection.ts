@@ -1,8 +1,11 @@
 // One WebSocket to the core, from hello (or a pairing code) to close: decodes every frame and drops what does not
-// parse, runs commands once welcomed, answers pings, and keeps the worker alive with traffic.
+// parse, keeps the site policy the core sends, runs commands once welcomed, answers pings, and keeps the worker alive
+// with traffic.
+import type { Policy } from '../../shared/policy/policy.js';
 import { coreFrame, decodeFrame, WIRE_VERSION, type ExtensionFrame, type CoreFrame } from '../../shared/protocol/wire.js';
 import type { CommandRouter } from './command-router.js';
 import { KEEPALIVE_MS } from './link-timers.js';
+import { PolicyHolder } from './policy-holder.js';
 
 export type Greeting = { kind: 'hello'; secret: string } | { kind: 'pair'; code: string };
 
@@ -23,7 +26,8 @@ export interface ConnectionEnd {
 }
 
 export interface ConnectionHooks {
-  startSession(session: string, send: (frame: ExtensionFrame) => void): Promise<LinkSession>;
+  /** `policy` is this link's site policy as it stands at each call: the engine asks it before every step. */
+  startSession(session: string, send: (frame: ExtensionFrame) => void, policy: () => Policy): Promise<LinkSession>;
   welcomed(): void;
   paired(secret: string): void;
   closed(end: ConnectionEnd): void;
@@ -31,6 +35,8 @@ export interface ConnectionHooks {
 
 export class BridgeConnection {
   private readonly socket: WebSocket;
+  // One per connection: a new link starts from the safe default, never from what an earlier link was told.
+  private readonly policy = new PolicyHolder();
   private opened = false;
   private session: Promise<LinkSession | undefined> | undefined;
   private unauthorized: UnauthorizedReason | undefined;
@@ -86,7 +92,7 @@ export class BridgeConnection {
     switch (frame.type) {
       case 'welcome':
         if (this.session) return;
-        this.session = this.hooks.startSession(frame.session, (reply) => this.send(reply)).catch(() => {
+        this.session = this.hooks.startSession(frame.session, (reply) => this.send(reply), () => this.policy.current()).catch(() => {
           // Without an engine no command could be answered: drop the link and let the client dial again.
           this.socket.close(1011);
           return undefined;
@@ -106,6 +112,11 @@ export class BridgeConnection {
         return;
       case 'cancel':
         void this.session?.then((session) => session?.router.cancel(frame.id));
+        return;
+      case 'policy':
+        // Like a command, not ours before the welcome. Taken at once rather than behind the session's start, so a
+        // command already running checks its next step against it.
+        if (this.session) this.policy.update(frame.policy);
         return;
       case 'ping':
         this.send({ type: 'pong', ts: frame.ts });

@@ -2,9 +2,12 @@
 import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
+import type { Policy } from '../policy/policy.js';
 import type { BatchArgs, TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../tools/args.js';
 import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
+import { refusedNavigationError } from './navigation-guard.js';
+import { PolicyGate } from './policy-gate.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
 import type { PageContext } from './page-context.js';
@@ -31,12 +34,18 @@ const TAB_OPS: Record<TabOperation, TabOp> = {
   tab_close: (session, args) => tabClose(session, args as TabCloseArgs),
 };
 
-/**
- * `tag` names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag.
- * `store` keeps the tab state across restarts of a host that can be stopped at will (the extension's worker).
- */
-export function createEngineExecutor(host: TabHost, opts: { tag: string; store?: TabSessionStore }): EngineExecutor {
-  const session = new TabSession(host, opts.tag, opts.store);
+export interface EngineOptions {
+  /** Names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag. */
+  tag: string;
+  /** Keeps the tab state across restarts of a host that can be stopped at will (the extension's worker). */
+  store?: TabSessionStore;
+  /** The site policy as it stands now; asked on every check, so a live edit applies to the next step. */
+  policy: () => Policy;
+}
+
+export function createEngineExecutor(host: TabHost, opts: EngineOptions): EngineExecutor {
+  const gate = new PolicyGate(opts.policy);
+  const session = new TabSession(host, gate, opts.tag, opts.store);
 
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
     if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, args, ctx);
@@ -45,6 +54,8 @@ export function createEngineExecutor(host: TabHost, opts: { tag: string; store?:
     if (!entry) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
     const tab = await session.use(typeof args['tab'] === 'string' ? args['tab'] : undefined);
     try {
+      // Leaving a page needs nothing of it; everything else reads the page (scripts are judged where they run, by eval).
+      if (op !== 'navigate') await tab.page.frames.requireMain(entry.act ? 'act' : 'read');
       return await (entry.act ? runAct(entry.run, tab.page, args, ctx) : entry.run(tab.page, args, ctx));
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
@@ -79,10 +90,14 @@ export function createEngineExecutor(host: TabHost, opts: { tag: string; store?:
  */
 async function runAct(run: PageOp, page: PageContext, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
   const watch = await UrlWatch.start(page);
+  const mark = page.frames.navigation.mark();
   let result: OperationResult;
   try {
     result = await run(page, args, ctx);
     const moved = await watch.settle();
+    const refused = page.frames.navigation.refusedSince(mark);
+    // The act happened; the model must know that, and that the page it led to was not loaded.
+    if (refused) throw refusedNavigationError(refused, `${result.text}, but the navigation it started`);
     if (moved) result = { ...result, text: `${result.text} → ${moved}` };
   } finally {
     watch.dispose();

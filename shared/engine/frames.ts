@@ -2,8 +2,11 @@
 // ordinals per frame, and one isolated world per frame where our in-page library runs unseen by the page.
 import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
 import { isErrorCode, ToolError } from '../protocol/errors.js';
+import type { AccessLevel } from '../policy/levels.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
+import { NavigationGuard } from './navigation-guard.js';
 import { pageLibrarySource } from './page/library.js';
+import { isOpaqueBlank, type DocumentPlace, type PolicyGate } from './policy-gate.js';
 
 export interface Frame {
   /** Stable per tab: 0 is the main frame; refs of frame N are prefixed `fN`. */
@@ -13,12 +16,14 @@ export interface Frame {
   sessionId: string | undefined;
   parentFrameId: string | undefined;
   url: string;
+  /** The document's security origin, which an about:blank or srcdoc frame takes from its maker. */
+  origin?: string;
   /** Why the frame cannot be read, when its session did not answer the listing; the frame is then known only from its attachment. */
   unreadable?: string;
 }
 
 interface FrameTree {
-  frame: { id: string; parentId?: string; url: string; urlFragment?: string };
+  frame: { id: string; parentId?: string; url: string; urlFragment?: string; securityOrigin?: string };
   childFrames?: FrameTree[];
 }
 
@@ -47,14 +52,44 @@ export class FrameRegistry {
   private treeGeneration = 0;
   private listed: { generation: number; frames: Frame[] } | undefined;
   /** The main frame as its navigation events last told it; kept live so acts learn the URL without a round trip. */
-  private main: { id: string; url: string } | undefined;
+  private main: { id: string; url: string; origin?: string } | undefined;
+  /** Each frame's document as its last navigation told it, so a policy check never judges an older document. */
+  private readonly places = new Map<string, DocumentPlace>();
+  /** Every frame the last listing found, by id: a frame's parent is looked up here. */
+  private readonly seen = new Map<string, Frame>();
+  /** Holds every document request of the tab and its child sessions until the policy allows the site. */
+  readonly navigation: NavigationGuard;
 
-  constructor(readonly cdp: Cdp) {
+  constructor(
+    readonly cdp: Cdp,
+    private readonly gate: PolicyGate,
+  ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
+    this.navigation = new NavigationGuard(cdp, gate, (frameId, sessionId) => sessionId === undefined && frameId !== undefined && frameId === this.main?.id);
   }
 
   dispose(): void {
     this.unsubscribe();
+    this.navigation.dispose([undefined, ...this.childSessions.keys()]);
+  }
+
+  /**
+   * Where the frame's document is now: its last navigation, else what the listing said. A sandboxed srcdoc or blank
+   * frame has an opaque origin; its content came from the frame that made it, so it stands where its parent does.
+   */
+  placeOf(frame: Frame): DocumentPlace {
+    const own = this.places.get(frame.frameId) ?? { url: frame.url, origin: frame.origin };
+    const parent = frame.parentFrameId === undefined ? undefined : this.seen.get(frame.parentFrameId);
+    return parent && isOpaqueBlank(own) ? this.placeOf(parent) : own;
+  }
+
+  /** Throws the policy's refusal when the frame's own site does not allow `need`. */
+  require(frame: Frame, need: AccessLevel): void {
+    this.gate.require(this.placeOf(frame), need, frame.ordinal === 0 ? undefined : `Frame f${frame.ordinal}`);
+  }
+
+  allows(frame: Frame, need: AccessLevel): boolean {
+    return this.gate.allows(this.placeOf(frame), need);
   }
 
   /** Enables what frame tracking needs, once per attached tab. */
@@ -73,7 +108,7 @@ export class FrameRegistry {
    */
   async list(): Promise<Frame[]> {
     await this.init();
-    if (this.listed?.generation === this.treeGeneration) return this.listed.frames.map((frame) => ({ ...frame }));
+    if (this.listed?.generation === this.treeGeneration) return this.listed.frames.map((frame) => this.shown(frame));
     const generation = this.treeGeneration;
     const children = [...this.childSessions];
     const [main, ...trees] = await Promise.all([
@@ -93,6 +128,7 @@ export class FrameRegistry {
         sessionId,
         parentFrameId: tree.frame.parentId,
         url: urlOf(tree.frame),
+        ...(tree.frame.securityOrigin === undefined ? {} : { origin: tree.frame.securityOrigin }),
       });
       for (const child of tree.childFrames ?? []) visit(child, sessionId);
     };
@@ -108,20 +144,37 @@ export class FrameRegistry {
       }
     });
     const frames = orderByTree(flat);
+    this.seen.clear();
+    for (const frame of frames) this.seen.set(frame.frameId, frame);
     // Only a complete answer, with no event in between, is worth keeping: a silent frame is asked again next time.
     if (generation === this.treeGeneration && !frames.some((frame) => frame.unreadable)) this.listed = { generation, frames: frames.map((frame) => ({ ...frame })) };
-    return frames;
+    return frames.map((frame) => this.shown(frame));
   }
 
-  /** The main frame's id and URL: asked once, then followed through navigation events (Page is enabled by init). */
-  async mainFrameUrl(): Promise<{ id: string; url: string }> {
+  /**
+   * A frame as ops see it. The path and query of a frame whose site may not be read are the person's business (an
+   * account number in a bank's iframe URL), so such a frame is named by its origin alone.
+   */
+  private shown(frame: Frame): Frame {
+    if (this.allows(frame, 'read')) return { ...frame };
+    return { ...frame, url: originOf(this.placeOf(frame)) };
+  }
+
+  /** The main frame's id, URL and origin: asked once, then followed through navigation events (Page is enabled by init). */
+  async mainFrameUrl(): Promise<{ id: string; url: string; origin?: string }> {
     await this.init();
     if (!this.main) {
       const tree = await this.frameTree(undefined);
       if (!tree) throw new ToolError('TAB_NOT_FOUND', 'The tab did not answer for its main frame.');
-      this.main ??= { id: tree.frame.id, url: urlOf(tree.frame) };
+      this.main ??= { id: tree.frame.id, url: urlOf(tree.frame), ...(tree.frame.securityOrigin === undefined ? {} : { origin: tree.frame.securityOrigin }) };
     }
     return { ...this.main };
+  }
+
+  /** Throws the policy's refusal when the tab's top document does not allow `need`. */
+  async requireMain(need: AccessLevel): Promise<void> {
+    const main = await this.mainFrameUrl();
+    this.gate.require(this.places.get(main.id) ?? main, need);
   }
 
   /** The session's frame tree; undefined when the session is gone or refuses. */
@@ -150,6 +203,8 @@ export class FrameRegistry {
     const handles = opts.handles ?? [];
     const declaration = `function(...a){return globalThis.__cm.${name}(...a)}`;
     const run = async (): Promise<R> => {
+      // The backstop under every op: nothing of ours runs in, or reads from, a document whose site may not be read.
+      this.require(frame, 'read');
       const executionContextId = await this.world(frame);
       const params: Record<string, unknown> = {
         functionDeclaration: declaration,
@@ -216,11 +271,20 @@ export class FrameRegistry {
     return ordinal;
   }
 
-  private async enableSession(sessionId: string | undefined): Promise<void> {
-    await Promise.all([
-      this.cdp.send('Page.enable', {}, sessionId),
-      this.cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, sessionId),
-    ]);
+  /**
+   * Child sessions start paused (waitForDebuggerOnStart), so an iframe's own later navigations are held by the guard
+   * before it can make one; `resume` lets the child run once that is in place, and runs even when enabling failed.
+   */
+  private async enableSession(sessionId: string | undefined, resume = false): Promise<void> {
+    try {
+      await Promise.all([
+        this.navigation.enable(sessionId),
+        this.cdp.send('Page.enable', {}, sessionId),
+        this.cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, sessionId),
+      ]);
+    } finally {
+      if (resume) void this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+    }
   }
 
   private onEvent(event: CdpEvent): void {
@@ -229,8 +293,13 @@ export class FrameRegistry {
       case 'Target.attachedToTarget': {
         const sessionId = String(event.params['sessionId']);
         const info = event.params['targetInfo'] as { type: string; targetId: string; parentFrameId?: string; url: string };
-        if (info.type !== 'iframe') return;
-        const enabled = this.enableSession(sessionId).catch(() => undefined);
+        const waiting = event.params['waitingForDebugger'] === true;
+        if (info.type !== 'iframe') {
+          // Workers are not ours to watch, but auto-attach paused them: let them run at once.
+          if (waiting) void this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+          return;
+        }
+        const enabled = this.enableSession(sessionId, waiting).catch(() => undefined);
         // An iframe target's id is the id of the frame it holds.
         this.childSessions.set(sessionId, { enabled, frameId: info.targetId, parentFrameId: info.parentFrameId, url: info.url });
         return;
@@ -241,19 +310,28 @@ export class FrameRegistry {
       case 'Page.frameNavigated': {
         const frame = event.params['frame'] as FrameTree['frame'];
         this.worlds.delete(frame.id);
-        if (event.sessionId === undefined && frame.parentId === undefined) this.main = { id: frame.id, url: urlOf(frame) };
+        const place = { url: urlOf(frame), ...(frame.securityOrigin === undefined ? {} : { origin: frame.securityOrigin }) };
+        this.places.set(frame.id, place);
+        if (event.sessionId === undefined && frame.parentId === undefined) this.main = { id: frame.id, ...place };
         const child = event.sessionId === undefined ? undefined : this.childSessions.get(event.sessionId);
         if (child?.frameId === frame.id) child.url = urlOf(frame);
         return;
       }
       case 'Page.frameDetached':
         this.worlds.delete(String(event.params['frameId']));
+        this.places.delete(String(event.params['frameId']));
         return;
-      case 'Page.navigatedWithinDocument':
-        if (event.sessionId === undefined && this.main && this.main.id === event.params['frameId']) this.main.url = String(event.params['url']);
+      case 'Page.navigatedWithinDocument': {
+        // Same document, same origin: only the URL moves.
+        const frameId = String(event.params['frameId']);
+        const place = this.places.get(frameId);
+        if (place) place.url = String(event.params['url']);
+        if (event.sessionId === undefined && this.main && this.main.id === frameId) this.main.url = String(event.params['url']);
         return;
+      }
       case 'Inspector.detached':
         this.main = undefined;
+        this.places.clear();
         this.worlds.clear();
         this.childSessions.clear();
         this.ready = undefined;
@@ -291,6 +369,15 @@ function isContextGone(error: unknown): boolean {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function originOf(place: DocumentPlace): string {
+  try {
+    const origin = new URL(place.url).origin;
+    return origin === 'null' ? (place.origin ?? place.url.split(/[?#]/)[0]!) : origin;
+  } catch {
+    return '(unknown)';
+  }
 }
 
 function urlOf(frame: FrameTree['frame']): string {

@@ -1,6 +1,7 @@
 // One agent's view of a browser's tabs: handles, the current tab, the tabs it opened, and a PageContext per tab.
 import { ToolError } from '../protocol/errors.js';
 import { PageContext } from './page-context.js';
+import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
 import type { HostTab, TabHost } from './tab-host.js';
@@ -34,6 +35,7 @@ export class TabSession {
   /** `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory. */
   constructor(
     private readonly host: TabHost,
+    private readonly gate: PolicyGate,
     tag: string,
     private readonly store?: TabSessionStore,
   ) {
@@ -48,7 +50,12 @@ export class TabSession {
     const open = new Set(tabs.map((tab) => tab.id));
     for (const id of this.owned) if (!open.has(id)) this.forget(id);
     if (this.current !== undefined && !open.has(this.current)) this.current = undefined;
-    const listed = tabs.map((tab) => ({ ...tab, handle: this.handles.handleFor(tab.id), current: tab.id === this.current, owned: this.owned.has(tab.id) }));
+    const listed = tabs.map((tab) => ({
+      ...maskedTab(this.gate, tab),
+      handle: this.handles.handleFor(tab.id),
+      current: tab.id === this.current,
+      owned: this.owned.has(tab.id),
+    }));
     this.changed();
     return listed;
   }
@@ -136,8 +143,11 @@ export class TabSession {
   }
 
   private async attach(hostId: string): Promise<Attached> {
+    // Judged before the debugger touches the tab: a tab showing a site the person did not allow is never attached.
+    const shown = (await this.host.list()).find((tab) => tab.id === hostId);
+    if (shown) this.gate.requireBeforeAttach(shown.url, `Tab ${this.handles.handleFor(hostId)}`);
     const cdp = await this.host.cdp(hostId);
-    const page = new PageContext(cdp);
+    const page = new PageContext(cdp, this.gate);
     // A detached debugger (tab closed, browser gone, DevTools took over) leaves a dead context: drop it so the
     // next call attaches afresh.
     const stop = cdp.on((event) => {

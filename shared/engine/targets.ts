@@ -1,6 +1,7 @@
 // Resolves a tool's Target (ref, selector, role+name) to one live element in one frame, or a typed error.
 import { ToolError } from '../protocol/errors.js';
 import type { Target } from '../protocol/target.js';
+import type { AccessLevel } from '../policy/levels.js';
 import type { Frame } from './frames.js';
 import type { PageContext } from './page-context.js';
 
@@ -43,8 +44,20 @@ export async function resolveRef(page: PageContext, ref: string): Promise<Elemen
   }
 }
 
-/** Exactly one element for the target, searching frames main-first; ambiguity across frames is an error too. */
-export async function resolveTarget(page: PageContext, target: Target): Promise<ElementHandle> {
+/**
+ * Exactly one element for the target, searching frames main-first; ambiguity across frames is an error too.
+ * `need` is what the caller will do with it: finding it reads its frame, acting on it needs its frame's site to allow acts.
+ */
+export async function resolveTarget(page: PageContext, target: Target, need: AccessLevel = 'read'): Promise<ElementHandle> {
+  const handle = await findTarget(page, target);
+  if (!page.frames.allows(handle.frame, need)) {
+    page.frames.release(handle.frame, [handle.objectId]);
+    page.frames.require(handle.frame, need);
+  }
+  return handle;
+}
+
+async function findTarget(page: PageContext, target: Target): Promise<ElementHandle> {
   if (target.ref !== undefined) return resolveRef(page, target.ref);
   if (target.selector === undefined && target.role === undefined) {
     throw new ToolError('BAD_ARGS', 'Name the element with one of ref, selector, or role (+ name).');

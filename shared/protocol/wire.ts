@@ -1,6 +1,7 @@
 // The wire between the core (WebSocket server on loopback) and the extension (client): frames, versions, guards.
 // Both ends decode every frame with these schemas; anything that does not parse is dropped, never half-read.
 import { z } from 'zod';
+import { PolicyTransferSchema } from '../policy/transfer.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { OPERATIONS } from './operations.js';
 
@@ -72,8 +73,13 @@ export const commandFrame = z.strictObject({
 });
 export const cancelFrame = z.strictObject({ type: z.literal('cancel'), id: z.string().max(64) });
 export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number() });
+/**
+ * The site policy, whole: sent right after `welcome` (before any command) and again on every change. The extension
+ * enforces it too, so a page refused by the core's check is refused again where the page is.
+ */
+export const policyFrame = z.strictObject({ type: z.literal('policy'), policy: PolicyTransferSchema });
 
-export const coreFrame = z.union([welcomeFrame, pairedFrame, unauthorizedFrame, commandFrame, cancelFrame, pingFrame]);
+export const coreFrame = z.union([welcomeFrame, pairedFrame, unauthorizedFrame, commandFrame, cancelFrame, pingFrame, policyFrame]);
 export type CoreFrame = z.infer<typeof coreFrame>;
 
 /** WebSocket close codes the two ends use, so the extension knows whether to retry or to ask for pairing. */

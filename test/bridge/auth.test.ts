@@ -59,7 +59,7 @@ describe('bridge authentication', () => {
     expect(auth.asked).toBe(0);
   });
 
-  it('pairs with a one-time code: paired carries the new secret, welcome follows, and the code is spent', async () => {
+  it('pairs with a one-time code: paired carries the new secret, welcome and the policy follow, and the code is spent', async () => {
     const { bridge, auth, dial } = await startBridge();
     auth.codes.add('K7Q-2MX');
     const peer = await dial();
@@ -67,6 +67,7 @@ describe('bridge authentication', () => {
     const paired = await peer.next('paired');
     expect(paired.secret).toBe(auth.secret);
     await peer.next('welcome');
+    await peer.next('policy');
     expect(bridge.link()).toBeDefined();
     expect(peer.frames).toEqual([]);
 

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BridgeServer } from '../../electron/core/bridge/bridge-server.js';
 import { isLoopback, listeningSockets } from '../support/listening-sockets.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 import { startBridge } from './support/bridge-harness.js';
 import { FakeAuth } from './support/fake-auth.js';
 
@@ -41,7 +42,7 @@ describe('bridge socket', () => {
 
   it('reports a taken port as BRIDGE_UNAVAILABLE with the fix', async () => {
     const { bridge } = await startBridge();
-    const second = BridgeServer.start({ port: bridge.port, auth: new FakeAuth(), log: () => undefined });
+    const second = BridgeServer.start({ port: bridge.port, auth: new FakeAuth(), log: () => undefined, policy: () => TEST_POLICY });
     await expect(second).rejects.toMatchObject({ code: 'BRIDGE_UNAVAILABLE', message: `Port ${bridge.port} on 127.0.0.1 is already in use.` });
   });
 

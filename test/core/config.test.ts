@@ -19,7 +19,25 @@ describe('parseCli', () => {
       profileDir: join(homedir(), '.chrome-mcp', 'fallback-profile'),
       browser: 'auto',
       port: 38017,
+      grants: { allow: [], trust: [] },
+      policyFile: join(homedir(), '.chrome-mcp', 'policy.json'),
+      policyFileRequired: false,
+      controlPort: 0,
     });
+  });
+
+  it('takes one-run grants from repeated --allow and --trust, and a policy file that must then exist', () => {
+    const parsed = config(parseCli(['--allow', 'a.example,b.example', '--allow', 'c.example', '--trust', 'localhost:3000', '--policy', 'rules.json'], {}, 'linux'));
+    expect(parsed.grants).toEqual({ allow: ['a.example,b.example', 'c.example'], trust: ['localhost:3000'] });
+    expect(parsed).toMatchObject({ policyFile: resolve('rules.json'), policyFileRequired: true });
+  });
+
+  it('refuses a grant that is not a site before anything starts, naming the flag', () => {
+    const outcome = parseCli(['--allow', 'https://bank.example/login'], {}, 'linux');
+    expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
+    expect(outcome.kind === 'exit' && outcome.stderr).toContain('--allow: "https://bank.example/login": a rule names a site, not a page');
+    expect(parseCli(['--trust', '*'], {}, 'linux')).toMatchObject({ kind: 'exit', code: 2 });
+    expect(parseCli(['--control-port', '70000'], {}, 'linux')).toMatchObject({ kind: 'exit', code: 2 });
   });
 
   it('is headed when a display is available, unless --headless', () => {

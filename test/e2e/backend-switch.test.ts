@@ -13,6 +13,7 @@ import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
+import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let client: Client;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-switch-'));
   client = new Client({ name: 'e2e-switch', version: '1' });
-  const args = [CLI, '--headless', '--browser', 'auto', '--port', '0', '--data-dir', dataDir];
+  const args = [CLI, '--headless', '--browser', 'auto', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS];
   await client.connect(new StdioClientTransport({ command: process.execPath, args, env: envWithoutKeychain() as Record<string, string>, stderr: 'ignore' }));
 });
 

@@ -16,6 +16,7 @@ import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { runWholeTask } from '../support/whole-task.js';
+import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let browser: ExtensionBrowser;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const env = envWithoutKeychain();
   client = new Client({ name: 'e2e-extension', version: '1' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir], env: env as Record<string, string>, stderr: 'ignore' }),
+    new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS], env: env as Record<string, string>, stderr: 'ignore' }),
   );
   browser = await startExtensionBrowser();
   const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env });

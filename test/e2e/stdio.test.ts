@@ -12,6 +12,7 @@ import { isLoopback, listeningSockets } from '../support/listening-sockets.js';
 import { processesMentioning } from '../support/processes.js';
 import { textOf } from '../support/tool-result.js';
 import { runWholeTask } from '../support/whole-task.js';
+import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const EXIT_BUDGET_MS = 2_000;
@@ -28,7 +29,7 @@ function freshDataDir(): string {
 }
 
 function cliArgs(dataDir: string): string[] {
-  return [CLI, '--headless', '--port', '0', '--data-dir', dataDir];
+  return [CLI, '--headless', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS];
 }
 
 // The SDK passes only a minimal environment to the child; a CI machine's browser choice must reach it.

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
 import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
 let executor: EngineExecutor;
 
 beforeAll(() => {
-  executor = createEngineExecutor(suite.browser.host, { tag: 'ta' });
+  executor = createEngineExecutor(suite.browser.host, { tag: 'ta', policy: () => TEST_POLICY });
 });
 // Runs before the suite closes the browser (afterAll hooks run in reverse order).
 afterAll(() => {
@@ -27,8 +28,14 @@ function handleOf(result: OperationResult): string {
 
 describe('engine executor: tabs', () => {
   it('adopts the browser\'s one blank tab on first use, current but not owned', async () => {
-    expect((await run('eval', { expression: 'location.href' })).text).toBe('"about:blank"');
+    expect((await run('snapshot')).text).toBe('Page "" about:blank');
     expect((await run('tabs')).text).toBe('*  ta.1 "" about:blank');
+  });
+
+  it('reads and acts on a blank tab, but runs no script there: from a blank document a script could still send requests', async () => {
+    const refused = await failure(run('eval', { expression: '1' }));
+    expect(refused.code).toBe('POLICY_DENIED');
+    expect(refused.next).toContain('Navigate to an http(s) page first');
   });
 
   it('opens a tab in the background, owned and current, answering where it landed', async () => {
@@ -84,11 +91,11 @@ describe('engine executor: tabs', () => {
     const gone = await failure(run('eval', { expression: '1' }));
     expect(gone.code).toBe('TAB_NOT_FOUND');
     expect(gone.message).toContain('(the current tab) was closed');
-    expect((await run('eval', { expression: 'location.href' })).text).toBe('"about:blank"');
+    expect((await run('snapshot')).text).toBe('Page "" about:blank');
   });
 
   it('tells a handle of another session (STALE_TAB) from an unknown one (TAB_NOT_FOUND)', async () => {
-    const other = createEngineExecutor(suite.browser.host, { tag: 'tb' });
+    const other = createEngineExecutor(suite.browser.host, { tag: 'tb', policy: () => TEST_POLICY });
     try {
       const stale = await failure(other.run('eval', { expression: '1', tab: 'ta.2' }, ctx));
       expect(stale.code).toBe('STALE_TAB');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FallbackExecutor } from '../../electron/core/fallback/fallback-executor.js';
 import { ctx, failure } from '../support/engine-suite.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 
 let server: FixtureServer;
 let profileDir: string;
@@ -50,13 +51,13 @@ async function until(check: () => boolean, ms = 5_000): Promise<void> {
 describe('fallback executor', () => {
   it('launches on the first call only, once for concurrent first calls, and closes what it launched', async () => {
     const lines: string[] = [];
-    const executor = new FallbackExecutor({ headless: true, profileDir, log: (line) => lines.push(line) });
+    const executor = new FallbackExecutor({ headless: true, profileDir, log: (line) => lines.push(line), policy: () => TEST_POLICY });
     try {
       expect(browserProcesses().all).toEqual([]);
       expect(await executor.state()).toMatchObject({ launched: false, headless: true, profileDir, tabs: 0, currentTab: null });
 
-      const titles = await Promise.all([1, 2, 3].map(() => executor.run('eval', { expression: 'document.title' }, ctx)));
-      expect(titles.map((result) => result.text)).toEqual(['""', '""', '""']);
+      const pages = await Promise.all([1, 2, 3].map(() => executor.run('snapshot', {}, ctx)));
+      expect(pages.map((result) => result.text)).toEqual(Array(3).fill('Page "" about:blank'));
       expect(browserProcesses().main).toHaveLength(1);
       expect(lines.filter((line) => line.startsWith('fallback browser up'))).toHaveLength(1);
 
@@ -72,7 +73,7 @@ describe('fallback executor', () => {
   });
 
   it('fails calls in flight with BROWSER_CLOSED when the browser dies, then relaunches on the next call', async () => {
-    const executor = new FallbackExecutor({ headless: true, profileDir, log: () => undefined });
+    const executor = new FallbackExecutor({ headless: true, profileDir, log: () => undefined, policy: () => TEST_POLICY });
     try {
       const opened = await executor.run('tab_new', { url: server.url('nav-basic.html') }, ctx);
       const handle = String(opened.data?.['tab']);

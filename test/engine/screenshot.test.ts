@@ -7,6 +7,7 @@ import { PageContext } from '../../shared/engine/page-context.js';
 import { readPng } from '../support/png.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
+import { TEST_GATE } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
 
@@ -85,7 +86,7 @@ describe('screenshot', () => {
       },
       on: (listener) => cdp.on(listener),
     };
-    const page = new PageContext(recording);
+    const page = new PageContext(recording, TEST_GATE);
     try {
       const result = await screenshot(page, { format: 'png' }, ctx);
       // The background tab's own white page, not the blue tab in front.

@@ -28,7 +28,8 @@ describe('wait_for', () => {
     const { value, ms } = await timed(waitFor(page, { text: 'never there', timeout: 400 }, ctx));
     expect(value.data).toMatchObject({ matched: false });
     expect(value.text).toMatch(/^\{matched:false\}/);
-    expect(ms).toBeGreaterThanOrEqual(400);
+    // Timers may fire a millisecond early against the clock that measures them.
+    expect(ms).toBeGreaterThanOrEqual(395);
     expect(ms).toBeLessThan(5_000);
   });
 

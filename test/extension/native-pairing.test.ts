@@ -7,6 +7,7 @@ import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
 import { BridgeStateFile } from '../../electron/core/pairing/bridge-state.js';
 import { SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { startExtensionBrowser } from '../support/extension-browser.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 import { runCli, tempDirs } from '../pairing/support/cli.js';
 import { until } from './support/until.js';
 
@@ -17,7 +18,7 @@ describe('automatic pairing through the native host', () => {
   it('gets the secret and port from the host, stores them, and links to the bridge', async () => {
     const dataDir = dirs.dataDir();
     // An ephemeral port: the extension can only learn it from the host, which reads the running core's state file.
-    const bridge = await BridgeServer.start({ port: 0, auth: createBridgeAuth({ dataDir }), log: () => undefined });
+    const bridge = await BridgeServer.start({ port: 0, auth: createBridgeAuth({ dataDir }), log: () => undefined, policy: () => TEST_POLICY });
     const state = new BridgeStateFile(dataDir);
     state.started(bridge.port);
     const browser = await startExtensionBrowser();

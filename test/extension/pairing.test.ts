@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeServer } from '../../electron/core/bridge/bridge-server.js';
 import type { ExtensionLink } from '../../electron/core/bridge/extension-link.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 import { FakeAuth } from '../bridge/support/fake-auth.js';
 import { until } from './support/until.js';
 
@@ -14,7 +15,7 @@ let browser: ExtensionBrowser;
 
 beforeAll(async () => {
   auth = new FakeAuth();
-  bridge = await BridgeServer.start({ port: 0, auth, log: () => undefined });
+  bridge = await BridgeServer.start({ port: 0, auth, log: () => undefined, policy: () => TEST_POLICY });
   browser = await startExtensionBrowser();
   // The port, as an install would leave it; no secret yet, and no native host here.
   await browser.seed({ port: bridge.port });

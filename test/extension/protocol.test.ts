@@ -1,9 +1,14 @@
 // The extension's end of the wire against a bare core that can send anything: the hello, junk dropped without
-// harm, every command id answered exactly once, pings, progress and cancel, and a refused secret.
+// harm, every command id answered exactly once, pings, progress and cancel, the site policy, and a refused secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSitePattern } from '../../shared/policy/pattern.js';
+import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
+import { policyToTransfer } from '../../shared/policy/transfer.js';
 import { CLOSE_CODES, WIRE_VERSION, type ExtensionFrame } from '../../shared/protocol/wire.js';
 import { EXTENSION_ID } from '../../shared/protocol/extension-id.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 import { is, RawCore, type RawLink } from './support/raw-core.js';
 import { until } from './support/until.js';
 
@@ -11,21 +16,25 @@ const SECRET = 'protocol-test-secret';
 const SESSION = 'p1';
 
 let core: RawCore;
+let fixtures: FixtureServer;
 let browser: ExtensionBrowser;
 let link: RawLink;
 let nextId = 0;
 
 beforeAll(async () => {
   core = await RawCore.start();
+  fixtures = await startFixtureServer();
   browser = await startExtensionBrowser();
   const dialled = core.nextLink();
   await browser.seed({ port: core.port, secret: SECRET });
   link = await dialled;
   link.welcome(SESSION);
+  link.policy(TEST_POLICY);
 });
 
 afterAll(async () => {
   await browser?.close();
+  await fixtures?.close();
   await core?.close();
 });
 
@@ -38,6 +47,12 @@ type Result = Extract<ExtensionFrame, { type: 'result' }>;
 
 function answersTo(id: string): Result[] {
   return link.received.filter((frame): frame is Result => frame.type === 'result' && frame.id === id);
+}
+
+/** Runs one command and reads its outcome: `ok`, or the error code. */
+async function outcome(op: string, args: Record<string, unknown> = {}): Promise<string> {
+  const answer = await link.next(is.result(command(op, args)));
+  return answer.ok ? 'ok' : answer.error.code;
 }
 
 describe('the extension on the wire', () => {
@@ -88,6 +103,8 @@ describe('the extension on the wire', () => {
   });
 
   it('reports progress on a long command and stops it on cancel, answering it once', async () => {
+    // On a page the policy lets it read: a blank tab has no site any rule could allow.
+    expect(await outcome('tab_new', { url: fixtures.url('nav-a.html') })).toBe('ok');
     const id = command('wait_for', { text: 'never shows up', timeout: 20_000 });
     expect((await link.next(is.progress(id))).message).toBeTruthy();
     const start = performance.now();
@@ -97,6 +114,46 @@ describe('the extension on the wire', () => {
     expect(answer).toMatchObject({ ok: false, error: { code: 'STOPPED' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(answersTo(id)).toHaveLength(1);
+  });
+});
+
+describe('the site policy from the core', () => {
+  const BLOCKED: Policy = { ...DEFAULT_POLICY, rules: [{ site: parseSitePattern('127.0.0.1'), level: 'blocked' }] };
+
+  it('checks every step against the latest policy that parses; a frame that does not decode or parse changes nothing', async () => {
+    const opened = await link.next(is.result(command('tab_new', { url: fixtures.url('nav-a.html') })));
+    expect(opened.ok).toBe(true);
+    const tab = String((opened as Extract<Result, { ok: true }>).result.data?.['tab']);
+    expect(await outcome('snapshot', { tab })).toBe('ok');
+
+    link.policy(BLOCKED);
+    expect(await outcome('snapshot', { tab })).toBe('POLICY_DENIED');
+
+    // Each of these would let the page be read again, were any part of it taken.
+    const allowing = policyToTransfer(TEST_POLICY);
+    link.sendText(JSON.stringify({ type: 'policy', policy: { ...allowing, extra: true } }));
+    link.sendText(JSON.stringify({ type: 'policy', policy: { ...allowing, grants: [{ site: '127.0.0.1', level: 'root' }] } }));
+    link.sendText(JSON.stringify({ type: 'policy', policy: allowing, extra: true }));
+    link.sendText(JSON.stringify({ type: 'policy' }));
+    // Decodes, but one grant names a page rather than a site: refused whole, not applied minus the bad grant.
+    link.send({ type: 'policy', policy: { ...allowing, grants: [...allowing.grants, { site: 'http://127.0.0.1/admin', level: 'trusted' }] } });
+    expect(await outcome('snapshot', { tab })).toBe('POLICY_DENIED');
+
+    link.policy(TEST_POLICY);
+    expect(await outcome('snapshot', { tab })).toBe('ok');
+  });
+
+  it('starts a new link from the default (ask every site), never from what the last link was told', async () => {
+    const dialled = core.nextLink();
+    link.close();
+    link = await dialled;
+    // Like a command, a policy before the welcome is not the extension's to take.
+    link.policy(TEST_POLICY);
+    link.welcome('p2');
+    // The tab is still current; only the policy is gone with the old link.
+    expect(await outcome('snapshot')).toBe('DOMAIN_CONFIRMATION_REQUIRED');
+    link.policy(TEST_POLICY);
+    expect(await outcome('snapshot')).toBe('ok');
   });
 });
 

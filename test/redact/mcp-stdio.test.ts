@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf, type CallResult } from '../support/tool-result.js';
+import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const JWT = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQ4MjEiLCJzY29wZSI6ImFkbWluIiwiZXhwIjoxODkzNDU2MDAwfQ.2zOAizlUsCt232fEJ0asOBd0C_FaeHvfCIbte4pvu-_xwN8AoQZ7f3qhTa1OXiIl-r1WR_lzFqqhfGGff_ZpCt';
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, '--headless', '--port', '0', '--data-dir', dataDir],
+    args: [CLI, '--headless', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS],
     env: chosenBrowser ? { CHROME_MCP_CHROMIUM: chosenBrowser } : {},
     stderr: 'pipe',
   });

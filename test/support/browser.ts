@@ -6,6 +6,7 @@ import { launchBrowser, type LaunchedBrowser } from '../../electron/core/fallbac
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
+import { TEST_GATE } from './test-policy.js';
 
 export interface TestBrowser {
   browser: LaunchedBrowser;
@@ -43,7 +44,7 @@ export async function openTab(
   wrap: (cdp: Cdp) => Cdp = (cdp) => cdp,
 ): Promise<{ tabId: string; page: PageContext }> {
   const tab = await host.create('about:blank', { focus: false });
-  const page = new PageContext(wrap(await host.cdp(tab.id)));
+  const page = new PageContext(wrap(await host.cdp(tab.id)), TEST_GATE);
   pages.push(page);
   await page.frames.init();
   await loadUrl(page, url);

@@ -12,6 +12,7 @@ import { findBrowser } from '../../electron/core/fallback/find-browser.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { openTab } from './browser.js';
+import { TEST_GATE } from './test-policy.js';
 
 export interface HeadedBrowser {
   host: CdpTabHost;
@@ -59,7 +60,7 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
     const connection = await CdpConnection.connect(await devToolsEndpoint(profileDir));
     const host = new CdpTabHost(connection);
     const [front] = await host.list();
-    const foreground = new PageContext(await host.cdp(front!.id));
+    const foreground = new PageContext(await host.cdp(front!.id), TEST_GATE);
     const pages: PageContext[] = [foreground];
     return {
       host,

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { Policy } from '../../../shared/policy/policy.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import { EXTENSION_ID } from '../../../shared/protocol/extension-id.js';
 import { CLOSE_CODES } from '../../../shared/protocol/wire.js';
@@ -20,6 +21,8 @@ export interface BridgeOptions {
   port: number;
   auth: BridgeAuth;
   log: Log;
+  /** The site policy as it stands; read for every new link, and again on `policyChanged()`. */
+  policy: () => Policy;
   /** Default: our published extension id; only its Origin and hello are admitted. */
   extensionId?: string;
   heartbeatMs?: number;
@@ -52,6 +55,7 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     const settings: Settings = {
       auth: options.auth,
       log: options.log,
+      policy: options.policy,
       extensionId: options.extensionId ?? EXTENSION_ID,
       heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       helloTimeoutMs: options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
@@ -80,6 +84,11 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
   /** The active, authenticated extension connection, if any. */
   link(): ExtensionLink | undefined {
     return this.active;
+  }
+
+  /** The policy changed: the active link gets it at once, so the extension's next check already uses it. */
+  policyChanged(): void {
+    this.active?.sendPolicy();
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,8 @@
-// One authenticated extension connection: sends commands, matches their answers by id, relays progress, keeps the
-// heartbeat, and fails every waiting call exactly once when it goes away.
+// One authenticated extension connection: sends the policy and commands, matches answers by id, relays progress,
+// keeps the heartbeat, and fails every waiting call exactly once when it goes away.
 import type { RawData, WebSocket } from 'ws';
+import type { Policy } from '../../../shared/policy/policy.js';
+import { policyToTransfer } from '../../../shared/policy/transfer.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { OperationResult } from '../../../shared/protocol/operations.js';
 import {
@@ -44,7 +46,7 @@ export class ExtensionLink {
   constructor(
     private readonly socket: WebSocket,
     readonly identity: LinkIdentity,
-    private readonly options: { heartbeatMs: number; log: Log },
+    private readonly options: { heartbeatMs: number; log: Log; policy: () => Policy },
   ) {
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', (code) => this.gone(`socket closed (${code})`));
@@ -54,6 +56,8 @@ export class ExtensionLink {
       () => this.close(CLOSE_CODES.heartbeat, 'two heartbeats unanswered'),
     );
     this.send({ type: 'welcome', v: WIRE_VERSION, session: identity.session, heartbeatMs: options.heartbeatMs });
+    // Before the link is handed to anyone who could call it, so no command reaches the extension ahead of the policy.
+    this.sendPolicy();
   }
 
   get open(): boolean {
@@ -83,6 +87,11 @@ export class ExtensionLink {
     // serialise then leaves nothing behind to time out.
     this.send({ type: 'command', id, op, args, timeoutMs });
     return this.pending.wait(id, op, { ...options, timeoutMs }, (abandoned) => this.send({ type: 'cancel', id: abandoned }));
+  }
+
+  /** Sends the policy as it stands now; the extension replaces its copy whole and checks the next step against it. */
+  sendPolicy(): void {
+    if (this.closedWhy === undefined) this.send({ type: 'policy', policy: policyToTransfer(this.options.policy()) });
   }
 
   /** True when the extension answers a `ping` command within the deadline: its worker is alive and routing. */

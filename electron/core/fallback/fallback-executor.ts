@@ -7,12 +7,15 @@ import type { Executor, Operation, OperationContext, OperationResult } from '../
 import { CdpTabHost } from './cdp-tab-host.js';
 import { findBrowser } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch.js';
+import type { Policy } from '../../../shared/policy/policy.js';
 
 export interface FallbackOptions {
   executablePath?: string;
   headless: boolean;
   profileDir: string;
   log: (line: string) => void;
+  /** The site policy as it stands now, enforced by the engine in this process. */
+  policy: () => Policy;
 }
 
 export interface FallbackState {
@@ -81,7 +84,7 @@ export class FallbackExecutor implements Executor {
     const started = Date.now();
     const browser = await launchBrowser(this.options);
     this.tag = nextTag(this.usedTags);
-    const engine = createEngineExecutor(new CdpTabHost(browser.connection), { tag: this.tag });
+    const engine = createEngineExecutor(new CdpTabHost(browser.connection), { tag: this.tag, policy: this.options.policy });
     let reject: (error: ToolError) => void = () => undefined;
     const closed = new Promise<never>((_, fail) => {
       reject = fail;

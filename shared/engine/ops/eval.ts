@@ -16,7 +16,11 @@ const EVAL_TIMEOUT_MS = 30_000;
 export async function evaluate(page: PageContext, args: EvalArgs, _ctx: OperationContext): Promise<OperationResult> {
   // The guard checks every frame whichever one the script targets; a named frame is looked up alongside it. No frame
   // named: the tab's own session evaluates in the top document.
+  // Scripts run only where the person trusts the site: the frame the script runs in, judged by its own origin. The top
+  // document is known without a round trip, so its refusal comes before the guard reads anything.
+  if (args.frame === undefined) await page.frames.requireMain('trusted');
   const [frame] = await Promise.all([args.frame === undefined ? undefined : oneFrame(page, args.frame), refuseOnPasswordField(page)]);
+  if (frame) page.frames.require(frame, 'trusted');
   try {
     // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
     const outcome = await withDeadline(evaluateInMainWorld(page, frame, args.expression, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {

@@ -23,7 +23,7 @@ interface Pending {
 }
 
 export async function selectOption(page: PageContext, args: SelectOptionArgs, _ctx: OperationContext): Promise<OperationResult> {
-  const handle = await resolveTarget(page, args);
+  const handle = await resolveTarget(page, args, 'act');
   try {
     const values = Array.isArray(args.values) ? args.values : [args.values];
     const chosen = await callOnElement<ChosenOptions>(page, handle, 'chooseOptions', [values]);
@@ -40,7 +40,7 @@ export async function selectOption(page: PageContext, args: SelectOptionArgs, _c
 export async function fillForm(page: PageContext, args: FillFormArgs, _ctx: OperationContext): Promise<OperationResult> {
   const failures: Failure[] = [];
   const fail = (field: number, error: unknown) => failures.push(failureOf(field, error));
-  const resolved = await Promise.allSettled(args.fields.map((field) => resolveTarget(page, field)));
+  const resolved = await Promise.allSettled(args.fields.map((field) => resolveTarget(page, field, 'act')));
   const byFrame = new Map<string, { frame: Frame; fields: Pending[] }>();
   resolved.forEach((outcome, index) => {
     if (outcome.status === 'rejected') return fail(index, new ToolError(codeOf(outcome.reason), `${targetText(args.fields[index]!)}: ${messageOf(outcome.reason)}`));

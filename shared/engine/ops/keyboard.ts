@@ -81,7 +81,7 @@ function sendKey(cdp: Cdp, type: string, key: KeyDefinition, modifiers: number, 
 
 /** Focuses the target: in the page for a field that takes it (fast, and no banner can be in the way), else by a real click. */
 async function focusTarget(page: PageContext, target: Target, editableOnly: boolean): Promise<Field> {
-  const handle = await resolveTarget(page, target);
+  const handle = await resolveTarget(page, target, 'act');
   try {
     return await focusHandle(page, handle, editableOnly);
   } finally {
@@ -107,7 +107,15 @@ async function focusedField(page: PageContext): Promise<Field> {
   const states = await Promise.all(
     frames.slice(1).map((frame) => page.frames.call<InputState>(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
   );
-  return states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame) ?? { frame: main, state };
+  const focused = states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame);
+  if (focused) {
+    page.frames.require(focused.frame, 'act');
+    return focused;
+  }
+  // Focus sits in a frame we may not read: keys sent now would land there.
+  const hidden = frames.slice(1).find((frame) => !page.frames.allows(frame, 'act'));
+  if (hidden) page.frames.require(hidden, 'act');
+  return { frame: main, state };
 }
 
 interface Landed {

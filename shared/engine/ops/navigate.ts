@@ -3,6 +3,7 @@ import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { NavigateArgs } from '../../tools/args.js';
 import { withDeadline } from '../deadline.js';
+import { refusedNavigationError } from '../navigation-guard.js';
 import { LoadWaiter } from '../load-waiter.js';
 import type { PageContext } from '../page-context.js';
 
@@ -39,11 +40,20 @@ async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: O
   await page.cdp.send('Page.setLifecycleEventsEnabled', { enabled: true });
   const { frameTree } = await page.cdp.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
   const waiter = new LoadWaiter(page, frameTree.frame.id, (message) => ctx.progress(message));
+  // A refused hop (a redirect, a history entry on a refused site) never loads: the wait ends with the refusal instead.
+  let stopRefusals = (): void => undefined;
+  const refusedLater = new Promise<never>((_, reject) => {
+    stopRefusals = page.frames.navigation.onRefused((refused) => reject(refusedNavigationError(refused, describe(args))));
+  });
+  refusedLater.catch(() => undefined);
   try {
     if (args.url !== undefined) {
       const url = withScheme(args.url);
       ctx.progress(`navigating to ${url}`);
+      const mark = page.frames.navigation.mark();
       const result = await page.cdp.send<NavigateResult>('Page.navigate', { url });
+      const refused = page.frames.navigation.refusedSince(mark);
+      if (refused) throw refusedNavigationError(refused, describe(args));
       if (result.errorText) throw new ToolError('NAVIGATION_FAILED', `${result.errorText} at ${url}`);
       if (result.isDownload) return { text: `${url} is a download; the tab stayed where it was.`, data: { download: true } };
       // No loader means a same-document navigation (a fragment): the waiter ends it at navigatedWithinDocument,
@@ -59,8 +69,9 @@ async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: O
       ctx.progress(`going ${args.action} to ${entry.url}`);
       await page.cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id });
     }
-    await waiter.until(waitUntil, timeout, ctx.signal);
+    await Promise.race([waiter.until(waitUntil, timeout, ctx.signal), refusedLater]);
   } finally {
+    stopRefusals();
     waiter.dispose();
   }
   return landed(page);
@@ -81,6 +92,10 @@ async function landed(page: PageContext): Promise<OperationResult> {
     text: `${url} "${title}"${failed ? ` — HTTP ${status}` : ''}`,
     data: { url, title, ...(status ? { status } : {}) },
   };
+}
+
+function describe(args: NavigateArgs): string {
+  return args.url !== undefined ? `navigate to ${withScheme(args.url)}` : `navigate ${args.action ?? ''}`.trim();
 }
 
 /** "example.com/x" means https; a bare localhost or IP means http, as a browser's address bar would read it. */

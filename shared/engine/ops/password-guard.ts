@@ -19,14 +19,17 @@ export async function refuseOnPasswordField(page: PageContext): Promise<void> {
   // The main frame, known from navigation events, is checked while the frames are listed: a page of one frame then
   // pays one round trip for the guard, not two. A main frame that changed meanwhile is in the listing and checked there.
   const main = await page.frames.mainFrameUrl();
-  const top: Frame = { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url };
+  const top: Frame = { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url, ...(main.origin === undefined ? {} : { origin: main.origin }) };
   const [value, frames] = await Promise.all([
     withDeadline(check(top), MAIN_CHECK_TIMEOUT_MS, () => {
       throw new ToolError('TIMEOUT', `eval: the page ${noAnswerWithin(MAIN_CHECK_TIMEOUT_MS)} when checked for password fields.`);
     }),
     page.frames.list(),
   ]);
-  refuseOn([{ frame: top, value }, ...(await perFrame(frames.filter((frame) => frame.frameId !== main.id), check))]);
+  // A frame whose site may not be read gets no script of ours; it is cross-origin to every frame a script may run in,
+  // so a script there could not reach its fields either.
+  const children = frames.filter((frame) => frame.frameId !== main.id && page.frames.allows(frame, 'read'));
+  refuseOn([{ frame: top, value }, ...(await perFrame(children, check))]);
 }
 
 function refuseOn(outcomes: FrameOutcome<string | null>[]): void {

@@ -1,6 +1,9 @@
 // Runs one in-page task per frame in parallel, each bounded in time, so one busy or paused frame cannot stall a whole read.
+import { ToolError, type ErrorCode } from '../../protocol/errors.js';
 import { noAnswerWithin, withDeadline } from '../deadline.js';
 import type { Frame } from '../frames.js';
+
+const POLICY_CODES = new Set<ErrorCode>(['POLICY_DENIED', 'DOMAIN_CONFIRMATION_REQUIRED']);
 
 export type FrameOutcome<T> = { frame: Frame; value: T; error?: undefined } | { frame: Frame; value?: undefined; error: string };
 
@@ -28,6 +31,9 @@ async function settle<T>(frame: Frame, task: (frame: Frame) => Promise<T>, timeo
 
 /** A frame's failure as a short reason for the model. */
 export function reasonOf(error: unknown): string {
+  if (error instanceof ToolError && POLICY_CODES.has(error.code)) {
+    return `not allowed by the site policy (${String(error.data?.['site'])}: ${String(error.data?.['have'])})`;
+  }
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/^Frame f\d+ \([^)]*\) /, '').split('\n')[0]!.slice(0, 160);
 }

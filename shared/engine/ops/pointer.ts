@@ -61,7 +61,7 @@ export async function clickElement(page: PageContext, handle: ElementHandle): Pr
 /** The point the target names: an element's checked centre, or a viewport x,y taken as given. */
 async function pointerTarget(page: PageContext, target: Target): Promise<Aim> {
   if (namesElement(target)) {
-    const handle = await resolveTarget(page, target);
+    const handle = await resolveTarget(page, target, 'act');
     try {
       return await aim(page, handle);
     } finally {
@@ -71,8 +71,17 @@ async function pointerTarget(page: PageContext, target: Target): Promise<Aim> {
   if (target.x === undefined || target.y === undefined) {
     throw new ToolError('BAD_ARGS', 'Name the element with ref, selector or role (+ name), or give both x and y.');
   }
-  const main = await page.frames.mainFrame();
-  const what = await page.frames.call<string>(main, 'describeAt', [target.x, target.y]);
+  const [main, ...children] = await page.frames.list();
+  // A point may fall on an iframe, and the press would land in its document: only where every frame allows acts.
+  const refused = children.find((frame) => !page.frames.allows(frame, 'act'));
+  if (refused) {
+    try {
+      page.frames.require(refused, 'act');
+    } catch (error) {
+      throw new ToolError((error as ToolError).code, `${(error as ToolError).message} A click by x,y could land in it; name the element instead.`, { next: 'Use a ref from `snapshot`.' });
+    }
+  }
+  const what = await page.frames.call<string>(main!, 'describeAt', [target.x, target.y]);
   return { x: target.x, y: target.y, what: `${what} at ${target.x},${target.y}` };
 }
 

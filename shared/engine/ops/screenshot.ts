@@ -30,6 +30,20 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
   const targeted = namesElement(args);
   if (targeted && args.fullPage) throw new ToolError('BAD_ARGS', 'Take either an element (ref, selector, role) or fullPage, not both.');
   const format = args.format ?? 'jpeg';
+  // Pixels are a read of every frame they show. Which frames a clip would show is layout we cannot fully trust (the
+  // page can move an iframe at any time), so any frame whose site may not be read refuses the capture.
+  const refused = (await page.frames.list()).find((frame) => !page.frames.allows(frame, 'read'));
+  if (refused) {
+    try {
+      page.frames.require(refused, 'read');
+    } catch (error) {
+      const denied = error as ToolError;
+      throw new ToolError(denied.code, `screenshot refused: the page embeds ${denied.message.replace(/^Frame /, 'frame ')}`, {
+        next: 'Use `snapshot` or `get_text`, which leave out that frame.',
+        ...(denied.data ? { data: denied.data } : {}),
+      });
+    }
+  }
   const metrics = await page.cdp.send<LayoutMetrics>('Page.getLayoutMetrics');
   const capture = targeted ? await elementCapture(page, args) : args.fullPage ? fullPageCapture(metrics) : viewportCapture(metrics);
   const width = Math.max(1, Math.round(capture.clip.width));

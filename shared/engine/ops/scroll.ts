@@ -20,9 +20,10 @@ export async function scroll(page: PageContext, args: ScrollArgs, _ctx: Operatio
   if (!namesElement(args)) {
     if (!moves) throw new ToolError('BAD_ARGS', 'Give dx/dy, to (top or bottom), or a target to bring into view.');
     const [frame] = await framesFor(page, args.frame);
+    page.frames.require(frame!, 'act');
     return reply(await page.frames.call<ScrollPosition>(frame!, 'scrollPage', [dx, dy, to]));
   }
-  const handle = await resolveTarget(page, args);
+  const handle = await resolveTarget(page, args, 'act');
   try {
     if (moves) return reply(await callOnElement<ScrollPosition>(page, handle, 'scrollElement', [dx, dy, to]), args.element);
     await revealInFrames(page, handle);

@@ -22,6 +22,8 @@ interface Stitched {
 export async function snapshot(page: PageContext, args: SnapshotArgs, _ctx: OperationContext): Promise<OperationResult> {
   const known = await page.frames.list();
   const roots = args.frame === undefined ? known.slice(0, 1) : await framesFor(page, args.frame);
+  // Asked for one frame by name: its refusal is the answer (and, for a site not decided yet, the person is asked).
+  if (roots.length === 1) page.frames.require(roots[0]!, 'read');
   const walks = await walkFrames(page, framesUnder(known, roots), known);
   const single = roots.length === 1 ? walks.get(roots[0]!.frameId)! : undefined;
   if (single && !single.outline) {

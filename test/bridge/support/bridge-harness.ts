@@ -1,6 +1,8 @@
-// Starts a bridge on an ephemeral port with the fake pairing store and a captured log, and closes everything after.
+// Starts a bridge on an ephemeral port with the fake pairing store, a captured log and the test policy (unless the test
+// brings its own), and closes everything after.
 import { afterEach } from 'vitest';
 import { type BridgeOptions, BridgeServer } from '../../../electron/core/bridge/bridge-server.js';
+import { TEST_POLICY } from '../../support/test-policy.js';
 import { FakeAuth } from './fake-auth.js';
 import { Peer } from './peer.js';
 
@@ -26,7 +28,7 @@ afterEach(async () => {
 export async function startBridge(options: Partial<Omit<BridgeOptions, 'auth' | 'log'>> = {}): Promise<Harness> {
   const auth = new FakeAuth();
   const lines: string[] = [];
-  const bridge = await BridgeServer.start({ port: 0, auth, log: (line) => lines.push(line), ...options });
+  const bridge = await BridgeServer.start({ port: 0, auth, log: (line) => lines.push(line), policy: () => TEST_POLICY, ...options });
   const peers: Peer[] = [];
   open.push({ bridge, peers });
   const track = (peer: Peer) => {

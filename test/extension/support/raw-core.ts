@@ -1,6 +1,8 @@
 // A bare core for protocol tests: a loopback ws server that takes the extension's first frame, welcomes it (or
 // refuses it), then lets the test send any text, malformed frames included, and read every frame sent back.
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { Policy } from '../../../shared/policy/policy.js';
+import { policyToTransfer } from '../../../shared/policy/transfer.js';
 import { decodeFrame, extensionFrame, WIRE_VERSION, type CoreFrame, type ExtensionFrame } from '../../../shared/protocol/wire.js';
 
 export class RawLink {
@@ -36,6 +38,16 @@ export class RawLink {
 
   welcome(session: string): void {
     this.send({ type: 'welcome', v: WIRE_VERSION, session, heartbeatMs: 15_000 });
+  }
+
+  /** Sends the site policy, as the real core does right after `welcome` and on every change. */
+  policy(policy: Policy): void {
+    this.send({ type: 'policy', policy: policyToTransfer(policy) });
+  }
+
+  /** Goes away as a core shutting down does; the extension dials again. */
+  close(): void {
+    this.socket.close(1001, 'core shutting down');
   }
 
   /** Answers with an `unauthorized` frame and the close code the real core uses. */

@@ -1,0 +1,56 @@
+// What each control call does, one line per call over the hub's parts; inputs arrive already parsed by the declaration.
+import type { ControlArgs, ControlCall, ControlOutput, Status } from '../../../shared/control/api.js';
+import type { PolicyView } from '../../../shared/control/policy-view.js';
+import { BLIND_SITES } from '../../../shared/policy/blind.js';
+import { policyToTransfer } from '../../../shared/policy/transfer.js';
+import type { Activity } from './activity.js';
+import type { AuditLog } from './audit-log.js';
+import type { Oversight } from './oversight.js';
+import type { PolicyStore } from './policy-store.js';
+import type { Questions } from './questions.js';
+
+export type Handlers = { [N in ControlCall]: (args: ControlArgs<N>) => ControlOutput<N> | Promise<ControlOutput<N>> };
+
+export interface HandlerParts {
+  activity: Activity;
+  audit: AuditLog;
+  oversight: Oversight;
+  policy: PolicyStore;
+  questions: Questions;
+  status(): Promise<Status>;
+}
+
+export function controlHandlers({ activity, audit, oversight, policy, questions, status }: HandlerParts): Handlers {
+  return {
+    status: () => status(),
+    'activity.list': ({ since, limit }) => activity.list(since, limit),
+    'policy.get': () => policyView(policy),
+    'policy.set': (edit) => {
+      policy.setStanding(edit);
+      return policyView(policy);
+    },
+    'questions.list': () => ({ questions: questions.list() }),
+    'questions.answer': (input) => {
+      questions.answer(input);
+      return { questions: questions.list() };
+    },
+    'plan.get': () => ({ plan: oversight.plan() }),
+    'plan.approve': () => ({ plan: oversight.approvePlan() }),
+    interject: ({ message }) => ({ queued: oversight.interject(message) }),
+    stop: ({ message }) => {
+      oversight.stop(message);
+      return status();
+    },
+    resume: () => {
+      oversight.resume();
+      return status();
+    },
+    'audit.read': async (filter) => ({ entries: await audit.read(filter) }),
+  };
+}
+
+function policyView(store: PolicyStore): PolicyView {
+  const { rules, grants, default: fallback, downloads } = policyToTransfer(store.current());
+  const blind = Object.fromEntries(Object.entries(BLIND_SITES).map(([group, sites]) => [group, [...sites]]));
+  return { rules, default: fallback, downloads, grants, blind, file: store.file };
+}

@@ -1,0 +1,164 @@
+// The control hub: the one place the person's side meets the core. Transports (loopback HTTP, Electron IPC) carry
+// `call`; the core uses the plain methods to record calls, ask questions, and honour stops and interjections.
+import type { ActivityEvent, CallRecord } from '../../../shared/control/activity.js';
+import { CONTROL_API, type ControlArgs, type ControlCall, type ControlOutput, isControlCall, type Status } from '../../../shared/control/api.js';
+import { ControlError, inputError } from '../../../shared/control/errors.js';
+import type { Plan, Stopped } from '../../../shared/control/oversight.js';
+import type { SiteQuestion } from '../../../shared/control/question.js';
+import { PolicyFormatError } from '../../../shared/policy/format-error.js';
+import type { Policy } from '../../../shared/policy/policy.js';
+import { ruleToText } from '../../../shared/policy/transfer.js';
+import { redactText } from '../../../shared/redact/text.js';
+import type { Log } from '../log.js';
+import { Activity, type ActivityListener } from './activity.js';
+import { AuditLog } from './audit-log.js';
+import { controlHandlers, type Handlers } from './handlers.js';
+import { Oversight, stoppedError } from './oversight.js';
+import type { PolicyChange, PolicyListener, PolicyStore } from './policy-store.js';
+import { Questions, type SiteAsk, type SiteDecision } from './questions.js';
+
+export interface ControlHubOptions {
+  /** The private data dir: the audit log goes there. */
+  dataDir: string;
+  policy: PolicyStore;
+  log: Log;
+  /** The core's own status (backends, the extension link, pairing), shown under `core` in `status`. */
+  statusExtra?: () => Promise<Record<string, unknown>>;
+  now?: () => number;
+}
+
+export class ControlHub {
+  private readonly activity: Activity;
+  private readonly oversight: Oversight;
+  private readonly questions: Questions;
+  private readonly audit: AuditLog;
+  private readonly store: PolicyStore;
+  private readonly handlers: Handlers;
+
+  constructor(private readonly options: ControlHubOptions) {
+    const now = options.now ?? Date.now;
+    this.store = options.policy;
+    this.activity = new Activity(options.log, now);
+    this.oversight = new Oversight(this.activity, now);
+    this.questions = new Questions(this.store, this.activity, now);
+    this.audit = new AuditLog({ dataDir: options.dataDir, log: options.log });
+    this.store.onChange((_policy, change) => this.activity.emit(policyEvent(change)));
+    // An agent awaiting the person's reply must not outlive a stop.
+    this.oversight.onStop((stopped) => this.questions.withdrawAgentQuestions(stoppedError(stopped)));
+    this.handlers = controlHandlers({
+      activity: this.activity, audit: this.audit, oversight: this.oversight, policy: this.store, questions: this.questions,
+      status: () => this.status(),
+    });
+  }
+
+  /** One control call from any transport: the name and input are checked against the declaration first. */
+  async call<N extends ControlCall>(name: N, input: unknown): Promise<ControlOutput<N>> {
+    // Transports hand over whatever a request named; the type above is a promise only the declaration keeps.
+    if (!isControlCall(name)) throw new ControlError('UNKNOWN_CALL', `No control call "${String(name).slice(0, 100)}".`);
+    const definition = CONTROL_API[name];
+    const parsed = definition.input.safeParse(input ?? {});
+    if (!parsed.success) throw inputError(name, parsed.error);
+    const handler = this.handlers[name] as (args: ControlArgs<N>) => ControlOutput<N> | Promise<ControlOutput<N>>;
+    try {
+      return definition.output.parse(await handler(parsed.data as ControlArgs<N>)) as ControlOutput<N>;
+    } catch (error) {
+      if (error instanceof PolicyFormatError) throw new ControlError('BAD_ARGS', `${name}: ${error.problems.join('; ')}`);
+      throw error;
+    }
+  }
+
+  async status(): Promise<Status> {
+    const core = await this.options.statusExtra?.();
+    return {
+      stopped: this.oversight.stopped(),
+      plan: this.oversight.plan(),
+      questions: this.questions.count(),
+      interjections: this.oversight.queued(),
+      ...(core ? { core } : {}),
+    };
+  }
+
+  /** Every tool call once it is decided: into the activity stream and the audit log, every string redacted. */
+  recordCall(call: CallRecord): ActivityEvent {
+    // A client names itself and a page writes URLs, element text and error details: any of them may carry a secret.
+    const clean = Object.fromEntries(Object.entries(call).map(([key, value]) => [key, typeof value === 'string' ? redactText(value) : value])) as CallRecord;
+    const event = this.activity.emit({ type: 'call', ...clean });
+    const { id: _id, summary: _summary, ...audited } = clean;
+    this.audit.append({ time: new Date(event.time).toISOString(), ...audited });
+    return event;
+  }
+
+  /** Activity as it happens (the loopback event stream, the tray's panel), after replaying what followed `since`. */
+  subscribe(listener: ActivityListener, since?: number): () => void {
+    return this.activity.subscribe(listener, since);
+  }
+
+  policy(): Policy {
+    return this.store.current();
+  }
+
+  /** Fires synchronously on every change, before the call that made it returns: push it to the extension here. */
+  onPolicyChange(listener: PolicyListener): () => void {
+    return this.store.onChange(listener);
+  }
+
+  /** The question for a site the policy answered `ask` for (the same pending one if it was asked already). */
+  askSite(ask: SiteAsk): SiteQuestion {
+    return this.questions.askSite(ask);
+  }
+
+  /** For a client that can wait (MCP elicitation): resolves when the person answers site question `id`. */
+  waitForAnswer(id: string, signal?: AbortSignal): Promise<SiteDecision> {
+    return this.questions.waitForAnswer(id, signal);
+  }
+
+  /** The agent's `ask`: resolves with the person's reply; rejects with STOPPED on a stop, or the signal's reason. */
+  askAgentQuestion(text: string, choices?: readonly string[], signal?: AbortSignal): Promise<string> {
+    const stopped = this.oversight.stopped();
+    if (stopped) return Promise.reject(stoppedError(stopped));
+    return this.questions.askAgent(text, choices, signal);
+  }
+
+  /** Interjections for the top of the agent's next tool result, each handed over once. */
+  takeInterjections(): string[] {
+    return this.oversight.takeInterjections();
+  }
+
+  /** Non-null while stopped: every call then fails with `stoppedError(stopped)`. */
+  stopped(): Stopped | null {
+    return this.oversight.stopped();
+  }
+
+  /** Aborted while stopped; a fresh one after resume, so take it per call. Its reason is the STOPPED error. */
+  stopSignal(): AbortSignal {
+    return this.oversight.stopSignal();
+  }
+
+  onStop(listener: (stopped: Stopped) => void): () => void {
+    return this.oversight.onStop(listener);
+  }
+
+  /** Esc in the driven tab, or the tray's Stop. */
+  stop(message?: string): Stopped {
+    return this.oversight.stop(message);
+  }
+
+  setPlan(steps: readonly string[], askFirst: boolean): Plan {
+    return this.oversight.setPlan(steps, askFirst);
+  }
+
+  plan(): Plan | null {
+    return this.oversight.plan();
+  }
+
+  /** Resolves once the audit lines queued so far are written; the core awaits it on shutdown. */
+  flush(): Promise<void> {
+    return this.audit.flush();
+  }
+}
+
+function policyEvent(change: PolicyChange): Parameters<Activity['emit']>[0] {
+  return change.kind === 'rule' || change.kind === 'grant'
+    ? { type: 'policy', change: change.kind, rule: ruleToText(change.rule) }
+    : { type: 'policy', change: change.kind };
+}

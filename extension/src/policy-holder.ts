@@ -1,0 +1,24 @@
+// The site policy one link enforces: the safe default (every site `ask`) until the core's policy frame arrives, then
+// whatever the latest frame that parses says.
+import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
+import { policyFromTransfer, type PolicyTransfer } from '../../shared/policy/transfer.js';
+
+export class PolicyHolder {
+  private policy: Policy = DEFAULT_POLICY;
+
+  current(): Policy {
+    return this.policy;
+  }
+
+  /**
+   * Takes the core's policy whole. One whose rules do not parse is refused whole too: half a policy could drop the very
+   * `blocked` rule that mattered, so the previous one stays in force. Never throws: it runs in the socket's handler.
+   */
+  update(transfer: PolicyTransfer): void {
+    try {
+      this.policy = policyFromTransfer(transfer);
+    } catch (error) {
+      console.warn(`chrome-mcp: kept the previous site policy; the core sent one that does not parse: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// The engine's side of the site policy: one judgement of a frame, a tab or a URL against the policy as it stands now.
+import { ToolError } from '../protocol/errors.js';
+import { policyError, type Decision } from '../policy/decision.js';
+import { evaluatePolicy } from '../policy/evaluate.js';
+import type { AccessLevel } from '../policy/levels.js';
+import type { Policy } from '../policy/policy.js';
+import { siteLabel, siteOf } from '../policy/site.js';
+
+/** Where a document is: its URL, and its security origin when the browser told it (about:blank and srcdoc take one). */
+export interface DocumentPlace {
+  url: string;
+  origin?: string | undefined;
+}
+
+export class PolicyGate {
+  constructor(private readonly policy: () => Policy) {}
+
+  current(): Policy {
+    return this.policy();
+  }
+
+  /**
+   * Judges a document by its own origin: an about:blank or srcdoc frame stands where its origin does. A blank document
+   * with no origin of its own (a new tab before its first navigation) holds nothing to read or act on, so it passes;
+   * it never runs our scripts, which from there could still send requests carrying the person's cookies.
+   */
+  decide(place: DocumentPlace, need: AccessLevel): Decision {
+    if (isOpaqueBlank(place) && need !== 'trusted') return { allowed: true, level: 'none', site: place.url };
+    return evaluatePolicy(judgedUrl(place), need, this.policy());
+  }
+
+  /** Throws the policy's refusal for the document, prefixed with `where` (e.g. "frame f2"), or returns. */
+  require(place: DocumentPlace, need: AccessLevel, where?: string): void {
+    const decision = this.decide(place, need);
+    if (decision.allowed) return;
+    const error = policyError(decision);
+    if (where === undefined) throw error;
+    throw new ToolError(error.code, `${where}: ${error.message}`, { ...(error.next ? { next: error.next } : {}), ...(error.data ? { data: error.data } : {}) });
+  }
+
+  allows(place: DocumentPlace, need: AccessLevel): boolean {
+    return this.decide(place, need).allowed;
+  }
+
+  /**
+   * A tab not yet attached, known only by the URL its tab strip shows. A blank document holds nothing yet, so it passes
+   * here; once attached, every frame is judged by its real origin.
+   */
+  requireBeforeAttach(url: string, where: string): void {
+    if (siteOf(url).kind === 'inherits') return;
+    this.require({ url }, 'read', where);
+  }
+}
+
+/** A tab as the model may see it in a listing: a tab on a site it may not read shows that site alone, no title or path. */
+export function maskedTab<T extends { url: string; title: string }>(gate: PolicyGate, tab: T): T {
+  if (siteOf(tab.url).kind === 'inherits' || gate.allows({ url: tab.url }, 'read')) return tab;
+  const site = siteOf(tab.url);
+  return { ...tab, title: '', url: site.kind === 'web' ? `${site.scheme}://${siteLabel(site)}` : siteLabel(site) };
+}
+
+/** about:blank or about:srcdoc whose origin is opaque: a fresh document, or a sandboxed one (then its maker decides). */
+export function isOpaqueBlank(place: DocumentPlace): boolean {
+  return siteOf(place.url).kind === 'inherits' && !hasOrigin(place);
+}
+
+function hasOrigin(place: DocumentPlace): boolean {
+  // Chrome reports an opaque origin as "null" or "://".
+  return place.origin !== undefined && place.origin !== 'null' && place.origin !== '://' && place.origin !== '';
+}
+
+function judgedUrl(place: DocumentPlace): string {
+  if (siteOf(place.url).kind !== 'inherits') return place.url;
+  // An opaque origin has no site: judged as the blank URL it is, it is refused.
+  return hasOrigin(place) ? place.origin! : place.url;
+}

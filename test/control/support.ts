@@ -1,0 +1,69 @@
+// Shared ground for the control tests: private temp data dirs, a hub on a real policy file, and a raw HTTP request
+// that can send what fetch will not (a forged Host, a huge declared length).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ControlHub } from '../../electron/core/control/hub.js';
+import { PolicyStore, type PolicyStoreOptions } from '../../electron/core/control/policy-store.js';
+import { ensurePrivateDir } from '../../electron/core/pairing/private-files.js';
+
+export function tempDataDirs() {
+  const made: string[] = [];
+  return {
+    /** A fresh 0700 data dir. */
+    make(): string {
+      const dir = join(mkdtempSync(join(tmpdir(), 'chrome-mcp-control-')), 'data');
+      ensurePrivateDir(dir);
+      made.push(dir);
+      return dir;
+    },
+    cleanup(): void {
+      for (const dir of made.splice(0)) rmSync(join(dir, '..'), { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HubSetup {
+  hub: ControlHub;
+  store: PolicyStore;
+  dataDir: string;
+  logged: string[];
+}
+
+export interface HubExtras {
+  statusExtra?: () => Promise<Record<string, unknown>>;
+  now?: () => number;
+}
+
+export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & HubExtras = {}): HubSetup {
+  const logged: string[] = [];
+  const { statusExtra, now, ...storeOptions } = options;
+  const store = new PolicyStore({ file: join(dataDir, 'policy.json'), ...storeOptions });
+  const hub = new ControlHub({ dataDir, policy: store, log: (line) => logged.push(line), ...(statusExtra ? { statusExtra } : {}), ...(now ? { now } : {}) });
+  return { hub, store, dataDir, logged };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTP request with exactly these headers (Node adds none but Host, which `headers.host` overrides). */
+export function rawRequest(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; declaredLength?: number }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (options.declaredLength !== undefined) headers['content-length'] = options.declaredLength;
+    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    // The server may close as soon as it has answered; what matters is the answer, not our unsent bytes.
+    req.on('error', reject);
+    if (options.declaredLength !== undefined) req.flushHeaders();
+    else req.end(options.body);
+  });
+}
