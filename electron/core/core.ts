@@ -1,12 +1,16 @@
 // The core, assembled: the bridge the extension dials, the fallback browser, per-call backend selection, and the
 // status they add up to. The same assembly serves `chrome-mcp` on stdio and, later, the tray app.
 import { policyFromFlags } from '../../shared/policy/flags.js';
+import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { Executor } from '../../shared/protocol/operations.js';
 import { BackendManager } from './backend/backend-manager.js';
 import { BridgeServer } from './bridge/bridge-server.js';
 import { extensionBackend } from './bridge/extension-executor.js';
 import type { Config } from './config.js';
+import { ControlHub } from './control/hub.js';
+import { ControlServer } from './control/control-server.js';
+import { PolicyStore } from './control/policy-store.js';
 import { lazyFallback } from './lazy-fallback.js';
 import type { Log } from './log.js';
 import type { ExtensionStatus, StatusReport } from './mcp/status.js';
@@ -18,14 +22,19 @@ import { SecretStore } from './pairing/secret-store.js';
 
 export interface Core {
   executor: Executor;
+  /** The person's side: policy, questions, oversight, activity and audit; the panel reaches it over `controlServer`. */
+  control: ControlHub;
+  controlServer: ControlServer;
   status(): Promise<StatusReport>;
   close(): Promise<void>;
 }
 
 export async function startCore(config: Config, log: Log): Promise<Core> {
   ensurePrivateDir(config.dataDir);
-  const standing = policyFromFlags(config.grants);
-  const policy = (): Policy => standing;
+  // Throws PolicyFormatError naming the file's mistake before anything listens.
+  const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
+  const control = new ControlHub({ dataDir: config.dataDir, policy: store, log });
+  const policy = (): Policy => control.policy();
   const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log, policy });
   const bridge = await startBridge(config, log, policy);
   const stateFile = new BridgeStateFile(config.dataDir);
@@ -40,6 +49,11 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
       stateFile.extensionConnected(bridge.link() !== undefined);
     });
   }
+  // Every change reaches the extension at once; the fallback's engine reads the store on every check.
+  if (bridge instanceof BridgeServer) control.onPolicyChange(() => bridge.policyChanged());
+  const controlServer = await ControlServer.start({ hub: control, dataDir: config.dataDir, port: config.controlPort, log });
+  // The panel is ours: the agent never reads or acts on it, whatever the rules say.
+  store.setSelf([parseSitePattern(`127.0.0.1:${controlServer.port}`), parseSitePattern(`localhost:${controlServer.port}`)]);
   const noLink = { link: () => undefined };
   const manager = new BackendManager(config.browser, extensionBackend(bridge instanceof BridgeServer ? bridge : noLink), fallback.executor);
   const secrets = new SecretStore(config.dataDir);
@@ -56,10 +70,12 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
 
   return {
     executor: manager,
+    control,
+    controlServer,
     status: async () => statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state() }),
     async close() {
       stateFile.stopped();
-      await Promise.all([fallback.close(), bridge instanceof BridgeServer ? bridge.close() : undefined]);
+      await Promise.all([fallback.close(), bridge instanceof BridgeServer ? bridge.close() : undefined, controlServer.close(), control.flush()]);
     },
   };
 }

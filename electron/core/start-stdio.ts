@@ -2,6 +2,7 @@
 import { formatWithOptions } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
+import { PolicyFormatError } from '../../shared/policy/format-error.js';
 import { startCore } from './core.js';
 import { log } from './log.js';
 import { buildServer } from './mcp/build-server.js';
@@ -15,8 +16,13 @@ export async function startStdio(config: Config): Promise<void> {
   // dependency prints goes through the same redacting logger as our own lines.
   console.log = console.info = console.debug = console.warn = console.error = (...parts: unknown[]) => log(formatWithOptions({ colors: false }, ...parts));
 
-  const core = await startCore(config, log);
-  const server = buildServer({ executor: core.executor, status: core.status, log });
+  const core = await startCore(config, log).catch((error: unknown) => {
+    // A policy file with a mistake is the person's to fix: say where, and do not start with rules they did not mean.
+    if (!(error instanceof PolicyFormatError)) throw error;
+    process.stderr.write(`chrome-mcp: ${config.policyFile}: ${error.message}\n`);
+    process.exit(2);
+  });
+  const server = buildServer({ executor: core.executor, status: core.status, control: core.control, log });
 
   let stopping = false;
   const stop = async (reason: string, code = 0): Promise<void> => {

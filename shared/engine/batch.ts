@@ -4,7 +4,7 @@ import { ToolError, toToolError } from '../protocol/errors.js';
 import type { Operation, OperationContext, OperationResult } from '../protocol/operations.js';
 import type { BatchArgs } from '../tools/args.js';
 import { toolByName } from '../tools/catalog.js';
-import type { ToolDefinition } from '../tools/define.js';
+import { isCoreOperation, type ToolDefinition } from '../tools/define.js';
 import { parseToolArgs } from '../tools/validate.js';
 
 export type RunStep = (op: Operation, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
@@ -47,7 +47,7 @@ function done(n: number): string {
 function validate(n: number, name: string, raw: Record<string, unknown>, tab: string | undefined): Step {
   const tool = toolByName(name);
   if (!tool) throw new ToolError('BAD_ARGS', `step ${n}: no tool "${name}". No step ran.`);
-  if (tool.op === 'batch' || tool.op === 'status') throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
+  if (tool.op === 'batch' || isCoreOperation(tool.op)) throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
   // The batch's tab applies to every step that takes a tab and does not name its own.
   const withTab = tab !== undefined && 'tab' in tool.input.shape && raw['tab'] === undefined ? { ...raw, tab } : raw;
   try {

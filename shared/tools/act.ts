@@ -39,7 +39,7 @@ export const type = defineTool({
   name: 'type',
   category: 'act',
   description:
-    'Type into an element or the focused one. mode insert (default) or verbatim (keeps indentation for code editors); clear replaces the value; submit presses Enter.',
+    'Type into an element or the focused one. mode insert (default) or verbatim (keeps code indentation); clear replaces the value; submit presses Enter.',
   input: z.strictObject({
     ...targetShape,
     text: z.string(),
@@ -57,7 +57,7 @@ export const type = defineTool({
 export const press = defineTool({
   name: 'press',
   category: 'act',
-  description: 'Press a key or combo, e.g. Enter, Escape, Control+A, Shift+Tab; to the target or the focused element.',
+  description: 'Press a key or combo (Enter, Control+A, Shift+Tab) on the target or the focused element.',
   input: z.strictObject({
     ...targetShape,
     keys: z.string(),
@@ -121,7 +121,7 @@ export const scroll = defineTool({
 export const wait_for = defineTool({
   name: 'wait_for',
   category: 'act',
-  description: 'Wait until text or selector appears (gone: disappears) or the URL contains url; timeout ms default 10000; answers matched:false on timeout.',
+  description: 'Wait until text or selector appears (gone: disappears) or the URL contains url; timeout ms (default 10000) answers matched:false.',
   input: z.strictObject({
     text: z.string().optional(),
     selector: z.string().optional(),

@@ -7,7 +7,7 @@ export const MAX_BATCH_STEPS = 50;
 export const batch = defineTool({
   name: 'batch',
   category: 'act',
-  description: `Run up to ${MAX_BATCH_STEPS} tool calls in order in one round trip; stops at the first failure and says which step.`,
+  description: `Run up to ${MAX_BATCH_STEPS} tool calls in one round trip; stops at the first failure, naming the step.`,
   input: z.strictObject({
     steps: z
       .array(z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() }))

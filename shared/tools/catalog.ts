@@ -5,11 +5,14 @@ import type { ToolDefinition } from './define.js';
 import { navigate } from './navigation.js';
 import * as read from './read.js';
 import { evaluate } from './scripts.js';
+import { ask, plan } from './oversight.js';
 import { status } from './session.js';
 import * as tabs from './tabs.js';
 
 export const CATALOG: readonly ToolDefinition[] = [
   status,
+  plan,
+  ask,
   tabs.tabs,
   tabs.tab_use,
   tabs.tab_new,

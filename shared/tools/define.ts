@@ -2,6 +2,14 @@
 import type { z } from 'zod';
 import type { Operation } from '../protocol/operations.js';
 
+/** Operations the core answers itself, never a backend: they concern the core and the person, not a page. */
+export const CORE_OPERATIONS = ['status', 'plan', 'ask'] as const;
+export type CoreOperation = (typeof CORE_OPERATIONS)[number];
+
+export function isCoreOperation(op: string): op is CoreOperation {
+  return (CORE_OPERATIONS as readonly string[]).includes(op);
+}
+
 export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 'scripts';
 
 /** Policy level a tool needs on the page's site: none (no page), read, act, or trusted (runs scripts). */
@@ -15,8 +23,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readOnly: boolean;
   destructive: boolean;
   policy: PolicyLevel;
-  /** The executor operation behind it; `status` is answered by the core itself. */
-  op: Operation | 'status';
+  /** The executor operation behind it, or one the core answers itself. */
+  op: Operation | CoreOperation;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefinition<Shape>): ToolDefinition<Shape> {

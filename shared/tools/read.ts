@@ -7,7 +7,7 @@ export const snapshot = defineTool({
   name: 'snapshot',
   category: 'read',
   description:
-    'Outline of the page and every frame: `- role "name" [ref=e1]`. Element tools take ref, or selector (CSS, pierces shadow DOM), or role+name (substring; "quoted" = exact) with nth; frame = index or URL piece; element = what it is, for the person watching. Long pages are paged: limit (lines, default 400), offset.',
+    'Outline of the page and its frames: `- role "name" [ref=e1]`. Element tools take ref, selector (CSS, pierces shadow DOM) or role+name (substring; "quoted" = exact) with nth; frame = index or URL piece; element = what it is, for the person watching. Paged: limit (lines, default 400), offset.',
   input: z.strictObject({
     frame: frameField,
     limit: z.number().optional(),
@@ -23,7 +23,7 @@ export const snapshot = defineTool({
 export const find = defineTool({
   name: 'find',
   category: 'read',
-  description: 'Find elements by visible text, role, name or selector; answers refs without a full snapshot (limit default 20).',
+  description: 'Find elements by text, role, name or selector: refs without a full snapshot (limit default 20).',
   input: z.strictObject({
     text: z.string().optional(),
     role: z.string().optional(),

@@ -5,7 +5,7 @@ import { defineTool } from './define.js';
 export const tabs = defineTool({
   name: 'tabs',
   category: 'tabs',
-  description: 'List tabs: id, title, url; * marks the current tab, + the ones this agent opened.',
+  description: 'List tabs: id, title, url; * current, + opened by this agent.',
   input: z.strictObject({}),
   readOnly: true,
   destructive: false,
@@ -16,7 +16,7 @@ export const tabs = defineTool({
 export const tab_use = defineTool({
   name: 'tab_use',
   category: 'tabs',
-  description: 'Make a tab current: reuse one matching url (exact, then same path, then same origin) or open it in the background.',
+  description: 'Make a tab current: reuse one matching url (exact, same path, same origin) or open it in the background.',
   input: z.strictObject({
     url: z.string(),
     focus: z.boolean().optional(),
@@ -44,7 +44,7 @@ export const tab_new = defineTool({
 export const tab_select = defineTool({
   name: 'tab_select',
   category: 'tabs',
-  description: 'Make a tab current; focus: true also brings it to the front.',
+  description: 'Make a tab current; focus: true brings it to the front.',
   input: z.strictObject({ tab: z.string(), focus: z.boolean().optional() }),
   readOnly: false,
   destructive: false,

@@ -10,6 +10,8 @@ import { ERROR_CODES, ToolError } from '../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
 import { CATALOG } from '../../shared/tools/catalog.js';
 import { textOf } from '../support/tool-result.js';
+import { makeHub, tempDataDirs } from '../control/support.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 
 type Step = (args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
@@ -33,11 +35,13 @@ function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: Status
 }
 
 const open: { client: Client }[] = [];
+const dataDirs = tempDataDirs();
 
 async function connect(script: Partial<Record<Operation, Step>> = {}, state: StatusInputs = inputs(IDLE)) {
   const executor = new ScriptedExecutor(script);
   const logged: string[] = [];
-  const server = buildServer({ executor, status: () => statusReport(state), log: (line) => logged.push(line) });
+  const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
+  const server = buildServer({ executor, status: () => statusReport(state), control: hub, log: (line) => logged.push(line) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // Every message the server puts on the wire, to measure it and to see notifications the client may not surface.
   const sent: JSONRPCMessage[] = [];
@@ -54,6 +58,7 @@ async function connect(script: Partial<Record<Operation, Step>> = {}, state: Sta
 
 afterEach(async () => {
   for (const { client } of open.splice(0)) await client.close();
+  dataDirs.cleanup();
 });
 
 describe('tools/list', () => {
@@ -198,6 +203,7 @@ describe('results', () => {
       extension: { connected: false, bridge: { port: 38017 }, pairing: 'none' },
       browser: { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0 },
       tab: null,
+      oversight: { stopped: null, plan: null, questions: 0, interjections: 0 },
     });
     expect(textOf(result)).toBe(
       'backend: fallback\n' +

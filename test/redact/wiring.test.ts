@@ -11,6 +11,8 @@ import { ToolError } from '../../shared/protocol/errors.js';
 import type { Executor, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
 import type { ExtensionFrame } from '../../shared/protocol/wire.js';
 import { textOf } from '../support/tool-result.js';
+import { makeHub, tempDataDirs } from '../control/support.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 
 const TOKEN = 'ghp_7Qm2xV9cLr4TnB8wYk1ZpF6sJd3HaE0uGo5i';
 const QUERY = 'Zt4Qm8Lr2Xc6Vb1Nk9Pw3Hy7';
@@ -28,13 +30,16 @@ const leaky: Executor = {
 };
 
 const clients: Client[] = [];
+const dataDirs = tempDataDirs();
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
+  dataDirs.cleanup();
 });
 
 async function connect() {
   const logged: string[] = [];
-  const server = buildServer({ executor: leaky, status: () => { throw new Error('unused'); }, log: (line) => logged.push(line) });
+  const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
+  const server = buildServer({ executor: leaky, status: () => { throw new Error('unused'); }, control: hub, log: (line) => logged.push(line) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'wiring', version: '1' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -6,6 +6,7 @@ import { CATALOG } from '../../../shared/tools/catalog.js';
 import type { ToolDefinition } from '../../../shared/tools/define.js';
 import { VERSION } from '../version.js';
 import { createDispatch, type DispatchDeps } from './dispatch.js';
+import { mcpElicitor } from './elicit.js';
 import { toolInputSchema } from './tool-schema.js';
 
 export type ServerDeps = DispatchDeps;
@@ -21,7 +22,10 @@ function annotationsOf(tool: ToolDefinition): ToolAnnotations {
 
 export function buildServer(deps: ServerDeps): McpServer {
   const server = new McpServer({ name: 'chrome-mcp', version: VERSION });
-  const dispatch = createDispatch(deps);
+  const dispatch = createDispatch(deps, {
+    client: () => server.server.getClientVersion()?.name ?? 'unknown client',
+    elicitor: mcpElicitor(server.server),
+  });
   const entries = CATALOG.map((definition) => {
     const registered = server.registerTool(
       definition.name,

@@ -1,40 +1,138 @@
-// The one wrapper every tool call goes through: validate strictly, run, turn every outcome into a tool result, redact it.
+// The one wrapper every tool call goes through: validate strictly, honour the person's stop and plan, check the site
+// policy, run, ask the person when a site is undecided, record the call, and redact whatever goes back.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toToolError } from '../../../shared/protocol/errors.js';
-import type { Executor, OperationContext } from '../../../shared/protocol/operations.js';
+import type { CallDecision } from '../../../shared/control/activity.js';
+import { ToolError, toToolError, type ErrorCode } from '../../../shared/protocol/errors.js';
+import type { Executor, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
 import { redactText } from '../../../shared/redact/text.js';
-import type { ToolDefinition } from '../../../shared/tools/define.js';
+import { isCoreOperation, type ToolDefinition } from '../../../shared/tools/define.js';
 import { parseToolArgs } from '../../../shared/tools/validate.js';
+import type { ControlHub } from '../control/hub.js';
+import { stoppedError } from '../control/oversight.js';
 import type { Log } from '../log.js';
 import { redactCallResult, toCallResult, toErrorResult } from './call-result.js';
+import { runCoreTool } from './core-tools.js';
+import type { Elicitor } from './elicit.js';
 import { type CallExtra, progressReporter } from './progress.js';
-import { type StatusReport, statusResult } from './status.js';
+import { refuseUrlsOffPolicy } from './site-check.js';
+import type { StatusReport } from './status.js';
 
 export interface DispatchDeps {
   executor: Executor;
   /** The core answers `status` itself: it knows every backend, the executor only its own. */
   status(): StatusReport | Promise<StatusReport>;
+  control: ControlHub;
   log: Log;
+}
+
+export interface SessionDeps {
+  /** The MCP client's name, once it has introduced itself. */
+  client(): string;
+  elicitor: Elicitor;
 }
 
 export type Dispatch = (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra) => Promise<CallToolResult>;
 
-export function createDispatch(deps: DispatchDeps): Dispatch {
-  const run = async (tool: ToolDefinition, rawArgs: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
+const DECISIONS: Partial<Record<ErrorCode, CallDecision>> = {
+  POLICY_DENIED: 'denied',
+  DOMAIN_CONFIRMATION_REQUIRED: 'asked',
+  PLAN_NOT_APPROVED: 'asked',
+  STOPPED: 'stopped',
+};
+
+export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispatch {
+  const { control } = deps;
+  let calls = 0;
+
+  const execute = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, signal: AbortSignal): Promise<OperationResult> => {
+    if (isCoreOperation(tool.op)) return runCoreTool(tool.op, args, { status: deps.status, control, elicitor: session.elicitor }, signal);
+    // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
+    const report = progressReporter(extra);
+    const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
+    return deps.executor.run(tool.op, args, { progress, signal });
+  };
+
+  /** `answered`: the person already answered a question for this call, so a second refusal is final. */
+  const guarded = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, answered = false): Promise<OperationResult> => {
+    const stopped = control.stopped();
+    if (stopped && tool.op !== 'status') throw stoppedError(stopped);
+    const plan = control.plan();
+    if (plan?.askFirst && !plan.approved && tool.policy !== 'none' && !tool.readOnly) {
+      throw new ToolError('PLAN_NOT_APPROVED', 'The person has not approved your plan yet, and you asked to wait for that before acting.');
+    }
+    refuseUrlsOffPolicy(tool, args, control.policy());
+    // The person's Stop reaches a call in flight: a batch halts before its next step, the extension gets a cancel.
+    const signal = AbortSignal.any([extra.signal, control.stopSignal()]);
     try {
-      const args = parseToolArgs(tool, rawArgs);
-      if (tool.op === 'status') return toCallResult(statusResult(await deps.status()));
-      // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
-      const report = progressReporter(extra);
-      const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
-      return toCallResult(await deps.executor.run(tool.op, args, { progress, signal: extra.signal }));
-    } catch (thrown) {
-      const error = toToolError(thrown);
-      // An INTERNAL error is our bug: keep its stack for the person reading the logs, never for the model.
-      if (error.code === 'INTERNAL') deps.log(`${tool.name} failed: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
-      return toErrorResult(error);
+      return await execute(tool, args, extra, signal);
+    } catch (error) {
+      const refused = toToolError(error);
+      // Anything else goes up as thrown, so an INTERNAL error keeps its own stack for the log.
+      if (answered || refused.code !== 'DOMAIN_CONFIRMATION_REQUIRED' || !isSiteRefusal(refused.data)) throw error;
+      // Undecided site: the person is asked, in the client when it can, else in the panel; an answer in the client
+      // lets the call go on at once.
+      const { site, need } = refused.data;
+      const question = control.askSite({ site, need, tool: tool.name, ...(typeof args['url'] === 'string' ? { url: args['url'] } : {}) });
+      const answer = await session.elicitor.siteAnswer(site, need, tool.name, signal);
+      if (answer === undefined) throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, { next: refused.next, data: { ...refused.data, question: question.id } });
+      await control.call('questions.answer', { id: question.id, answer });
+      return guarded(tool, args, extra, true);
     }
   };
-  // Whatever the backend is, nothing reaches the model unredacted: results, errors (a page's URL in a message) alike.
-  return async (tool, rawArgs, extra) => redactCallResult(await run(tool, rawArgs, extra));
+
+  return async (tool, rawArgs, extra) => {
+    const started = performance.now();
+    let args: Record<string, unknown> = rawArgs;
+    let result: CallToolResult;
+    let code: ErrorCode | undefined;
+    let data: Record<string, unknown> | undefined;
+    try {
+      args = parseToolArgs(tool, rawArgs);
+      const done = await guarded(tool, args, extra);
+      data = done.data;
+      result = toCallResult(done);
+    } catch (thrown) {
+      const error = toToolError(thrown);
+      code = error.code;
+      // An INTERNAL error is our bug: keep its stack for the person reading the logs, never for the model.
+      if (error.code === 'INTERNAL') deps.log(`${tool.name} failed: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
+      result = toErrorResult(error);
+    }
+    control.recordCall({
+      id: `c${++calls}`,
+      client: session.client(),
+      tool: tool.name,
+      ...describeTarget(args),
+      ...urlOf(args, data),
+      decision: code ? (DECISIONS[code] ?? 'allowed') : 'allowed',
+      ...(code ? { code } : {}),
+      ms: Math.round(performance.now() - started),
+    });
+    // Whatever the backend is, nothing reaches the model unredacted: results, errors (a page's URL in a message) alike.
+    return redactCallResult(withInterjections(result, control.takeInterjections()));
+  };
+}
+
+function isSiteRefusal(data: Record<string, unknown> | undefined): data is { site: string; need: 'read' | 'act' | 'trusted' } {
+  return typeof data?.['site'] === 'string' && (data['need'] === 'read' || data['need'] === 'act' || data['need'] === 'trusted');
+}
+
+/** The person's words go at the top of the agent's next result, whatever that result is. */
+function withInterjections(result: CallToolResult, notes: string[]): CallToolResult {
+  if (notes.length === 0) return result;
+  const said = notes.map((note) => `The person says: ${note}`).join('\n');
+  const [first, ...rest] = result.content;
+  const content: CallToolResult['content'] = first?.type === 'text' ? [{ ...first, text: `${said}\n\n${first.text}` }, ...rest] : [{ type: 'text', text: said }, ...result.content];
+  return { ...result, content };
+}
+
+/** What the call aimed at, for the activity stream: the model's own description first, else how it named the element. */
+function describeTarget(args: Record<string, unknown>): { element?: string } {
+  const text = [args['element'], args['ref'], args['selector'], args['name']].find((value): value is string => typeof value === 'string');
+  return text === undefined ? {} : { element: text.slice(0, 200) };
+}
+
+function urlOf(args: Record<string, unknown>, data: Record<string, unknown> | undefined): { url?: string } {
+  const url = typeof data?.['url'] === 'string' ? data['url'] : typeof args['url'] === 'string' ? args['url'] : undefined;
+  return url === undefined ? {} : { url: url.slice(0, 500) };
 }

@@ -1,0 +1,62 @@
+// The tools the core answers itself: status (backends and the person's oversight), plan, and ask.
+import type { Status } from '../../../shared/control/api.js';
+import { ToolError } from '../../../shared/protocol/errors.js';
+import type { OperationResult } from '../../../shared/protocol/operations.js';
+import type { CoreOperation } from '../../../shared/tools/define.js';
+import type { ControlHub } from '../control/hub.js';
+import type { Elicitor } from './elicit.js';
+import { type StatusReport, statusResult } from './status.js';
+
+export interface CoreToolDeps {
+  status(): StatusReport | Promise<StatusReport>;
+  control: ControlHub;
+  elicitor: Elicitor;
+}
+
+// Long enough for a person to notice and type; a model waiting longer would rather go on and ask again.
+const ASK_TIMEOUT_MS = 120_000;
+
+export async function runCoreTool(op: CoreOperation, args: Record<string, unknown>, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
+  switch (op) {
+    case 'status': {
+      const [report, oversight] = await Promise.all([deps.status(), deps.control.status()]);
+      const base = statusResult(report);
+      return { text: [base.text, ...oversightLines(oversight)].join('\n'), data: { ...base.data, oversight } };
+    }
+    case 'plan': {
+      const steps = args['steps'] as string[];
+      const plan = deps.control.setPlan(steps, args['askFirst'] === true);
+      const wait = plan.askFirst ? '; acts wait until the person approves it' : '';
+      return { text: `plan shown to the person (${steps.length} steps)${wait}`, data: { ...plan } };
+    }
+    case 'ask':
+      return ask(args as { question: string; choices?: string[] }, deps, signal);
+  }
+}
+
+async function ask(args: { question: string; choices?: string[] }, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
+  // A client that can put the question to the person itself does so: they answer where they are already looking.
+  const elicited = await deps.elicitor.reply(args.question, args.choices, signal);
+  if (elicited !== undefined) return elicited === null ? { text: 'The person declined to answer.', data: { answered: false } } : replied(elicited);
+  const timeout = ASK_TIMEOUT_MS;
+  const waited = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
+  try {
+    return replied(await deps.control.askAgentQuestion(args.question, args.choices, waited));
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    if (signal.aborted) throw new ToolError('STOPPED', 'ask was cancelled before the person answered.');
+    return { text: `No reply within ${Math.round(timeout / 1000)} s; the question was withdrawn. Go on without it, or ask again.`, data: { answered: false } };
+  }
+}
+
+function replied(reply: string): OperationResult {
+  return { text: `The person replied: ${reply}`, data: { answered: true, reply } };
+}
+
+function oversightLines(status: Status): string[] {
+  const lines: string[] = [];
+  if (status.stopped) lines.push(`stopped by the person: ${status.stopped.message}`);
+  if (status.plan) lines.push(`plan: ${status.plan.steps.length} steps, ${status.plan.approved ? 'approved' : status.plan.askFirst ? 'waiting for approval' : 'shown'}`);
+  if (status.questions) lines.push(`questions waiting for the person: ${status.questions}`);
+  return lines;
+}

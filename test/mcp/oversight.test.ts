@@ -1,0 +1,178 @@
+// The person's side of every call, through a real SDK Client and the real control hub: stop and resume, interjections,
+// asking about an undecided site (in the panel or through the client), the plan gate, `ask`, and the audit of it all.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ControlHub } from '../../electron/core/control/hub.js';
+import { buildServer } from '../../electron/core/mcp/build-server.js';
+import { statusReport } from '../../electron/core/mcp/status.js';
+import { policyError } from '../../shared/policy/decision.js';
+import { evaluatePolicy } from '../../shared/policy/evaluate.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
+import { makeHub, tempDataDirs } from '../control/support.js';
+import { textOf } from '../support/tool-result.js';
+
+const SITE = 'https://shop.example/cart';
+const dataDirs = tempDataDirs();
+const clients: Client[] = [];
+
+/** Judges the page it is "on" against the hub's live policy, as the engine does; `hold` waits for the call's signal. */
+class PolicyMindedExecutor implements Executor {
+  readonly ops: Operation[] = [];
+  constructor(private readonly hub: ControlHub) {}
+  async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+    this.ops.push(op);
+    if (op === 'wait_for') {
+      return new Promise((_, reject) => ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason), { once: true }));
+    }
+    const decision = evaluatePolicy(typeof args['url'] === 'string' ? args['url'] : SITE, op === 'click' ? 'act' : 'read', this.hub.policy());
+    if (!decision.allowed) throw policyError(decision);
+    return { text: `${op} done`, data: { url: SITE } };
+  }
+}
+
+async function connect(options: { elicit?: (message: string) => Record<string, unknown> | undefined; allow?: string[] } = {}) {
+  const dataDir = dataDirs.make();
+  const { hub } = makeHub(dataDir, { grants: policyFromFlags({ allow: options.allow ?? ['allowed.example'], trust: [] }).grants });
+  const executor = new PolicyMindedExecutor(hub);
+  const server = buildServer({ executor, status: () => statusReport({ choice: 'auto', lastCall: undefined, extension: { connected: false, bridge: { port: 1 }, pairing: 'none' }, fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null } }), control: hub, log: () => undefined });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'oversight-test', version: '1' }, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  if (options.elicit) {
+    const elicit = options.elicit;
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const content = elicit(request.params.message);
+      return content ? { action: 'accept', content } : { action: 'decline' };
+    });
+  }
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  clients.push(client);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = await client.callTool({ name, arguments: args });
+    return { text: textOf(result), isError: result.isError === true, data: result.structuredContent };
+  };
+  return { hub, executor, call, dataDir };
+}
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  dataDirs.cleanup();
+});
+
+describe('stop and resume', () => {
+  it('answers STOPPED with the person\'s words to every call until they resume; status still answers', async () => {
+    const { hub, executor, call } = await connect({ allow: ['shop.example'] });
+    await hub.call('stop', { message: 'Wrong account, wait for me' });
+    const stopped = await call('snapshot');
+    expect(stopped.isError).toBe(true);
+    expect(stopped.text).toMatch(/^STOPPED: Stopped by the person: Wrong account, wait for me\nNext: Do not retry/);
+    expect(executor.ops).toEqual([]);
+    expect((await call('status')).text).toContain('stopped by the person: Wrong account, wait for me');
+    await hub.call('resume', {});
+    expect((await call('snapshot')).text).toBe('snapshot done');
+  });
+
+  it('halts a call in flight: its signal aborts the moment the person stops', async () => {
+    const { hub, call } = await connect();
+    const running = call('wait_for', { text: 'never' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    hub.stop('Stop now');
+    const result = await running;
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('STOPPED: Stopped by the person: Stop now');
+  });
+});
+
+describe('interjections', () => {
+  it('arrive at the top of the next result, once', async () => {
+    const { hub, call } = await connect({ allow: ['shop.example'] });
+    await hub.call('interject', { message: 'Use the blue plan, not the red one' });
+    expect((await call('snapshot')).text).toBe('The person says: Use the blue plan, not the red one\n\nsnapshot done');
+    expect((await call('snapshot')).text).toBe('snapshot done');
+  });
+});
+
+describe('an undecided site', () => {
+  it('is refused at the core before any backend sees it, and the person is asked in the panel', async () => {
+    const { hub, executor, call } = await connect();
+    const refused = await call('navigate', { url: 'https://other.example/' });
+    expect(refused.text).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: The person has not decided about other\.example yet\./);
+    expect(executor.ops).toEqual([]);
+    const page = await call('snapshot');
+    expect(page.text).toContain('The person is asked (question q1)');
+    const { questions } = await hub.call('questions.list', {});
+    expect(questions).toMatchObject([{ id: 'q1', kind: 'site', site: 'shop.example', need: 'read', tool: 'snapshot' }]);
+    await hub.call('questions.answer', { id: 'q1', answer: 'once' });
+    expect((await call('snapshot')).text).toBe('snapshot done');
+    expect((await call('click', { selector: '#buy' })).text).toBe('click done');
+  });
+
+  it('is asked through the client when it can elicit, and the call goes on with the answer', async () => {
+    const asked: string[] = [];
+    const { call } = await connect({ elicit: (message) => (asked.push(message), { answer: 'Allow for this session' }) });
+    expect((await call('snapshot')).text).toBe('snapshot done');
+    expect(asked).toEqual(['The agent wants to read shop.example (snapshot). Allow it?']);
+  });
+
+  it('stays refused when the person declines or denies in the client', async () => {
+    const { call } = await connect({ elicit: () => ({ answer: 'Deny' }) });
+    const denied = await call('snapshot');
+    expect(denied.text).toMatch(/^POLICY_DENIED: The person's policy blocks shop\.example/);
+    const { call: declinedCall } = await connect({ elicit: () => undefined });
+    expect((await declinedCall('snapshot')).text).toContain('DOMAIN_CONFIRMATION_REQUIRED');
+  });
+});
+
+describe('the plan', () => {
+  it('holds acts, not reads, until the person approves an ask-first plan', async () => {
+    const { hub, call } = await connect();
+    expect((await call('plan', { steps: ['Open the cart', 'Read the total'], askFirst: true })).text).toBe('plan shown to the person (2 steps); acts wait until the person approves it');
+    await hub.call('questions.answer', { id: (await call('snapshot')).text.match(/question (q\d+)/)![1]!, answer: 'once' });
+    expect((await call('snapshot')).text).toBe('snapshot done');
+    expect((await call('click', { selector: '#buy' })).text).toMatch(/^PLAN_NOT_APPROVED/);
+    expect((await hub.call('plan.get', {})).plan).toMatchObject({ steps: ['Open the cart', 'Read the total'], askFirst: true, approved: false });
+    await hub.call('plan.approve', {});
+    expect((await call('click', { selector: '#buy' })).text).toBe('click done');
+  });
+});
+
+describe('ask', () => {
+  it('waits for the person\'s reply given in the panel', async () => {
+    const { hub, call } = await connect();
+    const asking = call('ask', { question: 'Which size?', choices: ['S', 'M'] });
+    let id: string | undefined;
+    while (!id) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      id = (await hub.call('questions.list', {})).questions.find((question) => question.kind === 'agent')?.id;
+    }
+    await hub.call('questions.answer', { id, reply: 'M' });
+    expect((await asking).text).toBe('The person replied: M');
+  });
+
+  it('asks through the client when it can', async () => {
+    const { call } = await connect({ elicit: () => ({ answer: 'S' }) });
+    expect((await call('ask', { question: 'Which size?', choices: ['S', 'M'] })).text).toBe('The person replied: S');
+  });
+});
+
+describe('the record of every call', () => {
+  it('goes to the activity stream and the audit log with its decision, redacted', async () => {
+    const { hub, call, dataDir } = await connect();
+    await call('navigate', { url: 'https://other.example/?session_token=sk_live_51HxQkLm2eZvKYlo2CqWbCkfZq' });
+    await hub.call('stop', { message: 'hold on' });
+    await call('snapshot');
+    await hub.flush();
+    const lines = readFileSync(join(dataDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { client: 'oversight-test', tool: 'navigate', decision: 'asked', code: 'DOMAIN_CONFIRMATION_REQUIRED' },
+      { client: 'oversight-test', tool: 'snapshot', decision: 'stopped', code: 'STOPPED' },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('sk_live_51HxQkLm2eZvKYlo2CqWbCkfZq');
+    const { events } = await hub.call('activity.list', {});
+    expect(events.filter((event) => event.type === 'call').map((event) => event.type === 'call' && event.decision)).toEqual(['asked', 'stopped']);
+  });
+});
