@@ -100,13 +100,16 @@ describe('an undecided site', () => {
   it('is refused at the core before any backend sees it, and the person is asked in the panel', async () => {
     const { hub, executor, call } = await connect();
     const refused = await call('navigate', { url: 'https://other.example/' });
-    expect(refused.text).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: The person has not decided about other\.example yet\./);
+    expect(refused.text).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: The person has not decided about other\.example yet\. The person is asked \(question q1\)/);
     expect(executor.ops).toEqual([]);
     const page = await call('snapshot');
-    expect(page.text).toContain('The person is asked (question q1)');
+    expect(page.text).toContain('The person is asked (question q2)');
     const { questions } = await hub.call('questions.list', {});
-    expect(questions).toMatchObject([{ id: 'q1', kind: 'site', site: 'shop.example', need: 'read', tool: 'snapshot' }]);
-    await hub.call('questions.answer', { id: 'q1', answer: 'once' });
+    expect(questions).toMatchObject([
+      { id: 'q1', kind: 'site', site: 'other.example', need: 'read', tool: 'navigate', url: 'https://other.example/' },
+      { id: 'q2', kind: 'site', site: 'shop.example', need: 'read', tool: 'snapshot' },
+    ]);
+    await hub.call('questions.answer', { id: 'q2', answer: 'once' });
     expect((await call('snapshot')).text).toBe('snapshot done');
     expect((await call('click', { selector: '#buy' })).text).toBe('click done');
   });

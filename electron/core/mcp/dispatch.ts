@@ -60,10 +60,10 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
     if (plan?.askFirst && !plan.approved && tool.policy !== 'none' && !tool.readOnly) {
       throw new ToolError('PLAN_NOT_APPROVED', 'The person has not approved your plan yet, and you asked to wait for that before acting.');
     }
-    refuseUrlsOffPolicy(tool, args, control.policy());
     // The person's Stop reaches a call in flight: a batch halts before its next step, the extension gets a cancel.
     const signal = AbortSignal.any([extra.signal, control.stopSignal()]);
     try {
+      refuseUrlsOffPolicy(tool, args, control.policy());
       return await execute(tool, args, extra, signal);
     } catch (error) {
       const refused = toToolError(error);

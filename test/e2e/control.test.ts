@@ -1,0 +1,93 @@
+// The person's side end to end: the built `chrome-mcp` on stdio driving the fallback browser, and the person answering
+// through the loopback control API it exposes — questions, live policy edits, stop and interjections — plus a bad
+// policy file stopping the start with the place to fix.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { textOf } from '../support/tool-result.js';
+
+const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
+const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
+const childEnv: Record<string, string> = chosenBrowser ? { CHROME_MCP_CHROMIUM: chosenBrowser } : {};
+
+let fixtures: FixtureServer;
+let client: Client;
+let control: ControlClient;
+let controlPort: number;
+let dataDir: string;
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-control-e2e-'));
+  // 127.0.0.1 may be acted on for this run; localhost (the fixture server's second site) has no rule: ask.
+  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, '--allow', '127.0.0.1'];
+  client = new Client({ name: 'control-e2e', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, env: childEnv, stderr: 'ignore' }));
+  const file = readControlFile(dataDir);
+  if (!file) throw new Error('chrome-mcp wrote no control.json');
+  controlPort = file.port;
+  control = createControlClient(file);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await fixtures?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<string> {
+  return textOf(await client.callTool({ name, arguments: args }));
+}
+
+describe('the person answers through the control API', () => {
+  it('allows an undecided site once, after which the agent\'s retry loads it', async () => {
+    expect(await call('tab_new', { url: fixtures.url('nav-basic.html') })).toContain('Nav basic');
+    const asked = await call('navigate', { url: fixtures.crossOrigin + '/nav-second.html' });
+    expect(asked).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: .*The person is asked \(question (q\d+)\)/);
+    const { questions } = await control.call('questions.list');
+    expect(questions).toMatchObject([{ kind: 'site', site: new URL(fixtures.crossOrigin).host, need: 'read', tool: 'navigate' }]);
+    await control.call('questions.answer', { id: questions[0]!.id, answer: 'once' });
+    expect(await call('navigate', { url: fixtures.crossOrigin + '/nav-second.html' })).toContain('Nav second');
+  });
+
+  it('blocks a site live from the policy editor: the next call is refused without a restart', async () => {
+    await call('navigate', { url: fixtures.url('nav-basic.html') });
+    const before = await control.call('policy.get');
+    await control.call('policy.set', { rules: [{ site: '127.0.0.1', level: 'blocked' }], default: before.default, downloads: before.downloads });
+    expect(await call('snapshot')).toMatch(/^POLICY_DENIED: The person's policy blocks 127\.0\.0\.1/);
+    await control.call('policy.set', { rules: [], default: before.default, downloads: before.downloads });
+    expect(await call('snapshot')).toContain('Nav basic');
+  });
+
+  it('never lets the agent open the control panel itself, whatever the grants say', async () => {
+    const refused = await call('navigate', { url: `http://127.0.0.1:${controlPort}/` });
+    expect(refused).toContain("chrome-mcp's own page");
+  });
+
+  it('stops the agent with a message until resumed, and passes interjections on', async () => {
+    await control.call('stop', { message: 'Let me log in first' });
+    expect(await call('snapshot')).toMatch(/^STOPPED: Stopped by the person: Let me log in first/);
+    await control.call('resume');
+    await control.call('interject', { message: 'The order number is in the footer' });
+    expect(await call('snapshot')).toMatch(/^The person says: The order number is in the footer\n\nPage "Nav basic"/);
+    const { entries } = await control.call('audit.read', { tool: 'snapshot' });
+    expect(entries.map((entry) => entry.decision)).toEqual(expect.arrayContaining(['denied', 'stopped', 'allowed']));
+  });
+});
+
+describe('a policy file with a mistake', () => {
+  it('stops the start, naming the file and the place to fix', () => {
+    const file = join(dataDir, 'bad-policy.json');
+    writeFileSync(file, '{ "version": 1, "rules": [ { "site": "https://bank.example/login", "level": "act" } ] }');
+    const run = spawnSync(process.execPath, [CLI, '--headless', '--data-dir', dataDir, '--policy', file], { input: '', encoding: 'utf8', env: { ...process.env, ...childEnv } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`${file}: rules[0].site: "https://bank.example/login": a rule names a site, not a page`);
+  });
+});
