@@ -9,6 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { launchBrowser } from '../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../electron/core/fallback/cdp-tab-host.js';
+import { PolicyGate } from '../shared/engine/policy-gate.js';
+import { DEFAULT_POLICY } from '../shared/policy/policy.js';
 import { startFixtureServer, type FixtureServer } from '../test/support/fixture-server.js';
 import { textOf, type CallResult } from '../test/support/tool-result.js';
 import { refIn, runWholeTask, type TaskBill } from '../test/support/whole-task.js';
@@ -63,7 +65,7 @@ async function rawBaseline(server: FixtureServer) {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-raw-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
   try {
-    const host = new CdpTabHost(browser.connection);
+    const host = new CdpTabHost(browser.connection, new PolicyGate(() => DEFAULT_POLICY));
     const tab = await host.create(server.url('bench-signup.html'), { focus: false });
     const cdp = await host.cdp(tab.id);
     await cdp.send('Runtime.evaluate', { expression: 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))', awaitPromise: true });

@@ -35,7 +35,9 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
   const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
   const control = new ControlHub({ dataDir: config.dataDir, policy: store, log });
   const policy = (): Policy => control.policy();
-  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log, policy });
+  // Esc in a driven tab is the person's Stop, from either backend.
+  const personStop = (message: string): void => void control.stop(message);
+  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log, policy, onPersonStop: personStop });
   const bridge = await startBridge(config, log, policy);
   const stateFile = new BridgeStateFile(config.dataDir);
   if (bridge instanceof BridgeServer) {
@@ -50,7 +52,10 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
     });
   }
   // Every change reaches the extension at once; the fallback's engine reads the store on every check.
-  if (bridge instanceof BridgeServer) control.onPolicyChange(() => bridge.policyChanged());
+  if (bridge instanceof BridgeServer) {
+    control.onPolicyChange(() => bridge.policyChanged());
+    bridge.on('personStop', personStop);
+  }
   const controlServer = await ControlServer.start({ hub: control, dataDir: config.dataDir, port: config.controlPort, log });
   // The panel is ours: the agent never reads or acts on it, whatever the rules say.
   store.setSelf([parseSitePattern(`127.0.0.1:${controlServer.port}`), parseSitePattern(`localhost:${controlServer.port}`)]);

@@ -1,6 +1,8 @@
 // The extension's service worker: every listener registered at the top level (Chrome only delivers events to
 // listeners present on the first turn of a restarted worker), the bridge client, and the engine over chrome.debugger.
 import { createEngineExecutor } from '../../shared/engine/executor.js';
+import { personStopMessage } from '../../shared/engine/presence.js';
+import { ToolError } from '../../shared/protocol/errors.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { ExtensionFrame } from '../../shared/protocol/wire.js';
 import { BridgeClient } from './bridge-client.js';
@@ -17,9 +19,16 @@ import { openSessionStore } from './session-store.js';
 const host = new ChromeTabHost();
 
 async function startSession(session: string, send: (frame: ExtensionFrame) => void, policy: () => Policy): Promise<LinkSession> {
-  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore(), policy });
+  const onPersonStop = (where: string) => {
+    const message = personStopMessage(where);
+    send({ type: 'stop', message });
+    // Halts what runs here at once, within the step in flight, rather than after the core's cancel comes back.
+    router.abortAll(new ToolError('STOPPED', `Stopped by the person: ${message}`));
+  };
+  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore(), policy, onPersonStop });
+  const router = new CommandRouter(executor, send);
   return {
-    router: new CommandRouter(executor, send),
+    router,
     async end() {
       executor.dispose();
       await host.detachAll();
@@ -34,6 +43,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   if (source.tabId !== undefined) host.ended(source.tabId, reason);
 });
 chrome.tabs.onRemoved.addListener((tabId) => host.ended(tabId, TARGET_CLOSED));
+chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => host.popupOpened(details));
 
 chrome.runtime.onStartup.addListener(() => void client.connect());
 chrome.runtime.onInstalled.addListener(() => void client.connect());

@@ -1,7 +1,7 @@
 // The engine's TabHost inside the person's Chrome: chrome.tabs of normal windows, one chrome.debugger attach per tab
-// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group.
+// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups.
 import type { Cdp } from '../../shared/engine/cdp.js';
-import type { HostTab, TabHost } from '../../shared/engine/tab-host.js';
+import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { addToAgentGroup } from './tab-group.js';
@@ -17,6 +17,7 @@ export class ChromeTabHost implements TabHost {
   private readonly detaching = new Map<number, Promise<void>>();
   /** Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew. */
   private readonly swept = sweepStaleAttachments();
+  private readonly popupListeners = new Set<(popup: Popup) => Promise<void>>();
 
   async list(): Promise<HostTab[]> {
     const [tabs, focused] = await Promise.all([chrome.tabs.query({ windowType: 'normal' }), focusedWindowId()]);
@@ -57,6 +58,24 @@ export class ChromeTabHost implements TabHost {
     // Detached since it was made (the tab crashed, the person pressed Cancel on the debugging bar): attach afresh.
     if (this.attaching.get(tabId) === attempt) this.attaching.delete(tabId);
     return this.attached(tabId);
+  }
+
+  onPopup(listener: (popup: Popup) => Promise<void>): () => void {
+    this.popupListeners.add(listener);
+    return () => this.popupListeners.delete(listener);
+  }
+
+  /**
+   * webNavigation.onCreatedNavigationTarget, registered at the worker's top level: a tab a page opened (window.open, a
+   * target=_blank link or form). It names its real opener, where tabs.onCreated's openerTabId names whichever tab was
+   * active, not the background tab the agent drives. chrome.debugger cannot hold a new tab before its first request,
+   * so this arrives while the popup may already be loading: the engine closes it when its URL is refused, and guards it
+   * otherwise.
+   */
+  popupOpened(details: { sourceTabId: number; tabId: number; url: string }): void {
+    if (!this.live.has(details.sourceTabId)) return;
+    const popup: Popup = { id: String(details.tabId), openerId: String(details.sourceTabId), ...(details.url ? { url: details.url } : {}) };
+    for (const listener of this.popupListeners) void listener(popup).catch(() => undefined);
   }
 
   /** chrome.debugger.onEvent, registered at the worker's top level. */

@@ -41,9 +41,9 @@ export class CommandRouter {
     this.running.get(id)?.abort();
   }
 
-  /** The link closed: nobody is waiting for these answers any more. */
-  abortAll(): void {
-    for (const controller of this.running.values()) controller.abort();
+  /** The link closed (nobody is waiting for these answers any more), or the person stopped the agent (`reason`). */
+  abortAll(reason?: unknown): void {
+    for (const controller of this.running.values()) controller.abort(reason);
   }
 
   private async answer(frame: CommandFrame, signal: AbortSignal): Promise<ExtensionFrame> {
@@ -52,7 +52,8 @@ export class CommandRouter {
       return { type: 'result', id: frame.id, ok: true, result: redactResult(result) };
     } catch (thrown) {
       const error = toToolError(thrown);
-      return { type: 'result', id: frame.id, ok: false, error: { code: error.code, message: redactText(error.message), next: redactText(error.next) } };
+      const data = error.data ? { data: redactValue(error.data) } : {};
+      return { type: 'result', id: frame.id, ok: false, error: { code: error.code, message: redactText(error.message), next: redactText(error.next), ...data } };
     }
   }
 

@@ -29,6 +29,8 @@ export async function runBatch(args: BatchArgs, run: RunStep, ctx: OperationCont
       image = result.image ?? image;
     } catch (thrown) {
       const cause = toToolError(thrown);
+      // Stopped mid-step (the person's Esc, a cancel): the step did not fail, the batch was stopped.
+      if (ctx.signal?.aborted) throw new ToolError('STOPPED', `batch stopped during step ${n} (${step.tool.name}); ${done(n)}.`, { data: { step: n, results: lines } });
       throw new ToolError('BATCH_STEP_FAILED', `step ${n} (${step.tool.name}): ${cause.code}: ${cause.message}; ${done(n)}.`, {
         next: cause.next,
         data: { step: n, code: cause.code, results: lines },

@@ -8,6 +8,7 @@ import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { refusedNavigationError } from './navigation-guard.js';
 import { PolicyGate } from './policy-gate.js';
+import type { AccessLevel } from '../policy/levels.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
 import type { PageContext } from './page-context.js';
@@ -41,11 +42,13 @@ export interface EngineOptions {
   store?: TabSessionStore;
   /** The site policy as it stands now; asked on every check, so a live edit applies to the next step. */
   policy: () => Policy;
+  /** The person pressed Esc in a tab while the agent acted there (`where` names the tab): stop the agent. */
+  onPersonStop?: (where: string) => void;
 }
 
 export function createEngineExecutor(host: TabHost, opts: EngineOptions): EngineExecutor {
   const gate = new PolicyGate(opts.policy);
-  const session = new TabSession(host, gate, opts.tag, opts.store);
+  const session = new TabSession(host, gate, opts.tag, opts.store, opts.onPersonStop);
 
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
     if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, args, ctx);
@@ -53,14 +56,17 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     // Only `batch` itself gets here unlisted: batch validation refuses nesting before anything runs.
     if (!entry) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
     const tab = await session.use(typeof args['tab'] === 'string' ? args['tab'] : undefined);
+    const acted = await tab.page.presence.acting(op === 'screenshot');
     try {
       // Leaving a page needs nothing of it; everything else reads the page (scripts are judged where they run, by eval).
-      if (op !== 'navigate') await tab.page.frames.requireMain(entry.act ? 'act' : 'read');
+      if (op !== 'navigate') await tab.page.frames.requireMain(mainLevel(op, args, entry.act));
       return await (entry.act ? runAct(entry.run, tab.page, args, ctx) : entry.run(tab.page, args, ctx));
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
       if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(tab);
       throw error;
+    } finally {
+      acted();
     }
   };
 
@@ -106,6 +112,15 @@ async function runAct(run: PageOp, page: PageContext, args: Record<string, unkno
   // The act has happened: a failing snapshot must not read as a failed click (the model would click again).
   const after = await snapshot(page, {}, ctx).catch((error: unknown) => ({ text: `(snapshot after the act failed: ${toToolError(error).message})` }));
   return { ...result, text: `${result.text}\n${after.text}` };
+}
+
+/**
+ * What the top document must allow before an op starts. A script with no frame runs in the top document, so it needs
+ * `trusted` there from the start: asked about an undecided site, the person is asked for what the call needs.
+ */
+function mainLevel(op: Operation, args: Record<string, unknown>, act: boolean): AccessLevel {
+  if (op === 'eval' && args['frame'] === undefined) return 'trusted';
+  return act ? 'act' : 'read';
 }
 
 /** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */

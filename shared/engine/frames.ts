@@ -6,6 +6,7 @@ import type { AccessLevel } from '../policy/levels.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { NavigationGuard } from './navigation-guard.js';
 import { pageLibrarySource } from './page/library.js';
+import { PERSON_STOP_BINDING } from './presence.js';
 import { isOpaqueBlank, type DocumentPlace, type PolicyGate } from './policy-gate.js';
 
 export interface Frame {
@@ -253,11 +254,14 @@ export class FrameRegistry {
       .catch((error: unknown) => {
         throw new ToolError('FRAME_UNREADABLE', `Frame f${frame.ordinal} (${frame.url}) cannot run scripts: ${messageOf(error)}`);
       });
-    const installed = await this.cdp.send<CallResult>(
-      'Runtime.evaluate',
-      { expression: pageLibrarySource(), contextId: executionContextId, returnByValue: true },
-      frame.sessionId,
-    );
+    const [installed] = await Promise.all([
+      this.cdp.send<CallResult>('Runtime.evaluate', { expression: pageLibrarySource(), contextId: executionContextId, returnByValue: true }, frame.sessionId),
+      // Only our world can reach the binding: it is added to contexts of that name, and without Runtime.enable (which
+      // would replay the console) only to those that exist already, so each new top-frame world asks again.
+      frame.sessionId === undefined && frame.parentFrameId === undefined
+        ? this.cdp.send('Runtime.addBinding', { name: PERSON_STOP_BINDING, executionContextName: WORLD_NAME }).catch(() => undefined)
+        : undefined,
+    ]);
     if (installed.exceptionDetails) throw new ToolError('INTERNAL', `Page library failed to install: ${installed.exceptionDetails.text}`);
     return executionContextId;
   }

@@ -1,8 +1,12 @@
-// Holds every document request of a driven tab (main frame, iframes, each redirect hop, downloads) until the policy
-// allows its site: a refused site receives no request from us, not even the first one.
+// Holds every document request of a driven tab (main frame, iframes, each redirect hop) until the policy allows its
+// site, so a refused site receives no request from us, not even the first one; refuses document responses that would
+// be saved as files while downloads are off; and notes the new windows and downloads a page starts, for the act's report.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { ToolError } from '../protocol/errors.js';
 import { policyError, type Denied } from '../policy/decision.js';
+import { evaluateDownload } from '../policy/evaluate.js';
+import { siteOf } from '../policy/site.js';
+import { isDownloadResponse } from './download-response.js';
 import type { PolicyGate } from './policy-gate.js';
 
 export interface RefusedNavigation {
@@ -11,6 +15,12 @@ export interface RefusedNavigation {
   /** A redirect hop rather than the first request of the navigation. */
   redirect: boolean;
   mainFrame: boolean;
+  /**
+   * `navigation`: a frame's document request, failed before it left. `download`: a file the browser would have saved
+   * while downloads are off, stopped before it was written. `popup`: a new window the page opened at a refused site; the
+   * window's own guard (or closing it) deals with its request.
+   */
+  kind: 'navigation' | 'download' | 'popup';
 }
 
 interface PausedRequest {
@@ -19,10 +29,20 @@ interface PausedRequest {
   frameId?: string;
   resourceType: string;
   redirectedRequestId?: string;
+  /** Set at the response stage only. */
+  responseStatusCode?: number;
+  responseErrorReason?: string;
+  responseHeaders?: { name: string; value: string }[];
 }
 
-// Only documents: a frame's own navigations, whatever started them. Subresources stay with the page that asked for them.
-const DOCUMENT_REQUESTS = { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] };
+// Only documents: a frame's own navigations, whatever started them. Subresources stay with the page that asked for
+// them. The response stage is where a navigation turns out to be a download (its headers say so).
+const DOCUMENT_REQUESTS = {
+  patterns: [
+    { resourceType: 'Document', requestStage: 'Request' },
+    { resourceType: 'Document', requestStage: 'Response' },
+  ],
+};
 // The refusal list answers "what did this call's navigation hit"; a long session must not grow it without bound.
 const KEPT_REFUSALS = 50;
 
@@ -30,7 +50,11 @@ export class NavigationGuard {
   private readonly refusals: { seq: number; refusal: RefusedNavigation }[] = [];
   private seq = 0;
   private readonly listeners = new Set<(refusal: RefusedNavigation) => void>();
+  /** Downloads that began while downloads were off, by guid: the browser's own switch (the fallback's) cancels them. */
+  private readonly unwanted = new Map<string, { url: string; frameId: string | undefined }>();
   private readonly unsubscribe: () => void;
+  /** Sees each paused request before the policy does, and answers it when it returns true (egress-hold.ts, during an eval). */
+  private interceptor: ((event: CdpEvent) => boolean) | undefined;
 
   constructor(
     private readonly cdp: Cdp,
@@ -45,6 +69,14 @@ export class NavigationGuard {
     return this.cdp.send('Fetch.enable', DOCUMENT_REQUESTS, sessionId).then(() => undefined);
   }
 
+  /** Routes paused requests to `interceptor` first until the returned function is called; one interceptor at a time. */
+  interceptFirst(interceptor: (event: CdpEvent) => boolean): () => void {
+    this.interceptor = interceptor;
+    return () => {
+      if (this.interceptor === interceptor) this.interceptor = undefined;
+    };
+  }
+
   /** Releases every session: a tab we stop driving must not keep its navigations waiting on us. */
   dispose(sessionIds: readonly (string | undefined)[]): void {
     this.unsubscribe();
@@ -56,41 +88,101 @@ export class NavigationGuard {
     return this.seq;
   }
 
-  /** The first main-frame navigation refused after `mark`, if any. */
+  /** The first refusal after `mark` that an act or a navigation answers for: the main frame's, or a download or popup anywhere. */
   refusedSince(mark: number): RefusedNavigation | undefined {
-    return this.refusals.find((entry) => entry.seq > mark && entry.refusal.mainFrame)?.refusal;
+    return this.refusals.find((entry) => entry.seq > mark && (entry.refusal.mainFrame || entry.refusal.kind !== 'navigation'))?.refusal;
   }
 
-  /** Calls `listener` on each main-frame refusal from now on; returns the unsubscribe. */
+  /** Calls `listener` on each main-frame navigation or download refused from now on; returns the unsubscribe. */
   onRefused(listener: (refusal: RefusedNavigation) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   private onEvent(event: CdpEvent): void {
-    if (event.method !== 'Fetch.requestPaused') return;
-    const paused = event.params as unknown as PausedRequest;
-    const decision = this.gate.decide({ url: paused.request.url }, 'read');
-    if (decision.allowed) {
-      void this.cdp.send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId).catch(() => undefined);
-      return;
+    switch (event.method) {
+      case 'Fetch.requestPaused': {
+        if (this.interceptor?.(event)) return;
+        const paused = event.params as unknown as PausedRequest;
+        const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
+        return atResponse ? this.onResponse(paused, event.sessionId) : this.onRequest(paused, event.sessionId);
+      }
+      case 'Page.windowOpen':
+        return this.onWindowOpen(String(event.params['url'] ?? ''), event.sessionId);
+      case 'Page.downloadWillBegin':
+        if (!this.gate.current().downloads) {
+          this.unwanted.set(String(event.params['guid']), { url: String(event.params['url']), frameId: event.params['frameId'] as string | undefined });
+        }
+        return;
+      case 'Page.downloadProgress':
+        return this.onDownloadProgress(String(event.params['guid']), String(event.params['state']), event.sessionId);
     }
-    const mainFrame = this.isMainFrame(paused.frameId, event.sessionId);
+  }
+
+  private onRequest(paused: PausedRequest, sessionId: string | undefined): void {
+    const decision = this.gate.decide({ url: paused.request.url }, 'read');
+    if (decision.allowed) return this.continue(paused, sessionId);
+    this.fail(paused, sessionId, { decision, url: paused.request.url, redirect: paused.redirectedRequestId !== undefined, kind: 'navigation' });
+  }
+
+  private onResponse(paused: PausedRequest, sessionId: string | undefined): void {
+    const policy = this.gate.current();
+    if (policy.downloads || !isDownloadResponse(paused.responseStatusCode ?? 0, paused.responseHeaders ?? [])) return this.continue(paused, sessionId);
+    const decision = evaluateDownload([paused.request.url], policy);
+    if (decision.allowed) return this.continue(paused, sessionId);
+    // Failed before the body is read: the browser never learns of a download, so nothing is written anywhere.
+    this.fail(paused, sessionId, { decision, url: paused.request.url, redirect: false, kind: 'download' });
+  }
+
+  /** The opener's side of a popup: nothing to hold here (the popup is a tab of its own), only what to tell the act. */
+  private onWindowOpen(url: string, sessionId: string | undefined): void {
+    // window.open() with no URL, or about:blank: an empty window, which the page may fill or navigate later.
+    if (url === '' || siteOf(url).kind === 'inherits') return;
+    const decision = this.gate.decide({ url }, 'read');
+    if (decision.allowed) return;
+    this.record({ decision, url, redirect: false, mainFrame: sessionId === undefined, kind: 'popup' });
+  }
+
+  /** A download that got past the response stage (a blob: or data: URL, a same-site `<a download>`) and was cancelled. */
+  private onDownloadProgress(guid: string, state: string, sessionId: string | undefined): void {
+    const download = this.unwanted.get(guid);
+    if (!download || state === 'inProgress') return;
+    this.unwanted.delete(guid);
+    if (state !== 'canceled') return;
+    const decision = evaluateDownload([download.url], this.gate.current());
+    if (decision.allowed) return;
+    this.record({ decision, url: download.url, redirect: false, mainFrame: this.isMainFrame(download.frameId, sessionId), kind: 'download' });
+  }
+
+  private continue(paused: PausedRequest, sessionId: string | undefined): void {
+    void this.cdp.send('Fetch.continueRequest', { requestId: paused.requestId }, sessionId).catch(() => undefined);
+  }
+
+  private fail(paused: PausedRequest, sessionId: string | undefined, refusal: Omit<RefusedNavigation, 'mainFrame'>): void {
+    const mainFrame = this.isMainFrame(paused.frameId, sessionId);
     // Aborted leaves the tab on the page it had (no error page commits); a refused iframe shows the browser's "blocked".
     const errorReason = mainFrame ? 'Aborted' : 'BlockedByClient';
-    void this.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId).catch(() => undefined);
-    const refusal = { decision, url: paused.request.url, redirect: paused.redirectedRequestId !== undefined, mainFrame };
+    void this.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, sessionId).catch(() => undefined);
+    this.record({ ...refusal, mainFrame });
+  }
+
+  private record(refusal: RefusedNavigation): void {
     this.refusals.push({ seq: ++this.seq, refusal });
     if (this.refusals.length > KEPT_REFUSALS) this.refusals.shift();
-    if (mainFrame) for (const listener of this.listeners) listener(refusal);
+    if (refusal.mainFrame && refusal.kind !== 'popup') for (const listener of this.listeners) listener(refusal);
   }
 }
 
 /** A navigation the policy stopped, worded from what started it ("navigate to …", "clicked …, but the navigation it started"). */
 export function refusedNavigationError(refused: RefusedNavigation, started: string): ToolError {
   const error = policyError(refused.decision);
-  const hop = refused.redirect ? ` (redirected to ${refused.decision.site})` : '';
-  return new ToolError(error.code, `${started}${hop} was stopped before any request reached ${refused.decision.site}: ${error.message}`, {
+  const site = refused.decision.site;
+  const what = {
+    navigation: `${refused.redirect ? ` (redirected to ${site})` : ''} was stopped before any request reached ${site}`,
+    download: ` was a download from ${site}, stopped before anything was saved`,
+    popup: ` (a new window at ${site}) was refused`,
+  }[refused.kind];
+  return new ToolError(error.code, `${started}${what}: ${error.message}`, {
     next: error.next,
     ...(error.data ? { data: error.data } : {}),
   });

@@ -44,10 +44,11 @@ export class PolicyGate {
 
   /**
    * A tab not yet attached, known only by the URL its tab strip shows. A blank document holds nothing yet, so it passes
-   * here; once attached, every frame is judged by its real origin.
+   * here, as does a tab with no URL at all (a popup before its first navigation); once attached, every frame is judged
+   * by its real origin.
    */
   requireBeforeAttach(url: string, where: string): void {
-    if (siteOf(url).kind === 'inherits') return;
+    if (url === '' || siteOf(url).kind === 'inherits') return;
     this.require({ url }, 'read', where);
   }
 }

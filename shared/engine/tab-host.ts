@@ -1,4 +1,4 @@
-// What a backend offers the engine about tabs: list, open, close, focus, and a CDP handle for one tab.
+// What a backend offers the engine about tabs: list, open, close, focus, a CDP handle for one tab, and word of popups.
 import type { Cdp } from './cdp.js';
 
 export interface HostTab {
@@ -9,6 +9,14 @@ export interface HostTab {
   active: boolean;
 }
 
+/** A tab that a page in an attached tab opened (window.open, a target=_blank link or form). */
+export interface Popup {
+  id: string;
+  openerId: string;
+  /** Where it is going, when the host learns that before it is attached; undefined while it has loaded nothing. */
+  url?: string;
+}
+
 export interface TabHost {
   list(): Promise<HostTab[]>;
   /** Opens a tab; in the background unless `focus`. */
@@ -17,4 +25,10 @@ export interface TabHost {
   activate(id: string): Promise<void>;
   /** The attached debugger for a tab; attaching once and reusing is the host's job. */
   cdp(id: string): Promise<Cdp>;
+  /**
+   * Calls `listener` for each popup an attached tab opens, for the engine to attach to it; returns the unsubscribe. A
+   * host that can hold a popup before its first request (the fallback) guards it before letting it run; one that
+   * cannot (chrome.debugger) calls the listener as soon as it learns of the popup, which may already be loading.
+   */
+  onPopup(listener: (popup: Popup) => Promise<void>): () => void;
 }

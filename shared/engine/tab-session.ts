@@ -4,7 +4,7 @@ import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
-import type { HostTab, TabHost } from './tab-host.js';
+import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
   handle: string;
@@ -31,18 +31,24 @@ export class TabSession {
   private readonly attached = new Map<string, Promise<Attached>>();
   private readonly handles: TabHandles;
   private current: string | undefined;
+  private readonly stopPopups: () => void;
 
-  /** `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory. */
+  /**
+   * `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory.
+   * `onPersonStop` hears the person press Esc in a tab while the agent acts there, with the tab's handle.
+   */
   constructor(
     private readonly host: TabHost,
     private readonly gate: PolicyGate,
     tag: string,
     private readonly store?: TabSessionStore,
+    private readonly onPersonStop?: (where: string) => void,
   ) {
     const initial = store?.initial;
     this.handles = new TabHandles(tag, initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined);
     this.owned = new Set(initial?.owned);
     this.current = initial?.current;
+    this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
   async list(): Promise<SessionTab[]> {
@@ -122,7 +128,22 @@ export class TabSession {
   }
 
   dispose(): void {
+    this.stopPopups();
     for (const hostId of [...this.attached.keys()]) this.detach(hostId);
+  }
+
+  /**
+   * A popup of a tab we drive gets the engine's page context, whose guard judges its every frame's requests like any
+   * navigation of ours. It is attached, never read: the model reaches it through `tabs` like any tab. One known to be
+   * heading for a site the person did not allow is closed instead.
+   */
+  private async popup(popup: Popup): Promise<void> {
+    if (popup.url && !this.gate.allows({ url: popup.url }, 'read')) return this.host.close(popup.id);
+    await this.page(popup.id).catch(async (error: unknown) => {
+      // Refused at attach: by now it shows such a site.
+      if (error instanceof ToolError && (error.code === 'POLICY_DENIED' || error.code === 'DOMAIN_CONFIRMATION_REQUIRED')) await this.host.close(popup.id);
+      throw error;
+    });
   }
 
   private async adopt(): Promise<string> {
@@ -147,7 +168,7 @@ export class TabSession {
     const shown = (await this.host.list()).find((tab) => tab.id === hostId);
     if (shown) this.gate.requireBeforeAttach(shown.url, `Tab ${this.handles.handleFor(hostId)}`);
     const cdp = await this.host.cdp(hostId);
-    const page = new PageContext(cdp, this.gate);
+    const page = new PageContext(cdp, this.gate, () => this.onPersonStop?.(`tab ${this.handles.handleFor(hostId)}`));
     // A detached debugger (tab closed, browser gone, DevTools took over) leaves a dead context: drop it so the
     // next call attaches afresh.
     const stop = cdp.on((event) => {

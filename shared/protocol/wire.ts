@@ -37,7 +37,8 @@ export const errorFrame = z.strictObject({
   type: z.literal('result'),
   id: z.string().max(64),
   ok: z.literal(false),
-  error: z.strictObject({ code: errorCode, message: z.string(), next: z.string().optional() }),
+  // `data` carries what the core acts on (a policy refusal's site and level, so it can ask the person).
+  error: z.strictObject({ code: errorCode, message: z.string(), next: z.string().optional(), data: z.record(z.string(), z.unknown()).optional() }),
 });
 export const pongFrame = z.strictObject({ type: z.literal('pong'), ts: z.number() });
 /** Progress of a long command (navigation waits, wait_for, batch), relayed to the MCP client as notifications. */
@@ -48,8 +49,10 @@ export const progressFrame = z.strictObject({
   done: z.number().optional(),
   total: z.number().optional(),
 });
+/** The person pressed Esc in a tab the agent was acting in: the core stops the agent with this message. */
+export const stopFrame = z.strictObject({ type: z.literal('stop'), message: z.string().max(500) });
 
-export const extensionFrame = z.union([helloFrame, pairFrame, resultFrame, errorFrame, pongFrame, progressFrame]);
+export const extensionFrame = z.union([helloFrame, pairFrame, resultFrame, errorFrame, pongFrame, progressFrame, stopFrame]);
 export type ExtensionFrame = z.infer<typeof extensionFrame>;
 
 // ---- core → extension ----

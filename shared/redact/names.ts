@@ -2,20 +2,22 @@
 
 const compact = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+// The three lists are exported for test/engine/read.test.ts, which holds the page's copy of them (page/text.ts) to these.
+
 /** Names that are a secret on their own (compared without case or separators). */
-const EXACT = new Set([
+export const EXACT: ReadonlySet<string> = new Set([
   'auth', 'sid', 'pwd', 'pass', 'passwd', 'phpsessid', 'jsessionid', 'connectsid', 'aspnetsessionid', 'aspxauth', 'cfduid',
   'authorization', 'proxyauthorization', 'cookie', 'setcookie', 'otp', 'totp', 'mfacode',
 ]);
 
 /** Endings that make a name a secret: `GITHUB_TOKEN`, `clientSecret`, `db_password`, `data-api-key`, `_myapp_session`. */
-const ENDINGS = [
+export const ENDINGS: readonly string[] = [
   'password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'secretkey', 'privatekey', 'accesskey', 'signingkey',
   'encryptionkey', 'masterkey', 'sessionkey', 'authkey', 'session', 'sessionid', 'sessid', 'csrf', 'xsrf',
 ];
 
 /** Beginnings that do: `csrfmiddlewaretoken`, `XSRF-TOKEN`, `csrf_param`. */
-const BEGINNINGS = ['csrf', 'xsrf'];
+export const BEGINNINGS: readonly string[] = ['csrf', 'xsrf'];
 
 // Environment-variable style (`STRIPE_KEY`, `SMTP_PASS`): upper case with a secret-sounding last word.
 const ENV_SECRET = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|PASS|PWD|AUTH|CREDENTIALS)$/;
@@ -48,4 +50,14 @@ export function isSecretParam(name: string): boolean {
 /** A form field's visible label that says its value is a secret ("API key", "Client secret", "Access token"). */
 export function isSecretLabel(label: string): boolean {
   return /\b(?:passwords?|passphrase|secret|tokens?|api[ _-]?key|access[ _-]?key|private[ _-]?key|secret[ _-]?key|pin|otp|one[ -]time (?:code|password))\b/i.test(label);
+}
+
+/**
+ * A form field's label that marks its value secret: one in words ("API key"), or one that is itself a name (`sessionid`,
+ * `GITHUB_TOKEN`: an environment editor's rows). Names are judged only for a label of one word: "Current session" is a
+ * meeting, `session` a cookie.
+ */
+export function isSecretFieldLabel(label: string): boolean {
+  const trimmed = label.trim();
+  return isSecretLabel(trimmed) || (/^\S+$/.test(trimmed) && isSecretName(trimmed));
 }

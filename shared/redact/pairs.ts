@@ -1,5 +1,5 @@
 // Secrets given a name in text: header lines, URL credentials and query parameters, HTML fields, `KEY=value` / `"key": "value"`.
-import { isSecretLabel, isSecretName, isSecretParam, headerKind } from './names.js';
+import { isSecretFieldLabel, isSecretName, isSecretParam, headerKind } from './names.js';
 import { mask, MASKED } from './mask.js';
 import { maskNamed } from './named.js';
 
@@ -50,36 +50,55 @@ function redactHtmlFields(text: string): string {
   });
 }
 
-// `name = value`, `name: value`, `"name": "value"`, `name="value"`, and the same inside an escaped JSON string (\"name\":\"value\").
-// The name may not follow a word character, so each word is tried once and the scan stays linear.
-const ASSIGNMENT = /(?<![\w$.-])(\\?["']|)([A-Za-z_$][\w$.-]{0,63})\1([ \t]*[:=][ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[^\s"'<>&;,()[\]{}|\\]+)/g;
+// Quotes as text carries them: plain, backslash-escaped (JSON inside a JSON string), and as HTML entities (JSON in an
+// attribute: data-config="{&quot;sessionid&quot;:&quot;…&quot;}").
+const ENTITY_QUOTE = '&(?:quot|#34|#[xX]22|#39|#[xX]27|apos);';
+
+// `name = value`, `name: value`, `"name": "value"`, `name="value"`, `\"name\":\"value\"`, `&quot;name&quot;:&quot;value&quot;`.
+// Only the name and operator: the scan goes on right after them, so a pair inside another pair's value
+// (`- listitem: SECRET_KEY=…`, `"stored":"{\"token\":…}"`) is found without a recursion. The name may not follow a word
+// character, so each word is tried once and the scan stays linear.
+const ASSIGNMENT = new RegExp(String.raw`(?<![\w$.-])(\\?["']|${ENTITY_QUOTE}|)([A-Za-z_$][\w$.-]{0,63})\1([ \t]*[:=][ \t]*)`, 'g');
+// The value of a secret name, read only then, from where the operator ended. An entity-quoted value ends at the same
+// entity; a backslash escapes one character (or one entity), as in the JSON it came from.
+const ASSIGNMENT_VALUE = new RegExp(String.raw`\\"[^"\\\n]*\\"|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`
+  + String.raw`|(${ENTITY_QUOTE})(?:\\(?:\1|(?!\1)[^\n])|(?!\1)[^\n"\\])*\1|[^\s"'<>&;,()[\]{}|\\]+`, 'y');
+const QUOTED_VALUE = new RegExp(String.raw`^(\\?["']|${ENTITY_QUOTE})(.*)\1$`, 's');
 
 function redactAssignments(text: string): string {
-  return text.replace(ASSIGNMENT, (whole, quote: string, name: string, operator: string, value: string, offset: number) => {
-    const quoted = value.match(/^(\\?["'])(.*)\1$/s);
-    if (!isSecretName(name)) {
-      // A quoted value may hold escaped JSON (`"auth":"{\"token\":\"…\"}"`): look inside it. Each level strips one layer
-      // of escaping, so the depth stays small.
-      return quoted && /[:=]/.test(value) ? `${quote}${name}${quote}${operator}${redactAssignments(value)}` : whole;
-    }
+  let out = '';
+  let copied = 0;
+  ASSIGNMENT.lastIndex = 0;
+  for (let match = ASSIGNMENT.exec(text); match; match = ASSIGNMENT.exec(text)) {
+    const [head, , name = '', operator = ''] = match;
+    if (!isSecretName(name)) continue;
+    const valueAt = match.index + head.length;
+    ASSIGNMENT_VALUE.lastIndex = valueAt;
+    const value = ASSIGNMENT_VALUE.exec(text)?.[0];
+    if (value === undefined) continue;
+    // Past the value whatever becomes of it, so a chain like `token=token=…` is read once.
+    ASSIGNMENT.lastIndex = valueAt + value.length;
+    const quoted = QUOTED_VALUE.exec(value);
     if (!quoted) {
       // A header in `Name: value` form belongs to the header-line pass, which keeps the scheme and cookie names.
-      if (headerKind(name) && operator.includes(':')) return whole;
+      if (headerKind(name) && operator.includes(':')) continue;
       // `token = getToken()` is code naming a function, not a value; anything else named a secret is masked.
-      if (text.charAt(offset + whole.length) === '(') return whole;
+      if (text.charAt(valueAt + value.length) === '(') continue;
     }
     const open = quoted?.[1] ?? '';
     const inner = quoted?.[2] ?? value;
-    return `${quote}${name}${quote}${operator}${open}${maskNamed(name, inner)}${open}`;
-  });
+    out += `${text.slice(copied, valueAt)}${open}${maskNamed(name, inner)}${open}`;
+    copied = valueAt + value.length;
+  }
+  return out + text.slice(copied);
 }
 
-// A snapshot line for a field whose label names a secret: `- textbox "API key" [ref=e5]: <value>`.
+// A snapshot line for a field whose label names a secret: `- textbox "API key" [ref=e5]: <value>`, `- textbox "sessionid": <value>`.
 const LABELLED_FIELD = /^([ \t]*- (?:textbox|searchbox|combobox) "((?:[^"\\\n]|\\.)*)"(?: \[[^\]\n]*\])*: )(.+)$/gm;
 
 function redactLabelledFields(text: string): string {
   return text.replace(LABELLED_FIELD, (whole, head: string, label: string, value: string) =>
-    isSecretLabel(label) && !MASKED.test(value) ? head + mask(value) : whole);
+    isSecretFieldLabel(label) && !MASKED.test(value) ? head + mask(value) : whole);
 }
 
 /** The passes in order: multi-word values first, so later single-token passes see them masked and leave them. */

@@ -52,6 +52,14 @@ describe('extension link', () => {
     expect(await failure(bridge.link()!.call('click', {}))).toMatchObject({ code: 'NOT_FOUND', next: new ToolError('NOT_FOUND').next });
   });
 
+  it('keeps an error\'s data, which the core acts on (the site a refusal asks the person about)', async () => {
+    const { bridge, connect } = await startBridge();
+    const peer = await connect();
+    const data = { reason: 'ask', site: 'shop.example', have: 'ask', need: 'read' };
+    peer.serve((command) => ({ type: 'result', id: command.id, ok: false, error: { code: 'DOMAIN_CONFIRMATION_REQUIRED', message: 'undecided', data } }));
+    expect(await failure(bridge.link()!.call('snapshot', {}))).toMatchObject({ code: 'DOMAIN_CONFIRMATION_REQUIRED', data });
+  });
+
   it('relays progress frames to the caller, in order, before the result', async () => {
     const { bridge, connect } = await startBridge();
     const peer = await connect();

@@ -10,6 +10,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
+import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
+import { readDevToolsEndpoint } from '../../electron/core/fallback/launch.js';
+import { personAt } from '../support/person.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
 
@@ -79,6 +82,34 @@ describe('the person answers through the control API', () => {
     expect(await call('snapshot')).toMatch(/^The person says: The order number is in the footer\n\nPage "Nav basic"/);
     const { entries } = await control.call('audit.read', { tool: 'snapshot' });
     expect(entries.map((entry) => entry.decision)).toEqual(expect.arrayContaining(['denied', 'stopped', 'allowed']));
+  });
+});
+
+describe('Esc in the driven tab', () => {
+  it('stops a running batch within a step, and every later call, until the person resumes', async () => {
+    await call('navigate', { url: fixtures.url('stop-counter.html') });
+    // The person's own keyboard: a separate debugging session on the same tab of the browser chrome-mcp launched.
+    const connection = await CdpConnection.connect(await readDevToolsEndpoint(join(dataDir, 'fallback-profile')));
+    try {
+      const { targetInfos } = await connection.send<{ targetInfos: { targetId: string; url: string }[] }>('Target.getTargets');
+      const person = await personAt(connection, targetInfos.find((target) => target.url.includes('stop-counter'))!.targetId);
+      const steps = Array.from({ length: 20 }, () => [
+        { tool: 'click', args: { selector: '#add' } },
+        { tool: 'wait_for', args: { selector: '#never', timeout: 500 } },
+      ]).flat();
+      const batch = call('batch', { steps });
+      await expect.poll(() => person.page<number>('clicks'), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(2);
+      const atEsc = await person.page<number>('clicks');
+      await person.pressEscape();
+      expect(await batch).toMatch(/^STOPPED: /);
+      expect(await person.page<number>('clicks')).toBeLessThanOrEqual(atEsc + 1);
+      expect(await call('snapshot')).toMatch(/^STOPPED: Stopped by the person: Esc pressed in tab /);
+      expect(await call('status')).toContain('stopped by the person: Esc pressed');
+      await control.call('resume');
+      expect(await call('snapshot')).toContain('Counter');
+    } finally {
+      connection.close();
+    }
   });
 });
 

@@ -1,56 +1,33 @@
 // The whole MCP task through the person's Chrome: the built `chrome-mcp` on stdio with --browser extension, the real
 // extension in real Chromium, paired with no click through the native host, the cross-origin iframe included.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusReport } from '../../electron/core/mcp/status.js';
 import { SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { CLOSE_CODES } from '../../shared/protocol/wire.js';
 import { junkGenerator } from '../bridge/support/junk.js';
 import { helloText, Peer, UpgradeRefused } from '../bridge/support/peer.js';
-import { until } from '../extension/support/until.js';
-import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
-import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { runWholeTask } from '../support/whole-task.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
-let browser: ExtensionBrowser;
+let core: LinkedCore;
 let client: Client;
 let dataDir: string;
 
-async function status(): Promise<StatusReport> {
-  return (await client.callTool({ name: 'status', arguments: {} })).structuredContent as unknown as StatusReport;
-}
+const status = () => core.status();
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-ext-task-'));
-  // No keychain in this test's environment: the secret goes to the 0600 file, as on a headless box.
-  const env = envWithoutKeychain();
-  client = new Client({ name: 'e2e-extension', version: '1' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS], env: env as Record<string, string>, stderr: 'ignore' }),
-  );
-  browser = await startExtensionBrowser();
-  const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env });
-  expect(install.code, install.stderr).toBe(0);
-  // The worker asked for pairing at start, before the host existed; opening the popup wakes it to ask again now
-  // (its alarm would, a few seconds later).
-  await browser.openPage('popup.html');
-  const linked = await until(status, (report) => report.extension.connected, 15_000);
-  expect(linked.extension).toMatchObject({ connected: true, pairing: 'file' });
+  core = await startLinkedCore(TEST_POLICY_FLAGS);
+  ({ client, dataDir } = core);
+  expect((await status()).extension).toMatchObject({ connected: true, pairing: 'file' });
 });
 
 afterAll(async () => {
-  await client?.close();
-  await browser?.close();
+  await core?.close();
   await fixtures?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the whole task through the extension', () => {

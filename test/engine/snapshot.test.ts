@@ -72,6 +72,14 @@ describe('snapshot', () => {
     }
   });
 
+  it('hides a field\'s value when its name, id or label names a secret, not only a password\'s', async () => {
+    const { page } = await suite.browser.open(suite.server.url('redact-fields.html'));
+    const { text } = await snapshot(page, {}, ctx);
+    for (const secret of ['Zq8Lm2Xc9abcQw7', 'k3Jd8sLq0PzX', 's3cr3tTextAreaV4lue']) expect(text).not.toContain(secret);
+    expect(text.match(/\[value hidden\]/g)).toHaveLength(3);
+    expect(text).toContain('- textbox "City" [ref=e3]: Lisbon');
+  });
+
   it('keeps a 500-row table under 8k tokens by default, one line per row, every row reachable by offset', async () => {
     const { page } = await suite.browser.open(suite.server.url('table.html'));
     const [cold, coldMs] = await timed(() => snapshot(page, {}, ctx));

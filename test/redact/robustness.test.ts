@@ -60,6 +60,10 @@ describe('stays linear on hostile input', () => {
     ['query separators', (n) => '?token=&'.repeat(n / 8)],
     ['a wall of word characters', (n) => 'a'.repeat(n)],
     ['escaped quotes', (n) => '\\"a\\":\\"'.repeat(n / 9)],
+    ['pairs inside pairs\' values', (n) => 'a=b:'.repeat(n / 4)],
+    ['snapshot lines of one long line', (n) => '- listitem: '.repeat(n / 12)],
+    ['a header name chained', (n) => 'Cookie:'.repeat(n / 7)],
+    ['entity quotes never closed', (n) => 'token:&quot;x&#34;'.repeat(n / 18)],
   ];
 
   it.each(shapes)('%s: 4x the input costs well under 16x the time', (_label, make) => {

@@ -6,6 +6,7 @@ import { launchBrowser, type LaunchedBrowser } from '../../electron/core/fallbac
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
+import type { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { TEST_GATE } from './test-policy.js';
 
 export interface TestBrowser {
@@ -16,10 +17,11 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function startTestBrowser(): Promise<TestBrowser> {
+/** `gate`: the policy the host keeps the browser to (downloads); the test policy unless a test needs its own. */
+export async function startTestBrowser(gate: PolicyGate = TEST_GATE): Promise<TestBrowser> {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-test-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
-  const host = new CdpTabHost(browser.connection);
+  const host = new CdpTabHost(browser.connection, gate);
   const pages: PageContext[] = [];
   return {
     browser,

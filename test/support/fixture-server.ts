@@ -7,18 +7,29 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
+/** A page the test makes up, served with the headers it names (a list value sends the header once per item). */
+export interface GeneratedPage {
+  body: string;
+  headers?: Record<string, string | string[]>;
+}
+
 export interface FixtureServer {
   /** http://127.0.0.1:PORT — the "main" site. */
   origin: string;
   /** http://localhost:PORT — a different site, so its iframes run out of process. */
   crossOrigin: string;
   url(path: string): string;
+  /** Serves `page` at `path` (query ignored) on both sites, ahead of the files. */
+  serve(path: string, page: GeneratedPage): void;
   close(): Promise<void>;
 }
 
 export async function startFixtureServer(): Promise<FixtureServer> {
+  const generated = new Map<string, GeneratedPage>();
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
+    const page = generated.get(url.pathname);
+    if (page) return void response.writeHead(200, { 'content-type': TYPES['.html']!, ...page.headers }).end(page.body);
     if (url.pathname === '/slow') {
       const ms = Number(url.searchParams.get('ms') ?? '500');
       setTimeout(() => response.end('slow done'), ms);
@@ -49,6 +60,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     origin,
     crossOrigin: `http://localhost:${port}`,
     url: (path) => `${origin}/${path.replace(/^\//, '')}`,
+    serve: (path, page) => void generated.set(path, page),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

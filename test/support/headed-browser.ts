@@ -58,7 +58,7 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
   };
   try {
     const connection = await CdpConnection.connect(await devToolsEndpoint(profileDir));
-    const host = new CdpTabHost(connection);
+    const host = new CdpTabHost(connection, TEST_GATE);
     const [front] = await host.list();
     const foreground = new PageContext(await host.cdp(front!.id), TEST_GATE);
     const pages: PageContext[] = [foreground];

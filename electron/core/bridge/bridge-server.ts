@@ -34,6 +34,8 @@ interface BridgeEvents {
   disconnected: [link: ExtensionLink, why: string];
   /** Security-relevant: a new authenticated connection displaced the active one. */
   replaced: [previous: ExtensionLink, next: ExtensionLink];
+  /** The person pressed Esc in a tab the agent was acting in; `message` says where. Stop the agent. */
+  personStop: [message: string, link: ExtensionLink];
 }
 
 type Settings = Required<Omit<BridgeOptions, 'port'>>;
@@ -136,7 +138,10 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
       );
       previous.close(CLOSE_CODES.replaced, 'replaced by a newer connection', 'replaced');
     }
-    const link = new ExtensionLink(ws, { session, extensionId: ext.id, version: ext.version, chrome: ext.chrome }, this.settings);
+    const link: ExtensionLink = new ExtensionLink(ws, { session, extensionId: ext.id, version: ext.version, chrome: ext.chrome }, {
+      ...this.settings,
+      personStop: (message) => this.emit('personStop', message, link),
+    });
     this.active = link;
     link.onClose((why) => {
       if (this.active === link) this.active = undefined;

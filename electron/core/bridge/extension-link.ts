@@ -46,7 +46,7 @@ export class ExtensionLink {
   constructor(
     private readonly socket: WebSocket,
     readonly identity: LinkIdentity,
-    private readonly options: { heartbeatMs: number; log: Log; policy: () => Policy },
+    private readonly options: { heartbeatMs: number; log: Log; policy: () => Policy; personStop: (message: string) => void },
   ) {
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', (code) => this.gone(`socket closed (${code})`));
@@ -126,10 +126,11 @@ export class ExtensionLink {
       // An answer or progress for an id nobody waits for any more (timed out, stopped) is normal and ignored.
       if (frame.type === 'result' && frame.ok) this.pending.succeed(frame.id, frame.result);
       else if (frame.type === 'result') {
-        const { code, message, next } = frame.error;
-        this.pending.fail(frame.id, new ToolError(code, message, next === undefined ? {} : { next }));
+        const { code, message, next, data } = frame.error;
+        this.pending.fail(frame.id, new ToolError(code, message, { ...(next === undefined ? {} : { next }), ...(data === undefined ? {} : { data }) }));
       } else if (frame.type === 'progress') this.pending.progress(frame.id, frame.message, frame.done, frame.total);
       else if (frame.type === 'pong') this.heartbeat.pong();
+      else if (frame.type === 'stop') this.options.personStop(frame.message);
       else this.drop(`a ${frame.type} frame after authentication`);
     } catch (error) {
       this.options.log(`bridge: failed handling a frame from the extension: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,6 +1,11 @@
-// TabHost over a browser-level CDP socket: page targets are tabs, each attached once with flattened child sessions.
+// TabHost over a browser-level CDP socket: page targets are tabs, each attached once with flattened child sessions;
+// a popup of an attached tab is guarded before it may send its first request; the browser's download switch follows
+// the policy.
 import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
-import type { HostTab, TabHost } from '../../../shared/engine/tab-host.js';
+import { NavigationGuard } from '../../../shared/engine/navigation-guard.js';
+import type { PolicyGate } from '../../../shared/engine/policy-gate.js';
+import { siteOf } from '../../../shared/policy/site.js';
+import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
 
@@ -9,19 +14,28 @@ interface TargetInfo {
   type: string;
   url: string;
   title: string;
+  openerId?: string;
 }
 
 /** One attached tab: its own session plus the child sessions Chrome auto-attaches under it. */
 class AttachedTab implements Cdp {
   private readonly children = new Set<string>();
+  /** Target ids of those child sessions (out-of-process iframes): a popup one of them opens names it as its opener. */
+  readonly childTargets = new Set<string>();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly connection: CdpConnection, readonly sessionId: string, private readonly onGone: () => void) {
+  constructor(
+    private readonly connection: CdpConnection,
+    readonly sessionId: string,
+    private readonly beforeSend: () => Promise<void>,
+    private readonly onGone: () => void,
+  ) {
     this.unsubscribe = connection.on((event) => this.route(event));
   }
 
-  send<R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> {
+  async send<R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> {
+    await this.beforeSend();
     return this.connection.send<R>(method, params, sessionId ?? this.sessionId);
   }
 
@@ -46,7 +60,10 @@ class AttachedTab implements Cdp {
       }
       return;
     }
-    if (event.method === 'Target.attachedToTarget') this.children.add(String(event.params['sessionId']));
+    if (event.method === 'Target.attachedToTarget') {
+      this.children.add(String(event.params['sessionId']));
+      this.childTargets.add((event.params['targetInfo'] as TargetInfo).targetId);
+    }
     if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
     this.emit(mine ? { method: event.method, params: event.params } : event);
   }
@@ -58,9 +75,29 @@ class AttachedTab implements Cdp {
 
 export class CdpTabHost implements TabHost {
   private readonly attached = new Map<string, Promise<AttachedTab>>();
+  /** The same tabs once their attach finished, for the look-ups an event needs at once. */
+  private readonly live = new Map<string, AttachedTab>();
+  private readonly popupListeners = new Set<(popup: Popup) => Promise<void>>();
   private activeId: string | undefined;
+  /** What the browser was last told about downloads; `applied` settles once it took it. */
+  private downloads: { allowed: boolean; applied: Promise<void> } | undefined;
+  private readonly holding: Promise<void>;
 
-  constructor(private readonly connection: CdpConnection) {}
+  /** `gate` is the policy the engine enforces; the host needs its downloads switch. */
+  constructor(
+    private readonly connection: CdpConnection,
+    private readonly gate: PolicyGate,
+  ) {
+    connection.on((event) => this.onBrowserEvent(event));
+    // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
+    // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
+    // which any CDP client's resume releases: where another client auto-attaches too (playwright's own connection to
+    // the browser it launched), that one may let it go before our guard is on.
+    this.holding = connection
+      .send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'page' }] })
+      .then(() => undefined);
+    void this.syncDownloads();
+  }
 
   async list(): Promise<HostTab[]> {
     const { targetInfos } = await this.connection.send<{ targetInfos: TargetInfo[] }>('Target.getTargets', { filter: [{ type: 'page' }] });
@@ -70,6 +107,7 @@ export class CdpTabHost implements TabHost {
   }
 
   async create(url: string, opts: { focus: boolean }): Promise<HostTab> {
+    await this.holding;
     const { targetId } = await this.connection.send<{ targetId: string }>('Target.createTarget', { url, background: !opts.focus });
     if (opts.focus) this.activeId = targetId;
     const { targetInfo } = await this.connection.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId });
@@ -91,25 +129,109 @@ export class CdpTabHost implements TabHost {
   cdp(id: string): Promise<Cdp> {
     let tab = this.attached.get(id);
     if (!tab) {
-      tab = this.attach(id);
-      this.attached.set(id, tab);
-      tab.catch(() => this.attached.delete(id));
+      const attaching = this.attach(id);
+      this.attached.set(id, attaching);
+      attaching.then(
+        (attached) => {
+          if (this.attached.get(id) === attaching) this.live.set(id, attached);
+        },
+        () => this.attached.delete(id),
+      );
+      tab = attaching;
     }
     return tab;
   }
 
+  onPopup(listener: (popup: Popup) => Promise<void>): () => void {
+    this.popupListeners.add(listener);
+    return () => this.popupListeners.delete(listener);
+  }
+
   private async attach(id: string): Promise<AttachedTab> {
+    await this.holding;
     const { sessionId } = await this.connection
       .send<{ sessionId: string }>('Target.attachToTarget', { targetId: id, flatten: true })
       .catch(() => {
         throw new ToolError('TAB_NOT_FOUND');
       });
-    return new AttachedTab(this.connection, sessionId, () => this.forget(id));
+    return this.tab(id, sessionId);
+  }
+
+  private tab(id: string, sessionId: string): AttachedTab {
+    return new AttachedTab(this.connection, sessionId, () => this.syncDownloads(), () => this.forget(id));
+  }
+
+  /**
+   * Every new page arrives here paused before its first request. A popup of a tab we drive is guarded first, in this
+   * session, which becomes its tab's session; any other page, or any popup once no engine listens, is let go at once.
+   */
+  private onBrowserEvent(event: CdpEvent): void {
+    if (event.method !== 'Target.attachedToTarget' || event.sessionId !== undefined || event.params['waitingForDebugger'] !== true) return;
+    const sessionId = String(event.params['sessionId']);
+    const info = event.params['targetInfo'] as TargetInfo;
+    const openerId = info.openerId === undefined ? undefined : this.drivenTab(info.openerId);
+    if (openerId === undefined || this.popupListeners.size === 0) {
+      void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+      void this.connection.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+      return;
+    }
+    void this.guardPopup({ id: info.targetId, openerId }, sessionId);
+  }
+
+  /**
+   * The popup's document requests are held (Fetch) before it runs, in the very session that paused it (measured: a
+   * second session attached to it came too late for its first request). Only browser-side commands answer before it runs
+   * (Page.enable waits for its renderer), so this guard goes on first and the engine's page context follows, which
+   * also guards the popup's iframes. This guard stays for the popup's life, because it alone knows the popup's main
+   * frame from the start; the engine's makes the same decision on the same events, and a second answer is a no-op.
+   */
+  private async guardPopup(popup: Popup, sessionId: string): Promise<void> {
+    const tab = this.tab(popup.id, sessionId);
+    this.attached.set(popup.id, Promise.resolve(tab));
+    this.live.set(popup.id, tab);
+    // A page target's main frame has the target's id.
+    const guard = new NavigationGuard(tab, this.gate, (frameId, inSession) => inSession === undefined && frameId === popup.id);
+    guard.onRefused(() => void this.closeIfBlank(popup.id));
+    try {
+      await guard.enable(undefined);
+    } catch {
+      // Never let an unguarded popup of a driven tab run.
+      return void this.close(popup.id).catch(() => undefined);
+    }
+    void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+    for (const listener of this.popupListeners) void listener(popup).catch(() => undefined);
+  }
+
+  /** A popup whose navigation was refused before it showed anything would stay an empty window: it is closed. */
+  private async closeIfBlank(id: string): Promise<void> {
+    const { targetInfo } = await this.connection.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId: id }).catch(() => ({ targetInfo: undefined }));
+    if (targetInfo && (targetInfo.url === '' || siteOf(targetInfo.url).kind === 'inherits')) await this.close(id).catch(() => undefined);
+  }
+
+  /** The tab we drive that `targetId` is, or holds as one of its out-of-process frames. */
+  private drivenTab(targetId: string): string | undefined {
+    if (this.attached.has(targetId)) return targetId;
+    return [...this.live].find(([, tab]) => tab.childTargets.has(targetId))?.[0];
+  }
+
+  /**
+   * Chrome's own download switch, for what the engine's guard cannot see (a blob: or data: URL, a same-site
+   * `<a download>`): `deny` while the policy has downloads off. Checked before each command the engine sends, so a live
+   * change applies to the next step.
+   */
+  private syncDownloads(): Promise<void> {
+    const allowed = this.gate.current().downloads;
+    if (this.downloads?.allowed !== allowed) {
+      const applied = this.connection.send('Browser.setDownloadBehavior', { behavior: allowed ? 'default' : 'deny' }).then(() => undefined, () => undefined);
+      this.downloads = { allowed, applied };
+    }
+    return this.downloads.applied;
   }
 
   private forget(id: string): void {
     const tab = this.attached.get(id);
     this.attached.delete(id);
+    this.live.delete(id);
     void tab?.then((attached) => attached.dispose(), () => undefined);
   }
 

@@ -2,6 +2,8 @@
 // again on the next call if it dies.
 import { randomInt } from 'node:crypto';
 import { createEngineExecutor, type EngineExecutor } from '../../../shared/engine/executor.js';
+import { PolicyGate } from '../../../shared/engine/policy-gate.js';
+import { personStopMessage } from '../../../shared/engine/presence.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
 import { CdpTabHost } from './cdp-tab-host.js';
@@ -16,6 +18,8 @@ export interface FallbackOptions {
   log: (line: string) => void;
   /** The site policy as it stands now, enforced by the engine in this process. */
   policy: () => Policy;
+  /** The person pressed Esc in a tab while the agent acted there; `message` says where, for the stop. */
+  onPersonStop?: (message: string) => void;
 }
 
 export interface FallbackState {
@@ -84,7 +88,12 @@ export class FallbackExecutor implements Executor {
     const started = Date.now();
     const browser = await launchBrowser(this.options);
     this.tag = nextTag(this.usedTags);
-    const engine = createEngineExecutor(new CdpTabHost(browser.connection), { tag: this.tag, policy: this.options.policy });
+    const { policy, onPersonStop } = this.options;
+    const engine = createEngineExecutor(new CdpTabHost(browser.connection, new PolicyGate(policy)), {
+      tag: this.tag,
+      policy,
+      onPersonStop: (where) => onPersonStop?.(personStopMessage(where)),
+    });
     let reject: (error: ToolError) => void = () => undefined;
     const closed = new Promise<never>((_, fail) => {
       reject = fail;

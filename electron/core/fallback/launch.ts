@@ -34,7 +34,8 @@ const BROWSER_FLAGS = [
   '--remote-debugging-port=0',
 ];
 
-async function readDevToolsEndpoint(profileDir: string): Promise<string> {
+/** The ws:// endpoint of the browser debugging `profileDir`, once Chromium has written it. */
+export async function readDevToolsEndpoint(profileDir: string): Promise<string> {
   const file = join(profileDir, 'DevToolsActivePort');
   for (let attempt = 0; attempt < 100; attempt++) {
     try {

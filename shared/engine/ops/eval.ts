@@ -1,9 +1,12 @@
-// eval: a JavaScript expression in the page's (or a frame's) main world, refused near a password field; a page exception is a result.
+// eval: a JavaScript expression in the page's (or a frame's) main world, refused near a password field, its sends to other
+// origins held and reported; a page exception is a result.
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { EvalArgs } from '../../tools/args.js';
 import { EVAL_GROUP, evaluateInMainWorld, type ExceptionDetails, type RemoteObject } from '../main-world.js';
 import { withDeadline } from '../deadline.js';
+import { openEgressWindow, type EgressWindow } from '../egress-hold.js';
+import { egressData, egressNote, type EgressSends } from '../egress-report.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { serializeForModel } from '../page/serialize.js';
@@ -19,20 +22,61 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
   // Scripts run only where the person trusts the site: the frame the script runs in, judged by its own origin. The top
   // document is known without a round trip, so its refusal comes before the guard reads anything.
   if (args.frame === undefined) await page.frames.requireMain('trusted');
-  const [frame] = await Promise.all([args.frame === undefined ? undefined : oneFrame(page, args.frame), refuseOnPasswordField(page)]);
-  if (frame) page.frames.require(frame, 'trusted');
+  // What the script sends to other origins is held from before it starts until what it queued has run (egress-hold.ts).
+  // The hold is armed while the guard reads the frames, so the script waits for neither in turn.
+  const opening = openEgressWindow(page);
+  let frame: Frame | undefined;
+  let hold: EgressWindow;
+  try {
+    [frame, hold] = await Promise.all([args.frame === undefined ? undefined : oneFrame(page, args.frame), opening, refuseOnPasswordField(page)]);
+    if (frame) page.frames.require(frame, 'trusted');
+  } catch (error) {
+    // Refused before the script ran: the hold is lifted once its arming settles, and the refusal does not wait for that.
+    void opening.then((opened) => opened.close(), () => undefined);
+    throw error;
+  }
+  try {
+    return await run(page, frame, args.expression, hold);
+  } finally {
+    hold.close();
+  }
+}
+
+async function run(page: PageContext, frame: Frame | undefined, expression: string, hold: EgressWindow): Promise<OperationResult> {
+  const sessionId = frame?.sessionId;
   try {
     // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
-    const outcome = await withDeadline(evaluateInMainWorld(page, frame, args.expression, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {
+    const answer = withDeadline(evaluateInMainWorld(page, frame, expression, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {
       throw new ToolError('TIMEOUT', `eval: no result within ${EVAL_TIMEOUT_MS / 1000} s.`);
     });
-    if (outcome.exceptionDetails) return failed(exceptionText(outcome.exceptionDetails));
-    const { text, total } = await describe(page, frame?.sessionId, outcome.result);
+    // The drain goes right behind the script. A script that finishes in one go has answered before the page takes the
+    // drain's turn, which then costs no round trip of its own; one that awaited, or whose value has getters (page code
+    // too) for the description to run, is drained again once that is over.
+    const drained = answeredFirst(answer, hold.drain(sessionId));
+    const outcome = await answer;
+    if (outcome.exceptionDetails) {
+      if (!(await drained)) await hold.drain(sessionId);
+      return failed(exceptionText(outcome.exceptionDetails), sendsOf(hold));
+    }
+    const { text, total } = await describe(page, sessionId, outcome.result);
+    if (outcome.result.objectId !== undefined || !(await drained)) await hold.drain(sessionId);
     const note = total > text.length ? `\n… truncated: ${text.length} of ${total} chars shown` : '';
-    return { text: text + note, data: { ok: true, type: outcome.result.subtype ?? outcome.result.type } };
+    const sends = sendsOf(hold);
+    return { text: text + note + egressNote(sends), data: { ok: true, type: outcome.result.subtype ?? outcome.result.type, ...egressData(sends) } };
   } finally {
-    void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, frame?.sessionId).catch(() => undefined);
+    void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, sessionId).catch(() => undefined);
   }
+}
+
+/** True when `answer` settled before `drain` was over: both come back on one session, in the order the page sent them. */
+async function answeredFirst(answer: Promise<unknown>, drain: Promise<void>): Promise<boolean> {
+  let answered = false;
+  void answer.then(
+    () => (answered = true),
+    () => (answered = true),
+  );
+  await drain;
+  return answered;
 }
 
 async function oneFrame(page: PageContext, spec: number | string): Promise<Frame> {
@@ -43,8 +87,12 @@ async function oneFrame(page: PageContext, spec: number | string): Promise<Frame
   return frames[0]!;
 }
 
-function failed(error: string): OperationResult {
-  return { text: JSON.stringify({ ok: false, error }), data: { ok: false, error } };
+function failed(error: string, sends: EgressSends): OperationResult {
+  return { text: JSON.stringify({ ok: false, error }) + egressNote(sends), data: { ok: false, error, ...egressData(sends) } };
+}
+
+function sendsOf(hold: EgressWindow): EgressSends {
+  return { held: hold.held(), escaped: hold.escaped() };
 }
 
 function exceptionText(details: ExceptionDetails): string {

@@ -34,7 +34,7 @@ export async function press(page: PageContext, args: PressArgs, _ctx: OperationC
   const combo = parseCombo(args.keys.trim() || args.keys);
   await ensureInputFocus(page);
   const field = namesElement(args) ? await focusTarget(page, args, false) : undefined;
-  await pressCombo(page.cdp, combo);
+  await page.presence.ownKeys(combo.key.key, () => pressCombo(page.cdp, combo));
   const where = args.element ?? field?.state.what;
   return { text: `pressed ${args.keys}${where ? ` in ${where}` : ''}` };
 }

@@ -38,8 +38,10 @@ async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: O
   await page.frames.init();
   // Idempotent; it also replays the current document's events, which the waiter ignores by loader id.
   await page.cdp.send('Page.setLifecycleEventsEnabled', { enabled: true });
-  const { frameTree } = await page.cdp.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree');
-  const waiter = new LoadWaiter(page, frameTree.frame.id, (message) => ctx.progress(message));
+  // Through the registry, which then knows the main frame: the guard needs it to tell a refused top-level navigation
+  // (the call's answer) from a refused iframe.
+  const main = await page.frames.mainFrameUrl();
+  const waiter = new LoadWaiter(page, main.id, (message) => ctx.progress(message));
   // A refused hop (a redirect, a history entry on a refused site) never loads: the wait ends with the refusal instead.
   let stopRefusals = (): void => undefined;
   const refusedLater = new Promise<never>((_, reject) => {

@@ -7,6 +7,7 @@ import { ensureInputFocus } from '../focus.js';
 import { aim, type Aim } from '../geometry.js';
 import { MODIFIER_BITS, type Modifier } from '../keys.js';
 import type { PageContext } from '../page-context.js';
+import { refuseWhatActivationOpens } from '../activation.js';
 import { resolveTarget, type ElementHandle } from '../targets.js';
 
 type Button = 'left' | 'right' | 'middle';
@@ -24,7 +25,9 @@ export async function click(page: PageContext, args: ClickArgs, _ctx: OperationC
   const count = Math.max(1, Math.floor(args.count ?? 1));
   const modifiers = args.modifiers ?? [];
   await ensureInputFocus(page);
-  const target = await pointerTarget(page, args);
+  // A middle click, or a click with Control, Meta or Shift held, opens a link in a new window.
+  const newWindow = button === 'middle' || modifiers.some((modifier) => modifier !== 'Alt');
+  const target = await pointerTarget(page, args, { newWindow });
   await clickAt(page, target, { button, count, modifiers: modifierBits(modifiers) });
   const verb = `${count === 2 ? 'double-' : ''}${button === 'left' ? '' : `${button}-`}clicked`;
   const times = count > 2 ? ` ${count} times` : '';
@@ -53,16 +56,21 @@ export function namesElement(target: Target): boolean {
 /** Clicks an element once, checked like `click`; answers its description. */
 export async function clickElement(page: PageContext, handle: ElementHandle): Promise<string> {
   await ensureInputFocus(page);
+  await refuseWhatActivationOpens(page, handle);
   const target = await aim(page, handle);
   await clickAt(page, target, { button: 'left', count: 1, modifiers: 0 });
   return target.what;
 }
 
-/** The point the target names: an element's checked centre, or a viewport x,y taken as given. */
-async function pointerTarget(page: PageContext, target: Target): Promise<Aim> {
+/**
+ * The point the target names: an element's checked centre, or a viewport x,y taken as given. `activates`: the press
+ * will activate the element, so what that opens (a new window, a download) is judged before any input is sent.
+ */
+async function pointerTarget(page: PageContext, target: Target, activates?: { newWindow: boolean }): Promise<Aim> {
   if (namesElement(target)) {
     const handle = await resolveTarget(page, target, 'act');
     try {
+      if (activates) await refuseWhatActivationOpens(page, handle, activates);
       return await aim(page, handle);
     } finally {
       page.frames.release(handle.frame, [handle.objectId]);

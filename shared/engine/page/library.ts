@@ -5,6 +5,7 @@ import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, quer
 import { snapshotBuild, snapshotFrame, snapshotOwner, snapshotRender } from './snapshot.js';
 import { elementHtml, elementText, findElements, pageHtml, pageText, textMatches, visibleText } from './text.js';
 import { isPasswordField, shownPasswordField } from './password.js';
+import { secretFieldName } from './secret-field.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 import { navigationStatus } from './document.js';
 import { conditionHolds, waitForCondition } from './wait.js';
@@ -12,6 +13,8 @@ import { aimPoint, composedContains, deepElementAt, describeAt, describeElement,
 import { deepActiveElement, focusForInput, inputState, isEditable, pasteText } from './editing.js';
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
+import { opensOnActivation } from './activation.js';
+import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 
 const FUNCTIONS = {
   refTable,
@@ -34,6 +37,7 @@ const FUNCTIONS = {
   snapshotRender,
   isPasswordField,
   shownPasswordField,
+  secretFieldName,
   visibleText,
   pageText,
   elementText,
@@ -63,6 +67,10 @@ const FUNCTIONS = {
   scrollElement,
   scrollPage,
   revealElement,
+  opensOnActivation,
+  indicate,
+  indicatorHost,
+  expectOwnEscape,
 };
 
 export type PageLibrary = typeof FUNCTIONS;

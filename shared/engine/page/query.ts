@@ -9,8 +9,10 @@ export interface QuerySpec {
 /** querySelectorAll that also searches inside open shadow roots, in document order. */
 export function deepQueryAll(root: Document | ShadowRoot | Element, selector: string): Element[] {
   const found: Element[] = [];
+  // Our own pill is no part of the page.
+  const ours = __cm.indicatorHost();
   const visit = (scope: Document | ShadowRoot | Element) => {
-    for (const element of scope.querySelectorAll(selector)) found.push(element);
+    for (const element of scope.querySelectorAll(selector)) if (element !== ours) found.push(element);
     // A tree walker finds the hosts about four times faster than iterating querySelectorAll('*') from our world,
     // which the eval guard pays on every call. It stays in the light tree of `scope`, as the query above does.
     const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);

@@ -136,13 +136,15 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     const tag = element.localName;
     if (tag === 'input') {
       const input = element as HTMLInputElement;
-      if (__cm.isPasswordField(input)) return input.value ? '[value hidden]' : undefined;
       if (role === 'checkbox' || role === 'radio' || (role === 'button' && input.type !== 'file')) return undefined;
+      // A password, or a field whose label, name or autocomplete names a secret: the value never leaves the page.
+      if (__cm.secretFieldName(input) !== null) return input.value ? '[value hidden]' : undefined;
       if (input.type === 'file') return input.files && input.files.length > 0 ? Array.from(input.files, (file) => file.name).join(', ') : undefined;
       return input.value ? clip(input.value, VALUE_MAX) : undefined;
     }
     if (tag === 'textarea') {
       const value = (element as HTMLTextAreaElement).value;
+      if (value && __cm.secretFieldName(element as HTMLTextAreaElement) !== null) return '[value hidden]';
       return value ? clip(value.replace(/\r?\n/g, '\\n'), VALUE_MAX) : undefined;
     }
     if (tag === 'select') {
@@ -176,9 +178,11 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       ? control : null;
   };
 
+  // Our own pill is no part of the page.
+  const ours = __cm.indicatorHost();
   const visit = (element: Element, out: SnapshotNode[], state: State): void => {
     const tag = element.localName;
-    if (SKIP.has(tag) || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
+    if (SKIP.has(tag) || element === ours || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
     const style = getComputedStyle(element);
     if (style.display === 'none') return;
     const visible = style.visibility === 'visible';

@@ -1,4 +1,4 @@
-// In-page reading: page and element text, HTML with password values masked, and find-by-text answered as outline lines.
+// In-page reading: page and element text (a secret field's value masked), HTML with password values masked, and find-by-text answered as outline lines.
 import type { QuerySpec } from './query.js';
 
 export interface TextSlice {
@@ -30,8 +30,9 @@ export function visibleText(root: Element): string {
     return (root.textContent ?? '').replace(/\s+/g, ' ').trim();
   }
   const parts: string[] = [];
+  const ours = __cm.indicatorHost();
   const walk = (element: Element) => {
-    if (skip.has(element.localName)) return;
+    if (skip.has(element.localName) || element === ours) return;
     if (element.localName === 'br') {
       parts.push('\n');
       return;
@@ -68,7 +69,10 @@ export function pageText(maxChars: number): TextSlice {
   return { text: text.slice(0, maxChars), total: text.length };
 }
 
-/** One element's text: a field's value (never a password's), a select's choice and options, else its visible text. */
+/**
+ * One element's text: a field's value, a select's choice and options, else its visible text. A secret field's value
+ * (see secret-field.ts) reads as the field's name and the value's length (`sessionid: [redacted 32 chars]`).
+ */
 export function elementText(element: Element, maxChars: number): TextSlice {
   const tag = element.localName;
   let text: string;
@@ -79,9 +83,15 @@ export function elementText(element: Element, maxChars: number): TextSlice {
     text = `Selected: ${selected.join(', ') || '(none)'}\nOptions (${options.length}): ${options.join(' | ')}`;
   } else if (tag === 'input' || tag === 'textarea') {
     const field = element as HTMLInputElement;
-    if (__cm.isPasswordField(field)) text = field.value ? '[value hidden]' : '';
-    else if (field.type === 'checkbox' || field.type === 'radio') text = field.checked ? 'checked' : 'not checked';
-    else text = field.value;
+    if (field.type === 'checkbox' || field.type === 'radio') text = field.checked ? 'checked' : 'not checked';
+    else {
+      // A secret field reads as the name it is known by and the value's length: bare, nothing downstream could tell
+      // its value from other text.
+      const shown = __cm.secretFieldName(field);
+      const masked = `[redacted ${field.value.length} chars]`;
+      if (shown === null || !field.value) text = field.value;
+      else text = shown ? `${shown.slice(0, 60)}: ${masked}` : masked;
+    }
   } else {
     text = __cm.visibleText(element);
     if (!text) text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -113,6 +123,9 @@ export function elementHtml(element: Element, maxChars: number): TextSlice {
     const close = `</${element.localName}>`;
     if (shell.endsWith(close)) html = shell.slice(0, -close.length) + element.getHTML({ shadowRoots: roots }) + close;
   }
+  // Our own pill is no part of the page (its closed shadow root serialises as an empty element).
+  const ours = __cm.indicatorHost();
+  if (ours && element.contains(ours)) html = html.replace(ours.outerHTML, '');
   for (const secret of secrets) {
     // Serialise the secret the way this browser escapes attributes, so the masked text matches the serialised page exactly.
     const probe = document.createElement('input');
@@ -134,9 +147,11 @@ export function textMatches(text: string): Element[] {
     seen.add(element);
     hits.push(element);
   };
+  const ours = __cm.indicatorHost();
   const scan = (root: Document | ShadowRoot) => {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node === ours) continue;
       if (node.nodeType === Node.TEXT_NODE) {
         if ((node as Text).data.replace(/\s+/g, ' ').toLowerCase().includes(needle)) add(node.parentElement);
         continue;

@@ -1,0 +1,230 @@
+// Holds what an agent's script sends to other origins: while an eval runs, every request of the tab to an origin outside
+// the tab's own frames is stopped inside the browser, and each one is named for the result.
+import { CdpCommandError, type CdpEvent } from './cdp.js';
+import { noAnswerWithin, withDeadline } from './deadline.js';
+import { InflightRequests } from './egress-drain.js';
+import { HeldLedger, type Send } from './egress-ledger.js';
+import { AllowedOrigins } from './egress-origins.js';
+import type { PageContext } from './page-context.js';
+import { ToolError } from '../protocol/errors.js';
+
+/** One eval's stretch of the hold. */
+export interface EgressWindow {
+  /** What was stopped while this window was open. */
+  held(): Send[];
+  /** What the browser sent past the hold meanwhile (a worker's CORS preflight). */
+  escaped(): Send[];
+  /** Waits for the sends a script queued without awaiting them (see egress-drain.ts); never throws. */
+  drain(sessionId: string | undefined): Promise<void>;
+  /**
+   * Ends this window; the last one open lifts the hold from every session of the tab, whatever happened before. The
+   * commands are not awaited: each session runs them ahead of any the next call sends, so that call finds the tab as
+   * it was without the result waiting for the browser to say so.
+   */
+  close(): void;
+}
+
+/**
+ * Opens a window on the tab's hold, arming the tab when no other window is open. Nothing of the script may run before
+ * this resolves; it rejects (with the tab restored) when the browser would not arm, so a script never runs unheld.
+ */
+export function openEgressWindow(page: PageContext): Promise<EgressWindow> {
+  let hold = holds.get(page);
+  if (!hold) {
+    hold = new TabHold(page);
+    holds.set(page, hold);
+  }
+  return hold.open();
+}
+
+const holds = new WeakMap<PageContext, TabHold>();
+
+// A session busy in a script answers no command. Arming waits as long as the password guard waits for the main frame
+// (the guard refuses the script sooner when a child frame is the silent one); lifting the hold waits less, as the
+// script's result is ready and the commands stay queued for the session to apply when it is free.
+const ARM_TIMEOUT_MS = 15_000;
+const RESTORE_TIMEOUT_MS = 3_000;
+
+/**
+ * The hold of one tab, shared by the evals that run on it at once: the first window arms it, the last one to close
+ * restores it, so one eval's end never lifts the hold from another that is still running.
+ *
+ * Each layer stops what the others cannot (all seen on Chromium 156). None widens the NavigationGuard's Fetch patterns:
+ * every Fetch.enable updates the renderer's loaders, and widening them to every request for the window took eval's p50
+ * in `npm run bench` from about 2 ms to 7–9 ms in the fallback and to 7–14 ms through the extension.
+ * - Network.setBlockedURLs, every http(s) URL outside the allowed origins. The renderer refuses such a request before
+ *   it leaves, so no CORS preflight (which carries the URL) goes out either; redirect hops are checked too.
+ * - Network.emulateNetworkConditionsByRule, offline outside the allowed origins. The network service applies it to
+ *   what the renderer does not check: WebSocket handshakes, and the requests of a dedicated worker the script starts.
+ * - Network.setBypassServiceWorker. A request a service worker would fetch again goes out from the worker's own
+ *   target, which neither layer covers; bypassed, it goes the page's way and meets both.
+ * - Document requests, which the NavigationGuard pauses already: a cross-origin one is failed here with Aborted, which
+ *   leaves the frame on its page, before the policy would let it go.
+ * Network.enable, which the other layers need, also tells what was held (requestWillBeSent, webSocketCreated). What
+ * none stops: the CORS preflight of a non-simple request from a dedicated worker the script starts. The network service
+ * sends it past the offline rule, with the URL; Fetch interception would pause it, at the cost above. It is reported.
+ */
+class TabHold {
+  private users = 0;
+  private readonly ledger = new HeldLedger();
+  /** The arming in force or under way; undefined while the tab is not held. */
+  private armed: Promise<void> | undefined;
+  private readonly sessions = new Set<string | undefined>();
+  private allowed = new AllowedOrigins([]);
+  private readonly inflight = new InflightRequests();
+  /** Undoes the event listener and the guard's interceptor; set from the first arming until the restore is answered. */
+  private unhook: (() => void) | undefined;
+
+  constructor(private readonly page: PageContext) {}
+
+  async open(): Promise<EgressWindow> {
+    this.users++;
+    const sends = this.ledger.start();
+    const window: EgressWindow = {
+      held: sends.held,
+      escaped: sends.escaped,
+      drain: (sessionId) => this.inflight.drain(this.page.cdp, sessionId),
+      close: () => this.close(sends.stop),
+    };
+    try {
+      this.armed ??= this.arm();
+      await this.armed;
+    } catch (error) {
+      window.close();
+      throw error;
+    }
+    return window;
+  }
+
+  private close(stop: () => void): void {
+    stop();
+    if (--this.users === 0) void this.restore();
+  }
+
+  private async arm(): Promise<void> {
+    const frames = await this.page.frames.list();
+    // A frame the policy does not let us read (one loaded before we attached) lends its origin no trust.
+    this.allowed = new AllowedOrigins(frames.filter((frame) => this.page.frames.allows(frame, 'read')).map((frame) => frame.origin ?? originOf(frame.url)));
+    this.unhook ??= this.hook();
+    const sessions = new Set(frames.map((frame) => frame.sessionId));
+    for (const sessionId of sessions) this.sessions.add(sessionId);
+    const outcomes = await withDeadline(Promise.allSettled([...sessions].map((sessionId) => this.armSession(sessionId))), ARM_TIMEOUT_MS, () => {
+      throw new ToolError('TIMEOUT', `eval: a frame of the tab ${noAnswerWithin(ARM_TIMEOUT_MS)} when its requests were to be held; the script did not run.`);
+    });
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (!failed) return;
+    // A Chrome too old for a command is told so; any other failure (the tab closed meanwhile) is the usual CDP one.
+    if (failed.reason instanceof CdpCommandError && /wasn't found/.test(failed.reason.cdpMessage)) {
+      throw new ToolError('EVAL_FAILED', `eval: this browser cannot hold the script's requests to other origins (${failed.reason.message}); the script did not run.`, {
+        next: 'Update Chrome: holding them needs Network.emulateNetworkConditionsByRule with a per-rule offline switch.',
+      });
+    }
+    throw failed.reason;
+  }
+
+  private armSession(sessionId: string | undefined): Promise<unknown> {
+    const { cdp } = this.page;
+    // Commands on one session run in order, so those after Network.enable find it on. No bodies are kept for us.
+    return Promise.all([
+      cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 }, sessionId),
+      cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId),
+      cdp.send('Network.setBlockedURLs', { urlPatterns: this.allowed.blockPatterns() }, sessionId),
+      cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: this.allowed.rules() }, sessionId),
+    ]);
+  }
+
+  /**
+   * Restores every session it armed, sent at once so that an eval arming the tab again meanwhile sends its own commands
+   * after these. An arming that failed has settled by now (its window closes only after it), so there is no race.
+   */
+  private async restore(): Promise<void> {
+    this.armed = undefined;
+    const sessions = [...this.sessions];
+    this.sessions.clear();
+    const { cdp } = this.page;
+    // Every command is tried on every session: one that fails (a frame gone) must not leave the others held.
+    const restored = Promise.all(
+      sessions.flatMap((sessionId) =>
+        [
+          cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
+          cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
+          cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
+          cdp.send('Network.disable', {}, sessionId),
+        ].map((sent) => sent.catch(() => undefined)),
+      ),
+    );
+    // A busy session applies its restore when it is free; until then it holds, and no request of it waits on us.
+    await withDeadline(restored, RESTORE_TIMEOUT_MS, () => undefined);
+    if (this.armed !== undefined) return;
+    this.unhook?.();
+    this.unhook = undefined;
+    this.inflight.clear();
+  }
+
+  private hook(): () => void {
+    const stopListening = this.page.cdp.on((event) => this.onEvent(event));
+    const stopIntercepting = this.page.frames.navigation.interceptFirst((event) => this.onDocument(event));
+    return () => {
+      stopListening();
+      stopIntercepting();
+    };
+  }
+
+  /**
+   * A request the NavigationGuard paused (documents only): a cross-origin one is failed here before it leaves; one to an
+   * allowed origin, and every response the guard pauses, go on to the guard.
+   */
+  private onDocument(event: CdpEvent): boolean {
+    const paused = event.params as { requestId: string; request: { url: string; method: string }; responseStatusCode?: number; responseErrorReason?: string };
+    const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
+    // Once the last window closed, the next call's own navigation may already be on its way: the policy alone judges it.
+    if (this.armed === undefined || atResponse || this.allowed.allows(paused.request.url)) return false;
+    void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }, event.sessionId).catch(() => undefined);
+    this.ledger.held({ method: paused.request.method, url: paused.request.url, kind: 'navigation' });
+    return true;
+  }
+
+  private onEvent(event: CdpEvent): void {
+    switch (event.method) {
+      case 'Network.requestWillBeSent': {
+        const sent = event.params as { requestId: string; request: { url: string; method: string }; type?: string; initiator?: { type?: string } };
+        // A redirect reuses the request id, and is judged again by its new URL.
+        this.inflight.started(`${event.sessionId}:${sent.requestId}`);
+        if (sent.type === 'Document' || this.allowed.allows(sent.request.url)) return;
+        const send = { method: sent.request.method, url: sent.request.url, kind: sent.type ?? 'Other' };
+        // The network service sends a CORS preflight itself, past both layers; a page's own request is refused in the
+        // renderer before it needs one, so a preflight seen here is a worker's, and it left.
+        if (sent.initiator?.type === 'preflight') this.ledger.escaped(send);
+        else this.ledger.held(send);
+        return;
+      }
+      case 'Network.loadingFinished':
+      case 'Network.loadingFailed':
+        this.inflight.ended(`${event.sessionId}:${String(event.params['requestId'])}`);
+        return;
+      case 'Network.webSocketCreated': {
+        const url = String(event.params['url']);
+        if (!this.allowed.allows(url)) this.ledger.held({ method: 'WebSocket', url, kind: 'WebSocket' });
+        return;
+      }
+      case 'Target.attachedToTarget': {
+        // A frame that moves into its own process while the tab is held is held too. Our commands follow the frame
+        // registry's, which resumes the frame only once its own are answered, so none of its requests precede ours.
+        const info = event.params['targetInfo'] as { type: string };
+        if (this.armed === undefined || info.type !== 'iframe') return;
+        const sessionId = String(event.params['sessionId']);
+        this.sessions.add(sessionId);
+        void this.armSession(sessionId).catch(() => undefined);
+        return;
+      }
+    }
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,63 @@
+// How the egress hold reads in an eval result: what was held and what left anyway, named by method and URL, with every
+// query value masked.
+import { mask } from '../redact/mask.js';
+import { redactText } from '../redact/text.js';
+import type { Send } from './egress-ledger.js';
+
+export interface EgressSends {
+  held: readonly Send[];
+  escaped: readonly Send[];
+}
+
+// A script in a loop can try thousands; the count says so, the list stays short.
+const LISTED = 10;
+const PATH_CHARS = 120;
+
+/** The lines an eval result ends with; empty when the script sent nothing to another origin. */
+export function egressNote({ held, escaped }: EgressSends): string {
+  let note = '';
+  if (held.length > 0) {
+    note +=
+      `\nHeld, not sent: ${count(held)} to other origins while the script ran: ${listed(held)}. ` +
+      'A script reaches only the origins of the tab’s own frames; anything else the tab sends meanwhile is held too, whoever started it.';
+  }
+  if (escaped.length > 0) {
+    note += `\nSent anyway: ${count(escaped)} the browser made past the hold (a worker's CORS preflight, which carries the URL): ${listed(escaped)}.`;
+  }
+  return note;
+}
+
+/** The result data's `held` and `sentAnyway` fields, each at most LISTED long; neither when there is nothing to say. */
+export function egressData({ held, escaped }: EgressSends): { held?: string[]; sentAnyway?: string[] } {
+  return { ...(held.length > 0 ? { held: held.slice(0, LISTED).map(shown) } : {}), ...(escaped.length > 0 ? { sentAnyway: escaped.slice(0, LISTED).map(shown) } : {}) };
+}
+
+function count(sends: readonly Send[]): string {
+  return sends.length === 1 ? '1 request' : `${sends.length} requests`;
+}
+
+function listed(sends: readonly Send[]): string {
+  const more = sends.length > LISTED ? `; and ${sends.length - LISTED} more` : '';
+  return sends.slice(0, LISTED).map(shown).join('; ') + more;
+}
+
+function shown(send: Send): string {
+  return `${send.method} ${shownUrl(send.url)}${send.kind === 'WebSocket' ? '' : ` (${send.kind})`}`;
+}
+
+/**
+ * Origin and path, then each query parameter by name and length: the values are what a script would exfiltrate, and
+ * the page's tokens ride there too. A secret in the path is caught by the usual redaction.
+ */
+function shownUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return mask(url);
+  }
+  const path = parsed.pathname.length > PATH_CHARS ? `${parsed.pathname.slice(0, PATH_CHARS)}…` : parsed.pathname;
+  const query = [...parsed.searchParams].map(([name, value]) => `${name}=${mask(value)}`).join('&');
+  const origin = parsed.origin === 'null' ? `${parsed.protocol}//${parsed.host}` : parsed.origin;
+  return redactText(`${origin}${path}${query ? `?${query}` : ''}`);
+}

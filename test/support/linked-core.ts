@@ -1,0 +1,68 @@
+// The built `chrome-mcp` on stdio with --browser extension, paired with the real extension in real Chromium through
+// the native host: the agent's MCP client, the person's control client (from control.json), and the server's stderr.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
+import type { StatusReport } from '../../electron/core/mcp/status.js';
+import { until } from '../extension/support/until.js';
+import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
+import { startExtensionBrowser, type ExtensionBrowser } from './extension-browser.js';
+
+export interface LinkedCore {
+  /** The agent's side: a real MCP client on the server's stdio. */
+  client: Client;
+  /** The person's side: the loopback control API, with the port and token chrome-mcp wrote to control.json. */
+  control: ControlClient;
+  controlPort: number;
+  dataDir: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** The `status` tool's structured answer. */
+  status(): Promise<StatusReport>;
+  close(): Promise<void>;
+}
+
+/** `flags`: chrome-mcp's policy flags for the run (--allow, --trust, --policy). */
+export async function startLinkedCore(flags: readonly string[]): Promise<LinkedCore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-linked-'));
+  // No keychain in the server's environment: the secret goes to the 0600 file, as on a headless box.
+  const env = envWithoutKeychain();
+  const logged: string[] = [];
+  const client = new Client({ name: 'e2e-linked', version: '1' });
+  let browser: ExtensionBrowser | undefined;
+  const close = async () => {
+    await client.close();
+    await browser?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir, ...flags],
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
+    await client.connect(transport);
+    const file = readControlFile(dataDir);
+    if (!file) throw new Error('chrome-mcp wrote no control.json');
+    const status = async () => (await client.callTool({ name: 'status', arguments: {} })).structuredContent as unknown as StatusReport;
+    browser = await startExtensionBrowser();
+    const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env });
+    if (install.code !== 0) throw new Error(`install-native-host failed: ${install.stderr}`);
+    // The worker asked for pairing at start, before the host existed; opening the popup wakes it to ask again now
+    // (its alarm would, a few seconds later).
+    const popup = await browser.openPage('popup.html');
+    const linked = await until(status, (report) => report.extension.connected, 15_000);
+    if (!linked.extension.connected) throw new Error(`the extension never connected: ${JSON.stringify(linked.extension)}\n${logged.join('')}`);
+    // Its work is done; left open it would be the active tab an agent's first call lands on.
+    await popup.close();
+    return { client, control: createControlClient(file), controlPort: file.port, dataDir, stderr: () => logged.join(''), status, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
