@@ -33,7 +33,15 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
   ensurePrivateDir(config.dataDir);
   // Throws PolicyFormatError naming the file's mistake before anything listens.
   const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
-  const control = new ControlHub({ dataDir: config.dataDir, policy: store, log });
+  const control = new ControlHub({
+    dataDir: config.dataDir,
+    policy: store,
+    log,
+    // A held act lives in the backend that paused its request; the manager routes the decision there.
+    releaseHeld: async (id, release) => {
+      await manager.run('release_held', { id, release }, { progress: () => undefined });
+    },
+  });
   const policy = (): Policy => control.policy();
   // Esc in a driven tab is the person's Stop, from either backend.
   const personStop = (message: string): void => void control.stop(message);

@@ -4,6 +4,7 @@ import type { Cdp } from '../../shared/engine/cdp.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
+import { rejectStaleHeld } from './held-store.js';
 import { addToAgentGroup } from './tab-group.js';
 
 const PROTOCOL_VERSION = '1.3';
@@ -157,9 +158,10 @@ function attachError(message: string): ToolError {
 /**
  * Detaches whatever this extension still has attached: a stopped worker's attachments outlive it, and re-attaching
  * afresh is what makes Chrome announce a tab's out-of-process frames to the new engine. Tabs held only by other
- * clients refuse, harmlessly.
+ * clients refuse, harmlessly. What the stopped worker's gate held is rejected first, as the detach would send it.
  */
 async function sweepStaleAttachments(): Promise<void> {
+  await rejectStaleHeld();
   const targets = await chrome.debugger.getTargets().catch(() => []);
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
   await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));

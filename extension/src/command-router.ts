@@ -60,8 +60,9 @@ export class CommandRouter {
   private async run(frame: CommandFrame, signal: AbortSignal): Promise<OperationResult> {
     // The core's liveness probe: answered without touching the browser, so it measures the link and the worker only.
     if (frame.op === 'ping') return { text: 'pong' };
-    // The core validated these already; parsing again keeps anything malformed from reaching the engine.
-    const args = parseToolArgs(toolFor(frame.op), frame.args);
+    // The core validated these already; parsing again keeps anything malformed from reaching the engine. A held act's
+    // release is no tool: the engine parses its arguments itself.
+    const args = frame.op === 'release_held' ? frame.args : parseToolArgs(toolFor(frame.op), frame.args);
     return this.executor.run(frame.op, args, {
       signal,
       progress: (message, done, total) => {

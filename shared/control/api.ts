@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ActivityEventSchema } from './activity.js';
 import { AuditEntrySchema, AuditFilterSchema } from './audit.js';
+import { HeldActSchema, HELD_OUTCOMES } from './held.js';
 import { MAX_MESSAGE, PlanSchema, StoppedSchema } from './oversight.js';
 import { PolicyEditSchema, PolicyViewSchema } from './policy-view.js';
 import { AnswerInputSchema, QuestionSchema } from './question.js';
@@ -29,6 +30,8 @@ export const StatusSchema = z.strictObject({
   questions: z.number().int(),
   /** Interjections queued for the agent's next tool result. */
   interjections: z.number().int(),
+  /** Risky acts waiting for the person to release or reject them. */
+  held: z.number().int(),
   /** What the core adds: backends, the extension link, pairing. */
   core: z.record(z.string(), z.unknown()).optional(),
 });
@@ -69,6 +72,16 @@ export const CONTROL_API = {
     description: 'Answers a site question with once / always / deny (and optionally the level to grant), or an agent question with a reply. Returns the questions still waiting.',
     input: AnswerInputSchema,
     output: questionList,
+  }),
+  'held.list': defineCall({
+    description: 'Risky acts held for confirmation, oldest first: what each would send (secrets masked), where, and why it was held.',
+    input: none,
+    output: z.strictObject({ held: z.array(HeldActSchema) }),
+  }),
+  'held.decide': defineCall({
+    description: 'Releases a held act (the request goes out exactly as shown, if its page has not changed) or rejects it (never sent).',
+    input: z.strictObject({ id: z.string().min(1).max(100), release: z.boolean() }),
+    output: z.strictObject({ outcome: z.enum(HELD_OUTCOMES), held: z.array(HeldActSchema) }),
   }),
   'plan.get': defineCall({
     description: 'The plan the agent posted, if any.',

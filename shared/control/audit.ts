@@ -1,18 +1,9 @@
 // The audit log's line format and the filter `audit.read` takes.
 import { z } from 'zod';
-import { CALL_DECISIONS } from './activity.js';
+import { CALL_DECISIONS, CallRecordSchema } from './activity.js';
 
-export const AuditEntrySchema = z.strictObject({
-  /** ISO 8601. */
-  time: z.string(),
-  client: z.string(),
-  tool: z.string(),
-  element: z.string().optional(),
-  url: z.string().optional(),
-  decision: z.enum(CALL_DECISIONS),
-  code: z.string().optional(),
-  ms: z.number().optional(),
-});
+/** A call record as the log keeps it: the record's fields but its panel-only id and summary, with an ISO 8601 time. */
+export const AuditEntrySchema = CallRecordSchema.omit({ id: true, summary: true }).extend({ time: z.string() });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 export const MAX_AUDIT_READ = 1_000;

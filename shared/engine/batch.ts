@@ -31,6 +31,8 @@ export async function runBatch(args: BatchArgs, run: RunStep, ctx: OperationCont
       const cause = toToolError(thrown);
       // Stopped mid-step (the person's Esc, a cancel): the step did not fail, the batch was stopped.
       if (ctx.signal?.aborted) throw new ToolError('STOPPED', `batch stopped during step ${n} (${step.tool.name}); ${done(n)}.`, { data: { step: n, results: lines } });
+      // Held for the person: the card must reach them as from a lone act, so the code and its data stay.
+      if (cause.code === 'HELD') throw new ToolError('HELD', `step ${n} (${step.tool.name}): ${cause.message} Steps after it did not run.`, { next: cause.next, data: { ...cause.data, step: n, results: lines } });
       throw new ToolError('BATCH_STEP_FAILED', `step ${n} (${step.tool.name}): ${cause.code}: ${cause.message}; ${done(n)}.`, {
         next: cause.next,
         data: { step: n, code: cause.code, results: lines },

@@ -11,11 +11,13 @@ import { PolicyGate } from './policy-gate.js';
 import type { AccessLevel } from '../policy/levels.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
-import type { PageContext } from './page-context.js';
 import type { TabSessionStore } from './session-state.js';
 import type { TabHost } from './tab-host.js';
-import { TabSession } from './tab-session.js';
+import { TabSession, type TabInUse } from './tab-session.js';
 import { UrlWatch } from './url-watch.js';
+import { ActWindow } from './gate/act-window.js';
+import { HeldActs, type PausedHeld } from './gate/held-acts.js';
+import { releaseHeld } from './gate/release-held.js';
 
 export interface EngineExecutor extends Executor {
   /** Open tabs and the current one, for `status`. */
@@ -44,14 +46,21 @@ export interface EngineOptions {
   policy: () => Policy;
   /** The person pressed Esc in a tab while the agent acted there (`where` names the tab): stop the agent. */
   onPersonStop?: (where: string) => void;
+  /**
+   * What the gate holds paused in the browser, after every change. A host that can be stopped at will keeps it, so
+   * that a restart rejects these before it detaches: a detach lets every paused request go.
+   */
+  onHeldChange?: (paused: PausedHeld[]) => void;
 }
 
 export function createEngineExecutor(host: TabHost, opts: EngineOptions): EngineExecutor {
   const gate = new PolicyGate(opts.policy);
   const session = new TabSession(host, gate, opts.tag, opts.store, opts.onPersonStop);
+  const held = new HeldActs(opts.tag, opts.onHeldChange);
 
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
     if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, args, ctx);
+    if (op === 'release_held') return releaseHeld(held, args);
     const entry = PAGE_OPS[op as PageOperation] as (typeof PAGE_OPS)[PageOperation] | undefined;
     // Only `batch` itself gets here unlisted: batch validation refuses nesting before anything runs.
     if (!entry) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
@@ -60,7 +69,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     try {
       // Leaving a page needs nothing of it; everything else reads the page (scripts are judged where they run, by eval).
       if (op !== 'navigate') await tab.page.frames.requireMain(mainLevel(op, args, entry.act));
-      return await (entry.act ? runAct(entry.run, tab.page, args, ctx) : entry.run(tab.page, args, ctx));
+      return await (entry.act ? runAct(op, entry.run, tab, args, ctx, held) : entry.run(tab.page, args, ctx));
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
       if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(tab);
@@ -85,6 +94,8 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       return { tabs: list.length, current: current ? { id: current.handle, url: current.url, title: current.title } : null };
     },
     dispose() {
+      // Before the tabs are let go of: Fetch.disable and a detach would send every request still held.
+      held.dispose();
       session.dispose();
     },
   };
@@ -92,21 +103,31 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
 
 /**
  * Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit), and the new
- * snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip.
+ * snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip. A send the act
+ * made as the person on a site that is not trusted is held, and the act fails with HELD (see gate/act-window.ts).
  */
-async function runAct(run: PageOp, page: PageContext, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+async function runAct(op: Operation, run: PageOp, tab: TabInUse, args: Record<string, unknown>, ctx: OperationContext, held: HeldActs): Promise<OperationResult> {
+  const { page } = tab;
   const watch = await UrlWatch.start(page);
   const mark = page.frames.navigation.mark();
+  let window: ActWindow | undefined;
   let result: OperationResult;
   try {
+    window = await ActWindow.open(tab, op, args, held);
     result = await run(page, args, ctx);
     const moved = await watch.settle();
+    await window?.finish(result.text);
     const refused = page.frames.navigation.refusedSince(mark);
     // The act happened; the model must know that, and that the page it led to was not loaded.
     if (refused) throw refusedNavigationError(refused, `${result.text}, but the navigation it started`);
     if (moved) result = { ...result, text: `${result.text} → ${moved}` };
+  } catch (error) {
+    // An act that failed after its input went out may still have had a send held: the person must get its card.
+    await window?.finish();
+    throw error;
   } finally {
     watch.dispose();
+    window?.close();
   }
   if (args['snapshot'] !== true) return result;
   // The act has happened: a failing snapshot must not read as a failed click (the model would click again).

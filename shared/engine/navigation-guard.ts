@@ -35,9 +35,15 @@ interface PausedRequest {
   responseHeaders?: { name: string; value: string }[];
 }
 
+/** A Fetch.enable pattern. */
+export interface RequestPattern {
+  resourceType: string;
+  requestStage: 'Request' | 'Response';
+}
+
 // Only documents: a frame's own navigations, whatever started them. Subresources stay with the page that asked for
 // them. The response stage is where a navigation turns out to be a download (its headers say so).
-const DOCUMENT_REQUESTS = {
+const DOCUMENT_REQUESTS: { patterns: readonly RequestPattern[] } = {
   patterns: [
     { resourceType: 'Document', requestStage: 'Request' },
     { resourceType: 'Document', requestStage: 'Response' },
@@ -53,8 +59,11 @@ export class NavigationGuard {
   /** Downloads that began while downloads were off, by guid: the browser's own switch (the fallback's) cancels them. */
   private readonly unwanted = new Map<string, { url: string; frameId: string | undefined }>();
   private readonly unsubscribe: () => void;
-  /** Sees each paused request before the policy does, and answers it when it returns true (egress-hold.ts, during an eval). */
-  private interceptor: ((event: CdpEvent) => boolean) | undefined;
+  /**
+   * See each paused request before the policy does, the latest first, and answer it when one returns true: egress-hold.ts
+   * during an eval, gate/tab-gate.ts during an act, gate/held-acts.ts for the one request it sends again.
+   */
+  private interceptors: ((event: CdpEvent) => boolean)[] = [];
 
   constructor(
     private readonly cdp: Cdp,
@@ -64,16 +73,21 @@ export class NavigationGuard {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
   }
 
-  /** Starts holding the session's document requests; call before the session may navigate (before resuming it). */
-  enable(sessionId: string | undefined): Promise<void> {
-    return this.cdp.send('Fetch.enable', DOCUMENT_REQUESTS, sessionId).then(() => undefined);
+  /**
+   * Starts holding the session's document requests; call before the session may navigate (before resuming it). `also`
+   * pauses more for an interceptor (the gate, while an act runs); enabling again without it restores exactly this
+   * guard's patterns, and a request paused meanwhile stays paused until answered.
+   */
+  enable(sessionId: string | undefined, also: readonly RequestPattern[] = []): Promise<void> {
+    const patterns = also.length === 0 ? DOCUMENT_REQUESTS : { patterns: [...DOCUMENT_REQUESTS.patterns, ...also] };
+    return this.cdp.send('Fetch.enable', patterns, sessionId).then(() => undefined);
   }
 
-  /** Routes paused requests to `interceptor` first until the returned function is called; one interceptor at a time. */
+  /** Routes paused requests to `interceptor` first (before any routed earlier) until the returned function is called. */
   interceptFirst(interceptor: (event: CdpEvent) => boolean): () => void {
-    this.interceptor = interceptor;
+    this.interceptors = [interceptor, ...this.interceptors];
     return () => {
-      if (this.interceptor === interceptor) this.interceptor = undefined;
+      this.interceptors = this.interceptors.filter((each) => each !== interceptor);
     };
   }
 
@@ -102,8 +116,10 @@ export class NavigationGuard {
   private onEvent(event: CdpEvent): void {
     switch (event.method) {
       case 'Fetch.requestPaused': {
-        if (this.interceptor?.(event)) return;
+        for (const interceptor of this.interceptors) if (interceptor(event)) return;
         const paused = event.params as unknown as PausedRequest;
+        // Paused by an interceptor's wider patterns after it stepped aside: a page's own subresource is not ours to judge.
+        if (paused.resourceType !== 'Document') return this.continue(paused, event.sessionId);
         const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
         return atResponse ? this.onResponse(paused, event.sessionId) : this.onRequest(paused, event.sessionId);
       }

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   PASSWORD_FIELD: 'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
   POLICY_DENIED: 'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',
   DOMAIN_CONFIRMATION_REQUIRED: 'The person has not decided about this site yet and is being asked. Retry after they answer.',
+  HELD: 'The act happened, but what it would send waits for the person\'s confirmation. Do not repeat it: wait for them; `status` shows held acts.',
   PLAN_NOT_APPROVED: 'The person has not approved your plan yet. Wait for them; `status` shows when it is approved.',
   BAD_ARGS: 'The arguments are invalid. Read the tool schema and call again.',
   UNKNOWN_TOOL: 'No such tool. Call tools/list.',

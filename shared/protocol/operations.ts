@@ -7,7 +7,11 @@ export const PAGE_OPERATIONS = [
 
 export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;
 
-export const OPERATIONS = [...TAB_OPERATIONS, ...PAGE_OPERATIONS, 'batch'] as const;
+/**
+ * `release_held` carries the person's decision on an act the gate held (see shared/engine/gate): the core sends it,
+ * and no MCP tool stands for it, so the agent cannot release its own acts.
+ */
+export const OPERATIONS = [...TAB_OPERATIONS, ...PAGE_OPERATIONS, 'batch', 'release_held'] as const;
 
 export type PageOperation = (typeof PAGE_OPERATIONS)[number];
 export type TabOperation = (typeof TAB_OPERATIONS)[number];

@@ -45,7 +45,7 @@ describe('control client', () => {
       return client.call(name, ...input);
     };
 
-    expect(await call('status')).toEqual({ stopped: null, plan: null, questions: 0, interjections: 0, core: { backend: 'fallback' } });
+    expect(await call('status')).toEqual({ stopped: null, plan: null, questions: 0, interjections: 0, held: 0, core: { backend: 'fallback' } });
 
     const view = await call('policy.set', { rules: [{ site: 'Docs.Example.com', level: 'read' }], default: 'ask', downloads: true });
     expect(view).toMatchObject({ rules: [{ site: 'docs.example.com', level: 'read' }], downloads: true, grants: [], file: store.file });
@@ -68,13 +68,19 @@ describe('control client', () => {
     expect(hub.stopSignal().aborted).toBe(true);
     expect((await call('resume')).stopped).toBeNull();
 
+    const card = { id: 'fk.h1', site: 'shop.com', method: 'POST', url: 'https://shop.com/api/orders', summary: 'kettle x1', why: 'button "Buy" posts an order', tool: 'click' };
+    hub.holdAct(card);
+    expect((await call('held.list')).held).toEqual([{ ...card, held: expect.any(Number) }]);
+    // No backend holds the request in this hub: the decision finds it gone, and nothing can be sent.
+    expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'gone', held: [] });
+
     hub.recordCall({ id: 'c1', client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' });
     expect((await call('audit.read', { decision: 'held' })).entries).toEqual([
       { time: expect.any(String), client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' },
     ]);
 
     const { events, next } = await call('activity.list', { since: 0 });
-    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'call']);
+    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call']);
     expect(next).toBe(events.at(-1)?.seq);
 
     expect([...called].sort()).toEqual(Object.keys(CONTROL_API).sort());

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HeldReleaser } from '../../electron/core/control/held-acts.js';
 import { ControlHub } from '../../electron/core/control/hub.js';
 import { PolicyStore, type PolicyStoreOptions } from '../../electron/core/control/policy-store.js';
 import { ensurePrivateDir } from '../../electron/core/pairing/private-files.js';
@@ -34,13 +35,21 @@ export interface HubSetup {
 export interface HubExtras {
   statusExtra?: () => Promise<Record<string, unknown>>;
   now?: () => number;
+  releaseHeld?: HeldReleaser;
 }
 
 export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & HubExtras = {}): HubSetup {
   const logged: string[] = [];
-  const { statusExtra, now, ...storeOptions } = options;
+  const { statusExtra, now, releaseHeld, ...storeOptions } = options;
   const store = new PolicyStore({ file: join(dataDir, 'policy.json'), ...storeOptions });
-  const hub = new ControlHub({ dataDir, policy: store, log: (line) => logged.push(line), ...(statusExtra ? { statusExtra } : {}), ...(now ? { now } : {}) });
+  const hub = new ControlHub({
+    dataDir,
+    policy: store,
+    log: (line) => logged.push(line),
+    ...(statusExtra ? { statusExtra } : {}),
+    ...(now ? { now } : {}),
+    ...(releaseHeld ? { releaseHeld } : {}),
+  });
   return { hub, store, dataDir, logged };
 }
 

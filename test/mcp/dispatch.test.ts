@@ -203,7 +203,7 @@ describe('results', () => {
       extension: { connected: false, bridge: { port: 38017 }, pairing: 'none' },
       browser: { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0 },
       tab: null,
-      oversight: { stopped: null, plan: null, questions: 0, interjections: 0 },
+      oversight: { stopped: null, plan: null, questions: 0, interjections: 0, held: 0 },
     });
     expect(textOf(result)).toBe(
       'backend: fallback\n' +

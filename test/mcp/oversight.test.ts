@@ -12,20 +12,41 @@ import { statusReport } from '../../electron/core/mcp/status.js';
 import { policyError } from '../../shared/policy/decision.js';
 import { evaluatePolicy } from '../../shared/policy/evaluate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
+import { ToolError } from '../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
 import { makeHub, tempDataDirs } from '../control/support.js';
 import { textOf } from '../support/tool-result.js';
 
 const SITE = 'https://shop.example/cart';
+const PAY_CARD = {
+  id: 'fk.h1',
+  site: 'shop.example',
+  method: 'POST',
+  url: 'https://shop.example/api/pay',
+  summary: 'amount=59.00, card=[redacted 16 chars]',
+  why: 'button "Pay now" submits a POST to /api/pay',
+  tool: 'click',
+};
 const dataDirs = tempDataDirs();
 const clients: Client[] = [];
 
 /** Judges the page it is "on" against the hub's live policy, as the engine does; `hold` waits for the call's signal. */
 class PolicyMindedExecutor implements Executor {
   readonly ops: Operation[] = [];
+  /** release_held calls, and whether the paused request is still there to decide (false: its page changed). */
+  readonly decisions: { id: string; release: boolean }[] = [];
+  pageUnchanged = true;
   constructor(private readonly hub: ControlHub) {}
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     this.ops.push(op);
+    if (op === 'release_held') {
+      if (!this.pageUnchanged) throw new ToolError('NOT_FOUND', 'The held act is gone: its page changed.');
+      this.decisions.push({ id: String(args['id']), release: args['release'] === true });
+      return { text: 'decided' };
+    }
+    if (op === 'click' && args['selector'] === '#pay') {
+      throw new ToolError('HELD', 'clicked button "Pay now"; what it would send waits for the person\'s confirmation: POST https://shop.example/api/pay (held as fk.h1).', { data: { held: PAY_CARD } });
+    }
     if (op === 'wait_for') {
       return new Promise((_, reject) => ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason), { once: true }));
     }
@@ -37,8 +58,12 @@ class PolicyMindedExecutor implements Executor {
 
 async function connect(options: { elicit?: (message: string) => Record<string, unknown> | undefined; allow?: string[] } = {}) {
   const dataDir = dataDirs.make();
-  const { hub } = makeHub(dataDir, { grants: policyFromFlags({ allow: options.allow ?? ['allowed.example'], trust: [] }).grants });
-  const executor = new PolicyMindedExecutor(hub);
+  const { hub } = makeHub(dataDir, {
+    grants: policyFromFlags({ allow: options.allow ?? ['allowed.example'], trust: [] }).grants,
+    // As the core does: the decision goes to the backend holding the request.
+    releaseHeld: async (id, release) => void (await executor.run('release_held', { id, release }, { progress: () => undefined })),
+  });
+  const executor: PolicyMindedExecutor = new PolicyMindedExecutor(hub);
   const server = buildServer({ executor, status: () => statusReport({ choice: 'auto', lastCall: undefined, extension: { connected: false, bridge: { port: 1 }, pairing: 'none' }, fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null } }), control: hub, log: () => undefined });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'oversight-test', version: '1' }, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
@@ -159,6 +184,39 @@ describe('ask', () => {
   it('asks through the client when it can', async () => {
     const { call } = await connect({ elicit: () => ({ answer: 'S' }) });
     expect((await call('ask', { question: 'Which size?', choices: ['S', 'M'] })).text).toBe('The person replied: S');
+  });
+});
+
+describe('a held risky act', () => {
+  it('waits in the panel until the person releases it, which the backend holding it carries out', async () => {
+    const { hub, executor, call } = await connect({ allow: ['shop.example'] });
+    const held = await call('click', { selector: '#pay' });
+    expect(held.text).toMatch(/^HELD: clicked button "Pay now"; what it would send waits for the person's confirmation: POST https:\/\/shop\.example\/api\/pay \(held as fk\.h1\)\./);
+    expect((await hub.call('held.list', {})).held).toMatchObject([{ ...PAY_CARD, held: expect.any(Number) }]);
+    expect((await hub.call('status', {})).held).toBe(1);
+    expect(await hub.call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'released', held: [] });
+    expect(executor.decisions).toEqual([{ id: 'fk.h1', release: true }]);
+    await expect(hub.call('held.decide', { id: 'fk.h1', release: true })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('says gone when the page changed before the person decided, and nothing was sent', async () => {
+    const { hub, executor, call } = await connect({ allow: ['shop.example'] });
+    await call('click', { selector: '#pay' });
+    executor.pageUnchanged = false;
+    expect((await hub.call('held.decide', { id: 'fk.h1', release: true })).outcome).toBe('gone');
+    expect(executor.decisions).toEqual([]);
+  });
+
+  it('is confirmed in the client when it can ask: Send releases it at once, Do not send rejects it', async () => {
+    const prompts: string[] = [];
+    const sending = await connect({ allow: ['shop.example'], elicit: (message) => (prompts.push(message), { answer: 'Send' }) });
+    expect((await sending.call('click', { selector: '#pay' })).text).toContain('The person confirmed it: sent.');
+    expect(sending.executor.decisions).toEqual([{ id: 'fk.h1', release: true }]);
+    expect(prompts[0]).toContain("The agent's click would send: POST https://shop.example/api/pay\namount=59.00, card=[redacted 16 chars]");
+    const refusing = await connect({ allow: ['shop.example'], elicit: () => ({ answer: 'Do not send' }) });
+    const refused = await refusing.call('click', { selector: '#pay' });
+    expect(refused.text).toMatch(/^HELD: .*The person rejected it: nothing was sent\./);
+    expect(refusing.executor.decisions).toEqual([{ id: 'fk.h1', release: false }]);
   });
 });
 

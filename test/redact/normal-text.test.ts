@@ -7,7 +7,8 @@ import { redactValue } from '../../shared/redact/value.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 // form.html plants a CSRF token, a password value and a ?token= URL on purpose; redact-*.html are all secrets.
-const PLANTED = (name: string) => name === 'form.html' || name.startsWith('redact-');
+// Pages that hold a password or secret on purpose: what they test is that it never shows.
+const PLANTED = (name: string) => name === 'form.html' || name.startsWith('gate-') || name.startsWith('redact-');
 
 const CORPUS = [
   // Snapshot lines as the engine writes them.

@@ -5,6 +5,7 @@ import { BLIND_SITES } from '../../../shared/policy/blind.js';
 import { policyToTransfer } from '../../../shared/policy/transfer.js';
 import type { Activity } from './activity.js';
 import type { AuditLog } from './audit-log.js';
+import type { HeldActs } from './held-acts.js';
 import type { Oversight } from './oversight.js';
 import type { PolicyStore } from './policy-store.js';
 import type { Questions } from './questions.js';
@@ -14,13 +15,14 @@ export type Handlers = { [N in ControlCall]: (args: ControlArgs<N>) => ControlOu
 export interface HandlerParts {
   activity: Activity;
   audit: AuditLog;
+  held: HeldActs;
   oversight: Oversight;
   policy: PolicyStore;
   questions: Questions;
   status(): Promise<Status>;
 }
 
-export function controlHandlers({ activity, audit, oversight, policy, questions, status }: HandlerParts): Handlers {
+export function controlHandlers({ activity, audit, held, oversight, policy, questions, status }: HandlerParts): Handlers {
   return {
     status: () => status(),
     'activity.list': ({ since, limit }) => activity.list(since, limit),
@@ -34,6 +36,8 @@ export function controlHandlers({ activity, audit, oversight, policy, questions,
       questions.answer(input);
       return { questions: questions.list() };
     },
+    'held.list': () => ({ held: held.list() }),
+    'held.decide': async ({ id, release }) => ({ outcome: await held.decide(id, release), held: held.list() }),
     'plan.get': () => ({ plan: oversight.plan() }),
     'plan.approve': () => ({ plan: oversight.approvePlan() }),
     interject: ({ message }) => ({ queued: oversight.interject(message) }),

@@ -4,6 +4,7 @@ import type { ActivityEvent, CallRecord } from '../../../shared/control/activity
 import { CONTROL_API, type ControlArgs, type ControlCall, type ControlOutput, isControlCall, type Status } from '../../../shared/control/api.js';
 import { ControlError, inputError } from '../../../shared/control/errors.js';
 import type { Plan, Stopped } from '../../../shared/control/oversight.js';
+import type { HeldAct, HeldCard } from '../../../shared/control/held.js';
 import type { SiteQuestion } from '../../../shared/control/question.js';
 import { PolicyFormatError } from '../../../shared/policy/format-error.js';
 import type { Policy } from '../../../shared/policy/policy.js';
@@ -13,6 +14,7 @@ import type { Log } from '../log.js';
 import { Activity, type ActivityListener } from './activity.js';
 import { AuditLog } from './audit-log.js';
 import { controlHandlers, type Handlers } from './handlers.js';
+import { HeldActs, type HeldReleaser } from './held-acts.js';
 import { Oversight, stoppedError } from './oversight.js';
 import type { PolicyChange, PolicyListener, PolicyStore } from './policy-store.js';
 import { Questions, type SiteAsk, type SiteDecision } from './questions.js';
@@ -22,6 +24,8 @@ export interface ControlHubOptions {
   dataDir: string;
   policy: PolicyStore;
   log: Log;
+  /** Releases or rejects a held act in the backend holding it (the core routes it); without one, nothing can be held. */
+  releaseHeld?: HeldReleaser;
   /** The core's own status (backends, the extension link, pairing), shown under `core` in `status`. */
   statusExtra?: () => Promise<Record<string, unknown>>;
   now?: () => number;
@@ -32,6 +36,7 @@ export class ControlHub {
   private readonly oversight: Oversight;
   private readonly questions: Questions;
   private readonly audit: AuditLog;
+  private readonly held: HeldActs;
   private readonly store: PolicyStore;
   private readonly handlers: Handlers;
 
@@ -42,11 +47,12 @@ export class ControlHub {
     this.oversight = new Oversight(this.activity, now);
     this.questions = new Questions(this.store, this.activity, now);
     this.audit = new AuditLog({ dataDir: options.dataDir, log: options.log });
+    this.held = new HeldActs(this.activity, options.releaseHeld ?? noBackend, now);
     this.store.onChange((_policy, change) => this.activity.emit(policyEvent(change)));
     // An agent awaiting the person's reply must not outlive a stop.
     this.oversight.onStop((stopped) => this.questions.withdrawAgentQuestions(stoppedError(stopped)));
     this.handlers = controlHandlers({
-      activity: this.activity, audit: this.audit, oversight: this.oversight, policy: this.store, questions: this.questions,
+      activity: this.activity, audit: this.audit, held: this.held, oversight: this.oversight, policy: this.store, questions: this.questions,
       status: () => this.status(),
     });
   }
@@ -74,6 +80,7 @@ export class ControlHub {
       plan: this.oversight.plan(),
       questions: this.questions.count(),
       interjections: this.oversight.queued(),
+      held: this.held.count(),
       ...(core ? { core } : {}),
     };
   }
@@ -119,6 +126,16 @@ export class ControlHub {
     return this.questions.askAgent(text, choices, signal);
   }
 
+  /** A risky act the engine holds (its HELD error's card), now waiting for the person. */
+  holdAct(card: HeldCard): HeldAct {
+    return this.held.add(card);
+  }
+
+  /** The person's decision on a held act, from any surface (the panel, the client's own confirmation). */
+  decideHeld(id: string, release: boolean): Promise<'released' | 'rejected' | 'gone'> {
+    return this.held.decide(id, release);
+  }
+
   /** Interjections for the top of the agent's next tool result, each handed over once. */
   takeInterjections(): string[] {
     return this.oversight.takeInterjections();
@@ -155,6 +172,10 @@ export class ControlHub {
   flush(): Promise<void> {
     return this.audit.flush();
   }
+}
+
+async function noBackend(): Promise<void> {
+  throw new Error('no backend holds acts in this hub');
 }
 
 function policyEvent(change: PolicyChange): Parameters<Activity['emit']>[0] {

@@ -58,5 +58,6 @@ function oversightLines(status: Status): string[] {
   if (status.stopped) lines.push(`stopped by the person: ${status.stopped.message}`);
   if (status.plan) lines.push(`plan: ${status.plan.steps.length} steps, ${status.plan.approved ? 'approved' : status.plan.askFirst ? 'waiting for approval' : 'shown'}`);
   if (status.questions) lines.push(`questions waiting for the person: ${status.questions}`);
+  if (status.held) lines.push(`risky acts held for the person's confirmation: ${status.held}`);
   return lines;
 }

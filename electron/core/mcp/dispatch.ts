@@ -13,6 +13,7 @@ import type { Log } from '../log.js';
 import { redactCallResult, toCallResult, toErrorResult } from './call-result.js';
 import { runCoreTool } from './core-tools.js';
 import type { Elicitor } from './elicit.js';
+import { holdForPerson } from './held-flow.js';
 import { type CallExtra, progressReporter } from './progress.js';
 import { refuseUrlsOffPolicy } from './site-check.js';
 import type { StatusReport } from './status.js';
@@ -37,6 +38,7 @@ const DECISIONS: Partial<Record<ErrorCode, CallDecision>> = {
   POLICY_DENIED: 'denied',
   DOMAIN_CONFIRMATION_REQUIRED: 'asked',
   PLAN_NOT_APPROVED: 'asked',
+  HELD: 'held',
   STOPPED: 'stopped',
 };
 
@@ -67,6 +69,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       return await execute(tool, args, extra, signal);
     } catch (error) {
       const refused = toToolError(error);
+      if (refused.code === 'HELD') return holdForPerson(refused, control, session.elicitor, signal);
       // Anything else goes up as thrown, so an INTERNAL error keeps its own stack for the log.
       if (answered || refused.code !== 'DOMAIN_CONFIRMATION_REQUIRED' || !isSiteRefusal(refused.data)) throw error;
       // Undecided site: the person is asked, in the client when it can, else in the panel; an answer in the client

@@ -9,6 +9,8 @@ export interface Elicitor {
   reply(question: string, choices: readonly string[] | undefined, signal: AbortSignal): Promise<string | null | undefined>;
   /** once / always / deny for a site; undefined when this client cannot ask or the person dismissed it. */
   siteAnswer(site: string, need: string, tool: string, signal: AbortSignal): Promise<SiteAnswer | undefined>;
+  /** Send or not (a held risky act); undefined when this client cannot ask or the person dismissed it. */
+  confirm(message: string, signal: AbortSignal): Promise<boolean | undefined>;
 }
 
 // A person reading a question needs time; past this the question stays in the panel instead.
@@ -46,6 +48,10 @@ export function mcpElicitor(server: Server): Elicitor {
       const verb = need === 'trusted' ? 'run scripts on' : need === 'act' ? 'read and act on' : 'read';
       const picked = await ask(`The agent wants to ${verb} ${site} (${tool}). Allow it?`, { type: 'string', title: 'Decision', enum: Object.keys(SITE_CHOICES) }, signal);
       return picked ? SITE_CHOICES[picked] : undefined;
+    },
+    async confirm(message, signal) {
+      const picked = await ask(message, { type: 'string', title: 'Decision', enum: ['Send', 'Do not send'] }, signal);
+      return picked ? picked === 'Send' : undefined;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Target } from '../../protocol/target.js';
 import type { PressArgs, TypeArgs } from '../../tools/args.js';
 import type { Cdp } from '../cdp.js';
 import { ensureInputFocus } from '../focus.js';
+import { armedForInput, noteActivation } from '../gate/act-window.js';
 import type { Frame } from '../frames.js';
 import { MODIFIER_BITS, modifierKey, parseCombo, type KeyCombo, type KeyDefinition } from '../keys.js';
 import type { InputState } from '../page/editing.js';
@@ -22,8 +23,13 @@ interface Field {
 export async function type(page: PageContext, args: TypeArgs, _ctx: OperationContext): Promise<OperationResult> {
   await ensureInputFocus(page);
   const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page);
+  // What Enter will activate (the field's form) is read while the text goes in; the gate judges from Enter on.
+  if (args.submit) noteActivation(page, { frame: field.frame });
   const landed = await typeIntoField(page, field, args.text, { mode: args.mode ?? 'insert', clear: args.clear ?? false });
-  if (args.submit) await pressCombo(page.cdp, parseCombo('Enter'));
+  if (args.submit) {
+    await armedForInput(page);
+    await pressCombo(page.cdp, parseCombo('Enter'));
+  }
   const chars = [...args.text].length;
   const reformatted = landed.match === 'reformatted' ? ' (the field changed its whitespace)' : '';
   const submitted = args.submit ? ', then pressed Enter' : '';
@@ -34,6 +40,8 @@ export async function press(page: PageContext, args: PressArgs, _ctx: OperationC
   const combo = parseCombo(args.keys.trim() || args.keys);
   await ensureInputFocus(page);
   const field = namesElement(args) ? await focusTarget(page, args, false) : undefined;
+  noteActivation(page, field ? { frame: field.frame } : {});
+  await armedForInput(page);
   await page.presence.ownKeys(combo.key.key, () => pressCombo(page.cdp, combo));
   const where = args.element ?? field?.state.what;
   return { text: `pressed ${args.keys}${where ? ` in ${where}` : ''}` };

@@ -8,6 +8,7 @@ import { aim, type Aim } from '../geometry.js';
 import { MODIFIER_BITS, type Modifier } from '../keys.js';
 import type { PageContext } from '../page-context.js';
 import { refuseWhatActivationOpens } from '../activation.js';
+import { armedForInput, noteActivation } from '../gate/act-window.js';
 import { resolveTarget, type ElementHandle } from '../targets.js';
 
 type Button = 'left' | 'right' | 'middle';
@@ -70,7 +71,11 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
   if (namesElement(target)) {
     const handle = await resolveTarget(page, target, 'act');
     try {
-      if (activates) await refuseWhatActivationOpens(page, handle, activates);
+      if (activates) {
+        // Read while the checks below run: what the press activates, for the gate on risky acts.
+        noteActivation(page, { handle });
+        await refuseWhatActivationOpens(page, handle, activates);
+      }
       return await aim(page, handle);
     } finally {
       page.frames.release(handle.frame, [handle.objectId]);
@@ -89,6 +94,7 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
       throw new ToolError((error as ToolError).code, `${(error as ToolError).message} A click by x,y could land in it; name the element instead.`, { next: 'Use a ref from `snapshot`.' });
     }
   }
+  if (activates) noteActivation(page, { frame: main!, point: { x: target.x, y: target.y } });
   const what = await page.frames.call<string>(main!, 'describeAt', [target.x, target.y]);
   return { x: target.x, y: target.y, what: `${what} at ${target.x},${target.y}` };
 }
@@ -99,6 +105,7 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
  * the renderer would hold until the next frame, is flushed by the press behind it.
  */
 async function clickAt(page: PageContext, point: Aim, options: ClickOptions): Promise<void> {
+  await armedForInput(page);
   const base = { x: point.x, y: point.y, modifiers: options.modifiers };
   const send = (params: Record<string, unknown>) => page.cdp.send('Input.dispatchMouseEvent', params, point.sessionId);
   const sends = [send({ type: 'mouseMoved', ...base })];

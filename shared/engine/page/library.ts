@@ -14,6 +14,7 @@ import { deepActiveElement, focusForInput, inputState, isEditable, pasteText } f
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
 import { opensOnActivation } from './activation.js';
+import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 
 const FUNCTIONS = {
@@ -68,6 +69,8 @@ const FUNCTIONS = {
   scrollPage,
   revealElement,
   opensOnActivation,
+  controlVerdict,
+  controlVerdictAt,
   indicate,
   indicatorHost,
   expectOwnEscape,

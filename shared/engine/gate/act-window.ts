@@ -1,0 +1,262 @@
+// One act's stretch of the gate on risky acts: from just before its input goes out until it settles (plus a short tail),
+// every write the tab makes is judged by the DOM (what the act activated) and by the request itself, and one that sends
+// something as the person is held (a script's request stays paused in the browser, a form post is stopped and kept to
+// be sent again); the act then fails with HELD and a card for the person.
+import { withDeadline } from '../deadline.js';
+import { shownUrl } from '../egress-report.js';
+import type { Frame } from '../frames.js';
+import type { Point } from '../geometry.js';
+import type { ControlVerdict } from '../page/commit-control.js';
+import type { PageContext } from '../page-context.js';
+import type { DocumentPlace } from '../policy-gate.js';
+import { callOnElement, type ElementHandle } from '../targets.js';
+import { ToolError } from '../../protocol/errors.js';
+import type { Operation } from '../../protocol/operations.js';
+import { fingerprint, lastName, summarize, whyHeld, type HeldCard, type HeldSend } from './card.js';
+import type { HeldActs } from './held-acts.js';
+import { bodyText, contentType, resendBody } from './paused-body.js';
+import { readBody, type SentBody } from './request-body.js';
+import { isWrite, requestSends, roughlySameSite } from './risk.js';
+import { TabGate, type PausedSend } from './tab-gate.js';
+
+/** What an act activates: an element, a point in a frame (a click by x,y), or whatever has focus in a frame (a key). */
+export type Activated = { handle: ElementHandle } | { frame?: Frame; point?: Point };
+
+interface Judged {
+  paused: PausedSend;
+  sessionId: string | undefined;
+  send: HeldSend;
+  /** The request's own method, endpoint or operation names a send (the DOM alone may say so of an analytics call). */
+  bySelf: boolean;
+}
+
+// A control whose words say it sends is given up to this long for its request to start (a handler that validates
+// first, a timer). Bounded, and only for such a control, so an act that sends nothing stays as fast as it was; a send
+// the page starts later, or from a timer behind a control that does not say it sends, is not held.
+const TAIL_MS = 400;
+const FLUSH_MS = 250;
+
+const windows = new WeakMap<PageContext, ActWindow[]>();
+
+/** An op names what its input will activate, as early as it knows, so the DOM is read while the op's own checks run. */
+export function noteActivation(page: PageContext, activated: Activated): void {
+  windows.get(page)?.at(-1)?.note(activated);
+}
+
+/** An op awaits this right before it sends input: the tab pauses sends, and what the input activates has been read. */
+export function armedForInput(page: PageContext): Promise<void> {
+  return windows.get(page)?.at(-1)?.beforeInput() ?? Promise.resolve();
+}
+
+/** The gate's side of one act, opened by the executor around it; the op's input hooks above reach it. */
+export class ActWindow {
+  /** Where the act happens; its site decides whether anything is judged (not on a trusted one). */
+  private place: DocumentPlace;
+  private frame: Frame | undefined;
+  /** Undefined until the op names what it activates (or sends input without naming it). */
+  private exempt: boolean | undefined;
+  private verdict: Promise<ControlVerdict | null> = Promise.resolve(null);
+  private armed: Promise<void> | undefined;
+  private judging = false;
+  private stopJudging: (() => void) | undefined;
+  private readonly pending = new Set<Promise<void>>();
+  private readonly held: Judged[] = [];
+  private finished: Promise<void> | undefined;
+  private closed = false;
+  private readonly wrote = signal();
+  private readonly unsubscribe: () => void;
+
+  private constructor(
+    private readonly page: PageContext,
+    private readonly tab: string,
+    private readonly op: Operation,
+    private readonly acts: HeldActs,
+    private readonly main: DocumentPlace,
+  ) {
+    this.place = main;
+    this.unsubscribe = page.cdp.on((event) => {
+      // The act led to a new page: what that page sends on its own is not the act's.
+      if (event.method !== 'Page.frameNavigated' || event.sessionId !== undefined) return;
+      if ((event.params['frame'] as { parentId?: string }).parentId !== undefined) return;
+      this.judging = false;
+      this.wrote.resolve();
+    });
+  }
+
+  /**
+   * A window for an act that may send (undefined for one that cannot: hover, scroll, type without Enter). On a top
+   * page that is not trusted the tab is widened at once, while the op finds its target.
+   */
+  static async open(tab: { page: PageContext; hostId: string }, op: Operation, args: Record<string, unknown>, acts: HeldActs): Promise<ActWindow | undefined> {
+    if (!mayCommit(op, args)) return undefined;
+    const { page } = tab;
+    const window = new ActWindow(page, tab.hostId, op, acts, await page.frames.mainFrameUrl());
+    if (!page.gate.allows(window.place, 'trusted')) window.arm();
+    windows.set(page, [...(windows.get(page) ?? []), window]);
+    return window;
+  }
+
+  note(activated: Activated): void {
+    const frame = 'handle' in activated ? activated.handle.frame : activated.frame;
+    this.frame = frame;
+    this.place = frame ? this.page.frames.placeOf(frame) : this.main;
+    this.exempt = this.page.gate.allows(this.place, 'trusted');
+    if (this.exempt) return;
+    this.arm();
+    this.verdict = this.read(activated).catch(() => null);
+  }
+
+  async beforeInput(): Promise<void> {
+    if (this.exempt === undefined) this.note({});
+    if (this.exempt) return;
+    // A tab that could not be widened throws here: no input goes out unjudged.
+    await this.armed;
+    await this.verdict;
+    this.judging = true;
+    this.stopJudging ??= TabGate.of(this.page).judgeWith((paused, sessionId) => this.judge(paused, sessionId));
+  }
+
+  /** After the act: the tail, then HELD (with the card) when a send was held; safe to call again, answering the same. */
+  finish(actText?: string): Promise<void> {
+    this.finished ??= this.settle(actText);
+    return this.finished;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.judging = false;
+    this.stopJudging?.();
+    this.unsubscribe();
+    const open = windows.get(this.page)?.filter((window) => window !== this) ?? [];
+    if (open.length > 0) windows.set(this.page, open);
+    else windows.delete(this.page);
+    if (this.armed) TabGate.of(this.page).disarm();
+  }
+
+  private arm(): void {
+    if (this.armed) return;
+    this.armed = TabGate.of(this.page).arm();
+    // Awaited before input; an act that fails before then must not leave a rejection unhandled.
+    this.armed.catch(() => undefined);
+  }
+
+  private async read(activated: Activated): Promise<ControlVerdict> {
+    if ('handle' in activated) return callOnElement<ControlVerdict>(this.page, activated.handle, 'controlVerdict');
+    const frame = activated.frame ?? (await this.page.frames.mainFrame());
+    this.frame = frame;
+    const { point } = activated;
+    return point ? this.page.frames.call<ControlVerdict>(frame, 'controlVerdictAt', [point.x, point.y]) : this.page.frames.call<ControlVerdict>(frame, 'controlVerdict', [null]);
+  }
+
+  /** Takes every write made while the act judges; anything else goes on as the tab's defaults say. */
+  private judge(paused: PausedSend, sessionId: string | undefined): boolean {
+    if (!this.judging) return false;
+    const { method, url, headers } = paused.request;
+    const body = readBody(contentType(headers), bodyText(paused.request));
+    if (!isWrite(method, body)) return false;
+    const document = paused.resourceType === 'Document';
+    // A form post to a site the policy refuses is the guard's to refuse, and the act's result says so.
+    if (document && !this.page.gate.allows({ url }, 'read')) return false;
+    this.wrote.resolve();
+    const weighed = this.weigh(paused, sessionId, body, document);
+    this.pending.add(weighed);
+    return true;
+  }
+
+  private async weigh(paused: PausedSend, sessionId: string | undefined, body: SentBody, document: boolean): Promise<void> {
+    const { method, url } = paused.request;
+    const verdict = await this.verdict;
+    const reasons: string[] = [];
+    // "Not from a label alone": the control's words count for a write it makes, and only for a form it posts or a
+    // request to its own site after a click or key (a third party's analytics call and a beacon are not its send).
+    const domCounts = document || (ACTIVATES_CONTROL.has(this.op) && paused.resourceType !== 'Ping' && roughlySameSite(url, this.place.origin ?? this.place.url));
+    if (verdict?.sends && domCounts) reasons.push(verdict.sends === 'payment fields' ? 'its form holds payment fields' : `its name says ${verdict.sends}`);
+    const said = requestSends(method, url, body);
+    if (said) reasons.push(said);
+    const answer = (command: string, params: Record<string, unknown> = {}) =>
+      void this.page.cdp.send(command, { requestId: paused.requestId, ...params }, sessionId).catch(() => undefined);
+    if (reasons.length === 0) return answer('Fetch.continueRequest');
+    // Judged after its act ended (which finish() prevents): nobody would ever see its card, so it never goes out.
+    if (this.closed) return answer('Fetch.failRequest', { errorReason: 'BlockedByClient' });
+    // A frame's navigation cannot wait paused: Chrome sends no DevTools command to a frame while its navigation is
+    // pending (measured, Chromium 156), so the tab would not answer us until the person decided. It is stopped here,
+    // the frame left as it was (Aborted commits no error page), and a release sends the same request again.
+    if (document) answer('Fetch.failRequest', { errorReason: 'Aborted' });
+    this.held.push({ paused, sessionId, bySelf: said !== undefined, send: { method, url, document, body, reasons } });
+  }
+
+  private async settle(actText: string | undefined): Promise<void> {
+    // Nothing was judged: the act failed before its input went out, or its site is trusted.
+    if (this.stopJudging === undefined) return;
+    await this.tail();
+    this.judging = false;
+    this.stopJudging?.();
+    await Promise.all(this.pending);
+    if (this.held.length > 0) throw await this.heldError(actText);
+  }
+
+  /**
+   * What the act's own handlers sent (a fetch in a click handler, after its microtasks) travels to the interceptor on
+   * another channel than our commands: one more round trip through the renderer lets its pause arrive first. Not a
+   * turn of the page's event loop: after input a renderer runs no task (a timer, a message) before its next frame,
+   * 15-50 ms in a background tab (measured, Chromium 156), which every act would pay.
+   */
+  private async tail(): Promise<void> {
+    const flush = this.page.cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }, this.frame?.sessionId).catch(() => undefined);
+    await withDeadline(flush, FLUSH_MS, () => undefined);
+    if (!this.judging || this.held.length > 0 || !(await this.verdict)?.sends) return;
+    await withDeadline(this.wrote.promise, TAIL_MS, () => undefined);
+  }
+
+  private async heldError(actText: string | undefined): Promise<ToolError> {
+    // The request's own word first: the card leads with the send itself rather than a call the click also made.
+    const held = [...this.held.filter((judged) => judged.bySelf), ...this.held.filter((judged) => !judged.bySelf)];
+    const sends = held.map((judged) => judged.send);
+    const verdict = await this.verdict;
+    const names = new Set(verdict?.secretNames);
+    const prints = new Set(verdict?.secretPrints);
+    // Not knowing the page's secrets (its verdict could not be read), the card shows every value by its length only.
+    const summary = summarize(sends, (name, value) => !verdict || names.has(name) || names.has(lastName(name)) || prints.has(fingerprint(value)));
+    const first = sends[0]!;
+    const id = this.acts.add(
+      this.page,
+      this.tab,
+      held.map(({ paused, sessionId, send }) => ({
+        sessionId,
+        requestId: paused.requestId,
+        frameId: paused.frameId,
+        method: send.method,
+        url: send.url,
+        ...(send.document ? { resend: { headers: paused.request.headers, ...resendBody(paused.request) } } : {}),
+      })),
+    );
+    const card: HeldCard = {
+      id,
+      site: this.page.gate.decide(this.place, 'trusted').site,
+      method: first.method,
+      url: shownUrl(first.url),
+      summary,
+      why: whyHeld(verdict?.control, this.place.url, sends),
+      tool: this.op,
+    };
+    const what = `${first.method} ${card.url}${sends.length > 1 ? ` and ${sends.length - 1} more` : ''}`;
+    return new ToolError('HELD', `${actText ?? `the ${this.op} happened`}; what it would send waits for the person's confirmation: ${what} (held as ${id}).`, {
+      data: { held: card },
+    });
+  }
+}
+
+// Acts whose input may commit a send; typing does only when it presses Enter after.
+function mayCommit(op: Operation, args: Record<string, unknown>): boolean {
+  return op === 'click' || op === 'press' || op === 'fill_form' || op === 'select_option' || (op === 'type' && args['submit'] === true);
+}
+
+// A click or key activates a control, whose words count for a write to its site; filling fields activates none, and
+// their form's words count only for a form post they cause.
+const ACTIVATES_CONTROL = new Set<Operation>(['click', 'press', 'type']);
+
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}

@@ -1,0 +1,134 @@
+// A tab's interception for the gate on risky acts: while an act may send, its sessions pause what a send uses
+// (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always), each paused request goes to the
+// act's judge, and the guard's documents-only patterns come back when the last act is done.
+import type { CdpEvent } from '../cdp.js';
+import { withDeadline } from '../deadline.js';
+import type { RequestPattern } from '../navigation-guard.js';
+import type { PageContext } from '../page-context.js';
+
+/** A request as Fetch.requestPaused tells it, at the request stage. */
+export interface PausedSend {
+  requestId: string;
+  frameId?: string;
+  resourceType: string;
+  request: {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    postData?: string;
+    hasPostData?: boolean;
+    postDataEntries?: { bytes?: string }[];
+  };
+}
+
+/** Takes a paused request (holds it, or answers it later itself) and returns true, or leaves it to the tab's defaults. */
+export type Judge = (paused: PausedSend, sessionId: string | undefined) => boolean;
+
+// Request stage only: a send is judged before it leaves, and pausing responses too would slow every read the page makes.
+const SEND_PATTERNS: readonly RequestPattern[] = ['XHR', 'Fetch', 'Ping', 'Other'].map((resourceType) => ({ resourceType, requestStage: 'Request' }));
+// Lifting the widened patterns waits no longer than this: a busy session applies them when it is free.
+const RESTORE_TIMEOUT_MS = 3_000;
+
+const gates = new WeakMap<PageContext, TabGate>();
+
+/**
+ * Each Fetch.enable is a round trip through the renderer (its loaders are updated), so the tab is widened once for
+ * however many acts overlap on it, and the restore is sent without the act's result waiting for it: commands on a
+ * session apply in order, so the next call's own finds the tab as it was.
+ */
+export class TabGate {
+  private users = 0;
+  /** The widening in force or under way; undefined while the tab pauses documents only. */
+  private armed: Promise<void> | undefined;
+  private readonly sessions = new Set<string | undefined>();
+  private readonly judges: Judge[] = [];
+  /** Undoes the guard's interceptor and the event listener; kept until the restore is answered, so no request paused under the wide patterns reaches the guard. */
+  private unhook: (() => void) | undefined;
+
+  private constructor(private readonly page: PageContext) {}
+
+  static of(page: PageContext): TabGate {
+    let gate = gates.get(page);
+    if (!gate) {
+      gate = new TabGate(page);
+      gates.set(page, gate);
+    }
+    return gate;
+  }
+
+  /** Widens every session of the tab; resolves once each pauses sends. Pair each call with one `disarm`. */
+  arm(): Promise<void> {
+    this.users++;
+    this.armed ??= this.widen();
+    return this.armed;
+  }
+
+  disarm(): void {
+    if (--this.users === 0) void this.restore();
+  }
+
+  /** Routes paused requests to `judge` (the latest one registered wins) until the returned function is called. */
+  judgeWith(judge: Judge): () => void {
+    this.judges.push(judge);
+    return () => {
+      const index = this.judges.indexOf(judge);
+      if (index >= 0) this.judges.splice(index, 1);
+    };
+  }
+
+  private async widen(): Promise<void> {
+    this.unhook ??= this.hook();
+    const sessions = new Set((await this.page.frames.list()).map((frame) => frame.sessionId));
+    for (const sessionId of sessions) this.sessions.add(sessionId);
+    const outcomes = await Promise.allSettled([...sessions].map((sessionId) => this.page.frames.navigation.enable(sessionId, SEND_PATTERNS)));
+    // A child frame that went away meanwhile has nothing left to send; the tab's own session must be widened.
+    const main = outcomes[[...sessions].indexOf(undefined)];
+    if (main?.status === 'rejected') throw main.reason;
+  }
+
+  /** Back to the guard's own patterns on every session widened; a request still held stays paused (measured, Chromium 156). */
+  private async restore(): Promise<void> {
+    this.armed = undefined;
+    const sessions = [...this.sessions];
+    this.sessions.clear();
+    const restored = Promise.all(sessions.map((sessionId) => this.page.frames.navigation.enable(sessionId).catch(() => undefined)));
+    await withDeadline(restored, RESTORE_TIMEOUT_MS, () => undefined);
+    if (this.armed !== undefined) return;
+    this.unhook?.();
+    this.unhook = undefined;
+  }
+
+  private hook(): () => void {
+    const stopIntercepting = this.page.frames.navigation.interceptFirst((event) => this.onPaused(event));
+    const stopListening = this.page.cdp.on((event) => this.onAttached(event));
+    return () => {
+      stopIntercepting();
+      stopListening();
+    };
+  }
+
+  /**
+   * A request paused while the tab is widened: the act judging now takes it or leaves it. A document left over goes on
+   * to the guard's policy check; anything else was paused only for the gate and goes on at once.
+   */
+  private onPaused(event: CdpEvent): boolean {
+    const paused = event.params as unknown as PausedSend & { responseStatusCode?: number; responseErrorReason?: string };
+    if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) return false;
+    if (this.judges.at(-1)?.(paused, event.sessionId)) return true;
+    if (paused.resourceType === 'Document') return false;
+    void this.page.cdp.send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId).catch(() => undefined);
+    return true;
+  }
+
+  /**
+   * A frame that moves into its own process while the tab is widened is widened too. The frame registry enabled its
+   * documents first and resumes it once that is answered, so a request it makes before ours lands goes unjudged.
+   */
+  private onAttached(event: CdpEvent): void {
+    if (event.method !== 'Target.attachedToTarget' || this.armed === undefined) return;
+    if ((event.params['targetInfo'] as { type: string }).type !== 'iframe') return;
+    const sessionId = String(event.params['sessionId']);
+    this.sessions.add(sessionId);
+    void this.page.frames.navigation.enable(sessionId, SEND_PATTERNS).catch(() => undefined);
+  }
+}

@@ -1,0 +1,81 @@
+// The gate on risky acts inside the real extension, through the core's bridge: an SPA's Send on a site allowed to act
+// is held in the person's Chrome with its card crossing the bridge; release_held (the person's decision, as the core
+// passes it on) sends exactly that request, and a rejected or stale one never leaves.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HeldCard } from '../../shared/engine/gate/card.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import { ToolError } from '../../shared/protocol/errors.js';
+import { startGateSite, type GateSite } from '../support/gate-site.js';
+import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+
+const ACT = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
+let linked: LinkedExtension;
+let site: GateSite;
+
+beforeAll(async () => {
+  site = await startGateSite();
+  linked = await startLinkedExtension({ policy: () => ACT });
+});
+afterAll(async () => {
+  await linked?.close();
+  await site?.close();
+});
+beforeEach(async () => {
+  site.received.length = 0;
+  await linked.run('tab_new', { url: site.url('gate-mail.html') });
+});
+
+async function heldSend(): Promise<HeldCard> {
+  const error = await linked.run('click', { selector: '#send' }).then(() => undefined, (thrown: unknown) => thrown);
+  expect(error).toBeInstanceOf(ToolError);
+  expect((error as ToolError).code, (error as ToolError).message).toBe('HELD');
+  return (error as ToolError).data?.['held'] as HeldCard;
+}
+
+/** The writes the site received, read once the page's own harmless GET (made on a click) has arrived. */
+async function writesReceived(): Promise<string[]> {
+  const before = site.received.length;
+  await linked.run('click', { selector: '#refresh' });
+  await site.arrival('/api/inbox', before);
+  return site.received.slice(0, before).filter((entry) => entry.method !== 'GET').map((entry) => `${entry.method} ${entry.path}`);
+}
+
+describe('a risky act through the extension', () => {
+  it('is held with its card (the password it carries masked) and released exactly as it was', async () => {
+    const card = await heldSend();
+    expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages`, tool: 'click' });
+    expect(card.id).toMatch(/^x.+\.h\d+$/);
+    expect(card.summary).toContain('signature=[redacted 16 chars]');
+    expect(JSON.stringify(card)).not.toContain('s3cret-Sign-Pass');
+    expect(await writesReceived()).toEqual([]);
+
+    expect(await linked.run('release_held', { id: card.id, release: true })).toEqual({ text: `released: POST ${site.origin}/api/messages`, data: { released: true } });
+    expect(JSON.parse((await site.arrival('/api/messages')).body)).toEqual({
+      to: 'alice@example.com',
+      subject: 'Quarterly report',
+      body: 'Dear Alice, the report for the third quarter is attached. Regards, Ada',
+      signature: 's3cret-Sign-Pass',
+    });
+  });
+
+  it('never sends one rejected, nor one whose page reloaded', async () => {
+    const rejected = await heldSend();
+    expect((await linked.run('release_held', { id: rejected.id, release: false })).data).toEqual({ released: false });
+    const stale = await heldSend();
+    await linked.run('navigate', { url: site.url('gate-mail.html') });
+    const refused = await linked.run('release_held', { id: stale.id, release: true }).then(() => undefined, (thrown: unknown) => thrown);
+    expect((refused as ToolError).code).toBe('NOT_FOUND');
+    expect(await writesReceived()).toEqual([]);
+  });
+
+  it('never sends one held when the worker stopped: the new worker rejects it before it lets go of the tab', async () => {
+    const card = await heldSend();
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    await relinked;
+    // The old session's id is stale, and its request never left (a detach alone would have sent it).
+    expect(((await linked.run('release_held', { id: card.id, release: true }).catch((error: unknown) => error)) as ToolError).code).toBe('NOT_FOUND');
+    await linked.run('tab_new', { url: site.url('gate-mail.html') });
+    expect(await writesReceived()).toEqual([]);
+  });
+});
