@@ -60,8 +60,10 @@ export function maskedTab<T extends { url: string; title: string }>(gate: Policy
   return { ...tab, title: '', url: site.kind === 'web' ? `${site.scheme}://${siteLabel(site)}` : siteLabel(site) };
 }
 
-/** about:blank or about:srcdoc whose origin is opaque: a fresh document, or a sandboxed one (then its maker decides). */
+/** A document with nothing of its own: no URL yet, or about:blank / about:srcdoc whose origin is opaque (a fresh document, or a sandboxed one, then its maker decides). */
 export function isOpaqueBlank(place: DocumentPlace): boolean {
+  // No URL at all: the frame has committed no document yet (Chrome reports that as ""), so there is nothing in it.
+  if (place.url === '') return !hasOrigin(place);
   return siteOf(place.url).kind === 'inherits' && !hasOrigin(place);
 }
 
@@ -71,7 +73,7 @@ function hasOrigin(place: DocumentPlace): boolean {
 }
 
 function judgedUrl(place: DocumentPlace): string {
-  if (siteOf(place.url).kind !== 'inherits') return place.url;
+  if (place.url !== '' && siteOf(place.url).kind !== 'inherits') return place.url;
   // An opaque origin has no site: judged as the blank URL it is, it is refused.
   return hasOrigin(place) ? place.origin! : place.url;
 }

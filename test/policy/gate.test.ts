@@ -1,0 +1,23 @@
+// The engine's policy gate on documents with no site of their own: a frame with nothing committed yet, a fresh blank
+// tab, and blank documents that carry their maker's origin.
+import { describe, expect, it } from 'vitest';
+import { PolicyGate } from '../../shared/engine/policy-gate.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+
+const gate = new PolicyGate(() => policyFromFlags({ allow: ['shop.example'], trust: [] }));
+
+describe('the policy gate', () => {
+  it('lets a document with nothing in it be read and acted on, never scripted', () => {
+    for (const place of [{ url: '' }, { url: 'about:blank' }, { url: 'about:blank', origin: '://' }, { url: 'about:srcdoc', origin: 'null' }]) {
+      expect(gate.allows(place, 'read')).toBe(true);
+      expect(gate.allows(place, 'act')).toBe(true);
+      expect(gate.allows(place, 'trusted')).toBe(false);
+    }
+  });
+
+  it('judges a blank document that took an origin by that origin', () => {
+    expect(gate.allows({ url: 'about:blank', origin: 'https://shop.example' }, 'act')).toBe(true);
+    expect(gate.decide({ url: 'about:blank', origin: 'https://bank.example' }, 'read')).toMatchObject({ allowed: false, reason: 'ask', site: 'bank.example' });
+    expect(gate.decide({ url: '', origin: 'https://www.chase.com' }, 'read')).toMatchObject({ allowed: false, reason: 'blind' });
+  });
+});
