@@ -46,23 +46,27 @@ function shown(send: Send): string {
 }
 
 /**
+ * A URL parsed for showing, with its path clipped so a path built to carry data cannot fill the result; undefined when
+ * it does not parse (show it masked then).
+ */
+export function parsedForShow(url: string): { parsed: URL; path: string } | undefined {
+  try {
+    const parsed = new URL(url);
+    return { parsed, path: parsed.pathname.length > PATH_CHARS ? `${parsed.pathname.slice(0, PATH_CHARS)}…` : parsed.pathname };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Origin and path, then each query parameter by name and length: the values are what a script would exfiltrate, and
  * the page's tokens ride there too. A secret in the path is caught by the usual redaction. The gate's held cards show
  * URLs the same way.
  */
-/** A URL's path as cards and reports show it: clipped, so a path built to carry data cannot fill the result. */
-export function shownPath(parsed: URL): string {
-  return parsed.pathname.length > PATH_CHARS ? `${parsed.pathname.slice(0, PATH_CHARS)}…` : parsed.pathname;
-}
-
 export function shownUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return mask(url);
-  }
-  const path = shownPath(parsed);
+  const shown = parsedForShow(url);
+  if (!shown) return mask(url);
+  const { parsed, path } = shown;
   const query = [...parsed.searchParams].map(([name, value]) => `${name}=${mask(value)}`).join('&');
   const origin = parsed.origin === 'null' ? `${parsed.protocol}//${parsed.host}` : parsed.origin;
   return redactText(`${origin}${path}${query ? `?${query}` : ''}`);

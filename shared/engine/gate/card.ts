@@ -2,7 +2,7 @@
 import { mask } from '../../redact/mask.js';
 import { isSecretName } from '../../redact/names.js';
 import { redactText } from '../../redact/text.js';
-import { shownPath } from '../egress-report.js';
+import { parsedForShow } from '../egress-report.js';
 import type { SentBody } from './request-body.js';
 
 /** What the HELD error carries in `data.held`, and what the core keeps until the person decides. */
@@ -65,13 +65,9 @@ export function whyHeld(control: string | undefined, pageUrl: string, sends: rea
 
 /** The path alone on the page's own origin, else the host too; never the query. */
 function where(url: string, pageUrl: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return mask(url);
-  }
-  const path = shownPath(parsed);
+  const shown = parsedForShow(url);
+  if (!shown) return mask(url);
+  const { parsed, path } = shown;
   const sameOrigin = (() => {
     try {
       return new URL(pageUrl).origin === parsed.origin;
