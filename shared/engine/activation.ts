@@ -2,7 +2,7 @@
 // window (a target=_blank link or form, a middle- or modifier-click on a link) at a refused site, or a download
 // (`<a download>`) while downloads are off. chrome.debugger cannot hold a new tab's first request, so there the only
 // way that request never leaves is not to click.
-import { ToolError } from '../protocol/errors.js';
+import type { ToolError } from '../protocol/errors.js';
 import { policyError, type Denied } from '../policy/decision.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import type { Opens } from './page/activation.js';
@@ -28,5 +28,5 @@ export async function refuseWhatActivationOpens(page: PageContext, handle: Eleme
 
 function refusal(decision: Denied, what: string): ToolError {
   const error = policyError(decision);
-  return new ToolError(error.code, `Not activated: ${what}. ${error.message}`, { next: error.next, ...(error.data ? { data: error.data } : {}) });
+  return error.reworded(`Not activated: ${what}. ${error.message}`);
 }

@@ -2,7 +2,7 @@
 // site, so a refused site receives no request from us, not even the first one; refuses document responses that would
 // be saved as files while downloads are off; and notes the new windows and downloads a page starts, for the act's report.
 import type { Cdp, CdpEvent } from './cdp.js';
-import { ToolError } from '../protocol/errors.js';
+import type { ToolError } from '../protocol/errors.js';
 import { policyError, type Denied } from '../policy/decision.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import { siteOf } from '../policy/site.js';
@@ -198,8 +198,5 @@ export function refusedNavigationError(refused: RefusedNavigation, started: stri
     download: ` was a download from ${site}, stopped before anything was saved`,
     popup: ` (a new window at ${site}) was refused`,
   }[refused.kind];
-  return new ToolError(error.code, `${started}${what}: ${error.message}`, {
-    next: error.next,
-    ...(error.data ? { data: error.data } : {}),
-  });
+  return error.reworded(`${started}${what}: ${error.message}`);
 }

@@ -1,5 +1,4 @@
 // The engine's side of the site policy: one judgement of a frame, a tab or a URL against the policy as it stands now.
-import { ToolError } from '../protocol/errors.js';
 import { policyError, type Decision } from '../policy/decision.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { AccessLevel } from '../policy/levels.js';
@@ -35,7 +34,7 @@ export class PolicyGate {
     if (decision.allowed) return;
     const error = policyError(decision);
     if (where === undefined) throw error;
-    throw new ToolError(error.code, `${where}: ${error.message}`, { ...(error.next ? { next: error.next } : {}), ...(error.data ? { data: error.data } : {}) });
+    throw error.reworded(`${where}: ${error.message}`);
   }
 
   allows(place: DocumentPlace, need: AccessLevel): boolean {

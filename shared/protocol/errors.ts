@@ -57,6 +57,11 @@ export class ToolError extends Error {
     this.next = opts.next ?? ERROR_CODES[code];
     if (opts.data) this.data = opts.data;
   }
+
+  /** The same error (code, next step, data) told with more context: where it happened, or what the call was doing. */
+  reworded(message: string, next: string = this.next): ToolError {
+    return new ToolError(this.code, message, { next, ...(this.data ? { data: this.data } : {}) });
+  }
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -96,7 +96,7 @@ export class HeldActs {
     if (refused && !refused.allowed) {
       await this.end(id, 'the policy refuses where it goes');
       const error = policyError(refused);
-      throw new ToolError(error.code, `Not released, and never sent: ${error.message}`, { next: error.next, ...(error.data ? { data: error.data } : {}) });
+      throw error.reworded(`Not released, and never sent: ${error.message}`);
     }
     this.forget(id);
     const sent = await Promise.allSettled(act.requests.map((request) => (request.resend ? this.resend(act.page, request) : act.page.cdp.send('Fetch.continueRequest', { requestId: request.requestId }, request.sessionId))));

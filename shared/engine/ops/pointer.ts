@@ -91,7 +91,8 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
     try {
       page.frames.require(refused, 'act');
     } catch (error) {
-      throw new ToolError((error as ToolError).code, `${(error as ToolError).message} A click by x,y could land in it; name the element instead.`, { next: 'Use a ref from `snapshot`.' });
+      const denied = error as ToolError;
+      throw denied.reworded(`${denied.message} A click by x,y could land in it; name the element instead.`, 'Use a ref from `snapshot`.');
     }
   }
   if (activates) noteActivation(page, { frame: main!, point: { x: target.x, y: target.y } });

@@ -38,10 +38,7 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
       page.frames.require(refused, 'read');
     } catch (error) {
       const denied = error as ToolError;
-      throw new ToolError(denied.code, `screenshot refused: the page embeds ${denied.message.replace(/^Frame /, 'frame ')}`, {
-        next: 'Use `snapshot` or `get_text`, which leave out that frame.',
-        ...(denied.data ? { data: denied.data } : {}),
-      });
+      throw denied.reworded(`screenshot refused: the page embeds ${denied.message.replace(/^Frame /, 'frame ')}`, 'Use `snapshot` or `get_text`, which leave out that frame.');
     }
   }
   const metrics = await page.cdp.send<LayoutMetrics>('Page.getLayoutMetrics');

@@ -54,7 +54,7 @@ async function openAt(session: TabSession, url: string, focus: boolean, ctx: Ope
     return { text: `opened ${tab.handle} ${landed.text}`, data: { tab: tab.handle, reused: false, ...landed.data } };
   } catch (error) {
     // The tab exists even though its page did not load: name it, so the model can retry there or close it.
-    if (error instanceof ToolError) throw new ToolError(error.code, `opened ${tab.handle}, but: ${error.message}`, { next: error.next, ...(error.data ? { data: error.data } : {}) });
+    if (error instanceof ToolError) throw error.reworded(`opened ${tab.handle}, but: ${error.message}`);
     throw error;
   }
 }
