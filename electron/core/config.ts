@@ -27,7 +27,12 @@ export interface Config {
   policyFileRequired: boolean;
   /** Loopback port of the control API (the panel's); 0 picks a free one. */
   controlPort: number;
+  /** The person's extra Chromium flags for the fallback browser (`--browser-arg`). */
+  browserArgs: string[];
 }
+
+/** Flags chrome-mcp sets itself: the profile it owns, and the pipe that is its only way in. */
+const OWNED_BROWSER_FLAGS = ['--user-data-dir', '--remote-debugging-pipe'];
 
 const BROWSER_CHOICES: readonly BrowserChoice[] = ['auto', 'extension', 'fallback'];
 
@@ -51,6 +56,8 @@ Options:
   --trust HOST[,HOST]      as --allow, and let it run scripts there (eval)
   --policy FILE            site rules (docs/policy.md; default DATA_DIR/policy.json); sites with no rule are asked about
   --control-port N         loopback port of the control API the panel uses (default 0 = any free port)
+  --browser-arg=FLAG       an extra Chromium flag for the browser chrome-mcp launches, e.g. --browser-arg=--lang=fr
+                           (repeatable; the = is needed)
   --help                   show this help
   --version                show the version
 
@@ -67,6 +74,7 @@ const OPTIONS = {
   trust: { type: 'string', multiple: true },
   policy: { type: 'string' },
   'control-port': { type: 'string' },
+  'browser-arg': { type: 'string', multiple: true },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -103,6 +111,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
   if (!isPort(port)) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`);
   const controlPort = values['control-port'] === undefined ? 0 : Number(values['control-port']);
   if (!isPort(controlPort)) return badFlag(`--control-port takes a port number (0 for any free one), not "${values['control-port']}"`);
+  const browserArgs = values['browser-arg'] ?? [];
+  const badArg = browserArgs.find((arg) => !arg.startsWith('--') || OWNED_BROWSER_FLAGS.some((owned) => arg.split('=')[0] === owned));
+  if (badArg !== undefined) return badFlag(`--browser-arg takes a Chromium flag (--name or --name=value) other than ${OWNED_BROWSER_FLAGS.join(', ')}, not "${badArg}"`);
   const grants = { allow: values.allow ?? [], trust: values.trust ?? [] };
   try {
     policyFromFlags(grants);
@@ -122,6 +133,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, p
       policyFile: values.policy === undefined ? join(dataDir, 'policy.json') : resolve(values.policy),
       policyFileRequired: values.policy !== undefined,
       controlPort,
+      browserArgs,
     },
   };
 }

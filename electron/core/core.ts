@@ -45,7 +45,7 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
   const policy = (): Policy => control.policy();
   // Esc in a driven tab is the person's Stop, from either backend.
   const personStop = (message: string): void => void control.stop(message);
-  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, log, policy, onPersonStop: personStop });
+  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, extraArgs: config.browserArgs, log, policy, onPersonStop: personStop });
   const bridge = await startBridge(config, log, policy);
   const stateFile = new BridgeStateFile(config.dataDir);
   if (bridge instanceof BridgeServer) {

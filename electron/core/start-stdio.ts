@@ -8,7 +8,7 @@ import { log } from './log.js';
 import { buildServer } from './mcp/build-server.js';
 
 // The client gives a server about 2 s after closing stdin before it kills it; a hung browser close must not
-// keep us past that, and playwright-core kills the browser it launched when this process exits anyway.
+// keep us past that, and the browser quits by itself once our end of its CDP pipe closes with this process.
 const EXIT_DEADLINE_MS = 1_500;
 
 export async function startStdio(config: Config): Promise<void> {

@@ -12,8 +12,6 @@ import { ToolError } from '../protocol/errors.js';
 export interface EgressWindow {
   /** What was stopped while this window was open. */
   held(): Send[];
-  /** What the browser sent past the hold meanwhile (a worker's CORS preflight). */
-  escaped(): Send[];
   /** Waits for the sends a script queued without awaiting them (see egress-drain.ts); never throws. */
   drain(sessionId: string | undefined): Promise<void>;
   /**
@@ -55,14 +53,17 @@ const RESTORE_TIMEOUT_MS = 3_000;
  * - Network.setBlockedURLs, every http(s) URL outside the allowed origins. The renderer refuses such a request before
  *   it leaves, so no CORS preflight (which carries the URL) goes out either; redirect hops are checked too.
  * - Network.emulateNetworkConditionsByRule, offline outside the allowed origins. The network service applies it to
- *   what the renderer does not check: WebSocket handshakes, and the requests of a dedicated worker the script starts.
+ *   what the renderer does not check: WebSocket handshakes.
+ * - The tab's dedicated workers get both rules on their own sessions: those running at arming, and each one started
+ *   meanwhile before its first line runs (the frame registry keeps it paused until then). A worker's requests meet
+ *   only its own session's rules, never the page's.
  * - Network.setBypassServiceWorker. A request a service worker would fetch again goes out from the worker's own
  *   target, which neither layer covers; bypassed, it goes the page's way and meets both.
  * - Document requests, which the NavigationGuard pauses already: a cross-origin one is failed here with Aborted, which
  *   leaves the frame on its page, before the policy would let it go.
  * Network.enable, which the other layers need, also tells what was held (requestWillBeSent, webSocketCreated). What
- * none stops: the CORS preflight of a non-simple request from a dedicated worker the script starts. The network service
- * sends it past the offline rule, with the URL; Fetch interception would pause it, at the cost above. It is reported.
+ * none reaches: workers that are not the tab's own targets. A shared worker the script starts, or a message it posts to
+ * the origin's service worker, makes requests from a target no tab session attaches to.
  */
 class TabHold {
   private users = 0;
@@ -82,7 +83,6 @@ class TabHold {
     const sends = this.ledger.start();
     const window: EgressWindow = {
       held: sends.held,
-      escaped: sends.escaped,
       drain: (sessionId) => this.inflight.drain(this.page.cdp, sessionId),
       close: () => this.close(sends.stop),
     };
@@ -108,7 +108,11 @@ class TabHold {
     this.unhook ??= this.hook();
     const sessions = new Set(frames.map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.sessions.add(sessionId);
-    const outcomes = await withDeadline(Promise.allSettled([...sessions].map((sessionId) => this.armSession(sessionId))), ARM_TIMEOUT_MS, () => {
+    // Workers already running could be told to send by the script: they are held too. One ending meanwhile is no failure.
+    const workers = this.page.frames.workerSessions();
+    for (const sessionId of workers) this.sessions.add(sessionId);
+    const arming = [...[...sessions].map((sessionId) => this.armSession(sessionId)), ...workers.map((sessionId) => this.armSession(sessionId).catch(() => undefined))];
+    const outcomes = await withDeadline(Promise.allSettled(arming), ARM_TIMEOUT_MS, () => {
       throw new ToolError('TIMEOUT', `eval: a frame of the tab ${noAnswerWithin(ARM_TIMEOUT_MS)} when its requests were to be held; the script did not run.`);
     });
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -164,10 +168,19 @@ class TabHold {
   private hook(): () => void {
     const stopListening = this.page.cdp.on((event) => this.onEvent(event));
     const stopIntercepting = this.page.frames.navigation.interceptFirst((event) => this.onDocument(event));
+    const stopPreparing = this.page.frames.onWorkerStart((sessionId) => this.armWorker(sessionId));
     return () => {
       stopListening();
       stopIntercepting();
+      stopPreparing();
     };
+  }
+
+  /** A worker started while the tab is held gets the same rules before its first line runs. */
+  private async armWorker(sessionId: string): Promise<void> {
+    if (this.armed === undefined) return;
+    this.sessions.add(sessionId);
+    await this.armSession(sessionId);
   }
 
   /**
@@ -187,15 +200,11 @@ class TabHold {
   private onEvent(event: CdpEvent): void {
     switch (event.method) {
       case 'Network.requestWillBeSent': {
-        const sent = event.params as { requestId: string; request: { url: string; method: string }; type?: string; initiator?: { type?: string } };
+        const sent = event.params as { requestId: string; request: { url: string; method: string }; type?: string };
         // A redirect reuses the request id, and is judged again by its new URL.
         this.inflight.started(`${event.sessionId}:${sent.requestId}`);
         if (sent.type === 'Document' || this.allowed.allows(sent.request.url)) return;
-        const send = { method: sent.request.method, url: sent.request.url, kind: sent.type ?? 'Other' };
-        // The network service sends a CORS preflight itself, past both layers; a page's own request is refused in the
-        // renderer before it needs one, so a preflight seen here is a worker's, and it left.
-        if (sent.initiator?.type === 'preflight') this.ledger.escaped(send);
-        else this.ledger.held(send);
+        this.ledger.held({ method: sent.request.method, url: sent.request.url, kind: sent.type ?? 'Other' });
         return;
       }
       case 'Network.loadingFinished':

@@ -1,4 +1,4 @@
-// What the egress hold saw leave or stopped, kept for every eval whose window was open at the time.
+// What the egress hold stopped, kept for every eval whose window was open at the time.
 
 /** One request, as the browser named it. */
 export interface Send {
@@ -10,30 +10,24 @@ export interface Send {
   kind: string;
 }
 
-/** One window's lists: what was held, and what the browser sent past the hold. */
+/** One window's list of what was held. */
 export interface WindowSends {
   held(): Send[];
-  escaped(): Send[];
   stop(): void;
 }
 
 export class HeldLedger {
-  private readonly open = new Set<{ held: Send[]; escaped: Send[] }>();
+  private readonly open = new Set<Send[]>();
 
-  /** Starts a window's lists; they fill until `stop`. */
+  /** Starts a window's list; it fills until `stop`. */
   start(): WindowSends {
-    const lists = { held: [] as Send[], escaped: [] as Send[] };
-    this.open.add(lists);
-    return { held: () => [...lists.held], escaped: () => [...lists.escaped], stop: () => this.open.delete(lists) };
+    const list: Send[] = [];
+    this.open.add(list);
+    return { held: () => [...list], stop: () => this.open.delete(list) };
   }
 
   /** A request stopped before it left the browser. */
   held(send: Send): void {
-    for (const lists of this.open) lists.held.push(send);
-  }
-
-  /** A request that left although the tab was held. */
-  escaped(send: Send): void {
-    for (const lists of this.open) lists.escaped.push(send);
+    for (const list of this.open) list.push(send);
   }
 }

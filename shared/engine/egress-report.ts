@@ -1,12 +1,10 @@
-// How the egress hold reads in an eval result: what was held and what left anyway, named by method and URL, with every
-// query value masked.
+// How the egress hold reads in an eval result: what was held, named by method and URL, with every query value masked.
 import { mask } from '../redact/mask.js';
 import { redactText } from '../redact/text.js';
 import type { Send } from './egress-ledger.js';
 
 export interface EgressSends {
   held: readonly Send[];
-  escaped: readonly Send[];
 }
 
 // A script in a loop can try thousands; the count says so, the list stays short.
@@ -14,22 +12,17 @@ const LISTED = 10;
 const PATH_CHARS = 120;
 
 /** The lines an eval result ends with; empty when the script sent nothing to another origin. */
-export function egressNote({ held, escaped }: EgressSends): string {
-  let note = '';
-  if (held.length > 0) {
-    note +=
-      `\nHeld, not sent: ${count(held)} to other origins while the script ran: ${listed(held)}. ` +
-      'A script reaches only the origins of the tab’s own frames; anything else the tab sends meanwhile is held too, whoever started it.';
-  }
-  if (escaped.length > 0) {
-    note += `\nSent anyway: ${count(escaped)} the browser made past the hold (a worker's CORS preflight, which carries the URL): ${listed(escaped)}.`;
-  }
-  return note;
+export function egressNote({ held }: EgressSends): string {
+  if (held.length === 0) return '';
+  return (
+    `\nHeld, not sent: ${count(held)} to other origins while the script ran: ${listed(held)}. ` +
+    'A script reaches only the origins of the tab’s own frames; anything else the tab sends meanwhile is held too, whoever started it.'
+  );
 }
 
-/** The result data's `held` and `sentAnyway` fields, each at most LISTED long; neither when there is nothing to say. */
-export function egressData({ held, escaped }: EgressSends): { held?: string[]; sentAnyway?: string[] } {
-  return { ...(held.length > 0 ? { held: held.slice(0, LISTED).map(shown) } : {}), ...(escaped.length > 0 ? { sentAnyway: escaped.slice(0, LISTED).map(shown) } : {}) };
+/** The result data's `held` field, at most LISTED long; none when nothing was held. */
+export function egressData({ held }: EgressSends): { held?: string[] } {
+  return held.length > 0 ? { held: held.slice(0, LISTED).map(shown) } : {};
 }
 
 function count(sends: readonly Send[]): string {

@@ -1,10 +1,11 @@
-// Focus emulation: a background tab drops CDP mouse and key input unless the page believes it has focus (seed 003).
+// Focus emulation: a background tab drops CDP mouse and key input, and renders no frames, unless the page believes it
+// has focus (seed 003).
 import type { PageContext } from './page-context.js';
 
 const enabled = new WeakMap<PageContext, Promise<void>>();
 
 /**
- * Turns on `Emulation.setFocusEmulationEnabled` once per attached tab, before its first input. The tab is never
+ * Turns on `Emulation.setFocusEmulationEnabled` once per attached tab, before its first input or scroll. The tab is never
  * activated: the person's foreground tab stays where it is. A new attach (after a detach) turns it on again.
  */
 export function ensureInputFocus(page: PageContext): Promise<void> {

@@ -60,6 +60,10 @@ export class FrameRegistry {
   private readonly seen = new Map<string, Frame>();
   /** Holds every document request of the tab and its child sessions until the policy allows the site. */
   readonly navigation: NavigationGuard;
+  /** What each new worker of the tab waits for before it runs (the egress hold putting its rules on it). */
+  private readonly workerPreparers = new Set<(sessionId: string) => Promise<unknown>>();
+  /** The sessions of the tab's workers that are running now. */
+  private readonly workers = new Set<string>();
 
   constructor(
     readonly cdp: Cdp,
@@ -67,6 +71,17 @@ export class FrameRegistry {
   ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
     this.navigation = new NavigationGuard(cdp, gate, (frameId, sessionId) => sessionId === undefined && frameId !== undefined && frameId === this.main?.id);
+  }
+
+  /** The sessions of the tab's running workers (dedicated ones: the page's own session attaches those). */
+  workerSessions(): string[] {
+    return [...this.workers];
+  }
+
+  /** `prepare` runs on each worker the tab starts from now on, before the worker's first line; returns the undo. */
+  onWorkerStart(prepare: (sessionId: string) => Promise<unknown>): () => void {
+    this.workerPreparers.add(prepare);
+    return () => this.workerPreparers.delete(prepare);
   }
 
   dispose(): void {
@@ -291,6 +306,13 @@ export class FrameRegistry {
     }
   }
 
+  /** A worker that could not be prepared stays paused: run, it would send past what should have held it. */
+  private async startWorker(sessionId: string): Promise<void> {
+    const prepared = Promise.all([...this.workerPreparers].map((prepare) => prepare(sessionId))).then(() => true, () => false);
+    if (!(await withDeadline(prepared, CHILD_LIST_TIMEOUT_MS, () => false))) return;
+    await this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+  }
+
   private onEvent(event: CdpEvent): void {
     if (TREE_EVENTS.has(event.method)) this.treeGeneration++;
     switch (event.method) {
@@ -299,8 +321,9 @@ export class FrameRegistry {
         const info = event.params['targetInfo'] as { type: string; targetId: string; parentFrameId?: string; url: string };
         const waiting = event.params['waitingForDebugger'] === true;
         if (info.type !== 'iframe') {
-          // Workers are not ours to watch, but auto-attach paused them: let them run at once.
-          if (waiting) void this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+          // Workers are not ours to read, but auto-attach paused them: they run once what watches their requests is on.
+          this.workers.add(sessionId);
+          if (waiting) void this.startWorker(sessionId);
           return;
         }
         const enabled = this.enableSession(sessionId, waiting).catch(() => undefined);
@@ -310,6 +333,7 @@ export class FrameRegistry {
       }
       case 'Target.detachedFromTarget':
         this.childSessions.delete(String(event.params['sessionId']));
+        this.workers.delete(String(event.params['sessionId']));
         return;
       case 'Page.frameNavigated': {
         const frame = event.params['frame'] as FrameTree['frame'];

@@ -109,6 +109,8 @@ export class LoadWaiter {
         const frame = params['frame'] as { id: string; parentId?: string; loaderId: string; url: string };
         if (frame.id !== this.mainFrameId) return;
         this.commits.push(frame.loaderId);
+        // A page back from the back-forward cache is the loaded document as it was left: no load event comes again.
+        if (params['type'] === 'BackForwardCacheRestore') this.seen.set(frame.loaderId, new Set(Object.values(NEEDED).flat()));
         this.progress(`committed ${frame.url}`);
         break;
       }

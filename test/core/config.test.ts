@@ -23,7 +23,17 @@ describe('parseCli', () => {
       policyFile: join(homedir(), '.chrome-mcp', 'policy.json'),
       policyFileRequired: false,
       controlPort: 0,
+      browserArgs: [],
     });
+  });
+
+  it('passes --browser-arg flags to the fallback browser, and refuses one that is no flag or is ours to set', () => {
+    expect(config(parseCli(['--browser-arg=--lang=fr', '--browser-arg=--window-size=800,600'], {}, 'linux')).browserArgs).toEqual(['--lang=fr', '--window-size=800,600']);
+    for (const bad of ['lang=fr', '--user-data-dir=/tmp/x', '--remote-debugging-pipe']) {
+      const outcome = parseCli([`--browser-arg=${bad}`], {}, 'linux');
+      expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
+      expect(outcome.kind === 'exit' && outcome.stderr).toContain(`not "${bad}"`);
+    }
   });
 
   it('takes one-run grants from repeated --allow and --trust, and a policy file that must then exist', () => {

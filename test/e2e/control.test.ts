@@ -2,7 +2,7 @@
 // through the loopback control API it exposes — questions, live policy edits, stop and interjections — plus a bad
 // policy file stopping the start with the place to fix.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
 import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
-import { readDevToolsEndpoint } from '../../electron/core/fallback/launch.js';
 import { personAt } from '../support/person.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
@@ -29,8 +28,9 @@ let dataDir: string;
 beforeAll(async () => {
   fixtures = await startFixtureServer();
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-control-e2e-'));
-  // 127.0.0.1 may be acted on for this run; localhost (the fixture server's second site) has no rule: ask.
-  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, '--allow', '127.0.0.1'];
+  // 127.0.0.1 may be acted on for this run; localhost (the fixture server's second site) has no rule: ask. The
+  // debugging port is the person's keyboard for the Esc test: the fallback opens none of its own.
+  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, '--allow', '127.0.0.1', '--browser-arg=--remote-debugging-port=0'];
   client = new Client({ name: 'control-e2e', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, env: childEnv, stderr: 'ignore' }));
   const file = readControlFile(dataDir);
@@ -44,6 +44,12 @@ afterAll(async () => {
   await fixtures?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** The browser's debugging WebSocket, from the file Chromium writes once its port listens (it is up: it served a call). */
+function devToolsEndpoint(profileDir: string): string {
+  const [port, path] = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').split('\n');
+  return `ws://127.0.0.1:${port!.trim()}${path!.trim()}`;
+}
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<string> {
   return textOf(await client.callTool({ name, arguments: args }));
@@ -89,7 +95,7 @@ describe('Esc in the driven tab', () => {
   it('stops a running batch within a step, and every later call, until the person resumes', async () => {
     await call('navigate', { url: fixtures.url('stop-counter.html') });
     // The person's own keyboard: a separate debugging session on the same tab of the browser chrome-mcp launched.
-    const connection = await CdpConnection.connect(await readDevToolsEndpoint(join(dataDir, 'fallback-profile')));
+    const connection = await CdpConnection.connect(devToolsEndpoint(join(dataDir, 'fallback-profile')));
     try {
       const { targetInfos } = await connection.send<{ targetInfos: { targetId: string; url: string }[] }>('Target.getTargets');
       const person = await personAt(connection, targetInfos.find((target) => target.url.includes('stop-counter'))!.targetId);

@@ -53,11 +53,15 @@ async function connect() {
   return { client, transport, dataDir, stderr, protocolErrors, closed };
 }
 
-/** The server and the browser it launched are running, and nothing they listen on is reachable from another machine. */
+/**
+ * The server and the browser it launched are running; nothing the server listens on is reachable from another machine,
+ * and the browser listens on nothing at all (it is driven over a pipe, so no other program can attach to it).
+ */
 function expectLoopbackOnly(serverPid: number, profile: string): void {
   const browserPids = processesMentioning(profile);
   expect(browserPids.length).toBeGreaterThan(0);
-  const listeners = listeningSockets([serverPid, ...browserPids]);
+  expect(listeningSockets(browserPids)).toEqual([]);
+  const listeners = listeningSockets([serverPid]);
   expect(listeners.length).toBeGreaterThan(0);
   expect(listeners.filter((listener) => !isLoopback(listener.address))).toEqual([]);
 }
@@ -126,6 +130,17 @@ describe('chrome-mcp over stdio', () => {
     // Logs went to stderr, and stdout never carried anything the client could not parse.
     expect(stderr.join('')).toContain('[chrome-mcp] ready');
     expect(protocolErrors).toEqual([]);
+  });
+
+  it('leaves no browser behind when the server is killed outright (SIGKILL)', async () => {
+    const { client, transport, dataDir } = await connect();
+    const opened = await client.callTool({ name: 'tab_new', arguments: { url: fixtures.url('mcp-hello.html') } });
+    expect(opened.isError, textOf(opened)).toBeFalsy();
+    const profile = join(dataDir, 'fallback-profile');
+    expect(processesMentioning(profile).length).toBeGreaterThan(0);
+    process.kill(transport.pid!, 'SIGKILL');
+    // No handler of ours ran: the browser quits by itself once its CDP pipe closes with the server.
+    await expect.poll(() => processesMentioning(profile), { timeout: 10_000, interval: 50 }).toEqual([]);
   });
 
   it('refuses eval on a login page with PASSWORD_FIELD, never showing the field value', async () => {

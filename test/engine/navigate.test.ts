@@ -89,8 +89,11 @@ describe('navigate', () => {
   it('goes back, forward and reloads, waiting for each document', async () => {
     const { page } = await suite.browser.open('about:blank');
     await navigate(page, { url: suite.server.url('nav-basic.html') }, context());
+    await pageEval(page, 'window.kept = 1');
     await navigate(page, { url: suite.server.url('nav-second.html') }, context());
     expect((await navigate(page, { action: 'back' }, context())).text).toBe(`${suite.server.url('nav-basic.html')} "Nav basic"`);
+    // Back came from the back-forward cache (the page as it was left), which fires no load event: still waited for.
+    expect(await pageEval(page, 'typeof window.kept')).toBe('number');
     expect((await navigate(page, { action: 'forward' }, context())).text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);
     await pageEval(page, 'window.marker = 1');
     expect((await navigate(page, { action: 'reload' }, context())).text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);

@@ -1,4 +1,4 @@
-// Launches the real fallback browser (headless Chromium via playwright-core) on a fresh profile for engine tests.
+// Launches the real fallback browser (headless Chromium, ours the only CDP connection) on a fresh profile for engine tests.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,11 +2,10 @@
 // as a person's Chrome does. (Playwright turns focus emulation on for every page it sees, and headless Chromium
 // delivers input to background tabs anyway, so neither can show that focus emulation is needed.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
+import { startBrowserProcess, type BrowserProcess } from '../../electron/core/fallback/browser-process.js';
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
 import { findBrowser } from '../../electron/core/fallback/find-browser.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
@@ -37,28 +36,29 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
   const display = process.env['DISPLAY'] ?? (await startXvfb(children));
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-headed-'));
   const root = process.getuid?.() === 0;
-  const browserProcess = spawn(
-    findBrowser(undefined)!,
-    [
-      '--no-first-run', '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profileDir}`, '--window-size=1000,800',
-      ...(root ? ['--no-sandbox'] : []), 'about:blank',
-    ],
-    { stdio: 'ignore', env: { ...process.env, DISPLAY: display } },
-  );
-  children.push(browserProcess);
-  const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-  const close = async () => {
+  const stopXvfb = async () => {
     for (const child of children.reverse()) {
       child.kill('SIGKILL');
-      await exited(child);
+      await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
     }
     // The browser's helper processes may still be letting go of the profile for a moment.
     rmSync(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   };
+  let browser: BrowserProcess | undefined;
+  const close = async () => {
+    await browser?.kill();
+    await stopXvfb();
+  };
   try {
-    const connection = await CdpConnection.connect(await devToolsEndpoint(profileDir));
-    const host = new CdpTabHost(connection, TEST_GATE);
+    browser = await startBrowserProcess(
+      findBrowser(undefined)!,
+      [
+        '--no-first-run', '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
+        '--disable-sync', `--user-data-dir=${profileDir}`, '--window-size=1000,800', ...(root ? ['--no-sandbox'] : []), 'about:blank',
+      ],
+      { ...process.env, DISPLAY: display },
+    );
+    const host = new CdpTabHost(browser.connection, TEST_GATE);
     const [front] = await host.list();
     const foreground = new PageContext(await host.cdp(front!.id), TEST_GATE);
     const pages: PageContext[] = [foreground];
@@ -68,7 +68,6 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
       open: (url, wrap) => openTab(host, url, pages, wrap),
       async close() {
         for (const page of pages) page.dispose();
-        connection.close();
         await close();
       },
     };
@@ -91,19 +90,6 @@ async function startXvfb(children: ChildProcess[]): Promise<string> {
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code})`)));
   });
   return `:${number}`;
-}
-
-async function devToolsEndpoint(profileDir: string): Promise<string> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      const [port, path] = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').split('\n');
-      if (port && path) return `ws://127.0.0.1:${port.trim()}${path.trim()}`;
-    } catch {
-      // Not written yet: Chromium writes it once its debugging server listens.
-    }
-    await sleep(50);
-  }
-  throw new Error('headed Chromium never opened its debugging port');
 }
 
 /** Wraps a tab's CDP handle, recording the method of every command sent through it. */

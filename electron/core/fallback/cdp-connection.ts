@@ -1,5 +1,6 @@
-// A raw CDP WebSocket to the fallback browser: flattened sessions, so out-of-process iframes are reachable by sessionId.
-// playwright-core's public CDPSession cannot address child sessions, so the engine talks CDP here directly.
+// A raw CDP connection to a browser, over the launch pipe or a WebSocket: flattened sessions, so out-of-process iframes
+// are reachable by sessionId.
+import type { Readable, Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { CdpCommandError, type CdpEvent } from '../../../shared/engine/cdp.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
@@ -11,25 +12,74 @@ interface Pending {
   sessionId: string | undefined;
 }
 
+/** How messages travel: `send` one JSON text; `close` ends the channel. */
+interface Channel {
+  send(text: string): void;
+  close(): void;
+}
+
+/** What a channel reports back: each whole message, and its end (once, however it ends). */
+interface ChannelEvents {
+  message(text: string): void;
+  closed(): void;
+}
+
 export class CdpConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private closed = false;
+  private readonly channel: Channel;
 
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => this.onMessage(data.toString()));
-    socket.on('close', () => this.onClose());
-    socket.on('error', () => this.onClose());
+  private constructor(open: (events: ChannelEvents) => Channel) {
+    this.channel = open({ message: (text) => this.onMessage(text), closed: () => this.onClose() });
   }
 
+  /** Dials a browser's debugging WebSocket. */
   static async connect(url: string): Promise<CdpConnection> {
     const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
-    return new CdpConnection(socket);
+    return new CdpConnection((events) => {
+      socket.on('message', (data) => events.message(data.toString()));
+      socket.on('close', events.closed);
+      socket.on('error', events.closed);
+      return { send: (text) => socket.send(text), close: () => socket.close() };
+    });
+  }
+
+  /**
+   * Talks over the pipe of a browser started with `--remote-debugging-pipe`: it reads commands from `toBrowser` (its
+   * fd 3) and writes to `fromBrowser` (its fd 4), each message ended by a NUL byte.
+   */
+  static overPipe(toBrowser: Writable, fromBrowser: Readable): CdpConnection {
+    return new CdpConnection((events) => {
+      // A message may arrive in many chunks (a screenshot is megabytes); bytes are joined before decoding, so a
+      // character split across chunks survives.
+      let partial: Buffer[] = [];
+      fromBrowser.on('data', (chunk: Buffer) => {
+        let start = 0;
+        for (let end = chunk.indexOf(0); end !== -1; end = chunk.indexOf(0, start)) {
+          partial.push(chunk.subarray(start, end));
+          events.message(Buffer.concat(partial).toString('utf8'));
+          partial = [];
+          start = end + 1;
+        }
+        if (start < chunk.length) partial.push(chunk.subarray(start));
+      });
+      fromBrowser.on('close', events.closed);
+      fromBrowser.on('error', events.closed);
+      toBrowser.on('error', events.closed);
+      return {
+        send: (text) => toBrowser.write(`${text}\0`),
+        close: () => {
+          toBrowser.end();
+          fromBrowser.destroy();
+        },
+      };
+    });
   }
 
   get isClosed(): boolean {
@@ -42,7 +92,7 @@ export class CdpConnection {
     const message = sessionId ? { id, method, params, sessionId } : { id, method, params };
     return new Promise<R>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, method, sessionId });
-      this.socket.send(JSON.stringify(message));
+      this.channel.send(JSON.stringify(message));
     });
   }
 
@@ -52,7 +102,7 @@ export class CdpConnection {
   }
 
   close(): void {
-    this.socket.close();
+    this.channel.close();
     this.onClose();
   }
 

@@ -91,8 +91,7 @@ export class CdpTabHost implements TabHost {
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
-    // which any CDP client's resume releases: where another client auto-attaches too (playwright's own connection to
-    // the browser it launched), that one may let it go before our guard is on.
+    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port).
     this.holding = connection
       .send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'page' }] })
       .then(() => undefined);

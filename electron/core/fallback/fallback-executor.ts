@@ -15,6 +15,8 @@ export interface FallbackOptions {
   executablePath?: string;
   headless: boolean;
   profileDir: string;
+  /** The person's own extra browser flags. */
+  extraArgs?: string[];
   log: (line: string) => void;
   /** The site policy as it stands now, enforced by the engine in this process. */
   policy: () => Policy;
@@ -108,7 +110,7 @@ export class FallbackExecutor implements Executor {
       this.session = undefined;
       engine.dispose();
       log('fallback browser went away; the next call starts it again');
-      // Reaps what is left of it (playwright's handle, any orphaned helper process).
+      // Reaps what is left of it (any helper process still running).
       void browser.close();
     });
     this.session = session;

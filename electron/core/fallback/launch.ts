@@ -1,10 +1,8 @@
-// Launches the fallback browser through playwright-core on an owned profile, and opens our raw CDP socket to it.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { BrowserContext } from 'playwright-core';
+// Launches the fallback browser on an owned profile, with ours the only CDP connection to it (over its launch pipe).
+import { mkdirSync } from 'node:fs';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import { CdpConnection } from './cdp-connection.js';
+import { BrowserStartError, startBrowserProcess, type BrowserProcess } from './browser-process.js';
+import type { CdpConnection } from './cdp-connection.js';
 import { findBrowser } from './find-browser.js';
 import { recoverProfileLock } from './profile-lock.js';
 
@@ -12,6 +10,8 @@ export interface LaunchOptions {
   executablePath?: string;
   headless: boolean;
   profileDir: string;
+  /** The person's own extra flags (`--browser-arg`), after ours so they win where both set one. */
+  extraArgs?: string[];
   log: (line: string) => void;
 }
 
@@ -20,81 +20,77 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-// Quiet flags: without the network ones Chromium floods a closed network and stalls start-up.
 const BROWSER_FLAGS = [
+  // Quiet: without the network ones Chromium floods a closed network and stalls start-up.
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--disable-default-apps',
+  '--disable-breakpad',
   '--no-first-run',
   '--no-default-browser-check',
   '--disable-features=Translate,MediaRouter,OptimizationHints',
   // Our own profile needs no OS keyring; with a session bus Chromium would otherwise reach for one (and may prompt).
   '--password-store=basic',
-  // Our own CDP socket beside playwright's pipe, so the engine can address child sessions.
-  '--remote-debugging-port=0',
+  // The agent drives background tabs: their timers and rendering run at full speed, as in the tab in front.
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+  // Containers give /dev/shm a few megabytes, and renderers crash on big pages without this.
+  '--disable-dev-shm-usage',
 ];
 
-/** The ws:// endpoint of the browser debugging `profileDir`, once Chromium has written it. */
-export async function readDevToolsEndpoint(profileDir: string): Promise<string> {
-  const file = join(profileDir, 'DevToolsActivePort');
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      const [port, path] = readFileSync(file, 'utf8').split('\n');
-      if (port && path) return `ws://127.0.0.1:${port.trim()}${path.trim()}`;
-    } catch {
-      // Not written yet: Chromium writes it once the debugging server listens.
-    }
-    await sleep(20);
-  }
-  throw new ToolError('LAUNCH_FAILED', 'The browser started but never opened its debugging port.');
+const HEADLESS_FLAGS = ['--headless', '--disable-gpu', '--hide-scrollbars', '--mute-audio'];
+
+/** Chromium refuses to run as root with its sandbox, and some containers cannot give it the namespaces it needs. */
+const NO_SANDBOX = '--no-sandbox';
+const SANDBOX_UNUSABLE = /No usable sandbox|setuid sandbox|Operation not permitted.*namespace/i;
+
+function browserArgs(options: LaunchOptions, sandbox: boolean): string[] {
+  return [
+    ...BROWSER_FLAGS,
+    ...(options.headless ? HEADLESS_FLAGS : []),
+    ...(sandbox ? [] : [NO_SANDBOX]),
+    `--user-data-dir=${options.profileDir}`,
+    ...(options.extraArgs ?? []),
+    'about:blank',
+  ];
 }
 
-async function launchContext(options: LaunchOptions, executablePath: string): Promise<BrowserContext> {
-  const { chromium } = await import('playwright-core');
-  const headlessFlags = options.headless ? ['--disable-gpu'] : [];
-  return chromium.launchPersistentContext(options.profileDir, {
-    executablePath,
-    headless: options.headless,
-    args: [...BROWSER_FLAGS, ...headlessFlags],
-    viewport: null,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+/** Starts the browser, without its sandbox where the sandbox cannot work here (logged, so the person knows). */
+async function start(options: LaunchOptions, executable: string): Promise<BrowserProcess> {
+  const asRoot = process.getuid?.() === 0;
+  try {
+    return await startBrowserProcess(executable, browserArgs(options, !asRoot));
+  } catch (error) {
+    if (asRoot || !(error instanceof BrowserStartError) || !SANDBOX_UNUSABLE.test(error.output)) throw error;
+    options.log('the browser sandbox is unusable on this system; starting the fallback browser without it');
+    return startBrowserProcess(executable, browserArgs(options, false));
+  }
+}
+
+function launchFailed(error: unknown): ToolError {
+  const lastLine = error instanceof BrowserStartError ? error.output.trim().split('\n').pop() : undefined;
+  return new ToolError('LAUNCH_FAILED', `Browser launch failed: ${(error as Error).message}${lastLine ? ` (${lastLine})` : ''}`);
 }
 
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
-  const executablePath = findBrowser(options.executablePath);
-  if (!executablePath) {
+  const executable = findBrowser(options.executablePath);
+  if (!executable) {
     throw new ToolError('LAUNCH_FAILED', 'No Chrome or Chromium found.', {
       next: 'Install Chrome or Chromium, or pass --executable-path / set CHROME_MCP_CHROMIUM.',
     });
   }
   mkdirSync(options.profileDir, { recursive: true, mode: 0o700 });
-  // A stale port file would point us at a browser that no longer exists.
-  rmSync(join(options.profileDir, 'DevToolsActivePort'), { force: true });
-  let context: BrowserContext;
+  let browser: BrowserProcess;
   try {
-    context = await launchContext(options, executablePath);
+    browser = await start(options, executable);
   } catch (first) {
+    // A browser still running on this profile makes a new one hand over to it and exit: clear it if it is ours.
     const recovery = recoverProfileLock(options.profileDir);
-    if (recovery === 'none' || recovery === 'held') {
-      throw new ToolError('LAUNCH_FAILED', `Browser launch failed: ${(first as Error).message.split('\n')[0]}`);
-    }
+    if (recovery === 'none' || recovery === 'held') throw launchFailed(first);
     options.log(`profile lock recovered (${recovery}); launching again`);
-    context = await launchContext(options, executablePath);
+    browser = await start(options, executable).catch((second: unknown) => Promise.reject(launchFailed(second)));
   }
-  try {
-    const connection = await CdpConnection.connect(await readDevToolsEndpoint(options.profileDir));
-    return {
-      connection,
-      async close() {
-        connection.close();
-        await context.close().catch(() => undefined);
-      },
-    };
-  } catch (error) {
-    await context.close().catch(() => undefined);
-    throw error;
-  }
+  return { connection: browser.connection, close: () => browser.close() };
 }

@@ -92,7 +92,7 @@ function failed(error: string, sends: EgressSends): OperationResult {
 }
 
 function sendsOf(hold: EgressWindow): EgressSends {
-  return { held: hold.held(), escaped: hold.escaped() };
+  return { held: hold.held() };
 }
 
 function exceptionText(details: ExceptionDetails): string {

@@ -2,6 +2,7 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { ScrollArgs } from '../../tools/args.js';
+import { ensureInputFocus } from '../focus.js';
 import { revealInFrames } from '../geometry.js';
 import type { ScrollPosition } from '../page/scrolling.js';
 import type { PageContext } from '../page-context.js';
@@ -17,6 +18,8 @@ export async function scroll(page: PageContext, args: ScrollArgs, _ctx: Operatio
   const dy = args.dy ?? 0;
   const to = args.to ?? null;
   const moves = dx !== 0 || dy !== 0 || to !== null;
+  // A background tab renders no frames, and scroll events, lazy loading and infinite lists all wait for one.
+  await ensureInputFocus(page);
   if (!namesElement(args)) {
     if (!moves) throw new ToolError('BAD_ARGS', 'Give dx/dy, to (top or bottom), or a target to bring into view.');
     const [frame] = await framesFor(page, args.frame);

@@ -1,0 +1,40 @@
+// The egress hold in the person's Chrome, through the real extension: what an eval's script sends to another origin,
+// itself or through a dedicated worker it starts (whose requests meet only rules put on the worker's own session),
+// reaches no one and is named in the result.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+
+let linked: LinkedExtension;
+let watched: WatchedSite;
+let tab: string;
+
+beforeAll(async () => {
+  watched = await startWatchedSite();
+  linked = await startLinkedExtension({ policy: () => policyFromFlags({ allow: [], trust: ['127.0.0.1'] }) });
+  tab = String((await linked.run('tab_new', { url: linked.fixtures.url('egress-page.html') })).data?.['tab']);
+});
+
+afterAll(async () => {
+  await linked?.close();
+  await watched?.close();
+});
+
+describe('eval through the extension', () => {
+  it('holds a fetch to another origin, and the requests of a worker the script starts', async () => {
+    const worker = `Promise.allSettled([fetch('${watched.origin}/worker-put?d=1', { method: 'PUT' }), fetch('${watched.origin}/worker-get')]).then(() => postMessage(0));`;
+    const result = await linked.run('eval', {
+      tab,
+      // Every send settles before the script ends (the worker answers once its own have), so any that left has arrived.
+      expression: `await fetch('${watched.origin}/direct').catch(() => undefined);
+        await new Promise((resolve) => {
+          const worker = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' })));
+          worker.onmessage = resolve;
+        }); 'done'`,
+    });
+    const held = (result.data?.['held'] as string[]).map((entry) => entry.replaceAll(watched.origin, 'W')).sort();
+    expect(held).toEqual(['GET W/direct (Fetch)', 'GET W/worker-get (Fetch)', 'PUT W/worker-put?d=[redacted 1 chars] (Fetch)']);
+    expect(watched.requests).toEqual([]);
+  });
+});
