@@ -1,7 +1,8 @@
 // The typed client against a real server: every declared call round-trips with its real effect, refusals come back
 // as ControlError with their code, and the event stream carries what other calls changed, until the server closes.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
+import { readControlFile } from '../../electron/core/control/control-file.js';
+import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
 import { ControlServer } from '../../electron/core/control/control-server.js';
 import type { ActivityEvent } from '../../shared/control/activity.js';
 import { CONTROL_API, type ControlCall } from '../../shared/control/api.js';
@@ -23,7 +24,7 @@ async function connect(): Promise<HubSetup & { server: ControlServer; client: Co
   // The way a script finds the core: through control.json in the data dir.
   const file = readControlFile(setup.dataDir);
   if (!file) throw new Error('control.json missing');
-  return { ...setup, server, client: createControlClient(file) };
+  return { ...setup, server, client: createControlClient({ origin: loopbackOrigin(file.port), token: file.token }) };
 }
 
 /** Reads events until `done` says the one wanted has arrived; returns them all. */
@@ -92,7 +93,7 @@ describe('control client', () => {
     expect(bad).toBeInstanceOf(ControlError);
     expect(bad).toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('rules[0]') });
     await expect(client.call('questions.answer', { id: 'q404', answer: 'deny' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(createControlClient({ port: server.port, token: 'not-the-token' }).call('status')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(createControlClient({ origin: loopbackOrigin(server.port), token: 'not-the-token' }).call('status')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('streams a policy change made through another call, after replaying what followed `since`', async () => {

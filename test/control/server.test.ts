@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readControlFile } from '../../electron/core/control/control-client.js';
+import { readControlFile } from '../../electron/core/control/control-file.js';
 import { CONTROL_FILE } from '../../electron/core/control/control-file.js';
 import { ControlServer } from '../../electron/core/control/control-server.js';
 import { MAX_BODY_BYTES } from '../../electron/core/control/json-body.js';

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
+import { readControlFile } from '../../electron/core/control/control-file.js';
+import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
 import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { personAt } from '../support/person.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
@@ -36,7 +37,7 @@ beforeAll(async () => {
   const file = readControlFile(dataDir);
   if (!file) throw new Error('chrome-mcp wrote no control.json');
   controlPort = file.port;
-  control = createControlClient(file);
+  control = createControlClient({ origin: loopbackOrigin(file.port), token: file.token });
 });
 
 afterAll(async () => {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createControlClient, readControlFile, type ControlClient } from '../../electron/core/control/control-client.js';
+import { readControlFile } from '../../electron/core/control/control-file.js';
+import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
 import type { StatusReport } from '../../electron/core/mcp/status.js';
 import { until } from '../extension/support/until.js';
 import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
@@ -60,7 +61,7 @@ export async function startLinkedCore(flags: readonly string[]): Promise<LinkedC
     if (!linked.extension.connected) throw new Error(`the extension never connected: ${JSON.stringify(linked.extension)}\n${logged.join('')}`);
     // Its work is done; left open it would be the active tab an agent's first call lands on.
     await popup.close();
-    return { client, control: createControlClient(file), controlPort: file.port, dataDir, stderr: () => logged.join(''), status, close };
+    return { client, control: createControlClient({ origin: loopbackOrigin(file.port), token: file.token }), controlPort: file.port, dataDir, stderr: () => logged.join(''), status, close };
   } catch (error) {
     await close();
     throw error;

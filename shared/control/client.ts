@@ -1,13 +1,12 @@
-// A typed client for the loopback control API: each call's input and output come from the declaration, and the
-// activity stream arrives as parsed events. For scripts, tests, and the panel's model of how to talk to the core.
-import { type ActivityEvent, ActivityEventSchema } from '../../../shared/control/activity.js';
-import { CONTROL_API, type ControlCall, type ControlInput, type ControlOutput } from '../../../shared/control/api.js';
-import { ControlError, ErrorBodySchema } from '../../../shared/control/errors.js';
-
-export { readControlFile } from './control-file.js';
+// A typed client for the control API: each call's input and output come from the declaration, and the activity stream
+// arrives as parsed events. `ControlClient` is what every person-facing surface holds (the panel over loopback HTTP or
+// Electron IPC, scripts, tests); `createControlClient` is its loopback HTTP form, for Node and the browser alike.
+import { type ActivityEvent, ActivityEventSchema } from './activity.js';
+import { CONTROL_API, type ControlCall, type ControlInput, type ControlOutput } from './api.js';
+import { ControlError, ErrorBodySchema } from './errors.js';
 
 /** Calls whose every input field is optional may be made without an input. */
-type InputArgs<N extends ControlCall> = Record<never, never> extends ControlInput<N> ? [input?: ControlInput<N>] : [input: ControlInput<N>];
+export type InputArgs<N extends ControlCall> = Record<never, never> extends ControlInput<N> ? [input?: ControlInput<N>] : [input: ControlInput<N>];
 
 export interface ControlClient {
   call<N extends ControlCall>(name: N, ...input: InputArgs<N>): Promise<ControlOutput<N>>;
@@ -15,8 +14,14 @@ export interface ControlClient {
   events(since?: number, signal?: AbortSignal): AsyncIterable<ActivityEvent>;
 }
 
-export function createControlClient({ port, token }: { port: number; token: string }): ControlClient {
-  const base = `http://127.0.0.1:${port}/api`;
+/** The control server's origin on this machine. */
+export function loopbackOrigin(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
+/** `origin`: where the control server listens (see loopbackOrigin); `token`: the one in its control.json. */
+export function createControlClient({ origin, token }: { origin: string; token: string }): ControlClient {
+  const base = `${origin}/api`;
   const authorization = `Bearer ${token}`;
   return {
     async call(name, ...[input]) {
