@@ -16,6 +16,9 @@ export interface Person {
 /** Sits the person in front of page target `targetId` of the browser behind `connection`. */
 export async function personAt(connection: CdpConnection, targetId: string): Promise<Person> {
   const { sessionId } = await connection.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  // The person looks at the tab: it is shown and focused, so it renders frames as the tab in front does (a headless
+  // background tab renders none, and a screenshot or a pill waiting on one would wait for good).
+  await connection.send('Emulation.setFocusEmulationEnabled', { enabled: true }, sessionId);
   const key = (type: string) => connection.send('Input.dispatchKeyEvent', { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27, nativeVirtualKeyCode: 27 }, sessionId);
   return {
     async pressEscape() {
