@@ -11,7 +11,7 @@ const browserOnly = Object.keys(globals.browser).filter((name) => !everywhere.ha
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'events', 'util', 'url', 'buffer'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', '.vite/**', 'out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -59,6 +59,33 @@ export default tseslint.config(
           { group: ['electron', 'electron/*', '**/electron/**'], message: 'The extension reaches the core only through the wire protocol in shared/protocol.' },
           { group: ['ws', 'playwright-core', 'playwright-core/*', 'keytar'], message: 'Node-only packages stay in electron/.' },
         ],
+      }],
+    },
+  },
+  {
+    // The panel is a web page (served by the core, or the app's window): the core only through shared/control.
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: nodeBuiltins, message: 'The panel runs in a browser page: no Node imports.' },
+          { group: ['electron', 'electron/*', '**/electron/**'], message: 'The panel reaches the core only through the control API in shared/control.' },
+          { group: ['**/extension/**'], message: 'The panel and the extension share code only through shared/.' },
+          { group: ['ws', 'playwright-core', 'playwright-core/*', 'keytar'], message: 'Node-only packages stay in electron/.' },
+        ],
+      }],
+      'no-restricted-globals': ['error', 'process', 'require', 'Buffer', '__dirname', 'chrome'],
+    },
+  },
+  {
+    // Electron's API exists only in the app's main process and its preload; the helper and scripts run as plain Node too.
+    files: ['electron/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['electron/main/**', 'electron/preload/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        // A regex, not a gitignore-style group: `../electron/core/…` (our own folder) is no import of the package.
+        patterns: [{ regex: '^electron(/.*)?$', message: 'Only electron/main and electron/preload import electron.' }],
       }],
     },
   },

@@ -10,8 +10,10 @@ import { extensionBackend } from './bridge/extension-executor.js';
 import type { Config } from './config.js';
 import { ControlHub } from './control/hub.js';
 import { ControlServer } from './control/control-server.js';
+import { bridgePairing } from './control/pairing-control.js';
 import { PolicyStore } from './control/policy-store.js';
-import { lazyFallback } from './lazy-fallback.js';
+import type { FallbackOptions } from './fallback/fallback-executor.js';
+import { lazyFallback, type LazyFallback } from './lazy-fallback.js';
 import type { Log } from './log.js';
 import type { ExtensionStatus, StatusReport } from './mcp/status.js';
 import { statusReport } from './mcp/status.js';
@@ -29,7 +31,15 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export async function startCore(config: Config, log: Log): Promise<Core> {
+/** What the core hands a fallback it did not make itself: the policy it must enforce, its log, the person's Esc. */
+export type FallbackDeps = Pick<FallbackOptions, 'log' | 'policy' | 'onPersonStop'>;
+
+export interface CoreOptions {
+  /** A fallback browser other than the launched Chrome/Chromium (the tray app's own Chromium); absent, that one. */
+  fallback?: (deps: FallbackDeps) => LazyFallback;
+}
+
+export async function startCore(config: Config, log: Log, options: CoreOptions = {}): Promise<Core> {
   ensurePrivateDir(config.dataDir);
   // Throws PolicyFormatError naming the file's mistake before anything listens.
   const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
@@ -41,11 +51,17 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
     releaseHeld: async (id, release) => {
       await manager.run('release_held', { id, release }, { progress: () => undefined });
     },
+    // The panel's Connection screen: which backend serves, the extension link, the fallback browser.
+    statusExtra: async () => ({ ...(await status()) }),
+    // Only control calls read the link, and the control server starts after the bridge.
+    pairing: bridgePairing({ dataDir: config.dataDir, log, link: () => (bridge instanceof BridgeServer ? bridge.link() : undefined) }),
   });
   const policy = (): Policy => control.policy();
   // Esc in a driven tab is the person's Stop, from either backend.
   const personStop = (message: string): void => void control.stop(message);
-  const fallback = lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, extraArgs: config.browserArgs, log, policy, onPersonStop: personStop });
+  const fallback = options.fallback
+    ? options.fallback({ log, policy, onPersonStop: personStop })
+    : lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, extraArgs: config.browserArgs, log, policy, onPersonStop: personStop });
   const bridge = await startBridge(config, log, policy);
   const stateFile = new BridgeStateFile(config.dataDir);
   if (bridge instanceof BridgeServer) {
@@ -53,9 +69,11 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
     bridge.on('connected', (link) => {
       log(`extension connected (Chrome ${link.identity.chrome}, session ${link.identity.session})`);
       stateFile.extensionConnected(true);
+      control.recordLink('connected', link.identity.chrome);
     });
-    bridge.on('disconnected', (_link, why) => {
+    bridge.on('disconnected', (link, why) => {
       log(`extension disconnected: ${why}`);
+      control.recordLink('disconnected', link.identity.chrome);
       stateFile.extensionConnected(bridge.link() !== undefined);
     });
   }
@@ -81,11 +99,14 @@ export async function startCore(config: Config, log: Log): Promise<Core> {
     };
   };
 
+  const status = async (): Promise<StatusReport> =>
+    statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state() });
+
   return {
     executor: manager,
     control,
     controlServer,
-    status: async () => statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state() }),
+    status,
     async close() {
       stateFile.stopped();
       await Promise.all([fallback.close(), bridge instanceof BridgeServer ? bridge.close() : undefined, controlServer.close(), control.flush()]);

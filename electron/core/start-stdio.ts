@@ -1,9 +1,7 @@
 // Serves MCP on stdio from an in-process core (extension bridge + fallback browser), and closes what it opened on the way out.
-import { formatWithOptions } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
-import { PolicyFormatError } from '../../shared/policy/format-error.js';
-import { startCore } from './core.js';
+import { routeConsoleToLog, startCoreOrRefuse } from './core-process.js';
 import { log } from './log.js';
 import { buildServer } from './mcp/build-server.js';
 
@@ -12,16 +10,9 @@ import { buildServer } from './mcp/build-server.js';
 const EXIT_DEADLINE_MS = 1_500;
 
 export async function startStdio(config: Config): Promise<void> {
-  // stdout is the protocol channel: a stray console.log in any dependency would corrupt it. And whatever a
-  // dependency prints goes through the same redacting logger as our own lines.
-  console.log = console.info = console.debug = console.warn = console.error = (...parts: unknown[]) => log(formatWithOptions({ colors: false }, ...parts));
-
-  const core = await startCore(config, log).catch((error: unknown) => {
-    // A policy file with a mistake is the person's to fix: say where, and do not start with rules they did not mean.
-    if (!(error instanceof PolicyFormatError)) throw error;
-    process.stderr.write(`chrome-mcp: ${config.policyFile}: ${error.message}\n`);
-    process.exit(2);
-  });
+  routeConsoleToLog();
+  const core = await startCoreOrRefuse(config, 'chrome-mcp');
+  if (core === 2) process.exit(2);
   const server = buildServer({ executor: core.executor, status: core.status, control: core.control, log });
 
   let stopping = false;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { RuleTextSchema } from '../policy/transfer.js';
 import { HeldActSchema, HELD_OUTCOMES } from './held.js';
 import { PlanSchema } from './oversight.js';
+import { PAIRING_CHANGES } from './pairing.js';
 import { QuestionSchema } from './question.js';
 
 /** What became of a call: run, refused by the policy, waiting on a question, held for confirmation, or stopped. */
@@ -51,6 +52,14 @@ export const ActivityEventSchema = z.discriminatedUnion('type', [
     /** standing: the editor replaced the rules; rule / grant: one answer added a rule / a grant for this run; self: our own pages. */
     change: z.enum(['standing', 'rule', 'grant', 'self']),
     rule: RuleTextSchema.optional(),
+  }),
+  z.strictObject({
+    ...stamp,
+    type: z.literal('pairing'),
+    /** `code-issued` says only that one was: the code is for the person's eyes, never the stream. */
+    change: z.enum(PAIRING_CHANGES),
+    /** For `connected` / `disconnected`: the Chrome version the extension reported. */
+    chrome: z.string().optional(),
   }),
 ]);
 export type ActivityEvent = z.infer<typeof ActivityEventSchema>;

@@ -5,6 +5,7 @@ import { ActivityEventSchema } from './activity.js';
 import { AuditEntrySchema, AuditFilterSchema } from './audit.js';
 import { HeldActSchema, HELD_OUTCOMES } from './held.js';
 import { MAX_MESSAGE, PlanSchema, StoppedSchema } from './oversight.js';
+import { PairingCodeSchema, PairingStatusSchema } from './pairing.js';
 import { PolicyEditSchema, PolicyViewSchema } from './policy-view.js';
 import { AnswerInputSchema, QuestionSchema } from './question.js';
 
@@ -112,6 +113,21 @@ export const CONTROL_API = {
     description: 'Audit log entries (redacted), newest last, filtered by tool, decision, a substring of the URL and a start time.',
     input: AuditFilterSchema,
     output: z.strictObject({ entries: z.array(AuditEntrySchema) }),
+  }),
+  'pairing.status': defineCall({
+    description: 'Whether a pairing secret exists and where, whether the extension is connected and which Chrome, and whether a one-time code is outstanding (never the code).',
+    input: none,
+    output: PairingStatusSchema,
+  }),
+  'pairing.code': defineCall({
+    description: 'A fresh one-time code to type into the extension\'s popup, replacing any earlier one. Show it to the person only.',
+    input: none,
+    output: PairingCodeSchema,
+  }),
+  'pairing.revoke': defineCall({
+    description: 'Forgets the pairing secret and any outstanding code and drops the extension\'s link at once; it cannot connect until paired again. Returns the new status.',
+    input: none,
+    output: PairingStatusSchema,
   }),
 } as const;
 

@@ -49,7 +49,7 @@ describe('audit log contents', () => {
   it(`holds no secret from ${PLANTS.length} planted in calls, while keeping what the entry is about`, async () => {
     expect(PLANTS.length).toBeGreaterThanOrEqual(120);
     const { hub, dataDir } = makeHub(dirs.make());
-    PLANTS.forEach(({ call }, i) => hub.recordCall({ id: `c${i}`, ms: i, summary: call.element ?? call.url ?? 'done', ...call }));
+    PLANTS.forEach(({ call }, i) => hub.recordCall({ ms: i, summary: call.element ?? call.url ?? 'done', ...call }));
     await hub.flush();
     const text = readFileSync(join(dataDir, AUDIT_FILE), 'utf8');
     const lines = text.trimEnd().split('\n');
@@ -67,7 +67,7 @@ describe('audit log contents', () => {
 
   it('writes the fields of the entry in JSON lines, times in ISO, and only those fields', async () => {
     const { hub, dataDir } = makeHub(dirs.make());
-    hub.recordCall({ id: 'x', client: 'cursor', tool: 'click', element: 'Buy now button', url: 'https://shop.com/p/1', decision: 'held', code: 'HELD', ms: 12, summary: 'held for confirmation' });
+    hub.recordCall({ client: 'cursor', tool: 'click', element: 'Buy now button', url: 'https://shop.com/p/1', decision: 'held', code: 'HELD', ms: 12, summary: 'held for confirmation' });
     await hub.flush();
     const [line] = readFileSync(join(dataDir, AUDIT_FILE), 'utf8').trimEnd().split('\n');
     const entry = JSON.parse(line!) as Record<string, unknown>;
@@ -142,7 +142,7 @@ describe('audit.read', () => {
     const { hub } = makeHub(dirs.make(), { now: () => clock });
     const record = (tool: string, decision: CallRecord['decision'], url: string) => {
       clock += 1_000;
-      hub.recordCall({ id: String(clock), client: 'claude', tool, decision, url });
+      hub.recordCall({ client: 'claude', tool, decision, url });
     };
     record('navigate', 'allowed', 'https://docs.example.com/a');
     record('click', 'denied', 'https://bank.example.com/pay');

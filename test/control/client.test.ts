@@ -75,13 +75,20 @@ describe('control client', () => {
     // No backend holds the request in this hub: the decision finds it gone, and nothing can be sent.
     expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'gone', held: [] });
 
-    hub.recordCall({ id: 'c1', client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' });
+    hub.recordCall({ client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' });
     expect((await call('audit.read', { decision: 'held' })).entries).toEqual([
       { time: expect.any(String), client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' },
     ]);
 
+    const unpaired = { paired: false, store: 'none', connected: false, browser: null, code: null };
+    expect(await call('pairing.status')).toEqual(unpaired);
+    const { code, expires } = await call('pairing.code');
+    expect(code).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    expect((await call('pairing.status')).code).toEqual({ expires });
+    expect(await call('pairing.revoke')).toEqual(unpaired);
+
     const { events, next } = await call('activity.list', { since: 0 });
-    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call']);
+    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call', 'pairing', 'pairing']);
     expect(next).toBe(events.at(-1)?.seq);
 
     expect([...called].sort()).toEqual(Object.keys(CONTROL_API).sort());
@@ -115,7 +122,7 @@ describe('control client', () => {
     const iterator = client.events(undefined, controller.signal)[Symbol.asyncIterator]();
     const first = iterator.next();
     // Anything emitted from here on is live; wait until the stream is subscribed by watching for our own marker.
-    const marker = setInterval(() => hub.recordCall({ id: 'm', client: 'test', tool: 'marker', decision: 'allowed' }), 20);
+    const marker = setInterval(() => hub.recordCall({ client: 'test', tool: 'marker', decision: 'allowed' }), 20);
     try {
       const event = (await first).value as ActivityEvent;
       expect(event).toMatchObject({ type: 'call', tool: 'marker' });

@@ -161,7 +161,7 @@ describe('control server: refusals', () => {
       expect(response.status, path).toBe(404);
       expect(errorOf(response.body).code).toBe('UNKNOWN_CALL');
     }
-    for (const [method, path] of [['GET', '/'], ['GET', '/api/status'], ['POST', '/api/events'], ['PUT', '/api/stop'], ['POST', '/api/a/b'], ['OPTIONS', '/api/stop']] as const) {
+    for (const [method, path] of [['POST', '/'], ['GET', '/api/status'], ['POST', '/api/events'], ['PUT', '/api/stop'], ['POST', '/api/a/b'], ['OPTIONS', '/api/stop']] as const) {
       const response = await rawRequest(port, { method, path, headers: ok, body: '{}' });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(errorOf(response.body).code).toBe('NOT_FOUND');

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HeldReleaser } from '../../electron/core/control/held-acts.js';
 import { ControlHub } from '../../electron/core/control/hub.js';
+import { bridgePairing, type Pairing } from '../../electron/core/control/pairing-control.js';
 import { PolicyStore, type PolicyStoreOptions } from '../../electron/core/control/policy-store.js';
 import { ensurePrivateDir } from '../../electron/core/pairing/private-files.js';
+import { SecretStore } from '../../electron/core/pairing/secret-store.js';
 
 export function tempDataDirs() {
   const made: string[] = [];
@@ -36,16 +38,19 @@ export interface HubExtras {
   statusExtra?: () => Promise<Record<string, unknown>>;
   now?: () => number;
   releaseHeld?: HeldReleaser;
+  /** Default: the real pairing parts over the data dir, the secret in its file, and no extension link. */
+  pairing?: Pairing;
 }
 
 export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & HubExtras = {}): HubSetup {
   const logged: string[] = [];
-  const { statusExtra, now, releaseHeld, ...storeOptions } = options;
+  const { statusExtra, now, releaseHeld, pairing, ...storeOptions } = options;
   const store = new PolicyStore({ file: join(dataDir, 'policy.json'), ...storeOptions });
   const hub = new ControlHub({
     dataDir,
     policy: store,
     log: (line) => logged.push(line),
+    pairing: pairing ?? bridgePairing({ dataDir, link: () => undefined, log: (line) => logged.push(line), secrets: new SecretStore(dataDir, async () => undefined) }),
     ...(statusExtra ? { statusExtra } : {}),
     ...(now ? { now } : {}),
     ...(releaseHeld ? { releaseHeld } : {}),

@@ -115,10 +115,10 @@ describe('doctor', () => {
 describe('subcommand routing', () => {
   it('lists the commands in --help, answers each one\'s --help, and refuses bad flags with exit 2', async () => {
     const help = await runCli(['--help']);
-    expect(help.stdout.toString()).toMatch(/Commands:\n {2}install-native-host .+\n {2}pair .+\n {2}extension-path .+\n {2}doctor .+\n$/);
+    expect(help.stdout.toString()).toMatch(/Commands:\n {2}install-native-host .+\n {2}pair .+\n {2}extension-path .+\n {2}doctor .+\n {2}ui .+\n {2}install-client .+\n {2}serve .+\n {2}relay .+\n$/);
     // The browser runs native-host; it is no command for a person.
     expect(help.stdout.toString()).not.toMatch(/^ {2}native-host/m);
-    for (const command of ['install-native-host', 'pair', 'extension-path', 'doctor']) {
+    for (const command of ['install-native-host', 'pair', 'extension-path', 'doctor', 'ui', 'install-client', 'serve', 'relay']) {
       const run = await runCli([command, '--help']);
       expect(run.code).toBe(0);
       expect(run.stdout.toString()).toMatch(new RegExp(`^Usage: chrome-mcp ${command}`));

@@ -22,7 +22,7 @@ function setup() {
   // The file store keeps these tests about codes; the keychain has its own tests.
   const store = new SecretStore(dataDir, () => Promise.resolve(undefined));
   const auth = createBridgeAuth({ dataDir, store, now: clock.now });
-  const issue = () => issuePairingCode(dataDir, clock.now);
+  const issue = () => issuePairingCode(dataDir, clock.now).code;
   return { dataDir, clock, store, auth, issue, codeFile: join(dataDir, CODE_FILE) };
 }
 

@@ -65,6 +65,18 @@ describe('secret store without a keychain', () => {
     for (const wrong of ['', secret.slice(0, -1), `${secret}A`, secret.toUpperCase(), 'x'.repeat(10_000)]) expect(await auth.verifySecret(wrong)).toBe(false);
   });
 
+  it('forgetting revokes: the file goes, nothing verifies, and the next ensure makes a new secret', async () => {
+    const dataDir = dirs.dataDir();
+    const store = new SecretStore(dataDir, noKeychain);
+    const auth = createBridgeAuth({ dataDir, store });
+    const old = await store.ensure();
+    await store.forget();
+    expect(store.location()).toBeUndefined();
+    expect(await store.read()).toBeUndefined();
+    expect(await auth.verifySecret(old.secret)).toBe(false);
+    expect((await store.ensure()).secret).not.toBe(old.secret);
+  });
+
   it('deleting secret.json revokes the secret; a keychain record with no keychain fails closed instead of forking', async () => {
     const dataDir = dirs.dataDir();
     const store = new SecretStore(dataDir, noKeychain);
@@ -126,6 +138,14 @@ describe.skipIf(unavailable !== undefined)(`secret store in the real OS keychain
     const moved = await new SecretStore(dataDir).replace();
     expect(moved.kind).toBe('keychain');
     expect(readFileSync(join(dataDir, SECRET_FILE), 'utf8')).not.toContain(filed.secret);
+  });
+
+  it('forgetting deletes the keychain entry as well as the record', async () => {
+    const dataDir = dirs.dataDir();
+    await new SecretStore(dataDir).ensure();
+    await new SecretStore(dataDir).forget();
+    expect(new SecretStore(dataDir).location()).toBeUndefined();
+    expect(await (await openKeychain())!.get(dataDir)).toBeNull();
   });
 
   it('a keychain entry deleted behind our back reads as unpaired', async () => {

@@ -42,6 +42,8 @@ export class ExtensionLink {
   private dropped = 0;
   private heardAt = 0;
   private closedWhy: string | undefined;
+  /** When the extension was admitted (ms since the epoch): the panel shows since when it is linked. */
+  readonly connectedAt = Date.now();
 
   constructor(
     private readonly socket: WebSocket,

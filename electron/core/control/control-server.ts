@@ -1,5 +1,6 @@
 // The control API over loopback HTTP for a panel or script on this machine: 127.0.0.1 only, a fresh token per run in
-// a 0600 control.json, Host / Origin / token checked on every request, JSON calls and an activity event stream.
+// a 0600 control.json, Host / Origin / token checked on every request, JSON calls and an activity event stream; and
+// the built panel itself at `/`, which holds no secret (the token reaches it in the URL fragment `chrome-mcp ui` opens).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,8 @@ import { removeControlFile, writeControlFile } from './control-file.js';
 import { type ActivitySource, HEARTBEAT_MS, parseSince, streamEvents } from './event-stream.js';
 import type { ControlHub } from './hub.js';
 import { readJsonBody } from './json-body.js';
-import { requestRefusal } from './request-guard.js';
+import { PANEL_DIR, PANEL_HEADERS, panelFile } from './panel-files.js';
+import { addressRefusal, tokenRefusal } from './request-guard.js';
 
 const HOST = '127.0.0.1';
 
@@ -22,6 +24,8 @@ export interface ControlServerOptions {
   port: number;
   log: Log;
   heartbeatMs?: number;
+  /** The built panel; dist/renderer unless a test serves its own. */
+  panelDir?: string;
 }
 
 const SAFE_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -68,9 +72,15 @@ export class ControlServer {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = requestRefusal(request.headers, { port: this.port, token: this.token });
+    const address = addressRefusal(request.headers, this.port);
+    if (address) return sendError(response, address);
+    // Origin-form targets only: resolved against a base, `//elsewhere/x` would name another host and lose its path.
+    const target = request.url ?? '';
+    if (!target.startsWith('/') || target.startsWith('//')) return sendError(response, new ControlError('NOT_FOUND', 'No such route.'));
+    const url = new URL(`http://${HOST}${target}`);
+    if (!url.pathname.startsWith('/api/')) return this.servePanel(request, response, url.pathname);
+    const refusal = tokenRefusal(request.headers, this.token);
     if (refusal) return sendError(response, refusal);
-    const url = new URL(request.url ?? '/', `http://${HOST}`);
     const noRoute = new ControlError('NOT_FOUND', 'No such route: POST /api/<call> or GET /api/events.');
     if (url.pathname === '/api/events') {
       if (request.method !== 'GET') return sendError(response, noRoute);
@@ -84,6 +94,14 @@ export class ControlServer {
     if (!isControlCall(name)) return sendError(response, new ControlError('UNKNOWN_CALL', `No control call "${name.slice(0, 100)}".`));
     const input = await readJsonBody(request);
     send(response, 200, await this.options.hub.call(name, input));
+  }
+
+  /** The panel's static files: no token (they hold no secret), but the Host and Origin checks above still apply. */
+  private servePanel(request: IncomingMessage, response: ServerResponse, pathname: string): void {
+    const file = request.method === 'GET' || request.method === 'HEAD' ? panelFile(this.options.panelDir ?? PANEL_DIR, pathname) : undefined;
+    if (!file) return sendError(response, new ControlError('NOT_FOUND', 'No such file in the panel (if `/` is missing too, build it: npm run build).'));
+    response.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, ...PANEL_HEADERS });
+    response.end(request.method === 'HEAD' ? undefined : file.body);
   }
 
   private failed(response: ServerResponse, error: unknown): void {

@@ -7,6 +7,7 @@ import type { Activity } from './activity.js';
 import type { AuditLog } from './audit-log.js';
 import type { HeldActs } from './held-acts.js';
 import type { Oversight } from './oversight.js';
+import type { Pairing } from './pairing-control.js';
 import type { PolicyStore } from './policy-store.js';
 import type { Questions } from './questions.js';
 
@@ -17,12 +18,13 @@ export interface HandlerParts {
   audit: AuditLog;
   held: HeldActs;
   oversight: Oversight;
+  pairing: Pairing;
   policy: PolicyStore;
   questions: Questions;
   status(): Promise<Status>;
 }
 
-export function controlHandlers({ activity, audit, held, oversight, policy, questions, status }: HandlerParts): Handlers {
+export function controlHandlers({ activity, audit, held, oversight, pairing, policy, questions, status }: HandlerParts): Handlers {
   return {
     status: () => status(),
     'activity.list': ({ since, limit }) => activity.list(since, limit),
@@ -50,6 +52,18 @@ export function controlHandlers({ activity, audit, held, oversight, policy, ques
       return status();
     },
     'audit.read': async (filter) => ({ entries: await audit.read(filter) }),
+    'pairing.status': () => pairing.status(),
+    'pairing.code': () => {
+      const issued = pairing.issueCode();
+      // Only that one was issued: the code goes to the person who asked, never into the stream.
+      activity.emit({ type: 'pairing', change: 'code-issued' });
+      return issued;
+    },
+    'pairing.revoke': async () => {
+      await pairing.revoke();
+      activity.emit({ type: 'pairing', change: 'revoked' });
+      return pairing.status();
+    },
   };
 }
 

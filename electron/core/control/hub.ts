@@ -16,6 +16,7 @@ import { AuditLog } from './audit-log.js';
 import { controlHandlers, type Handlers } from './handlers.js';
 import { HeldActs, type HeldReleaser } from './held-acts.js';
 import { Oversight, stoppedError } from './oversight.js';
+import type { Pairing } from './pairing-control.js';
 import type { PolicyChange, PolicyListener, PolicyStore } from './policy-store.js';
 import { Questions, type SiteAsk, type SiteDecision } from './questions.js';
 
@@ -26,12 +27,15 @@ export interface ControlHubOptions {
   log: Log;
   /** Releases or rejects a held act in the backend holding it (the core routes it); without one, nothing can be held. */
   releaseHeld?: HeldReleaser;
+  /** The extension's pairing and link, for the `pairing.*` calls. */
+  pairing: Pairing;
   /** The core's own status (backends, the extension link, pairing), shown under `core` in `status`. */
   statusExtra?: () => Promise<Record<string, unknown>>;
   now?: () => number;
 }
 
 export class ControlHub {
+  private calls = 0;
   private readonly activity: Activity;
   private readonly oversight: Oversight;
   private readonly questions: Questions;
@@ -52,8 +56,8 @@ export class ControlHub {
     // An agent awaiting the person's reply must not outlive a stop.
     this.oversight.onStop((stopped) => this.questions.withdrawAgentQuestions(stoppedError(stopped)));
     this.handlers = controlHandlers({
-      activity: this.activity, audit: this.audit, held: this.held, oversight: this.oversight, policy: this.store, questions: this.questions,
-      status: () => this.status(),
+      activity: this.activity, audit: this.audit, held: this.held, oversight: this.oversight, pairing: options.pairing, policy: this.store,
+      questions: this.questions, status: () => this.status(),
     });
   }
 
@@ -85,14 +89,23 @@ export class ControlHub {
     };
   }
 
-  /** Every tool call once it is decided: into the activity stream and the audit log, every string redacted. */
-  recordCall(call: CallRecord): ActivityEvent {
+  /**
+   * Every tool call once it is decided: into the activity stream and the audit log, every string redacted. Ids are
+   * numbered here, once for the core, so the calls of several clients' sessions never share one.
+   */
+  recordCall(decided: Omit<CallRecord, 'id'>): ActivityEvent {
+    const call: CallRecord = { id: `c${++this.calls}`, ...decided };
     // A client names itself and a page writes URLs, element text and error details: any of them may carry a secret.
     const clean = Object.fromEntries(Object.entries(call).map(([key, value]) => [key, typeof value === 'string' ? redactText(value) : value])) as CallRecord;
     const event = this.activity.emit({ type: 'call', ...clean });
     const { id: _id, summary: _summary, ...audited } = clean;
     this.audit.append({ time: new Date(event.time).toISOString(), ...audited });
     return event;
+  }
+
+  /** The extension connected or went away (the core relays the bridge's events), for the panel's pairing screen. */
+  recordLink(change: 'connected' | 'disconnected', chrome: string): void {
+    this.activity.emit({ type: 'pairing', change, chrome });
   }
 
   /** Activity as it happens (the loopback event stream, the tray's panel), after replaying what followed `since`. */

@@ -44,7 +44,6 @@ const DECISIONS: Partial<Record<ErrorCode, CallDecision>> = {
 
 export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispatch {
   const { control } = deps;
-  let calls = 0;
 
   const execute = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, signal: AbortSignal): Promise<OperationResult> => {
     if (isCoreOperation(tool.op)) return runCoreTool(tool.op, args, { status: deps.status, control, elicitor: session.elicitor }, signal);
@@ -102,7 +101,6 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       result = toErrorResult(error);
     }
     control.recordCall({
-      id: `c${++calls}`,
       client: session.client(),
       tool: tool.name,
       ...describeTarget(args),

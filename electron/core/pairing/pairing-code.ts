@@ -31,13 +31,31 @@ function digest(code: string): Buffer {
   return createHash('sha256').update(normalise(code), 'utf8').digest();
 }
 
+export interface IssuedCode {
+  /** `XXXX-XXXX`: for the person's eyes only. */
+  code: string;
+  /** When it stops working (ms since the epoch). */
+  expires: number;
+}
+
 /** A fresh code (`XXXX-XXXX`, 40 bits) replacing any earlier one. */
-export function issuePairingCode(dataDir: string, now: Clock = Date.now): string {
+export function issuePairingCode(dataDir: string, now: Clock = Date.now): IssuedCode {
   ensurePrivateDir(dataDir);
   const code = [...randomBytes(CODE_LENGTH)].map((byte) => ALPHABET[byte & 31]).join('');
   const stored = { v: 1, sha256: digest(code).toString('hex'), expires: now() + CODE_TTL_MS, triesLeft: CODE_TRIES };
   writeFileAtomic(join(dataDir, CODE_FILE), `${JSON.stringify(stored)}\n`);
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
+  return { code: `${code.slice(0, 4)}-${code.slice(4)}`, expires: stored.expires };
+}
+
+/** The live code's expiry; undefined when none is outstanding (never issued, used, expired or out of tries). */
+export function outstandingPairingCode(dataDir: string, now: Clock = Date.now): { expires: number } | undefined {
+  const stored = readPrivateJson(join(dataDir, CODE_FILE), codeRecord);
+  return stored && now() < stored.expires ? { expires: stored.expires } : undefined;
+}
+
+/** Withdraws the outstanding code, if any: it pairs nothing from now on. */
+export function cancelPairingCode(dataDir: string): void {
+  removeFile(join(dataDir, CODE_FILE));
 }
 
 /**

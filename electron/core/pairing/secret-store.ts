@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { withFileLock } from './file-lock.js';
 import { type Keychain, openKeychain } from './keychain.js';
-import { ensurePrivateDir, readPrivateJson, writeFileAtomic } from './private-files.js';
+import { ensurePrivateDir, readPrivateJson, removeFile, writeFileAtomic } from './private-files.js';
 
 export type SecretStoreKind = 'keychain' | 'file';
 
@@ -80,6 +80,17 @@ export class SecretStore {
     }
     writeFileAtomic(this.path, `${JSON.stringify({ v: 1, store: 'file', created, secret })}\n`);
     return { secret, kind: 'file' };
+  }
+
+  /** Forgets the secret, which revokes it: nothing verifies against it any more, and `ensure` would make a new one. */
+  async forget(): Promise<void> {
+    const kind = this.location();
+    // The record first: without it nothing reads the secret, whatever the keychain then does.
+    removeFile(this.path);
+    if (kind !== 'keychain') return;
+    // A process that cannot reach the keychain leaves the entry behind, unread without its record; the next pairing
+    // overwrites it (same account).
+    await (await this.keychain())?.remove(this.account);
   }
 
   /** True when the keychain took the secret and gives the same one back (a keyring may accept a write it drops). */

@@ -1,0 +1,180 @@
+// Pairing through the control API, on real parts: the secret store on a temp data dir, the code file, and a real
+// bridge a test extension pairs with over a real WebSocket. The code reaches the caller and nothing else.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BridgeServer } from '../../electron/core/bridge/bridge-server.js';
+import { bridgePairing } from '../../electron/core/control/pairing-control.js';
+import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
+import type { Keychain } from '../../electron/core/pairing/keychain.js';
+import { CODE_TTL_MS } from '../../electron/core/pairing/pairing-code.js';
+import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
+import { WIRE_VERSION } from '../../shared/protocol/wire.js';
+import { EXT, Peer } from '../bridge/support/peer.js';
+import { TEST_POLICY } from '../support/test-policy.js';
+import { makeHub, tempDataDirs } from './support.js';
+
+const dirs = tempDataDirs();
+const bridges: BridgeServer[] = [];
+const peers: Peer[] = [];
+afterEach(async () => {
+  for (const peer of peers.splice(0)) peer.socket.terminate();
+  await Promise.all(bridges.splice(0).map((bridge) => bridge.close()));
+});
+afterAll(() => dirs.cleanup());
+
+const noKeychain = () => Promise.resolve(undefined);
+
+/** A hub whose pairing runs over a real bridge and secret store on one data dir, with a clock the test moves. */
+async function setup(keychain: () => Promise<Keychain | undefined> = noKeychain) {
+  const dataDir = dirs.make();
+  let now = 1_000_000;
+  const clock = { now: () => now, advance: (ms: number) => (now += ms) };
+  const secrets = new SecretStore(dataDir, keychain);
+  const lines: string[] = [];
+  const log = (line: string) => lines.push(line);
+  const bridge = await BridgeServer.start({ port: 0, auth: createBridgeAuth({ dataDir, store: secrets, now: clock.now }), log, policy: () => TEST_POLICY });
+  bridges.push(bridge);
+  const pairing = bridgePairing({ dataDir, link: () => bridge.link(), log, secrets, now: clock.now });
+  const { hub, logged } = makeHub(dataDir, { pairing });
+  /** A test extension that types `code` in: resolves once welcomed, with the secret the core gave it. */
+  const pairWith = async (code: string) => {
+    const peer = await Peer.dial(bridge.port);
+    peers.push(peer);
+    peer.send({ type: 'pair', v: WIRE_VERSION, code, ext: EXT });
+    const { secret } = await peer.next('paired');
+    await peer.next('welcome');
+    return { peer, secret };
+  };
+  return { dataDir, hub, bridge, secrets, clock, pairWith, logs: () => [...lines, ...logged].join('\n') };
+}
+
+const unpaired = { paired: false, store: 'none', connected: false, browser: null, code: null };
+
+describe('pairing.status', () => {
+  it('says unpaired, unconnected and no code before anything happened', async () => {
+    const { hub } = await setup();
+    expect(await hub.call('pairing.status', {})).toEqual(unpaired);
+  });
+
+  it('shows an outstanding code by its expiry only, until it expires', async () => {
+    const { hub, clock } = await setup();
+    const { code, expires } = await hub.call('pairing.code', {});
+    expect(expires).toBe(clock.now() + CODE_TTL_MS);
+    const status = await hub.call('pairing.status', {});
+    expect(status.code).toEqual({ expires });
+    expect(JSON.stringify(status)).not.toContain(code);
+    clock.advance(CODE_TTL_MS);
+    expect((await hub.call('pairing.status', {})).code).toBeNull();
+  });
+});
+
+describe('pairing.code', () => {
+  it('issues a code the bridge redeems into a secret; status then shows paired in the file and the linked Chrome', async () => {
+    const { hub, bridge, secrets, pairWith } = await setup();
+    const { code } = await hub.call('pairing.code', {});
+    expect(code).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    const { secret } = await pairWith(code);
+    expect((await secrets.read())?.secret).toBe(secret);
+    expect(await hub.call('pairing.status', {})).toEqual({
+      paired: true,
+      store: 'file',
+      connected: true,
+      browser: { chrome: EXT.chrome, connectedAt: bridge.link()!.connectedAt },
+      code: null,
+    });
+  });
+
+  it('replaces the earlier code: only the latest pairs', async () => {
+    const { hub, bridge } = await setup();
+    const first = await hub.call('pairing.code', {});
+    const second = await hub.call('pairing.code', {});
+    expect(second.code).not.toBe(first.code);
+    const peer = await Peer.dial(bridge.port);
+    peers.push(peer);
+    peer.send({ type: 'pair', v: WIRE_VERSION, code: first.code, ext: EXT });
+    expect(await peer.next('unauthorized')).toMatchObject({ reason: 'bad_code' });
+    expect((await hub.call('pairing.status', {})).code).toEqual({ expires: second.expires });
+  });
+
+  it('records that a code was issued, never the code: not in the activity, the log or the audit file', async () => {
+    const { hub, dataDir, logs } = await setup();
+    const { code } = await hub.call('pairing.code', {});
+    const { events } = await hub.call('activity.list', {});
+    expect(events).toEqual([expect.objectContaining({ type: 'pairing', change: 'code-issued' })]);
+    hub.recordCall({ client: 'test', tool: 'status', decision: 'allowed' });
+    await hub.flush();
+    const written = [JSON.stringify(events), logs(), readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')].join('\n');
+    expect(logs()).toMatch(/issued a one-time code/);
+    for (const form of [code, code.replace('-', '')]) expect(written).not.toContain(form);
+  });
+});
+
+describe('pairing.revoke', () => {
+  it('forgets the secret and the outstanding code and drops the link at once, telling the extension its secret is bad', async () => {
+    const { hub, dataDir, bridge, pairWith } = await setup();
+    const { peer, secret } = await pairWith((await hub.call('pairing.code', {})).code);
+    const pending = await hub.call('pairing.code', {});
+
+    expect(await hub.call('pairing.revoke', {})).toEqual(unpaired);
+    expect(bridge.link()).toBeUndefined();
+    expect(await peer.next('unauthorized')).toMatchObject({ reason: 'bad_secret' });
+    expect((await peer.closed).code).toBe(4401);
+    expect(existsSync(join(dataDir, SECRET_FILE))).toBe(false);
+
+    // Neither the old secret nor the code issued before the revoke gets back in.
+    const again = await Peer.dial(bridge.port);
+    peers.push(again);
+    again.send({ type: 'hello', v: WIRE_VERSION, secret, ext: EXT });
+    expect(await again.next('unauthorized')).toMatchObject({ reason: 'bad_secret' });
+    const withCode = await Peer.dial(bridge.port);
+    peers.push(withCode);
+    withCode.send({ type: 'pair', v: WIRE_VERSION, code: pending.code, ext: EXT });
+    expect(await withCode.next('unauthorized')).toMatchObject({ reason: 'bad_code' });
+
+    const { events } = await hub.call('activity.list', {});
+    expect(events.map((event) => event.type === 'pairing' && event.change)).toEqual(['code-issued', 'code-issued', 'revoked']);
+  });
+
+  it('pairs again with a fresh code after a revoke', async () => {
+    const { hub, pairWith } = await setup();
+    await pairWith((await hub.call('pairing.code', {})).code);
+    await hub.call('pairing.revoke', {});
+    await pairWith((await hub.call('pairing.code', {})).code);
+    expect(await hub.call('pairing.status', {})).toMatchObject({ paired: true, connected: true });
+  });
+
+  it('deletes a keychain secret from the keychain too', async () => {
+    // The OS keychain may not answer here (its real tests are in test/pairing); this one stands in, in memory.
+    const entries = new Map<string, string>();
+    const keychain: Keychain = {
+      get: async (account) => entries.get(account) ?? null,
+      set: async (account, secret) => void entries.set(account, secret),
+      remove: async (account) => void entries.delete(account),
+    };
+    const { hub, pairWith } = await setup(async () => keychain);
+    await pairWith((await hub.call('pairing.code', {})).code);
+    expect(await hub.call('pairing.status', {})).toMatchObject({ paired: true, store: 'keychain' });
+    expect(entries.size).toBe(1);
+    expect(await hub.call('pairing.revoke', {})).toEqual(unpaired);
+    expect(entries.size).toBe(0);
+  });
+
+  it('is harmless with nothing paired and nothing linked', async () => {
+    const { hub } = await setup();
+    expect(await hub.call('pairing.revoke', {})).toEqual(unpaired);
+  });
+});
+
+describe('link activity', () => {
+  it('is a pairing event naming the Chrome, for the panel to show live', async () => {
+    const { hub } = makeHub(dirs.make());
+    hub.recordLink('connected', '140.0.0.0');
+    hub.recordLink('disconnected', '140.0.0.0');
+    const { events } = await hub.call('activity.list', {});
+    expect(events).toMatchObject([
+      { type: 'pairing', change: 'connected', chrome: '140.0.0.0' },
+      { type: 'pairing', change: 'disconnected', chrome: '140.0.0.0' },
+    ]);
+  });
+});

@@ -1,0 +1,130 @@
+// Pairing from the panel, end to end: the built `chrome-mcp` with --browser extension, its loopback control API, and
+// the real extension in real Chromium with no native host. `pairing.code` gives a code the person types into the
+// popup; `pairing.revoke` cuts the extension off until it is paired again; the code is never written anywhere. With
+// the native host installed, a revoke is a re-pairing: the host hands the extension a new secret at once.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_FILE } from '../../electron/core/control/audit-log.js';
+import { readControlFile } from '../../electron/core/control/control-file.js';
+import { readLiveBridgeState } from '../../electron/core/pairing/bridge-state.js';
+import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
+import { until } from '../extension/support/until.js';
+import { CLI, envWithoutKeychain } from '../pairing/support/cli.js';
+import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
+import { startLinkedCore } from '../support/linked-core.js';
+import { SecretStore } from '../../electron/core/pairing/secret-store.js';
+
+let dataDir: string;
+let client: Client;
+let control: ControlClient;
+let browser: ExtensionBrowser;
+let chrome: string;
+let code: string;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-pairing-e2e-'));
+  client = new Client({ name: 'pairing-e2e', version: '1' });
+  // No keychain: the secret goes to the 0600 file, which the test can watch.
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir],
+    env: envWithoutKeychain() as Record<string, string>,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
+  await client.connect(transport);
+  const file = readControlFile(dataDir);
+  const bridge = readLiveBridgeState(dataDir);
+  if (!file || !bridge) throw new Error('chrome-mcp wrote no control.json or bridge.json');
+  control = createControlClient({ origin: loopbackOrigin(file.port), token: file.token });
+  browser = await startExtensionBrowser();
+  // The port, as an install would leave it; no secret and no native host: the code is the only way in.
+  await browser.seed({ port: bridge.port });
+  chrome = /Chrome\/([\d.]+)/.exec(await browser.evaluate<string>('navigator.userAgent'))![1]!;
+});
+
+afterAll(async () => {
+  await client?.close();
+  await browser?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function popupText(popup: { evaluate<T>(expression: string): Promise<T> }, id: string): Promise<string> {
+  return popup.evaluate<string>(`document.getElementById(${JSON.stringify(id)}).textContent`);
+}
+
+describe('pairing through the control API', () => {
+  it('issues a code the real extension accepts; status then shows it paired and connected, with its Chrome', async () => {
+    expect(await control.call('pairing.status')).toEqual({ paired: false, store: 'none', connected: false, browser: null, code: null });
+    ({ code } = await control.call('pairing.code'));
+    expect((await control.call('pairing.status')).code).not.toBeNull();
+
+    const popup = await browser.openPage('popup.html');
+    await popup.evaluate(`document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`);
+    expect(await until(() => popupText(popup, 'result'), (text) => text !== 'Pairing…')).toBe('Paired.');
+    const status = await until(() => control.call('pairing.status'), (current) => current.connected);
+    expect(status).toEqual({ paired: true, store: 'file', connected: true, browser: { chrome, connectedAt: expect.any(Number) as number }, code: null });
+    expect(Date.now() - status.browser!.connectedAt).toBeLessThan(30_000);
+    await popup.close();
+  });
+
+  it('revokes: the link drops at once, status shows unpaired, and the extension cannot get back in with its old secret', async () => {
+    expect(await control.call('pairing.revoke')).toEqual({ paired: false, store: 'none', connected: false, browser: null, code: null });
+    expect(existsSync(join(dataDir, 'secret.json'))).toBe(false);
+    const popup = await browser.openPage('popup.html');
+    expect(await until(() => popupText(popup, 'state'), (text) => text === 'The app refused this browser')).toBe('The app refused this browser');
+
+    // The person's "Reconnect" dials with the secret the extension still keeps: the core refuses it.
+    const refusals = () => logged.join('').split('refused an extension connection').length;
+    const before = refusals();
+    await popup.evaluate(`document.getElementById('reconnect').click()`);
+    await until(async () => refusals(), (count) => count > before);
+    expect(logged.join('')).toMatch(/refused an extension connection: wrong secret/);
+    await sleep(1_000);
+    expect(await control.call('pairing.status')).toMatchObject({ paired: false, connected: false });
+    await popup.close();
+  });
+
+  it('shows pairing changes in the activity stream without the code, and writes the code to no log or audit line', async () => {
+    const { events } = await control.call('activity.list');
+    const pairing = events.flatMap((event) => (event.type === 'pairing' ? [event] : []));
+    expect(pairing.map(({ change, chrome: version }) => ({ change, chrome: version }))).toEqual([
+      { change: 'code-issued', chrome: undefined },
+      { change: 'connected', chrome },
+      { change: 'disconnected', chrome },
+      { change: 'revoked', chrome: undefined },
+    ]);
+    // An agent's call, so the audit log has a line; closing the client ends the core, which flushes it.
+    await client.callTool({ name: 'status', arguments: {} });
+    await client.close();
+    const audit = readFileSync(join(dataDir, AUDIT_FILE), 'utf8');
+    expect(audit).toContain('"tool":"status"');
+    const written = [JSON.stringify(events), logged.join(''), audit].join('\n');
+    expect(logged.join('')).toMatch(/issued a one-time code/);
+    for (const form of [code, code.replace('-', ''), code.toLowerCase()]) expect(written).not.toContain(form);
+  });
+});
+
+describe('revoking with the native host installed', () => {
+  it('re-pairs at once through the host, with a new secret: the old one is cut off', async () => {
+    const linked = await startLinkedCore([]);
+    try {
+      const old = (await new SecretStore(linked.dataDir).read())?.secret;
+      expect(old).toBeDefined();
+      expect((await linked.control.call('pairing.revoke')).connected).toBe(false);
+      const back = await until(() => linked.control.call('pairing.status'), (status) => status.connected, 15_000);
+      expect(back).toMatchObject({ paired: true, store: 'file', connected: true });
+      const fresh = (await new SecretStore(linked.dataDir).read())?.secret;
+      expect(fresh).toBeDefined();
+      expect(fresh).not.toBe(old);
+    } finally {
+      await linked.close();
+    }
+  });
+});

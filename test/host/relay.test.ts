@@ -1,0 +1,100 @@
+// `chrome-mcp relay` when no core is running: it starts `chrome-mcp serve` and connects (two relays at once share the
+// one core they start), it recovers a core killed outright, and with nothing starting it gives up with one line and
+// an untouched stdout.
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { processAlive } from '../../electron/core/pairing/bridge-state.js';
+import { readCoreFile } from '../../electron/core/host/core-file.js';
+import { runRelay } from '../../electron/helper/relay.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { processesMentioning } from '../support/processes.js';
+import { textOf } from '../support/tool-result.js';
+import { cleanUpDataDirs, coreReady, freshDataDir, relayClient, spawnServe } from './support.js';
+
+let fixtures: FixtureServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  // Relays start cores detached: they outlive their clients, so the test ends them.
+  await cleanUpDataDirs();
+});
+
+afterAll(async () => {
+  await fixtures.close();
+});
+
+async function connect(dataDir: string, name: string): Promise<Client> {
+  const { client } = await relayClient(dataDir, name);
+  clients.push(client);
+  return client;
+}
+
+/** `chrome-mcp serve` processes for this data dir (not the relays, not the browser). */
+function serveProcesses(dataDir: string): number[] {
+  return processesMentioning(dataDir).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('chrome-mcp relay', () => {
+  it('starts a core when none is running, and drives a page through it', async () => {
+    const dataDir = freshDataDir();
+    expect(serveProcesses(dataDir)).toEqual([]);
+    const client = await connect(dataDir, 'first-of-the-day');
+    const opened = await client.callTool({ name: 'tab_new', arguments: { url: fixtures.url('mcp-hello.html') } });
+    expect(textOf(opened)).toContain('Hello from the fixture');
+    const core = readCoreFile(dataDir);
+    expect(core).toBeDefined();
+    expect(serveProcesses(dataDir)).toEqual([core!.pid]);
+  });
+
+  it('shares the one core it starts with a second relay started at the same moment', async () => {
+    const dataDir = freshDataDir();
+    const [one, two] = await Promise.all([connect(dataDir, 'one'), connect(dataDir, 'two')]);
+    const [first, second] = await Promise.all([one.callTool({ name: 'status', arguments: {} }), two.callTool({ name: 'status', arguments: {} })]);
+    expect(first.isError, textOf(first)).toBeFalsy();
+    expect(second.isError, textOf(second)).toBeFalsy();
+    // Both relays may have started a core; the one that lost found the other serving and left.
+    await expect.poll(() => serveProcesses(dataDir), { timeout: 10_000 }).toEqual([readCoreFile(dataDir)!.pid]);
+  });
+
+  it('replaces a core that was killed outright, clearing the socket file it left', async () => {
+    const dataDir = freshDataDir();
+    const killed = spawnServe(dataDir);
+    const before = await coreReady(dataDir);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    expect(processAlive(before.pid)).toBe(false);
+    const client = await connect(dataDir, 'after-the-crash');
+    const status = await client.callTool({ name: 'status', arguments: {} });
+    expect(status.isError, textOf(status)).toBeFalsy();
+    expect(readCoreFile(dataDir)?.pid).not.toBe(before.pid);
+  });
+
+  it('gives up with one line on stderr and nothing on stdout when no core comes up', async () => {
+    const dataDir = freshDataDir();
+    const lines: string[] = [];
+    const output = new PassThrough();
+    const written: Buffer[] = [];
+    output.on('data', (chunk: Buffer) => written.push(chunk));
+    let starts = 0;
+    const code = await runRelay({ dataDir, startCore: () => void starts++, input: new PassThrough(), output, log: (line) => void lines.push(line), waitMs: 500 });
+    expect(code).toBe(1);
+    expect(starts).toBe(1);
+    expect(Buffer.concat(written).length).toBe(0);
+    expect(lines.filter((line) => line.startsWith('no chrome-mcp core answered'))).toEqual([
+      `no chrome-mcp core answered for ${dataDir} within 0.5 s (no running core has written core.json)`,
+    ]);
+  });
+});
