@@ -65,7 +65,7 @@ async function rawBaseline(server: FixtureServer) {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-raw-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
   try {
-    const host = new CdpTabHost(browser.connection, new PolicyGate(() => DEFAULT_POLICY));
+    const host = new CdpTabHost(browser.connection, new PolicyGate(() => DEFAULT_POLICY), { windowPerTab: true });
     const tab = await host.create(server.url('bench-signup.html'), { focus: false });
     const cdp = await host.cdp(tab.id);
     await cdp.send('Runtime.evaluate', { expression: 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))', awaitPromise: true });

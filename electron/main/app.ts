@@ -7,7 +7,7 @@ import { writeHelperLauncher } from '../core/clients/helper-launcher.js';
 import { parseCli } from '../core/config.js';
 import { type Core, startCore } from '../core/core.js';
 import { CoreBusyError } from '../core/host/claim-address.js';
-import { type CoreHost, hostCore } from '../core/host/host-core.js';
+import { type CoreClaim, type CoreHost, claimCoreHost } from '../core/host/host-core.js';
 import { PolicyFormatError } from '../../shared/policy/format-error.js';
 import { type AppPaths, iconPath, panelCandidates, preloadPath } from './app-paths.js';
 import { connectClient } from './connect-client.js';
@@ -40,13 +40,19 @@ export function runApp(paths: AppPaths): void {
   if (!setupSingleInstance(secondLaunch)) return;
   // The tray app lives on with no window open; only Quit ends it.
   app.on('window-all-closed', () => undefined);
-  app.whenReady().then(
-    async () => {
-      openPanel = await start(paths);
-    },
-    (error: unknown) => fail(`Chrome MCP could not start: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  // One handler for every way start-up fails (a rejection inside `start` too), so the person always hears why.
+  app.whenReady()
+    .then(() => start(paths))
+    .then(
+      (open) => {
+        openPanel = open;
+      },
+      (error: unknown) => fail(error instanceof StartRefused ? error.message : `Chrome MCP could not start: ${error instanceof Error ? error.message : String(error)}`),
+    );
 }
+
+/** A start-up the person can fix: its message is the whole dialog. */
+class StartRefused extends Error {}
 
 async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   app.dock?.hide();
@@ -56,6 +62,15 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   const settingsPath = settingsFile(app.getPath('userData'));
   let settings = readSettings(settingsPath);
 
+  // The socket first, as `chrome-mcp serve` does: an app that is going to be refused must not start a core, which would
+  // take the bridge port and write over the serving core's control.json and bridge.json.
+  let claim: CoreClaim;
+  try {
+    claim = await claimCoreHost({ dataDir: config.dataDir, log });
+  } catch (error) {
+    if (error instanceof CoreBusyError) throw new StartRefused(`Another Chrome MCP already serves ${config.dataDir} (perhaps \`chrome-mcp serve\`). Stop it, then start the app again.`);
+    throw error;
+  }
   let core: Core;
   try {
     core = await startCore(config, log, {
@@ -65,15 +80,15 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
       }),
     });
   } catch (error) {
-    if (error instanceof PolicyFormatError) fail(`${config.policyFile}: ${error.message}\n\nFix the file (or remove it) and start Chrome MCP again.`);
+    await claim.release();
+    if (error instanceof PolicyFormatError) throw new StartRefused(`${config.policyFile}: ${error.message}\n\nFix the file (or remove it) and start Chrome MCP again.`);
     throw error;
   }
-  let host: CoreHost | undefined;
+  let host: CoreHost;
   try {
-    host = await hostCore({ core, dataDir: config.dataDir, log });
+    host = claim.serve(core);
   } catch (error) {
     await core.close().catch(() => undefined);
-    if (error instanceof CoreBusyError) fail(`Another Chrome MCP already serves ${config.dataDir} (perhaps \`chrome-mcp serve\`). Stop it, then start the app again.`);
     throw error;
   }
   const command = appCommand(process.execPath, paths.appPath, paths.isPackaged);
@@ -155,7 +170,7 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
       tray.dispose();
       stopNotifications();
       stopIpc();
-      await host?.close().catch(() => undefined);
+      await host.close().catch(() => undefined);
       await core.close().catch((error: unknown) => log(`closing the core failed: ${String(error)}`));
       app.exit(0);
     })();
@@ -166,9 +181,8 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   return openPanel;
 }
 
-function fail(message: string): never {
+function fail(message: string): void {
   log(message);
   dialog.showErrorBox('Chrome MCP', message);
   app.exit(1);
-  throw new Error(message);
 }

@@ -1,14 +1,19 @@
 // Every step as it happens, newest first: each call with the element it aimed at and what became of it, and the
 // person's and agent's other moves (questions, held acts, plan, stop) in between.
-import type { ActivityEvent, CallRecord } from '../../shared/control/activity.js';
+import type { ActivityEvent, CallEvent } from '../../shared/control/activity.js';
+import { SHOTS_KEPT } from '../../shared/control/api.js';
 import { usePanel } from '../live/panel-context.js';
 import { Card, clock } from '../parts.js';
+import { SHOT_GONE, ShotThumb } from './shot-thumb.js';
 
 const SHOWN = 200;
 
 export function StepStream() {
   const { activity } = usePanel();
   const events = activity.events.slice(-SHOWN).reverse();
+  // The core keeps the images of its newest SHOTS_KEPT calls only: older steps do not ask for theirs, and the panel
+  // holds no more pictures than the core does.
+  const kept = new Set(activity.events.flatMap((event) => (event.type === 'call' && event.shot ? [event.id] : [])).slice(-SHOTS_KEPT));
   return (
     <Card title="Steps">
       {events.length === 0 ? <p className="quiet">Nothing yet: the agent's calls appear here as they happen.</p> : null}
@@ -16,7 +21,7 @@ export function StepStream() {
         {events.map((event) => (
           <li key={event.seq} className={`step step-${event.type}`}>
             <time>{clock(event.time)}</time>
-            {event.type === 'call' ? <CallStep call={event} /> : <span className="note">{describe(event)}</span>}
+            {event.type === 'call' ? <CallStep call={event} kept={kept.has(event.id)} /> : <span className="note">{describe(event)}</span>}
           </li>
         ))}
       </ol>
@@ -24,9 +29,8 @@ export function StepStream() {
   );
 }
 
-function CallStep({ call }: { call: CallRecord }) {
-  // Call events carry no screenshot yet (CallRecordSchema has none): when one does, its data: URL renders here as an
-  // an <img>, which the panel's CSP already allows (img-src data:).
+function CallStep({ call, kept }: { call: CallEvent; kept: boolean }) {
+  const shotLabel = `Screenshot from the ${call.tool} step at ${clock(call.time)}${call.element ? ` (${call.element})` : ''}`;
   return (
     <span className="call">
       <span className={`decision decision-${call.decision}`}>{call.decision}</span> <strong>{call.tool}</strong>
@@ -35,6 +39,7 @@ function CallStep({ call }: { call: CallRecord }) {
       {call.code ? <span className="quiet"> {call.code}</span> : null}
       {call.summary ? <span className="quiet"> — {call.summary}</span> : null}
       {call.ms !== undefined ? <span className="quiet"> ({call.ms} ms)</span> : null}
+      {call.shot ? (kept ? <ShotThumb id={call.id} label={shotLabel} /> : <span className="quiet"> ({SHOT_GONE})</span>) : null}
     </span>
   );
 }

@@ -28,10 +28,23 @@ export const CallRecordSchema = z.strictObject({
 });
 export type CallRecord = z.infer<typeof CallRecordSchema>;
 
+/** The image a call returned (a `screenshot`), base64, as `activity.shot` hands it back. */
+export const ShotSchema = z.strictObject({ mimeType: z.enum(['image/jpeg', 'image/png']), data: z.string() });
+export type Shot = z.infer<typeof ShotSchema>;
+
 const stamp = { seq: z.number().int().positive(), time: z.number() };
 
 export const ActivityEventSchema = z.discriminatedUnion('type', [
-  z.strictObject({ ...stamp, type: z.literal('call'), ...CallRecordSchema.shape }),
+  z.strictObject({
+    ...stamp,
+    type: z.literal('call'),
+    ...CallRecordSchema.shape,
+    /**
+     * The call returned an image, kept apart for `activity.shot` while it is among the newest few. On the event, not
+     * the record: the audit log is written from the record, so the flag cannot reach it.
+     */
+    shot: z.literal(true).optional(),
+  }),
   z.strictObject({
     ...stamp,
     type: z.literal('question'),
@@ -63,6 +76,7 @@ export const ActivityEventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 export type ActivityEvent = z.infer<typeof ActivityEventSchema>;
+export type CallEvent = Extract<ActivityEvent, { type: 'call' }>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the activity log stamps it with `seq` and `time`. */

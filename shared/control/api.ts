@@ -1,7 +1,7 @@
 // The control API, declared once: every call a person-facing surface makes (loopback HTTP, Electron IPC, a React
 // panel), its zod input and output, and what it does. The core's handlers and the typed client derive from this.
 import { z } from 'zod';
-import { ActivityEventSchema } from './activity.js';
+import { ActivityEventSchema, ShotSchema } from './activity.js';
 import { AuditEntrySchema, AuditFilterSchema } from './audit.js';
 import { HeldActSchema, HELD_OUTCOMES } from './held.js';
 import { MAX_MESSAGE, PlanSchema, StoppedSchema } from './oversight.js';
@@ -11,6 +11,8 @@ import { AnswerInputSchema, QuestionSchema } from './question.js';
 
 /** The activity log keeps this many events; `activity.list` never returns more. */
 export const ACTIVITY_CAPACITY = 1_000;
+/** The images of this many calls are kept for `activity.shot`, the newest; an older one is NOT_FOUND. */
+export const SHOTS_KEPT = 20;
 
 interface CallDefinition<Input extends z.ZodType, Output extends z.ZodType> {
   description: string;
@@ -53,6 +55,11 @@ export const CONTROL_API = {
       limit: z.number().int().min(1).max(ACTIVITY_CAPACITY).default(200),
     }),
     output: z.strictObject({ events: z.array(ActivityEventSchema), next: z.number().int() }),
+  }),
+  'activity.shot': defineCall({
+    description: `The image a call event flagged \`shot\` returned (base64). Only the newest ${SHOTS_KEPT} calls' images are kept: an older one is NOT_FOUND.`,
+    input: z.strictObject({ id: z.string().min(1).max(100) }),
+    output: ShotSchema,
   }),
   'policy.get': defineCall({
     description: 'The standing rules, default and downloads switch, this run\'s grants, the blind list, and the file rules persist to.',

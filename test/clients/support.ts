@@ -1,25 +1,9 @@
-// Temp folders for the client-config tests, and the built `chrome-mcp` run as a real process.
+// Temp folders for the client-config tests (the pairing tests' own), and the built `chrome-mcp` run as a real process,
+// synchronously, with text output.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI } from '../pairing/support/cli.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
-
-export function tempDirs(prefix: string) {
-  const made: string[] = [];
-  return {
-    make(): string {
-      const dir = mkdtempSync(join(tmpdir(), `chrome-mcp-${prefix}-`));
-      made.push(dir);
-      return dir;
-    },
-    cleanup(): void {
-      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+export { CLI, tempDirs } from '../pairing/support/cli.js';
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 20_000 });

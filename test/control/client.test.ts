@@ -76,6 +76,9 @@ describe('control client', () => {
     expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'gone', held: [] });
 
     hub.recordCall({ client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' });
+    const shot = { mimeType: 'image/png', data: 'iVBORw0KGgo=' } as const;
+    const shotCall = hub.recordCall({ client: 'claude', tool: 'screenshot', decision: 'allowed' }, shot);
+    expect(await call('activity.shot', { id: shotCall.type === 'call' ? shotCall.id : '' })).toEqual(shot);
     expect((await call('audit.read', { decision: 'held' })).entries).toEqual([
       { time: expect.any(String), client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' },
     ]);
@@ -88,7 +91,7 @@ describe('control client', () => {
     expect(await call('pairing.revoke')).toEqual(unpaired);
 
     const { events, next } = await call('activity.list', { since: 0 });
-    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call', 'pairing', 'pairing']);
+    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call', 'call', 'pairing', 'pairing']);
     expect(next).toBe(events.at(-1)?.seq);
 
     expect([...called].sort()).toEqual(Object.keys(CONTROL_API).sort());

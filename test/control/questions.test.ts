@@ -92,6 +92,22 @@ describe('site questions', () => {
     expect(left.questions.map((q) => q.id)).toEqual([trusted.id]);
   });
 
+  it('a rule the person sets in the editor settles the questions it decides, and leaves the others waiting', async () => {
+    const { hub, events } = setup();
+    const read = hub.askSite({ site: 'edit.com', need: 'read', tool: 'snapshot', url: 'https://edit.com/a' });
+    const act = hub.askSite({ site: 'edit.com', need: 'act', tool: 'click', url: 'https://edit.com/a' });
+    const other = hub.askSite({ site: 'other.com', need: 'read', tool: 'snapshot' });
+    const reading = hub.waitForAnswer(read.id);
+    const acting = hub.waitForAnswer(act.id);
+    await hub.call('policy.set', { rules: [{ site: 'edit.com', level: 'read' }], default: 'ask', downloads: false });
+    await expect(reading).resolves.toEqual({ answer: 'always', level: 'read' });
+    // A rule that refuses the need settles it too: the agent hears no, and the site keeps the level the person chose.
+    await expect(acting).resolves.toEqual({ answer: 'deny', level: 'read' });
+    expect((await hub.call('questions.list', {})).questions.map((q) => q.id)).toEqual([other.id]);
+    const answered = events.flatMap((event) => (event.type === 'question' && event.change === 'answered' ? [event.answer] : []));
+    expect(answered).toEqual(['by a rule (read)', 'by a rule (read)']);
+  });
+
   it('waitForAnswer resolves with the decision, and gives up when its signal aborts', async () => {
     const { hub } = setup();
     const q = hub.askSite({ site: 'wait.com', need: 'act', tool: 'click' });

@@ -27,7 +27,9 @@ async function expectStillInBackground(sent: string[]): Promise<void> {
   expect(await pageEval(suite.browser.foreground, 'document.visibilityState')).toBe('visible');
 }
 
-describe.skipIf(unavailable !== undefined)(`background tab on headed Chromium${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+// One retry: on a starved machine a headed background tab now and then drops an input event even with focus emulation
+// on, which the engine reports (INPUT_NOT_LANDED) rather than hides; these tests are about the emulation, not the load.
+describe.skipIf(unavailable !== undefined)(`background tab on headed Chromium${unavailable ? ` (skipped: ${unavailable})` : ''}`, { retry: 1 }, () => {
   it('drops raw key and mouse input without focus emulation (what the engine must overcome)', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     expect(await pageEval(page, 'document.visibilityState')).toBe('hidden');

@@ -21,7 +21,7 @@ export interface TestBrowser {
 export async function startTestBrowser(gate: PolicyGate = TEST_GATE): Promise<TestBrowser> {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-test-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
-  const host = new CdpTabHost(browser.connection, gate);
+  const host = new CdpTabHost(browser.connection, gate, { windowPerTab: true });
   const pages: PageContext[] = [];
   return {
     browser,

@@ -1,8 +1,12 @@
 // Oversight in real Chromium against a real core: an ask-first plan approved in the panel lets the agent act, Stop
 // pressed in the panel halts a running batch and refuses the next call with the person's message until Resume, a
-// message typed in the panel reaches the agent at the top of its next tool result, and each step shows with the
-// element it aimed at and what became of it.
+// message typed in the panel reaches the agent at the top of its next tool result, each step shows with the
+// element it aimed at and what became of it, and a screenshot the agent took shows as a thumbnail beside its step
+// (and never in the audit log).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_FILE } from '../../electron/core/control/audit-log.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startPanel, type PanelRun } from './support/panel.js';
 
@@ -65,6 +69,34 @@ describe('oversight', () => {
     expect(await run.call('snapshot')).toMatch(/^The person says: The order number is in the footer\n\nPage /);
     await page.getByText('Message delivered: "The order number is in the footer"').waitFor();
     await run.shot('oversight');
+    expect(run.errors).toEqual([]);
+  });
+
+  it('shows the agent\'s screenshot as a thumbnail beside its step, larger on a click, and keeps it out of the audit log', async () => {
+    await run.call('tab_new', { url: fixtures.url('stop-counter.html') });
+    expect(await run.call('screenshot')).toMatch(/^viewport \d+×\d+ jpeg /);
+    const { page } = run;
+    const thumb = page.getByRole('list', { name: 'Steps' }).getByRole('img', { name: /^Screenshot from the screenshot step at / });
+    await thumb.waitFor();
+    const natural = await thumb.evaluate((img: HTMLImageElement) => img.decode().then(() => ({ width: img.naturalWidth, height: img.naturalHeight })));
+    expect(natural.width).toBeGreaterThan(0);
+    expect(natural.height).toBeGreaterThan(0);
+    const small = (await thumb.boundingBox())!;
+    expect(small.width).toBeLessThanOrEqual(160);
+    await run.shot('oversight-screenshot');
+    await page.getByRole('button', { name: /^Screenshot from the screenshot step/ }).click();
+    await expect.poll(async () => (await thumb.boundingBox())!.width).toBeGreaterThan(small.width * 2);
+    await run.shot('oversight-screenshot-open');
+
+    const { entries } = await run.control.call('audit.read', { tool: 'screenshot' });
+    expect(entries).toHaveLength(1);
+    expect(Object.keys(entries[0]!).sort()).toEqual(['client', 'decision', 'ms', 'time', 'tool']);
+    const { events } = await run.control.call('activity.list', { limit: 5 });
+    const event = events.findLast((e) => e.type === 'call' && e.tool === 'screenshot');
+    const shot = await run.control.call('activity.shot', { id: event?.type === 'call' ? event.id : '' });
+    const line = readFileSync(join(run.dataDir, AUDIT_FILE), 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry['tool'] === 'screenshot');
+    expect(line).not.toHaveProperty('shot');
+    expect(JSON.stringify(line)).not.toContain(shot.data.slice(0, 64));
     expect(run.errors).toEqual([]);
   });
 });

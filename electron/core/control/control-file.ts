@@ -1,9 +1,7 @@
-// `<data-dir>/control.json`: where the running core's loopback control API listens and its token (0600), so a panel
-// or a script of this user on this machine can reach it and nobody else can.
-import { join } from 'node:path';
+// `<data-dir>/control.json`: where the running core's loopback control API listens and its token (0600), for a panel
+// or a script of this user on this machine.
 import { z } from 'zod';
-import { processAlive } from '../pairing/bridge-state.js';
-import { ensurePrivateDir, readPrivateJson, removeFile, writeFileAtomic } from '../pairing/private-files.js';
+import { endpointFile } from '../endpoint-file.js';
 
 export const CONTROL_FILE = 'control.json';
 
@@ -14,18 +12,7 @@ const ControlFileSchema = z.strictObject({
 });
 export type ControlFile = z.infer<typeof ControlFileSchema>;
 
-/** The running core's control endpoint, or undefined when none was written or its writer is gone (a crash leaves one). */
-export function readControlFile(dataDir: string): ControlFile | undefined {
-  const file = readPrivateJson(join(dataDir, CONTROL_FILE), ControlFileSchema);
-  return file && processAlive(file.pid) ? file : undefined;
-}
-
-export function writeControlFile(dataDir: string, file: ControlFile): void {
-  ensurePrivateDir(dataDir);
-  writeFileAtomic(join(dataDir, CONTROL_FILE), `${JSON.stringify(file)}\n`);
-}
-
-/** Removes the file only if it still names `token`: a second core on the same data dir may have written its own since. */
-export function removeControlFile(dataDir: string, token: string): void {
-  if (readPrivateJson(join(dataDir, CONTROL_FILE), ControlFileSchema)?.token === token) removeFile(join(dataDir, CONTROL_FILE));
-}
+const file = endpointFile(CONTROL_FILE, ControlFileSchema);
+export const readControlFile = file.read;
+export const writeControlFile = file.write;
+export const removeControlFile = file.remove;

@@ -1,5 +1,6 @@
 // What each control call does, one line per call over the hub's parts; inputs arrive already parsed by the declaration.
-import type { ControlArgs, ControlCall, ControlOutput, Status } from '../../../shared/control/api.js';
+import { SHOTS_KEPT, type ControlArgs, type ControlCall, type ControlOutput, type Status } from '../../../shared/control/api.js';
+import { ControlError } from '../../../shared/control/errors.js';
 import type { PolicyView } from '../../../shared/control/policy-view.js';
 import { BLIND_SITES } from '../../../shared/policy/blind.js';
 import { policyToTransfer } from '../../../shared/policy/transfer.js';
@@ -10,6 +11,7 @@ import type { Oversight } from './oversight.js';
 import type { Pairing } from './pairing-control.js';
 import type { PolicyStore } from './policy-store.js';
 import type { Questions } from './questions.js';
+import type { Shots } from './shots.js';
 
 export type Handlers = { [N in ControlCall]: (args: ControlArgs<N>) => ControlOutput<N> | Promise<ControlOutput<N>> };
 
@@ -21,13 +23,19 @@ export interface HandlerParts {
   pairing: Pairing;
   policy: PolicyStore;
   questions: Questions;
+  shots: Shots;
   status(): Promise<Status>;
 }
 
-export function controlHandlers({ activity, audit, held, oversight, pairing, policy, questions, status }: HandlerParts): Handlers {
+export function controlHandlers({ activity, audit, held, oversight, pairing, policy, questions, shots, status }: HandlerParts): Handlers {
   return {
     status: () => status(),
     'activity.list': ({ since, limit }) => activity.list(since, limit),
+    'activity.shot': ({ id }) => {
+      const shot = shots.get(id);
+      if (!shot) throw new ControlError('NOT_FOUND', `No image kept for call "${id}": only the newest ${SHOTS_KEPT} calls' images are, and only calls flagged \`shot\` had one.`);
+      return shot;
+    },
     'policy.get': () => policyView(policy),
     'policy.set': (edit) => {
       policy.setStanding(edit);

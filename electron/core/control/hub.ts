@@ -1,6 +1,6 @@
 // The control hub: the one place the person's side meets the core. Transports (loopback HTTP, Electron IPC) carry
 // `call`; the core uses the plain methods to record calls, ask questions, and honour stops and interjections.
-import type { ActivityEvent, CallRecord } from '../../../shared/control/activity.js';
+import type { ActivityEvent, CallRecord, Shot } from '../../../shared/control/activity.js';
 import { CONTROL_API, type ControlArgs, type ControlCall, type ControlOutput, isControlCall, type Status } from '../../../shared/control/api.js';
 import { ControlError, inputError } from '../../../shared/control/errors.js';
 import type { Plan, Stopped } from '../../../shared/control/oversight.js';
@@ -19,6 +19,7 @@ import { Oversight, stoppedError } from './oversight.js';
 import type { Pairing } from './pairing-control.js';
 import type { PolicyChange, PolicyListener, PolicyStore } from './policy-store.js';
 import { Questions, type SiteAsk, type SiteDecision } from './questions.js';
+import { Shots } from './shots.js';
 
 export interface ControlHubOptions {
   /** The private data dir: the audit log goes there. */
@@ -41,6 +42,7 @@ export class ControlHub {
   private readonly questions: Questions;
   private readonly audit: AuditLog;
   private readonly held: HeldActs;
+  private readonly shots = new Shots();
   private readonly store: PolicyStore;
   private readonly handlers: Handlers;
 
@@ -57,7 +59,7 @@ export class ControlHub {
     this.oversight.onStop((stopped) => this.questions.withdrawAgentQuestions(stoppedError(stopped)));
     this.handlers = controlHandlers({
       activity: this.activity, audit: this.audit, held: this.held, oversight: this.oversight, pairing: options.pairing, policy: this.store,
-      questions: this.questions, status: () => this.status(),
+      questions: this.questions, shots: this.shots, status: () => this.status(),
     });
   }
 
@@ -91,13 +93,17 @@ export class ControlHub {
 
   /**
    * Every tool call once it is decided: into the activity stream and the audit log, every string redacted. Ids are
-   * numbered here, once for the core, so the calls of several clients' sessions never share one.
+   * numbered here, once for the core, so the calls of several clients' sessions never share one. The call's `image`
+   * is kept aside for `activity.shot`, and the event says only that there is one.
    */
-  recordCall(decided: Omit<CallRecord, 'id'>): ActivityEvent {
+  recordCall(decided: Omit<CallRecord, 'id'>, image?: Shot): ActivityEvent {
     const call: CallRecord = { id: `c${++this.calls}`, ...decided };
     // A client names itself and a page writes URLs, element text and error details: any of them may carry a secret.
     const clean = Object.fromEntries(Object.entries(call).map(([key, value]) => [key, typeof value === 'string' ? redactText(value) : value])) as CallRecord;
-    const event = this.activity.emit({ type: 'call', ...clean });
+    // Pixels of a page the agent was allowed to read: not text to redact, and kept before the event goes out, so a
+    // panel that asks for it at once finds it.
+    const shot = image !== undefined && this.shots.keep(call.id, image);
+    const event = this.activity.emit({ type: 'call', ...clean, ...(shot ? { shot: true as const } : {}) });
     const { id: _id, summary: _summary, ...audited } = clean;
     this.audit.append({ time: new Date(event.time).toISOString(), ...audited });
     return event;

@@ -2,8 +2,10 @@
 // own questions (a promise the agent's tool awaits). Answered or withdrawn questions leave the list.
 import { ControlError } from '../../../shared/control/errors.js';
 import type { AgentQuestion, AnswerInput, Question, SiteAnswer, SiteQuestion } from '../../../shared/control/question.js';
-import { meets, type AccessLevel, type RuleLevel } from '../../../shared/policy/levels.js';
+import { evaluatePolicy } from '../../../shared/policy/evaluate.js';
+import { meets, RULE_LEVELS, type AccessLevel, type RuleLevel } from '../../../shared/policy/levels.js';
 import { parseSitePattern, patternText, type SitePattern } from '../../../shared/policy/pattern.js';
+import type { Policy } from '../../../shared/policy/policy.js';
 import type { Activity } from './activity.js';
 import type { PolicyStore } from './policy-store.js';
 
@@ -38,7 +40,12 @@ export class Questions {
     private readonly policy: PolicyStore,
     private readonly activity: Activity,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // An answer changes the policy itself and settles what it covers; the editor's rules are settled here.
+    policy.onChange((current, change) => {
+      if (change.kind === 'standing') this.settleDecided(current);
+    });
+  }
 
   list(): Question[] {
     return [...this.pending.values()].map((entry) => entry.question);
@@ -119,6 +126,24 @@ export class Questions {
       const answer = decision.answer === 'deny' ? 'deny' : `${decision.answer} (${decision.level})`;
       this.activity.emit({ type: 'question', change: 'answered', question: other.question, answer });
       for (const waiter of other.waiters) waiter.resolve(decision);
+    }
+  }
+
+  /**
+   * The person set a rule in the editor instead of answering: a site question the policy now decides leaves the list,
+   * its waiters settled as by an "always" answer at the site's level, or a deny when the rule refuses the need.
+   */
+  private settleDecided(policy: Policy): void {
+    for (const entry of this.siteEntries()) {
+      const { question } = entry;
+      const verdict = evaluatePolicy(question.url ?? `https://${question.site}/`, question.need, policy);
+      let decision: SiteDecision;
+      if (verdict.allowed) decision = { answer: 'always', level: verdict.level as RuleLevel };
+      else if ((RULE_LEVELS as readonly string[]).includes(verdict.have)) decision = { answer: 'deny', level: verdict.have as RuleLevel };
+      else continue;
+      this.pending.delete(question.id);
+      this.activity.emit({ type: 'question', change: 'answered', question, answer: `by a rule (${decision.level})` });
+      for (const waiter of entry.waiters) waiter.resolve(decision);
     }
   }
 

@@ -3,14 +3,8 @@
 import type { Readable, Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { CdpCommandError, type CdpEvent } from '../../../shared/engine/cdp.js';
+import { PendingCommands } from '../../../shared/engine/pending-commands.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-
-interface Pending {
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-  method: string;
-  sessionId: string | undefined;
-}
 
 /** How messages travel: `send` one JSON text; `close` ends the channel. */
 interface Channel {
@@ -25,8 +19,7 @@ interface ChannelEvents {
 }
 
 export class CdpConnection {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingCommands();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private closed = false;
   private readonly channel: Channel;
@@ -88,11 +81,8 @@ export class CdpConnection {
 
   send<R>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<R> {
     if (this.closed) return Promise.reject(new ToolError('BROWSER_CLOSED'));
-    const id = this.nextId++;
-    const message = sessionId ? { id, method, params, sessionId } : { id, method, params };
-    return new Promise<R>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, method, sessionId });
-      this.channel.send(JSON.stringify(message));
+    return this.pending.track<R>(method, sessionId, (id) => {
+      this.channel.send(JSON.stringify(sessionId ? { id, method, params, sessionId } : { id, method, params }));
     });
   }
 
@@ -114,34 +104,22 @@ export class CdpConnection {
       return;
     }
     if (typeof message.id === 'number') {
-      const pending = this.pending.get(message.id);
-      if (!pending) return;
-      this.pending.delete(message.id);
-      if (message.error) pending.reject(new CdpCommandError(pending.method, message.error.message));
-      else pending.resolve(message.result);
+      const { error } = message;
+      if (error) this.pending.reject(message.id, (method) => new CdpCommandError(method, error.message));
+      else this.pending.resolve(message.id, message.result);
       return;
     }
     if (typeof message.method !== 'string') return;
-    if (message.method === 'Target.detachedFromTarget') this.failSession(String(message.params?.['sessionId']));
+    if (message.method === 'Target.detachedFromTarget') this.pending.failSession(String(message.params?.['sessionId']));
     const event: CdpEvent = { method: message.method, params: message.params ?? {} };
     if (message.sessionId) event.sessionId = message.sessionId;
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Chrome never answers commands in flight on a session that detaches (a tab or an iframe closing): fail them. */
-  private failSession(sessionId: string): void {
-    for (const [id, pending] of this.pending) {
-      if (pending.sessionId !== sessionId) continue;
-      this.pending.delete(id);
-      pending.reject(new CdpCommandError(pending.method, 'Session with given id not found (it detached)'));
-    }
-  }
-
   private onClose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const pending of this.pending.values()) pending.reject(new ToolError('BROWSER_CLOSED'));
-    this.pending.clear();
+    this.pending.failAll(() => new ToolError('BROWSER_CLOSED'));
     for (const listener of this.listeners) listener({ method: 'Connection.closed', params: {} });
   }
 }

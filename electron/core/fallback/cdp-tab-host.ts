@@ -83,10 +83,15 @@ export class CdpTabHost implements TabHost {
   private downloads: { allowed: boolean; applied: Promise<void> } | undefined;
   private readonly holding: Promise<void>;
 
-  /** `gate` is the policy the engine enforces; the host needs its downloads switch. */
+  /**
+   * `gate` is the policy the engine enforces; the host needs its downloads switch. `windowPerTab`: each new tab opens in
+   * a window of its own, for a headless browser, where a background tab commits no frame (a screenshot of it would wait
+   * for good) while every window draws.
+   */
   constructor(
     private readonly connection: CdpConnection,
     private readonly gate: PolicyGate,
+    private readonly options: { windowPerTab?: boolean } = {},
   ) {
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
@@ -107,7 +112,11 @@ export class CdpTabHost implements TabHost {
 
   async create(url: string, opts: { focus: boolean }): Promise<HostTab> {
     await this.holding;
-    const { targetId } = await this.connection.send<{ targetId: string }>('Target.createTarget', { url, background: !opts.focus });
+    const { targetId } = await this.connection.send<{ targetId: string }>('Target.createTarget', {
+      url,
+      background: !opts.focus,
+      ...(this.options.windowPerTab ? { newWindow: true } : {}),
+    });
     if (opts.focus) this.activeId = targetId;
     const { targetInfo } = await this.connection.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId });
     return this.toTab(targetInfo);

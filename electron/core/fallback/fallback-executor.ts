@@ -91,7 +91,7 @@ export class FallbackExecutor implements Executor {
     const browser = await launchBrowser(this.options);
     this.tag = nextTag(this.usedTags);
     const { policy, onPersonStop } = this.options;
-    const engine = createEngineExecutor(new CdpTabHost(browser.connection, new PolicyGate(policy)), {
+    const engine = createEngineExecutor(new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: headless }), {
       tag: this.tag,
       policy,
       onPersonStop: (where) => onPersonStop?.(personStopMessage(where)),

@@ -88,10 +88,12 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
     let result: CallToolResult;
     let code: ErrorCode | undefined;
     let data: Record<string, unknown> | undefined;
+    let image: OperationResult['image'];
     try {
       args = parseToolArgs(tool, rawArgs);
       const done = await guarded(tool, args, extra);
       data = done.data;
+      image = done.image;
       result = toCallResult(done);
     } catch (thrown) {
       const error = toToolError(thrown);
@@ -108,7 +110,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       decision: code ? (DECISIONS[code] ?? 'allowed') : 'allowed',
       ...(code ? { code } : {}),
       ms: Math.round(performance.now() - started),
-    });
+    }, image);
     // Whatever the backend is, nothing reaches the model unredacted: results, errors (a page's URL in a message) alike.
     return redactCallResult(withInterjections(result, control.takeInterjections()));
   };

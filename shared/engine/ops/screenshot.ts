@@ -3,6 +3,7 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { ScreenshotArgs } from '../../tools/args.js';
+import { withDeadline } from '../deadline.js';
 import { revealedBox, type Box } from '../geometry.js';
 import type { PageContext } from '../page-context.js';
 import { resolveTarget } from '../targets.js';
@@ -11,6 +12,11 @@ import { namesElement } from './pointer.js';
 /** Past this Chrome's compositor fails or returns garbage; the image is clamped and says so. */
 export const MAX_CAPTURE_PX = 16_384;
 const DEFAULT_JPEG_QUALITY = 70;
+/**
+ * A capture copies the tab's next drawn frame, and Chrome may draw none for a tab in the background (headless never
+ * does): past this the call ends with what to do instead of waiting for good. A drawn frame takes well under a second.
+ */
+const CAPTURE_TIMEOUT_MS = 10_000;
 
 interface LayoutMetrics {
   layoutViewport: { clientWidth: number };
@@ -48,11 +54,16 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
   // Layout-viewport width in device px over CSS px is the device pixel ratio (times zoom); dividing it out keeps the
   // image in CSS pixels, so a HiDPI screen does not quadruple what the model pays for.
   const dpr = metrics.layoutViewport.clientWidth / metrics.cssLayoutViewport.clientWidth || 1;
-  const { data } = await page.cdp.send<{ data: string }>('Page.captureScreenshot', {
+  const captured = page.cdp.send<{ data: string }>('Page.captureScreenshot', {
     format,
     ...(format === 'jpeg' ? { quality: clampQuality(args.quality) } : {}),
     clip: { x: capture.clip.x, y: capture.clip.y, width, height, scale: 1 / dpr },
     captureBeyondViewport: capture.beyondViewport,
+  });
+  const { data } = await withDeadline(captured, CAPTURE_TIMEOUT_MS, () => {
+    throw new ToolError('TIMEOUT', `screenshot: the tab drew no frame within ${CAPTURE_TIMEOUT_MS / 1000} s (Chrome may draw none for a tab in the background).`, {
+      next: 'Bring the tab to the front with tab_use and focus: true, then take the screenshot again; snapshot and get_text need no frame.',
+    });
   });
   const kb = Math.round((data.length * 3) / 4 / 1024);
   const truncated = capture.truncatedFrom !== undefined ? `, truncated from ${capture.truncatedFrom} px tall` : '';
