@@ -44,6 +44,7 @@ beforeEach(() => {
 afterEach(async () => {
   // A popup left showing the watched site would report its focus changes there during the next test.
   for (const tab of await suite.browser.host.list()) if (tab.url.startsWith(watched.origin)) await suite.browser.host.close(tab.id);
+  await watched.settled();
   watched.requests.length = 0;
   downloads.length = 0;
 });

@@ -37,6 +37,7 @@ afterAll(async () => {
 afterEach(async () => {
   // A popup left showing the watched site would report its focus changes there during the next test.
   await linked.browser.evaluate(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => chrome.tabs.remove(tabs.map((tab) => tab.id)))`);
+  await watched.settled();
   watched.requests.length = 0;
 });
 

@@ -9,6 +9,11 @@ export interface WatchedSite {
   requests: string[];
   /** Event types the site's pages reported (a listener on every input and focus event posts to /event). */
   events(): string[];
+  /**
+   * Resolves once no request has come for a moment (at most 3 s): a page of the site closed between tests may still have
+   * a report on its way, which must not land in the next test's list.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,9 +31,11 @@ const PAGES: Record<string, string> = {
 
 export async function startWatchedSite(host = '127.0.0.2'): Promise<WatchedSite> {
   const requests: string[] = [];
+  let lastRequest = 0;
   const server: Server = createServer((request: IncomingMessage, response) => {
     const path = request.url ?? '/';
     requests.push(path);
+    lastRequest = Date.now();
     const page = PAGES[path.split('?')[0]!];
     if (path.startsWith('/event')) return void response.writeHead(204).end();
     if (page === undefined) return void response.writeHead(404).end();
@@ -40,6 +47,11 @@ export async function startWatchedSite(host = '127.0.0.2'): Promise<WatchedSite>
   return {
     origin: `http://${host}:${port}`,
     requests,
+    async settled() {
+      const QUIET_MS = 200;
+      const deadline = Date.now() + 3_000;
+      while (Date.now() - lastRequest < QUIET_MS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
     events: () => requests.filter((path) => path.startsWith('/event')).map((path) => path.slice('/event?type='.length)),
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
