@@ -1,5 +1,6 @@
 // The tray app: one instance, the core with Electron's Chromium as its fallback, hosted for MCP clients on the core
-// socket, the helper launcher kept current, and the person's side — tray, panel, IPC, notifications.
+// socket, the helper launcher and the browsers' pairing host kept current, and the person's side — tray, panel, IPC,
+// notifications.
 import { join } from 'node:path';
 import { app, dialog, nativeImage, Notification, shell } from 'electron';
 import type { ClientName } from '../core/clients/client-paths.js';
@@ -17,6 +18,7 @@ import { appCommand, HELPER_FLAG } from './helper-mode.js';
 import { setupIpc } from './ipc.js';
 import { log, logFilePath } from './log.js';
 import { type MenuAction, trayState } from './menu-model.js';
+import { installNativeHost } from './native-host-install.js';
 import { setupNotifications } from './notifications.js';
 import { findPanelRoot, PANEL_ORIGIN, PANEL_URL, registerPanelScheme, setupPanelProtocol } from './panel-protocol.js';
 import { readSettings, settingsFile, writeSettings } from './settings.js';
@@ -98,6 +100,8 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   } catch (error) {
     log(`could not write the helper launcher: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // After the claim, as the launcher: only the app that serves this data dir points the browsers' host at itself.
+  const nativeHostFailed = !installNativeHost({ dataDir: config.dataDir, command, log });
 
   // Forge's dev server under `electron-forge start`; the built files on app://panel everywhere else.
   const devUrl = !paths.isPackaged && typeof PANEL_VITE_DEV_SERVER_URL === 'string' ? PANEL_VITE_DEV_SERVER_URL : undefined;
@@ -153,7 +157,7 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   if (process.platform === 'darwin') trayIcon.setTemplateImage(true);
   const tray = setupTray({
     icon: trayIcon,
-    state: async () => trayState({ report: await core.status(), control: await core.control.status(), openAtLogin: loginItem?.(), showBrowser: settings.showBrowser }),
+    state: async () => trayState({ report: await core.status(), control: await core.control.status(), openAtLogin: loginItem?.(), showBrowser: settings.showBrowser, nativeHostFailed }),
     onAction: act,
     onChange: (refresh) => core.control.subscribe(refresh),
     log,

@@ -1,16 +1,14 @@
-// The helper as a process: stdout belongs to MCP, so every log line (ours, a dependency's) goes to stderr, redacted;
-// no GPU, no dock icon, no single-instance lock (many helpers run beside the one app); the exit code is the relay's.
-import { formatWithOptions } from 'node:util';
+// The helper as a process: stdout belongs to MCP (see stdio-process.ts); no single-instance lock (many helpers run
+// beside the one app); the exit code is the relay's.
 import { app } from 'electron';
 import { resolveDataDir } from '../core/config.js';
 import { log } from '../core/log.js';
 import type { AppPaths } from './app-paths.js';
 import { appCommand, runHelper } from './helper-mode.js';
+import { becomeStdioProcess } from './stdio-process.js';
 
 export async function runHelperProcess(paths: AppPaths): Promise<void> {
-  console.log = console.info = console.debug = console.warn = console.error = (...parts: unknown[]) => log(formatWithOptions({ colors: false }, ...parts));
-  app.disableHardwareAcceleration();
-  app.dock?.hide();
+  becomeStdioProcess();
   const code = await runHelper({
     dataDir: resolveDataDir(undefined),
     command: appCommand(process.execPath, paths.appPath, paths.isPackaged),

@@ -16,6 +16,8 @@ export interface TrayState {
   openAtLogin: boolean | undefined;
   /** The person's setting: show the app's browser windows. */
   showBrowser: boolean;
+  /** The app could not install the pairing host at start: the extension cannot fetch its secret by itself. */
+  nativeHostFailed?: boolean;
 }
 
 export type MenuAction =
@@ -54,6 +56,7 @@ export function tooltip(state: TrayState): string {
 export function menuModel(state: TrayState): MenuEntry[] {
   const entries: MenuEntry[] = [{ type: 'label', label: headline(state) }];
   if (state.extension !== 'connected' && state.fallbackInUse) entries.push({ type: 'label', label: 'Your Chrome is not being used: pair the extension to use it' });
+  if (state.nativeHostFailed) entries.push({ type: 'label', label: 'Pairing host not installed: see Open logs' });
   entries.push({ type: 'separator' });
   // Pairing comes first while there is none: nothing reaches the person's Chrome before it.
   entries.push({ type: 'item', label: state.extension === 'unpaired' ? 'Pair extension…' : 'Pair extension again…', action: { kind: 'pair' } });
@@ -77,6 +80,7 @@ export function trayState(input: {
   control: { stopped: unknown; questions: number; held: number };
   openAtLogin: boolean | undefined;
   showBrowser: boolean;
+  nativeHostFailed?: boolean;
 }): TrayState {
   const { report, control } = input;
   const extension = report.extension.connected ? 'connected' : report.extension.pairing === 'none' ? 'unpaired' : 'paired';
@@ -89,5 +93,6 @@ export function trayState(input: {
     waiting: control.questions + control.held,
     openAtLogin: input.openAtLogin,
     showBrowser: input.showBrowser,
+    ...(input.nativeHostFailed ? { nativeHostFailed: true } : {}),
   };
 }

@@ -1,7 +1,8 @@
 // The tray app from `ready` to Quit, Electron faked and everything else real: the core (its fallback the app's own
 // Chromium, made lazily, so no call here needs Electron), the core socket a relay authenticates on, the helper
-// launcher, the tray menu the person clicks, the client configs and settings files, all in temp folders.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// launcher, the native host it installs, the tray menu the person clicks, the client configs and settings files, all in
+// temp folders (a temp home too).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventEmitter } from 'node:events';
@@ -11,6 +12,8 @@ import { type Config, parseCli } from '../../electron/core/config.js';
 import type * as CoreModule from '../../electron/core/core.js';
 import type { Core, CoreOptions } from '../../electron/core/core.js';
 import { helperLauncher } from '../../electron/core/clients/helper-launcher.js';
+import { hostManifest, manifestPathIn, profileRoot } from '../../electron/core/pairing/host-manifest.js';
+import { hostWrapper } from '../../electron/core/pairing/host-wrapper.js';
 import { readControlFile } from '../../electron/core/control/control-file.js';
 import { CORE_SOCKET } from '../../electron/core/host/core-address.js';
 import { readCoreFile } from '../../electron/core/host/core-file.js';
@@ -145,6 +148,10 @@ async function relaySession(dataDir: string) {
 
 beforeEach(() => {
   app.whenReady.mockResolvedValue(undefined);
+  // The app installs the browsers' native host at every start: into a temp home, never the person's own browsers.
+  const home = mkdtempSync(join(scratch, 'home-'));
+  process.env['HOME'] = process.env['USERPROFILE'] = home;
+  expect(homedir()).toBe(home);
 });
 
 afterEach(async () => {
@@ -182,6 +189,44 @@ describe('the tray app starting', () => {
     const { dataDir } = await startApp({ isPackaged: false });
     const text = readFileSync(join(dataDir, 'bin', 'chrome-mcp-helper'), 'utf8');
     expect(text).toBe(helperLauncher(dataDir, [process.execPath, '/opt/chrome-mcp/app', '--mcp-helper'], process.platform).text);
+  });
+
+  it.skipIf(process.platform === 'win32')('installs the native host for the browsers here, running this executable with --native-host; a restart rewrites nothing', async () => {
+    const home = homedir();
+    expect(home.startsWith(scratch), 'a temp home').toBe(true);
+    const chromium = profileRoot('chromium', process.platform, home)!;
+    mkdirSync(chromium, { recursive: true });
+    const { dataDir, userData } = await startApp({ isPackaged: true });
+    const wrapper = hostWrapper({ platform: process.platform, dataDir, command: [process.execPath, '--native-host'] });
+    const manifest = manifestPathIn(chromium, process.platform);
+    expect(JSON.parse(readFileSync(manifest, 'utf8'))).toEqual(hostManifest(wrapper.path));
+    expect(readFileSync(wrapper.path, 'utf8')).toBe(wrapper.text);
+    expect(statSync(wrapper.path).mode & 0o777).toBe(0o700);
+    // Only browsers with a profile folder: no folders made for the others.
+    expect(existsSync(profileRoot('chrome', process.platform, home)!)).toBe(false);
+
+    const written = () => [wrapper.path, manifest].map((path) => ({ ino: statSync(path).ino, mtime: statSync(path).mtimeMs }));
+    const before = written();
+    await quit();
+    panel()!.destroy();
+    await startApp({ dataDir, userData });
+    expect(written()).toEqual(before);
+  });
+
+  it('names the app folder in the native host wrapper when unpackaged', async () => {
+    const { dataDir } = await startApp({ isPackaged: false });
+    const wrapper = hostWrapper({ platform: process.platform, dataDir, command: [process.execPath, '/opt/chrome-mcp/app', '--native-host'] });
+    expect(readFileSync(wrapper.path, 'utf8')).toBe(wrapper.text);
+  });
+
+  it('starts all the same when the native host cannot be installed: the log says why and the tray says so', async () => {
+    const dataDir = freshDataDir();
+    writeFileSync(join(dataDir, 'native-host'), 'a file where the wrapper\'s folder goes');
+    await startApp({ dataDir });
+    await expect.poll(labels).toContain('Pairing host not installed: see Open logs');
+    expect(readFileSync(join(scratch, 'main.log'), 'utf8')).toMatch(/could not install the native host .*native-host/);
+    const session = await relaySession(dataDir);
+    expect(await session.end()).toBe(0);
   });
 
   it('hosts the core for MCP clients: core.json names its socket, which takes an authenticated relay', async () => {

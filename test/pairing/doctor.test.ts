@@ -1,10 +1,12 @@
 // `doctor`, `extension-path` and subcommand routing as a person runs them: real processes, real files, a real socket.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { applySteps } from '../../electron/core/cli/install-native-host.js';
+import { planInstall } from '../../electron/core/cli/install-plan.js';
 import { EXTENSION_DIR, extensionBuilt } from '../../electron/core/cli/package-root.js';
 import { BridgeStateFile } from '../../electron/core/pairing/bridge-state.js';
 import { MANIFEST_FILE } from '../../electron/core/pairing/host-manifest.js';
@@ -98,6 +100,23 @@ describe('doctor', () => {
     await new Promise((resolve) => servers.pop()!.close(resolve));
     expect((await doctor(dataDir, env)).out).toContain(`!! core: pid ${process.pid} runs, but nothing listens on 127.0.0.1:${port}`);
     state.stopped();
+  });
+
+  it('takes the wrapper the app writes (its binary in --native-host mode) as installed, naming the app, until the app is gone', async () => {
+    const home = homeWithChromium();
+    const env = { ...process.env, HOME: home };
+    const dataDir = dirs.dataDir();
+    // Stands in for the app's executable: doctor only checks it is there, it never runs it.
+    const appBinary = join(dirs.make(), 'Chrome MCP');
+    writeFileSync(appBinary, '');
+    applySteps(planInstall({ platform: process.platform, home, dataDir, command: [appBinary, '--native-host'], browsers: ['chromium'], remove: false }));
+    const manifest = join(home, '.config/chromium/NativeMessagingHosts', MANIFEST_FILE);
+    expect((await doctor(dataDir, env)).out).toContain(`ok chromium: native host installed (${manifest}), run by the Chrome MCP app ${appBinary}\n`);
+
+    rmSync(appBinary);
+    const report = await doctor(dataDir, env);
+    expect(report.out).toContain(`!! chromium: the native host wrapper ${join(dataDir, 'native-host', 'chrome-mcp-native-host')} runs the Chrome MCP app at ${appBinary}, which is not there any more\n`);
+    expect(report.out).toContain(`fix: chrome-mcp install-native-host --browser chromium --data-dir ${JSON.stringify(dataDir)}`);
   });
 
   it('says where the secret lives: a file when no keychain answered, and a keychain that stops answering is a problem', async () => {

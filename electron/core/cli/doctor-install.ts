@@ -1,8 +1,9 @@
-// doctor, part one: is the extension built, and does each browser find a native host that runs this chrome-mcp?
+// doctor, part one: is the extension built, and does each browser find a native host that runs this chrome-mcp (or the
+// Chrome MCP app, which installs its own)?
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ALLOWED_ORIGINS, BROWSERS, manifestPathIn, profileRoot, windowsManifestPath } from '../pairing/host-manifest.js';
-import { hostWrapper } from '../pairing/host-wrapper.js';
+import { hostWrapper, NATIVE_HOST_FLAG, wrapperCommand } from '../pairing/host-wrapper.js';
 import type { Finding } from './doctor-finding.js';
 import { fixes } from './fix-commands.js';
 import { BUILT_CLI, EXTENSION_DIR, extensionBuilt, PACKAGE_ROOT } from './package-root.js';
@@ -24,29 +25,35 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** What is wrong with the manifest at `path` for this data dir, or undefined when it is right. */
-function manifestProblem(path: string, context: InstallContext): string | undefined {
+/** The manifest at `path` for this data dir: what is wrong with it, or when right, the app's binary if the app wrote it. */
+function checkManifest(path: string, context: InstallContext): { problem: string } | { app?: string } {
   const text = readText(path);
-  if (text === undefined) return 'no native host manifest';
+  if (text === undefined) return { problem: 'no native host manifest' };
   let manifest: z.infer<typeof manifestSchema>;
   try {
     manifest = manifestSchema.parse(JSON.parse(text));
   } catch {
-    return `the native host manifest ${path} is not valid`;
+    return { problem: `the native host manifest ${path} is not valid` };
   }
   const wrapper = hostWrapper({ platform: context.platform, dataDir: context.dataDir, node: process.execPath, cli: BUILT_CLI });
-  if (manifest.path !== wrapper.path) return `the native host manifest points at ${manifest.path}, not this data dir's ${wrapper.path}`;
-  if (JSON.stringify(manifest.allowed_origins) !== JSON.stringify(ALLOWED_ORIGINS)) return 'the native host manifest allows other origins than our extension';
+  if (manifest.path !== wrapper.path) return { problem: `the native host manifest points at ${manifest.path}, not this data dir's ${wrapper.path}` };
+  if (JSON.stringify(manifest.allowed_origins) !== JSON.stringify(ALLOWED_ORIGINS)) return { problem: 'the native host manifest allows other origins than our extension' };
   const script = readText(wrapper.path);
-  if (script === undefined) return `the native host wrapper ${wrapper.path} is missing`;
+  if (script === undefined) return { problem: `the native host wrapper ${wrapper.path} is missing` };
+  if (script === wrapper.text) return {};
+  // The app writes its own wrapper at each start, running its binary in host mode: right as long as that binary is there.
+  const command = wrapperCommand({ platform: context.platform, dataDir: context.dataDir, text: script });
+  if (command?.at(-1) === NATIVE_HOST_FLAG) {
+    return existsSync(command[0]) ? { app: command[0] } : { problem: `the native host wrapper ${wrapper.path} runs the Chrome MCP app at ${command[0]}, which is not there any more` };
+  }
   // The wrapper names node and the CLI by absolute path: moving either (a node upgrade, a new checkout) breaks it.
-  if (script !== wrapper.text) return `the native host wrapper ${wrapper.path} runs another node or chrome-mcp than this one`;
-  return undefined;
+  return { problem: `the native host wrapper ${wrapper.path} runs another node or chrome-mcp than this one` };
 }
 
 function hostFinding(label: string, target: string, path: string, context: InstallContext): Finding {
-  const problem = manifestProblem(path, context);
-  return problem ? { ok: false, text: `${label}: ${problem}`, fix: fixes.install(context.dataDir, target) } : { ok: true, text: `${label}: native host installed (${path})` };
+  const checked = checkManifest(path, context);
+  if ('problem' in checked) return { ok: false, text: `${label}: ${checked.problem}`, fix: fixes.install(context.dataDir, target) };
+  return { ok: true, text: `${label}: native host installed (${path})${checked.app ? `, run by the Chrome MCP app ${checked.app}` : ''}` };
 }
 
 export function installFindings(context: InstallContext): Finding[] {

@@ -16,7 +16,8 @@ export const usage = `Usage: chrome-mcp install-native-host [--browser chrome|ch
 Lets the Chrome MCP extension fetch its pairing secret without a click: writes the native-messaging
 host manifest (com.chrome_mcp.bridge, only our extension id allowed) where the browser looks for it
 (on Windows, the registry key too), and a wrapper in the data dir that runs this chrome-mcp. Safe to
-run again; run it again after moving node or chrome-mcp.
+run again; run it again after moving node or chrome-mcp. The Chrome MCP app does this for itself at each
+start (its wrapper runs the app, not node), so with the app you need not run it.
 
 Options:
   --browser NAME          chrome, chromium, edge, brave or all (default: each with a profile folder here,
@@ -63,15 +64,20 @@ export function applySteps(steps: InstallStep[], run: CommandRunner = runQuietly
 }
 
 /**
- * No --browser: the browsers with a profile folder here (else Chrome), so a run does not make folders for browsers that
- * are not installed; removal and Windows (whose registry keys make no folders) take all four.
+ * The browsers to install for when none is named (here and in the app): those with a profile folder here (else Chrome),
+ * so an install makes no folders for browsers that are not installed; on Windows, whose registry keys make no folders,
+ * all four.
  */
+export function browsersHere(platform: NodeJS.Platform, home: string): readonly BrowserName[] {
+  if (platform === 'win32') return BROWSERS;
+  const found = BROWSERS.filter((browser) => existsSync(profileRoot(browser, platform, home)!));
+  return found.length ? found : ['chrome'];
+}
+
+/** --browser NAME or all; none means browsersHere, or all four for removal. */
 function browsersFrom(flag: string | undefined, remove: boolean): readonly BrowserName[] {
-  if (flag === 'all' || (flag === undefined && (remove || process.platform === 'win32'))) return BROWSERS;
-  if (flag === undefined) {
-    const found = BROWSERS.filter((browser) => existsSync(profileRoot(browser, process.platform, homedir())!));
-    return found.length ? found : ['chrome'];
-  }
+  if (flag === 'all' || (flag === undefined && remove)) return BROWSERS;
+  if (flag === undefined) return browsersHere(process.platform, homedir());
   if ((BROWSERS as readonly string[]).includes(flag)) return [flag as BrowserName];
   throw new UsageError(`unknown browser '${flag}': use chrome, chromium, edge, brave or all`);
 }

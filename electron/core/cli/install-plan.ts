@@ -1,8 +1,8 @@
-// What `install-native-host` does, as a list of steps: planned without touching anything (so the Windows registry
-// commands can be checked on any machine) and then applied.
+// What installing the native host does (`install-native-host`, and the app at each start), as a list of steps: planned
+// without touching anything (so the Windows registry commands can be checked on any machine) and then applied.
 import { posix, win32 } from 'node:path';
 import { BROWSERS, type BrowserName, hostManifest, manifestPathIn, profileRoot, REGISTRY_KEYS, windowsManifestPath } from '../pairing/host-manifest.js';
-import { hostWrapper } from '../pairing/host-wrapper.js';
+import { type HostProgram, hostWrapper } from '../pairing/host-wrapper.js';
 
 export type InstallStep =
   | { kind: 'private-dir'; path: string }
@@ -11,18 +11,16 @@ export type InstallStep =
   /** `optional`: a failure is not an error (deleting a registry key that is not there). */
   | { kind: 'command'; file: string; args: string[]; optional?: boolean };
 
-export interface InstallRequest {
+/** `command` (or the CLI's node and cli): what the wrapper runs, see hostWrapper. */
+export type InstallRequest = HostProgram & {
   platform: NodeJS.Platform;
   home: string;
   dataDir: string;
-  /** The node binary and built CLI the wrapper runs. */
-  node: string;
-  cli: string;
   browsers: readonly BrowserName[];
   /** A custom browser profile: the manifest goes only into its NativeMessagingHosts/. */
   browserDataDir?: string;
   remove: boolean;
-}
+};
 
 /** Where the manifest files go: the browser data dir's, each browser's (Linux, macOS), or one beside the wrapper (Windows). */
 function manifestPaths(request: InstallRequest): string[] {
