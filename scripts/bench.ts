@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     const task = await runWholeTask(client, server);
     const extensionTask = await extensionBackend(server);
 
-    console.log(`\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over one WebSocket on the same page)\n`);
+    console.log(`\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over the browser's launch pipe on the same page)\n`);
     const header = ['operation', 'p50', 'p95', 'raw p50', 'raw p95', 'p50 ratio'];
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
     for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
