@@ -1,10 +1,13 @@
 // The engine's TabHost inside the person's Chrome: chrome.tabs of normal windows, one chrome.debugger attach per tab
-// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups.
+// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups
+// and a hold on their first request during the agent's acts.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
+import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { rejectStaleHeld } from './held-store.js';
+import { NewWindowHolds } from './new-window-hold.js';
 import { addToAgentGroup } from './tab-group.js';
 
 const PROTOCOL_VERSION = '1.3';
@@ -19,6 +22,8 @@ export class ChromeTabHost implements TabHost {
   /** Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew. */
   private readonly swept = sweepStaleAttachments();
   private readonly popupListeners = new Set<(popup: Popup) => Promise<void>>();
+  /** Attached tabs are excluded from it: the debugger already judges their every request. */
+  private readonly newWindows = new NewWindowHolds(() => this.live.keys());
 
   async list(): Promise<HostTab[]> {
     const [tabs, focused] = await Promise.all([chrome.tabs.query({ windowType: 'normal' }), focusedWindowId()]);
@@ -66,12 +71,16 @@ export class ChromeTabHost implements TabHost {
     return () => this.popupListeners.delete(listener);
   }
 
+  holdNewWindows<T>(openerId: string, policy: Policy, run: () => Promise<T>): Promise<T> {
+    return this.newWindows.hold(tabIdOf(openerId), policy, run);
+  }
+
   /**
    * webNavigation.onCreatedNavigationTarget, registered at the worker's top level: a tab a page opened (window.open, a
    * target=_blank link or form). It names its real opener, where tabs.onCreated's openerTabId names whichever tab was
    * active, not the background tab the agent drives. chrome.debugger cannot hold a new tab before its first request,
    * so this arrives while the popup may already be loading: the engine closes it when its URL is refused, and guards it
-   * otherwise.
+   * otherwise. During an act (holdNewWindows) a refused one never loaded: its first request was blocked.
    */
   popupOpened(details: { sourceTabId: number; tabId: number; url: string }): void {
     if (!this.live.has(details.sourceTabId)) return;

@@ -69,7 +69,9 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     try {
       // Leaving a page needs nothing of it; everything else reads the page (scripts are judged where they run, by eval).
       if (op !== 'navigate') await tab.page.frames.requireMain(mainLevel(op, args, entry.act));
-      return await (entry.act ? runAct(op, entry.run, tab, args, ctx, held) : entry.run(tab.page, args, ctx));
+      if (!entry.act) return await entry.run(tab.page, args, ctx);
+      const act = () => runAct(op, entry.run, tab, args, ctx, held);
+      return await (host.holdNewWindows ? host.holdNewWindows(tab.hostId, gate.current(), act) : act());
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
       if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(tab);

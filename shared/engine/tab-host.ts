@@ -1,4 +1,5 @@
 // What a backend offers the engine about tabs: list, open, close, focus, a CDP handle for one tab, and word of popups.
+import type { Policy } from '../policy/policy.js';
 import type { Cdp } from './cdp.js';
 
 export interface HostTab {
@@ -31,4 +32,10 @@ export interface TabHost {
    * cannot (chrome.debugger) calls the listener as soon as it learns of the popup, which may already be loading.
    */
   onPopup(listener: (popup: Popup) => Promise<void>): () => void;
+  /**
+   * Runs an act in `openerId` with the first request of any window it opens held to what `policy` lets the agent read.
+   * Only a host whose onPopup comes too late to stop that request (chrome.debugger) needs it; the fallback holds
+   * popups before they run, with browser-level auto-attach.
+   */
+  holdNewWindows?<T>(openerId: string, policy: Policy, run: () => Promise<T>): Promise<T>;
 }

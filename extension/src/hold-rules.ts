@@ -1,0 +1,105 @@
+// The declarativeNetRequest session rules of one new-window hold, derived from the policy's parsed patterns: block a
+// new tab's first page unless the policy would let the agent read it there.
+import { BLIND_SITES } from '../../shared/policy/blind.js';
+import { parseSitePattern, specificity, type SitePattern } from '../../shared/policy/pattern.js';
+import type { Policy } from '../../shared/policy/policy.js';
+import { defaultPort } from '../../shared/policy/site.js';
+
+/** The part of chrome.declarativeNetRequest.Rule these rules use, spelled here so the module runs (and is tested) outside Chrome. */
+export interface HoldRule {
+  id: number;
+  priority: number;
+  action: { type: 'block' | 'allow' };
+  condition: {
+    resourceTypes: ['main_frame'];
+    /** Every tab open when the hold began: only a tab opened since is held, never one the person already had. */
+    excludedTabIds: number[];
+    /** The driven tab's sites: a tab the person opens (no initiator) or another site opens is never held. */
+    initiatorDomains: string[];
+    regexFilter?: string;
+    requestDomains?: string[];
+    isUrlFilterCaseSensitive?: false;
+  };
+}
+
+export interface HoldScope {
+  excludedTabIds: number[];
+  initiatorDomains: string[];
+}
+
+/*
+ * Priorities mirror the policy's precedence (policy.ts standingOf): the most specific matching pattern wins, a
+ * `blocked` one beats an equally specific allowing one, and the blind list beats every rule. DNR lets the highest
+ * priority win and prefers allow to block only at equal priority, so a `blocked` pattern sits one above the allowing
+ * ones of its specificity. A plain "allow every pattern at read or above" would let `*.example.com: read` open
+ * `bank.example.com` that a `blocked` rule names.
+ */
+const BASE_PRIORITY = 1;
+const BLIND_PRIORITY = 2 ** 30;
+const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * specificity(pattern) + (blocked ? 1 : 0);
+
+// Every built-in blind site is a plain domain (host and subdomains), which is exactly what requestDomains matches;
+// one rule for all of them keeps the hold clear of Chrome's 1,000 regex-rule budget.
+const BLIND_DOMAINS = Object.values(BLIND_SITES).flat().map((site) => {
+  const pattern = parseSitePattern(site);
+  if (pattern.kind !== 'domain') throw new Error(`blind site ${site} is not a plain domain`);
+  return pattern.host;
+});
+
+/** The hold's rules, unnumbered: every new tab's first page is blocked unless the policy allows reading it. */
+export function holdRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'>[] {
+  const condition = { resourceTypes: ['main_frame'] as ['main_frame'], excludedTabIds: scope.excludedTabIds, initiatorDomains: scope.initiatorDomains };
+  const rules: Omit<HoldRule, 'id'>[] = [];
+  const add = (priority: number, type: 'block' | 'allow', match: Pick<HoldRule['condition'], 'regexFilter' | 'requestDomains' | 'isUrlFilterCaseSensitive'>) => {
+    rules.push({ priority, action: { type }, condition: { ...condition, ...match } });
+  };
+  add(BASE_PRIORITY, 'block', {});
+  const seen = new Set<string>();
+  for (const rule of [...policy.rules, ...policy.grants]) {
+    const regexFilter = patternRegex(rule.site);
+    const blocked = rule.level === 'blocked';
+    const key = `${blocked}:${regexFilter}`;
+    if (regexFilter === undefined || seen.has(key)) continue;
+    seen.add(key);
+    add(patternPriority(rule.site, blocked), blocked ? 'block' : 'allow', { regexFilter, isUrlFilterCaseSensitive: false });
+  }
+  add(BLIND_PRIORITY, 'block', { requestDomains: BLIND_DOMAINS });
+  for (const pattern of policy.self) {
+    const regexFilter = patternRegex(pattern);
+    if (regexFilter !== undefined) add(BLIND_PRIORITY, 'block', { regexFilter, isUrlFilterCaseSensitive: false });
+  }
+  return rules;
+}
+
+/**
+ * An RE2 regex matching exactly the http(s) URLs whose site the pattern covers (pattern.ts patternMatches), as Chrome
+ * canonicalises them: lowercase punycode host, default port dropped, userinfo possibly kept. Undefined for `file://`,
+ * which no web page can open in a new window.
+ */
+export function patternRegex(pattern: SitePattern): string | undefined {
+  if (pattern.kind === 'file') return undefined;
+  const host = escape(pattern.host);
+  // A host never holds / ? # @ or :, so a label prefix cannot reach past the host, nor userinfo past the authority.
+  const userinfo = '(?:[^/?#]*@)?';
+  const end = '(?:[/?#]|$)';
+  const ip = pattern.host.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(pattern.host);
+  switch (pattern.kind) {
+    case 'domain':
+      return `^https?://${userinfo}${ip ? '' : '(?:[^/?#@:]*\\.)?'}${host}(?::[0-9]+)?${end}`;
+    case 'subdomains':
+      return `^https?://${userinfo}[^/?#@:]+\\.${host}(?::[0-9]+)?${end}`;
+    case 'host-port':
+      return `^(?:${(['http', 'https'] as const).map((scheme) => `${scheme}://${userinfo}${host}${portPart(scheme, pattern.port)}`).join('|')})${end}`;
+    case 'origin':
+      return `^${pattern.scheme}://${userinfo}${host}${portPart(pattern.scheme, pattern.port)}${end}`;
+  }
+}
+
+/** Chrome drops a port equal to the scheme's default, so that one is matched by its absence. */
+function portPart(scheme: 'http' | 'https', port: number): string {
+  return port === defaultPort(scheme) ? '' : `:${port}`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
