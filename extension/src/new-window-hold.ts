@@ -20,16 +20,26 @@ const TAIL_MS = 1_500;
  */
 const SETTLED_TAB_MS = 2_000;
 
+/** What a driven tab's frames are known to hold; `ready` settles once Chrome's own list of them is merged in. */
+interface TabFrames {
+  hosts: Map<number, string | undefined>;
+  ready: Promise<void>;
+}
+
 /**
  * One set of session rules for every driven tab that is acting or in its tail, rebuilt (in one call, so there is never
- * a moment without rules) only when what it is made of changes: an act that changes nothing costs no rule update.
+ * a moment without rules) only when what it is made of changes: an act that changes nothing costs no rule update, and
+ * no Chrome call at all, as the open tabs and the driven tabs' frames are kept current from events.
  */
 export class NewWindowHolds {
   /** Acts running per driven tab; a tab at 0 is in its tail. */
   private readonly acting = new Map<number, number>();
   private readonly tails = new Map<number, ReturnType<typeof setTimeout>>();
-  /** When each tab was first seen since the hold went up; the tabs open then count as seen long ago. */
-  private seen: Map<number, number> | undefined;
+  /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
+  private readonly tabs = new Map<number, number>();
+  /** The web site of each frame of the tabs held so far, per tab. */
+  private readonly frames = new Map<number, TabFrames>();
+  private watching: Promise<void> | undefined;
   private policy: Policy | undefined;
   private ids: number[] = [];
   private shape = '[]';
@@ -72,7 +82,6 @@ export class NewWindowHolds {
   private async update(): Promise<void> {
     const held = [...this.acting.keys()];
     const scope = held.length > 0 && this.policy ? await this.scope(held) : undefined;
-    if (!scope) this.seen = undefined;
     const rules = scope && this.policy ? holdRules(this.policy, scope) : [];
     const shape = JSON.stringify(rules);
     if (shape === this.shape) return;
@@ -85,27 +94,75 @@ export class NewWindowHolds {
 
   /** Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). */
   private async scope(held: number[]): Promise<HoldScope | undefined> {
-    const [tabs, ...frames] = await Promise.all([
-      chrome.tabs.query({}),
-      ...held.map((tabId) => chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)),
-    ]);
-    const initiatorDomains = [...new Set(frames.flatMap((list) => (list ?? []).flatMap((frame) => webHost(frame.url))))].sort();
+    await this.watch();
+    await Promise.all(held.map((tabId) => this.framesOf(tabId).ready));
+    const hosts = held.flatMap((tabId) => [...(this.frames.get(tabId)?.hosts.values() ?? [])]);
+    const initiatorDomains = [...new Set(hosts.flatMap((host) => (host ? [host] : [])))].sort();
     // A page with no web site (about:blank, file:) opens windows with an opaque initiator no rule can name.
     if (initiatorDomains.length === 0) return undefined;
     const now = Date.now();
-    const seen = this.seen ?? new Map<number, number>();
-    const first = !this.seen;
-    this.seen = seen;
-    const open = new Set<number>();
-    for (const tab of tabs) {
-      if (tab.id === undefined) continue;
-      open.add(tab.id);
-      if (!seen.has(tab.id)) seen.set(tab.id, first ? 0 : now);
-    }
-    for (const tabId of seen.keys()) if (!open.has(tabId)) seen.delete(tabId);
-    const excluded = new Set([...seen].flatMap(([tabId, at]) => (now - at >= SETTLED_TAB_MS ? [tabId] : [])));
-    for (const tabId of this.guarded()) if (open.has(tabId)) excluded.add(tabId);
+    // A tab not heard of yet is held: it may be a popup whose tabs.onCreated is still on its way.
+    const excluded = new Set([...this.tabs].flatMap(([tabId, at]) => (now - at >= SETTLED_TAB_MS ? [tabId] : [])));
+    for (const tabId of this.guarded()) if (this.tabs.has(tabId)) excluded.add(tabId);
     return { excludedTabIds: [...excluded].sort((a, b) => a - b), initiatorDomains };
+  }
+
+  /*
+   * Listeners added on first use, not at the worker's top level: what they keep lives in this worker's memory, so a
+   * stopped worker needs no waking for them, and the person's browsing (a commit in any tab) never wakes it.
+   */
+  private watch(): Promise<void> {
+    this.watching ??= (async () => {
+      chrome.tabs.onCreated.addListener((tab) => {
+        if (tab.id !== undefined) this.tabs.set(tab.id, Date.now());
+      });
+      chrome.tabs.onReplaced.addListener((added, removed) => {
+        this.tabs.set(added, this.tabs.get(removed) ?? Date.now());
+        this.forget(removed);
+      });
+      chrome.tabs.onRemoved.addListener((tabId) => this.forget(tabId));
+      chrome.webNavigation.onCommitted.addListener((details) => this.committed(details));
+      // One heard of before this answer came keeps its (later) time.
+      for (const tab of await chrome.tabs.query({})) if (tab.id !== undefined && !this.tabs.has(tab.id)) this.tabs.set(tab.id, 0);
+    })();
+    return this.watching;
+  }
+
+  private forget(tabId: number): void {
+    this.tabs.delete(tabId);
+    this.frames.delete(tabId);
+  }
+
+  /** The tab's frames, asked of Chrome once; commits seen while the answer is on its way are newer, so they win. */
+  private framesOf(tabId: number): TabFrames {
+    let frames = this.frames.get(tabId);
+    if (!frames) {
+      const hosts = new Map<number, string | undefined>();
+      const ready = chrome.webNavigation.getAllFrames({ tabId }).then((list) => {
+        for (const frame of list ?? []) if (!hosts.has(frame.frameId)) hosts.set(frame.frameId, webHost(frame.url)[0]);
+        if (this.acting.has(tabId)) void this.refresh().catch(() => undefined);
+      }, () => undefined);
+      frames = { hosts, ready };
+      this.frames.set(tabId, frames);
+    }
+    return frames;
+  }
+
+  private committed(details: chrome.webNavigation.WebNavigationTransitionCallbackDetails): void {
+    let frames = this.frames.get(details.tabId);
+    if (!frames) return;
+    if (details.frameId === 0) {
+      // A page restored from the back/forward cache brings its frames back without a commit of theirs: ask again.
+      if (details.transitionQualifiers.includes('forward_back')) {
+        this.frames.delete(details.tabId);
+        frames = this.framesOf(details.tabId);
+      } else {
+        frames.hosts.clear();
+      }
+    }
+    frames.hosts.set(details.frameId, webHost(details.url)[0]);
+    // The opener's sites changed mid-act (its click navigated): the rules follow now, not at the next act.
+    if (this.acting.has(details.tabId)) void this.refresh().catch(() => undefined);
   }
 }
 

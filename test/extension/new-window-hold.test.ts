@@ -3,12 +3,12 @@
 // allowed site loads and is guarded, and a tab the person opens meanwhile is never touched.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { until } from './support/until.js';
+import { forgetWatched, openLinksPage as openLinks, withSite } from './support/watched-popups.js';
 
 const HOME = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
 let current: Policy = HOME;
@@ -25,25 +25,15 @@ afterAll(async () => {
   await watched?.close();
 });
 
-afterEach(async () => {
-  await linked.browser.evaluate(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => chrome.tabs.remove(tabs.map((tab) => tab.id)))`);
-  await watched.settled();
-  watched.requests.length = 0;
-});
+afterEach(() => forgetWatched(linked, watched));
 
 function change(policy: Policy): void {
   current = policy;
   linked.bridge.policyChanged();
 }
 
-function withWatched(level: 'blocked' | 'act'): Policy {
-  return { ...HOME, rules: [{ site: parseSitePattern(new URL(watched.origin).host), level }] };
-}
-
-async function openLinksPage(): Promise<string> {
-  const opened = await linked.run('tab_new', { url: linked.fixtures.url(`policy-links.html?to=${encodeURIComponent(watched.origin)}`) });
-  return String(opened.data?.['tab']);
-}
+const withWatched = (level: 'blocked' | 'act'): Policy => withSite(HOME, watched, level);
+const openLinksPage = () => openLinks(linked, watched);
 
 const watchedTabCount = () => linked.browser.evaluate<number>(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => tabs.length)`);
 const sessionRuleCount = () => linked.browser.evaluate<number>('chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.length)');

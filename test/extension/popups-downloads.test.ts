@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { until } from './support/until.js';
+import { forgetWatched, openLinksPage as openLinks, withSite } from './support/watched-popups.js';
 
 const HOME = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
 let current: Policy = HOME;
@@ -35,26 +35,15 @@ afterAll(async () => {
   if (saved) rmSync(saved, { recursive: true, force: true });
 });
 
-afterEach(async () => {
-  // A popup left showing the watched site would report its focus changes there during the next test.
-  await linked.browser.evaluate(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => chrome.tabs.remove(tabs.map((tab) => tab.id)))`);
-  await watched.settled();
-  watched.requests.length = 0;
-});
+afterEach(() => forgetWatched(linked, watched));
 
 function change(policy: Policy): void {
   current = policy;
   linked.bridge.policyChanged();
 }
 
-function withWatched(level: 'blocked' | 'act', downloads = false): Policy {
-  return { ...HOME, downloads, rules: [{ site: parseSitePattern(new URL(watched.origin).host), level }] };
-}
-
-async function openLinksPage(): Promise<string> {
-  const opened = await linked.run('tab_new', { url: linked.fixtures.url(`policy-links.html?to=${encodeURIComponent(watched.origin)}`) });
-  return String(opened.data?.['tab']);
-}
+const withWatched = (level: 'blocked' | 'act', downloads = false): Policy => withSite(HOME, watched, level, downloads);
+const openLinksPage = () => openLinks(linked, watched);
 
 /** Tabs (by handle) whose URL is on the watched site. */
 async function watchedTabs(): Promise<string[]> {
