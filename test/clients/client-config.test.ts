@@ -2,7 +2,7 @@
 // removal, new files and folders, modes and symlinks.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { installClient } from '../../electron/core/clients/client-config.js';
 import { ConfigRefusedError } from '../../electron/core/clients/mcp-servers.js';
 import { tempDirs } from './support.js';
@@ -139,6 +139,20 @@ describe('installClient', () => {
     // Nothing left to take: nothing written, no further backup.
     expect(remove(path)).toEqual({ path, action: 'absent' });
     expect(backups(path)).toHaveLength(2);
+  });
+
+  it('keeps both backups of two changes within the same millisecond', () => {
+    const path = configWith(EXISTING);
+    const frozen = vi.spyOn(Date.prototype, 'toISOString').mockReturnValue('2026-01-02T03:04:05.678Z');
+    try {
+      const first = install(path).backup;
+      const second = remove(path).backup;
+      expect(second).toBe(`${first}-1`);
+      expect(readFileSync(first!, 'utf8')).toBe(EXISTING);
+      expect(readFileSync(second!, 'utf8')).toContain('"chrome-mcp"');
+    } finally {
+      frozen.mockRestore();
+    }
   });
 
   it('--remove on a missing file creates nothing', () => {

@@ -46,13 +46,24 @@ function readExisting(path: string): ExistingFile | undefined {
   return { real, bytes: readFileSync(real), mode: statSync(real).mode & 0o777 };
 }
 
-/** A copy beside the file, in its mode (the config may hold other servers' keys); 'wx' never overwrites an older backup. */
+/**
+ * A copy beside the file, in its mode (the config may hold other servers' keys). 'wx' never overwrites an older backup;
+ * two changes within one millisecond get the same stamp, so the later one takes the next free `-N`.
+ */
 function backUp(file: ExistingFile): string {
   // Colons are not allowed in Windows file names.
-  const backup = `${file.real}.chrome-mcp-backup-${new Date().toISOString().replaceAll(':', '-')}`;
-  writeFileSync(backup, file.bytes, { flag: 'wx', mode: file.mode });
-  if (process.platform !== 'win32') chmodSync(backup, file.mode);
-  return backup;
+  const stamped = `${file.real}.chrome-mcp-backup-${new Date().toISOString().replaceAll(':', '-')}`;
+  for (let n = 0; ; n++) {
+    const backup = n === 0 ? stamped : `${stamped}-${n}`;
+    try {
+      writeFileSync(backup, file.bytes, { flag: 'wx', mode: file.mode });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    if (process.platform !== 'win32') chmodSync(backup, file.mode);
+    return backup;
+  }
 }
 
 /**
