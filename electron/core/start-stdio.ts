@@ -1,8 +1,8 @@
 // Serves MCP on stdio from an in-process core (extension bridge + fallback browser), and closes what it opened on the way out.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
-import { routeConsoleToLog, startCoreOrRefuse } from './core-process.js';
-import { log } from './log.js';
+import { startCoreOrRefuse } from './core-process.js';
+import { log, routeConsoleToLog } from './log.js';
 import { buildServer } from './mcp/build-server.js';
 
 // The client gives a server about 2 s after closing stdin before it kills it; a hung browser close must not

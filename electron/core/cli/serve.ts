@@ -1,8 +1,8 @@
 // `chrome-mcp serve`: one long-lived core that every MCP client of this data dir shares, each through
 // `chrome-mcp relay` as its own session; it speaks no MCP on its own stdio and logs to stderr.
-import { routeConsoleToLog, startCoreOrRefuse } from '../core-process.js';
+import { startCoreOrRefuse } from '../core-process.js';
 import { claimCoreHost } from '../host/host-core.js';
-import { log } from '../log.js';
+import { log, routeConsoleToLog } from '../log.js';
 import { coreConfig } from './core-flags.js';
 
 export const usage = `Usage: chrome-mcp serve [options]
