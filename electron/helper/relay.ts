@@ -4,8 +4,7 @@ import { connect, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readCoreFile } from '../core/host/core-file.js';
-import { readFirstLine } from '../core/host/first-line.js';
-import { AUTH_LIMITS, authLine, isOkLine } from '../core/host/handshake.js';
+import { greetCore } from '../core/host/handshake.js';
 import type { Log } from '../core/log.js';
 
 export interface RelayOptions {
@@ -69,15 +68,14 @@ async function dial(dataDir: string): Promise<Dialled> {
     const code = failure?.code;
     return { absent: code === 'ENOENT' || code === 'ECONNREFUSED', why: `${file.socket}: ${failure?.message ?? 'closed'}` };
   }
-  socket.write(authLine(file.token));
   try {
-    if (isOkLine(await readFirstLine(socket, AUTH_LIMITS))) return socket;
-  } catch {
-    // Refused below, like a wrong answer.
+    await greetCore(socket, file.token);
+    return socket;
+  } catch (error) {
+    socket.destroy();
+    // A core started after core.json was read has a new token: the next try reads the new file.
+    return { absent: false, why: `${file.socket}: ${(error as Error).message}` };
   }
-  socket.destroy();
-  // A core started after core.json was read has a new token: the next try reads the new file.
-  return { absent: false, why: `the core at ${file.socket} did not accept this relay` };
 }
 
 function relay(socket: Socket, input: Readable, output: Writable, log: Log): Promise<number> {

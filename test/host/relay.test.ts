@@ -1,12 +1,14 @@
 // `chrome-mcp relay` when no core is running: it starts `chrome-mcp serve` and connects (two relays at once share the
-// one core they start), it recovers a core killed outright, and with nothing starting it gives up with one line and
-// an untouched stdout.
+// one core they start), it recovers a core killed outright, with nothing starting it gives up with one line and an
+// untouched stdout, and it tells an impostor on the core's address neither the token nor the client's messages.
 import { readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { processAlive } from '../../electron/core/pairing/bridge-state.js';
-import { readCoreFile } from '../../electron/core/host/core-file.js';
+import { readCoreFile, writeCoreFile } from '../../electron/core/host/core-file.js';
 import { runRelay } from '../../electron/helper/relay.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { processesMentioning } from '../support/processes.js';
@@ -96,5 +98,35 @@ describe('chrome-mcp relay', () => {
     expect(lines.filter((line) => line.startsWith('no chrome-mcp core answered'))).toEqual([
       `no chrome-mcp core answered for ${dataDir} within 0.5 s (no running core has written core.json)`,
     ]);
+  });
+
+  it('refuses a server on the core address that cannot prove it holds the token, and sends it nothing it could use', async () => {
+    const dataDir = freshDataDir();
+    const address = join(dataDir, 'core.sock');
+    const token = 'Real-Token-Qz8vX2mK4pL9nR7tY1cB5dF3gH6jA0sE8wU2i';
+    writeCoreFile(dataDir, { v: 1, socket: address, token, pid: process.pid });
+    // The impostor answers like a core would, with a proof made under a token it guessed, and keeps all it hears.
+    const heard: string[] = [];
+    const impostor = createServer((socket: Socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        heard.push(chunk.toString());
+        socket.write(`${JSON.stringify({ nonce: 'n'.repeat(43), proof: 'p'.repeat(43) })}\n`);
+      });
+    });
+    await new Promise<void>((resolve) => impostor.listen(address, resolve));
+    const lines: string[] = [];
+    const input = new PassThrough();
+    input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })}\n`);
+    let starts = 0;
+    const code = await runRelay({ dataDir, startCore: () => void starts++, input, output: new PassThrough(), log: (line) => void lines.push(line), waitMs: 500 });
+    await new Promise((resolve) => impostor.close(resolve));
+    expect(code).toBe(1);
+    // Someone answers there, so starting a core of our own would only meet it again.
+    expect(starts).toBe(0);
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard.join('')).not.toContain(token);
+    expect(heard.join('')).not.toContain('initialize');
+    expect(heard.every((chunk) => /^\{"hello":"[\w-]{43}"\}\n$/.test(chunk))).toBe(true);
+    expect(lines.at(-1)).toContain("does not hold core.json's token");
   });
 });

@@ -1,7 +1,8 @@
-// hostCore over a real unix socket, in process: the handshake drops every peer that is not a relay with the token
-// (and logs none of what they sent), sessions are separate, one core per data dir, stale sockets are cleared, and
+// hostCore over a real unix socket, in process: the handshake drops every peer that cannot prove it holds the token
+// (and logs none of what they sent), the token itself never crosses the socket, sessions are separate, one core per data dir, stale sockets are cleared, and
 // close() takes everything away. The CLI-level tests (serve, relay) are in the other files here.
 import { spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -48,13 +49,30 @@ function closeOf(socket: Socket): Promise<void> {
   return new Promise((resolve) => socket.once('close', () => resolve()));
 }
 
-/** A relay's handshake, written out here so the test pins the wire format rather than reusing the product's helper. */
-async function session(name: string): Promise<{ socket: Socket; rpc: RawRpc }> {
-  const socket = await opened();
+function proof(token: string, signed: string): string {
+  return createHmac('sha256', token).update(signed).digest('base64url');
+}
+
+/**
+ * A relay's handshake, written out here so the test pins the wire format rather than reusing the product's helper:
+ * the core proves it holds the token over our nonce and its own, we prove it back, then `ok`. Returns the lines the
+ * core sent, and writes `after` straight behind our proof.
+ */
+async function handshake(socket: Socket, rpc: RawRpc, token: string, after = ''): Promise<void> {
+  const hello = randomBytes(32).toString('base64url');
+  socket.write(`${JSON.stringify({ hello })}\n`);
+  await expect.poll(() => rpc.lines.length).toBe(1);
+  const challenge = JSON.parse(rpc.lines[0]!) as { nonce: string; proof: string };
+  expect(challenge.proof).toBe(proof(token, `chrome-mcp core|${hello}|${challenge.nonce}`));
+  socket.write(`${JSON.stringify({ proof: proof(token, `chrome-mcp relay|${challenge.nonce}|${hello}`) })}\n${after}`);
+}
+
+async function session(name: string, address = host.address, token = readCoreFile(dataDir)!.token): Promise<{ socket: Socket; rpc: RawRpc }> {
+  const socket = await opened(address);
   const rpc = rawRpc(socket, socket);
-  socket.write(`${JSON.stringify({ auth: readCoreFile(dataDir)!.token })}\n`);
+  await handshake(socket, rpc, token);
   await initialize(rpc, name);
-  expect(rpc.lines[0]).toBe('{"ok":true}');
+  expect(rpc.lines[1]).toBe('{"ok":true}');
   return { socket, rpc };
 }
 
@@ -85,15 +103,15 @@ describe('the core socket', () => {
     expect(file).toEqual({ v: 1, socket: socketPath, token: expect.stringMatching(/^[\w-]{43}$/), pid: process.pid });
   });
 
-  it('drops a wrong token, junk, an MCP message sent before the token, an oversized line and a silent peer, answering none', async () => {
-    const wrong = 'Wrong-Token-Qz8vX2mK4pL9nR7tY1cB5dF3gH6jA0sE8wU2iO4';
-    expect(await answerTo((socket) => socket.write(`${JSON.stringify({ auth: wrong })}\n`))).toBe('');
+  it('drops junk, the token sent in the clear, an MCP message sent first, an oversized line and a silent peer, answering none', async () => {
+    const token = readCoreFile(dataDir)!.token;
+    expect(await answerTo((socket) => socket.write(`${JSON.stringify({ auth: token })}\n`))).toBe('');
     expect(await answerTo((socket) => socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n'))).toBe('');
     expect(await answerTo((socket) => socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`))).toBe('');
     expect(await answerTo((socket) => socket.write('x'.repeat(4096)))).toBe('');
     // The silent peer is dropped by the core's own deadline: this waits for it, and asserts nothing about how long.
     expect(await answerTo(() => undefined)).toBe('');
-    expect(logged.join('\n')).not.toContain(wrong);
+    expect(logged.join('\n')).not.toContain(token);
     expect(logged.filter((line) => line.includes('dropped'))).toHaveLength(5);
 
     const { socket, rpc } = await session('after-the-probes');
@@ -101,13 +119,38 @@ describe('the core socket', () => {
     socket.end();
   });
 
-  it('keeps bytes sent right behind the token for the session', async () => {
+  it('drops a peer that answers the challenge with a wrong token, a replayed proof or the core\'s own proof, serving none', async () => {
+    const token = readCoreFile(dataDir)!.token;
+    const refusedWith = async (answer: (challenge: { nonce: string; proof: string }, hello: string) => string): Promise<string[]> => {
+      const socket = await opened();
+      const rpc = rawRpc(socket, socket);
+      const closed = closeOf(socket);
+      const hello = randomBytes(32).toString('base64url');
+      socket.write(`${JSON.stringify({ hello })}\n`);
+      await expect.poll(() => rpc.lines.length).toBe(1);
+      const challenge = JSON.parse(rpc.lines[0]!) as { nonce: string; proof: string };
+      socket.write(`${JSON.stringify({ proof: answer(challenge, hello) })}\n${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
+      await closed;
+      return rpc.lines.slice(1);
+    };
+    const before = logged.length;
+    expect(await refusedWith(({ nonce }, hello) => proof('Wrong-Token-Qz8vX2mK4pL9nR7tY1cB5dF3gH6jA0sE8wU2iO4', `chrome-mcp relay|${nonce}|${hello}`))).toEqual([]);
+    // A proof that was right for another connection's nonces is worth nothing on this one.
+    const stale = randomBytes(32).toString('base64url');
+    expect(await refusedWith((_, hello) => proof(token, `chrome-mcp relay|${stale}|${hello}`))).toEqual([]);
+    // The core's proof, reflected: the side's name is part of what is signed.
+    expect(await refusedWith(({ proof: its }) => its)).toEqual([]);
+    expect(logged.slice(before).filter((line) => line.includes("did not prove it holds this core's token"))).toHaveLength(3);
+  });
+
+  it('keeps bytes sent right behind the proof for the session', async () => {
     const socket = await opened();
     const rpc = rawRpc(socket, socket);
     const initializeLine = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'eager', version: '1' } } });
-    socket.write(`${JSON.stringify({ auth: readCoreFile(dataDir)!.token })}\n${initializeLine}\n`);
-    await expect.poll(() => rpc.lines.length).toBe(2);
-    expect(JSON.parse(rpc.lines[1]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'chrome-mcp' } } });
+    await handshake(socket, rpc, readCoreFile(dataDir)!.token, `${initializeLine}\n`);
+    await expect.poll(() => rpc.lines.length).toBe(3);
+    expect(rpc.lines[1]).toBe('{"ok":true}');
+    expect(JSON.parse(rpc.lines[2]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'chrome-mcp' } } });
     socket.end();
   });
 
@@ -156,10 +199,7 @@ describe('the core socket', () => {
   it('close() ends every session and removes the socket and core.json', async () => {
     const own = freshDataDir();
     const ownHost = await hostCore({ core, dataDir: own, log });
-    const socket = await opened(ownHost.address);
-    const rpc = rawRpc(socket, socket);
-    socket.write(`${JSON.stringify({ auth: readCoreFile(own)!.token })}\n`);
-    await initialize(rpc, 'to-be-closed');
+    const { socket } = await session('to-be-closed', ownHost.address, readCoreFile(own)!.token);
     const closed = closeOf(socket);
     await ownHost.close();
     await closed;

@@ -34,5 +34,7 @@ export function readFirstLine(socket: Socket, { maxBytes, timeoutMs }: FirstLine
     const onError = (error: Error): void => settle({ error });
     const timer = setTimeout(() => settle({ error: new Error(`no first line within ${timeoutMs} ms`) }), timeoutMs);
     socket.on('data', onData).on('end', onEnd).on('close', onEnd).on('error', onError);
+    // A socket an earlier read left paused flows again only when asked, whatever listens to it.
+    socket.resume();
   });
 }

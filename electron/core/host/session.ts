@@ -1,11 +1,10 @@
-// One connection to the core socket: authenticate its first line, then serve it as its own MCP session, with its own
+// One connection to the core socket: the handshake first (handshake.ts), then its own MCP session, with its own
 // server instance (so its own clientInfo names it in the activity and audit logs) over the shared core.
 import type { Socket } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Log } from '../log.js';
 import { buildServer, type ServerDeps } from '../mcp/build-server.js';
-import { readFirstLine } from './first-line.js';
-import { AUTH_LIMITS, OK_LINE, presentsToken } from './handshake.js';
+import { admitRelay } from './handshake.js';
 
 export interface SessionOptions {
   deps: ServerDeps;
@@ -18,15 +17,12 @@ export interface SessionOptions {
 /** Resolves once the session is serving, or once the peer was dropped; the socket's `close` ends the session. */
 export async function serveSession(socket: Socket, { deps, token, name, log }: SessionOptions): Promise<void> {
   socket.on('error', (error) => log(`${name}: ${error.message}`));
-  let line: string;
   try {
-    line = await readFirstLine(socket, AUTH_LIMITS);
+    await admitRelay(socket, token);
   } catch (error) {
+    // The reason is ours, never the peer's words: nothing it sent is echoed to the log.
     return drop(socket, `${name} dropped: ${(error as Error).message}`, log);
   }
-  // Nothing the peer sent is echoed to the log: a wrong line may be someone's real token for something else.
-  if (!presentsToken(line, token)) return drop(socket, `${name} dropped: its first line is not this core's token`, log);
-  socket.write(OK_LINE);
 
   const server = buildServer(deps);
   const transport = new StdioServerTransport(socket, socket);
