@@ -9,6 +9,7 @@ import { PanelContext, usePanel } from './live/panel-context.js';
 import { useLive } from './live/use-live.js';
 import { NeedsYouScreen } from './needs-you/needs-you-screen.js';
 import { OversightScreen } from './oversight/oversight-screen.js';
+import { useEscapeStop } from './oversight/use-escape-stop.js';
 import { SitesScreen } from './sites/sites-screen.js';
 
 const SCREENS = {
@@ -40,6 +41,7 @@ function Frame() {
   }, []);
   const status = useLive((client) => client.call('status'), ['question', 'held', 'stop', 'resume']).value;
   const waiting = status ? status.questions + status.held : 0;
+  useEscapeStop(Boolean(status?.stopped));
   return (
     <div className="frame">
       <nav className="sidebar" aria-label="Screens">

@@ -43,7 +43,7 @@ export function StopControls() {
           Stop
         </button>
       </form>
-      <p className="quiet">Esc in the driven tab also stops.</p>
+      <p className="quiet">Esc here, or in the driven tab, also stops.</p>
       <Problem text={action.error ?? status.error} />
     </Card>
   );

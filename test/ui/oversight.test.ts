@@ -1,8 +1,8 @@
 // Oversight in real Chromium against a real core: an ask-first plan approved in the panel lets the agent act, Stop
-// pressed in the panel halts a running batch and refuses the next call with the person's message until Resume, a
-// message typed in the panel reaches the agent at the top of its next tool result, each step shows with the
-// element it aimed at and what became of it, and a screenshot the agent took shows as a thumbnail beside its step
-// (and never in the audit log).
+// pressed in the panel (or Esc anywhere in it) halts a running batch and refuses the next call with the person's
+// message until Resume, a message typed in the panel reaches the agent at the top of its next tool result, each step
+// shows with the element it aimed at and what became of it, and a screenshot the agent took shows as a thumbnail
+// beside its step (and never in the audit log).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,26 @@ describe('oversight', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
     expect(await run.call('snapshot')).toContain('Counter');
+  });
+
+  it('stops a running batch when the person presses Esc anywhere in the panel, even while typing a message', async () => {
+    await run.call('tab_new', { url: fixtures.url('stop-counter.html') });
+    const steps = Array.from({ length: 20 }, () => [
+      { tool: 'click', args: { selector: '#add' } },
+      { tool: 'wait_for', args: { selector: '#never', timeout: 500 } },
+    ]).flat();
+    const batch = run.call('batch', { steps });
+    const { page } = run;
+    await page.getByLabel('Message for the agent').fill('half a thought');
+    // Under way: the page has counted its first click (a read runs beside the batch).
+    await expect.poll(() => run.call('get_text', { selector: '#count' }), { timeout: 10_000 }).not.toMatch(/^0$/);
+    await page.getByLabel('Message for the agent').press('Escape');
+    expect(await batch).toMatch(/^STOPPED: /);
+    await page.getByText('The agent is stopped').waitFor();
+    expect(await run.call('snapshot')).toMatch(/^STOPPED: Stopped by the person: The person pressed Esc in the panel\./);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
+    await page.getByLabel('Message for the agent').fill('');
   });
 
   it('passes a message typed in the panel to the top of the agent\'s next tool result', async () => {
