@@ -1,5 +1,5 @@
-// installClient on real files: other entries and keys kept in order, backups, refusals that write nothing, idempotence,
-// removal, new files and folders, modes and symlinks.
+// installClient on real files: other entries and keys kept in order, the person's own args kept, backups, refusals that
+// write nothing, idempotence, removal, new files and folders, modes and symlinks.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -91,6 +91,38 @@ describe('installClient', () => {
     const servers = JSON.parse(readFileSync(path, 'utf8')).mcpServers;
     expect(Object.keys(servers)).toEqual(['chrome-mcp', 'other']);
     expect(servers['chrome-mcp']).toEqual({ command: LAUNCHER, args: [], env: { X: '1' } });
+  });
+
+  it('keeps the person\'s own args (flags for the core) through a repeat install and an update, and removes them with the entry', () => {
+    const flags = ['--allow', 'example.com', '--headless'];
+    const mine = { command: LAUNCHER, args: flags, env: { X: '1' } };
+    const path = configWith(JSON.stringify({ mcpServers: { 'chrome-mcp': mine } }));
+    const before = readFileSync(path, 'utf8');
+    expect(install(path)).toEqual({ path, action: 'unchanged' });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+
+    // The launcher moved (another data dir): our command changes, the flags stay.
+    const moved = configWith(JSON.stringify({ mcpServers: { 'chrome-mcp': { ...mine, command: '/old/data/bin/chrome-mcp-helper' } } }));
+    expect(install(moved).action).toBe('updated');
+    expect(JSON.parse(readFileSync(moved, 'utf8')).mcpServers['chrome-mcp']).toEqual(mine);
+    expect(install(moved).action).toBe('unchanged');
+
+    expect(remove(moved).action).toBe('removed');
+    expect(JSON.parse(readFileSync(moved, 'utf8')).mcpServers).toEqual({});
+  });
+
+  it('carries flags over from the hand-written forms that ran chrome-mcp, and drops any other program\'s args', () => {
+    const after = (entry: object) => {
+      const path = configWith(JSON.stringify({ mcpServers: { 'chrome-mcp': entry } }));
+      install(path);
+      return JSON.parse(readFileSync(path, 'utf8')).mcpServers['chrome-mcp'].args;
+    };
+    expect(after({ command: 'chrome-mcp', args: ['--allow', 'a.com'] })).toEqual(['--allow', 'a.com']);
+    expect(after({ command: 'C:\\npm\\chrome-mcp.cmd', args: ['--headless'] })).toEqual(['--headless']);
+    expect(after({ command: '/usr/bin/node', args: ['/src/chrome-mcp/dist/electron/helper/cli.js', '--allow', 'a.com'] })).toEqual(['--allow', 'a.com']);
+    expect(after({ command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\cm\\cli.js'] })).toEqual([]);
+    expect(after({ command: 'npx', args: ['-y', 'some-server', '--allow', 'a.com'] })).toEqual([]);
+    expect(after({ command: LAUNCHER, args: '--allow a.com' })).toEqual([]);
   });
 
   it('refuses a file that is not valid JSON, naming it and where the error is, and writes nothing', () => {

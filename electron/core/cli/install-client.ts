@@ -2,10 +2,10 @@
 // the helper launcher in the data dir so the entry survives moving or updating chrome-mcp.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { installClient, type InstallClientResult } from '../clients/client-config.js';
 import { CLIENT_NAMES, CLIENTS, type ClientName, isClientName } from '../clients/client-paths.js';
 import { writeHelperLauncher } from '../clients/helper-launcher.js';
 import { SERVER_NAME } from '../clients/mcp-servers.js';
+import { registerClient, type RegisterResult } from '../clients/register-client.js';
 import { resolveDataDir } from '../config.js';
 import { parseFlags, UsageError } from './args.js';
 import { BUILT_CLI } from './package-root.js';
@@ -14,8 +14,13 @@ export const usage = `Usage: chrome-mcp install-client ${CLIENT_NAMES.join('|')}
 
 Adds chrome-mcp to an MCP client's config, under "mcpServers", as "${SERVER_NAME}". The entry runs
 DIR/bin/chrome-mcp-helper, a launcher this writes for this chrome-mcp and data dir, so it keeps working
-when chrome-mcp moves (run this again then). Every other entry and setting is kept; the file is backed up
-beside itself before any change. Safe to run again. Restart the client afterwards.
+when chrome-mcp moves (run this again then). Flags you add to the entry's "args" (--allow example.com,
+say) are kept. Every other entry and setting is kept; the file is backed up beside itself before any
+change. Safe to run again. Restart the client afterwards.
+
+Claude Code rewrites its config while it runs, so without --config its entry is made with its own
+\`claude mcp add-json --scope user\` (\`claude mcp remove --scope user\` for --remove) when \`claude\` is
+on PATH. Without it, the file is edited directly: quit Claude Code first.
 
 Config files (default):
   claude-desktop  macOS ~/Library/Application Support/Claude/claude_desktop_config.json,
@@ -29,18 +34,19 @@ Options:
   --remove         take the chrome-mcp entry away (the launcher stays: other clients may use it)
 `;
 
-function report(result: InstallClientResult, client: ClientName): string {
+function report(result: RegisterResult, client: ClientName): string {
+  const how = result.viaClaudeCli ? ' with `claude mcp`' : '';
   const backup = result.backup ? `\nbackup of the previous file: ${result.backup}` : '';
-  const restart = `\nRestart ${CLIENTS[client].label} to load the change.`;
+  const restart = `\nRestart ${CLIENTS[client].label} to load the change.${result.caution ? `\n${result.caution}` : ''}`;
   switch (result.action) {
     case 'added':
-      return `added ${SERVER_NAME} to ${result.path}${backup}${restart}`;
+      return `added ${SERVER_NAME} to ${result.path}${how}${backup}${restart}`;
     case 'updated':
-      return `updated ${SERVER_NAME} in ${result.path}${backup}${restart}`;
+      return `updated ${SERVER_NAME} in ${result.path}${how}${backup}${restart}`;
     case 'unchanged':
       return `${result.path} is already up to date`;
     case 'removed':
-      return `removed ${SERVER_NAME} from ${result.path}${backup}${restart}`;
+      return `removed ${SERVER_NAME} from ${result.path}${how}${backup}${restart}`;
     case 'absent':
       return `nothing to remove: ${result.path} has no ${SERVER_NAME} entry`;
   }
@@ -57,16 +63,16 @@ export async function run(argv: string[]): Promise<number> {
     remove: { type: 'boolean' },
   });
   const configPath = values.config ? resolve(values.config) : undefined;
-  let result: InstallClientResult;
+  let result: RegisterResult;
   if (values.remove) {
-    result = installClient({ client, configPath, remove: true });
+    result = await registerClient({ client, configPath, remove: true });
   } else {
     if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: build chrome-mcp first (npm run build)`);
     const dataDir = resolveDataDir(values['data-dir']);
     // The data dir is pinned in the launcher: a client starts servers without the shell's CHROME_MCP_DATA.
     const launcher = writeHelperLauncher(dataDir, [process.execPath, BUILT_CLI, '--data-dir', dataDir]);
     process.stdout.write(`helper launcher: ${launcher}\n`);
-    result = installClient({ client, configPath, command: launcher });
+    result = await registerClient({ client, configPath, command: launcher });
   }
   process.stdout.write(`${report(result, client)}\n`);
   return 0;

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../pairing/private-files.js';
 import { type ClientName, defaultConfigPath } from './client-paths.js';
-import { editServers, type EditAction, parseConfig } from './mcp-servers.js';
+import { editServers, type EditAction, type JsonObject, parseConfig } from './mcp-servers.js';
 
 export type InstallClientRequest = {
   client: ClientName;
@@ -15,7 +15,6 @@ export type InstallClientRequest = {
       remove?: false;
       /** What the client runs: the helper launcher's stable path. */
       command: string;
-      args?: string[];
     }
   /** Take our entry away instead. */
   | { remove: true }
@@ -46,6 +45,16 @@ function readExisting(path: string): ExistingFile | undefined {
   return { real, bytes: readFileSync(real), mode: statSync(real).mode & 0o777 };
 }
 
+function parsed(file: ExistingFile, path: string): JsonObject {
+  return parseConfig(file.bytes.toString('utf8'), path);
+}
+
+/** The config at `path` as it stands, or undefined when there is none; throws ConfigRefusedError for one that cannot be edited. */
+export function currentConfig(path: string): JsonObject | undefined {
+  const existing = readExisting(path);
+  return existing && parsed(existing, path);
+}
+
 /**
  * A copy beside the file, in its mode (the config may hold other servers' keys). 'wx' never overwrites an older backup;
  * two changes within one millisecond get the same stamp, so the later one takes the next free `-N`.
@@ -74,8 +83,8 @@ export function installClient(request: InstallClientRequest): InstallClientResul
   const path = request.configPath ?? defaultConfigPath(request.client, process.platform, process.env, homedir());
   const existing = readExisting(path);
   if (!existing && request.remove) return { path, action: 'absent' };
-  const config = existing ? parseConfig(existing.bytes.toString('utf8'), path) : {};
-  const edit = editServers(config, path, request.remove ? undefined : { command: request.command, args: request.args ?? [] });
+  const config = existing ? parsed(existing, path) : {};
+  const edit = editServers(config, path, request.remove ? undefined : request.command);
   if (edit.action === 'unchanged' || edit.action === 'absent') return { path, action: edit.action };
   const text = `${JSON.stringify(edit.config, null, 2)}\n`;
   if (!existing) {
