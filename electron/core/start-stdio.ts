@@ -13,7 +13,8 @@ export async function startStdio(config: Config): Promise<void> {
   routeConsoleToLog();
   const core = await startCoreOrRefuse(config, 'chrome-mcp');
   if (core === 2) process.exit(2);
-  const server = buildServer({ executor: core.executor, status: core.status, control: core.control, log });
+  // One session for the process's life: stdio has one client.
+  const server = buildServer({ executor: core.executor, status: core.status, control: core.control, agents: core.agents, log }, core.agents.open());
 
   let stopping = false;
   const stop = async (reason: string, code = 0): Promise<void> => {

@@ -65,6 +65,8 @@ export class CommandRouter {
     const args = frame.op === 'release_held' ? frame.args : parseToolArgs(toolFor(frame.op), frame.args);
     return this.executor.run(frame.op, args, {
       signal,
+      // Each MCP session on the core keeps its own current tab here.
+      agent: frame.agent,
       progress: (message, done, total) => {
         const progress: ExtensionFrame = { type: 'progress', id: frame.id, message: redactText(message).slice(0, MAX_PROGRESS_CHARS) };
         if (done !== undefined) progress.done = done;

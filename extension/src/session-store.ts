@@ -1,5 +1,5 @@
-// Keeps the engine's tab state (owned tabs, current tab, handles) in chrome.storage.session, so a stopped and
-// restarted worker still knows which tabs are the agent's; session storage clears with the browser, as tab ids do.
+// Keeps the engine's tab state (owned tabs, each agent's current tab, handles) in chrome.storage.session, so a stopped
+// and restarted worker still knows which tabs are the agents'; session storage clears with the browser, as tab ids do.
 import { z } from 'zod';
 import type { TabSessionState, TabSessionStore } from '../../shared/engine/session-state.js';
 
@@ -10,7 +10,8 @@ const tabSessionState = z.object({
   handles: z.array(z.tuple([z.string(), z.string()])),
   nextHandle: z.number().int().min(1),
   owned: z.array(z.string()),
-  current: z.string().optional(),
+  currents: z.record(z.string(), z.string()),
+  closed: z.record(z.string(), z.string()),
 });
 
 export async function openSessionStore(): Promise<TabSessionStore> {

@@ -1,9 +1,10 @@
 // The engine's Executor over any TabHost: tab operations, page operations on the chosen tab, and batches.
 import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
-import type { Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
+import type { AgentContext, Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
 import type { Policy } from '../policy/policy.js';
 import type { BatchArgs, TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../tools/args.js';
+import { agentOf } from './agent-currents.js';
 import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { refusedNavigationError } from './navigation-guard.js';
@@ -20,21 +21,21 @@ import { HeldActs, type PausedHeld } from './gate/held-acts.js';
 import { releaseHeld } from './gate/release-held.js';
 
 export interface EngineExecutor extends Executor {
-  /** Open tabs and the current one, for `status`. */
+  /** Open tabs and the one an agent used last, for `status`. */
   describe(): Promise<{ tabs: number; current: { id: string; url: string; title: string } | null }>;
   /** Drops every page context; the tabs stay open. */
   dispose(): void;
 }
 
-type TabOp = (session: TabSession, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
+type TabOp = (session: TabSession, agent: AgentContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
 // Arguments are already parsed by the tool's schema; the casts only name which one.
 const TAB_OPS: Record<TabOperation, TabOp> = {
-  tabs: (session) => tabs(session),
-  tab_use: (session, args, ctx) => tabUse(session, args as TabUseArgs, ctx),
-  tab_new: (session, args, ctx) => tabNew(session, args as TabNewArgs, ctx),
-  tab_select: (session, args) => tabSelect(session, args as TabSelectArgs),
-  tab_close: (session, args) => tabClose(session, args as TabCloseArgs),
+  tabs: (session, agent) => tabs(session, agent),
+  tab_use: (session, agent, args, ctx) => tabUse(session, agent, args as TabUseArgs, ctx),
+  tab_new: (session, agent, args, ctx) => tabNew(session, agent, args as TabNewArgs, ctx),
+  tab_select: (session, agent, args) => tabSelect(session, agent, args as TabSelectArgs),
+  tab_close: (session, agent, args) => tabClose(session, agent, args as TabCloseArgs),
 };
 
 export interface EngineOptions {
@@ -59,12 +60,13 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
   const held = new HeldActs(opts.tag, opts.onHeldChange);
 
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
-    if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, args, ctx);
+    const agent = agentOf(ctx);
+    if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, agent, args, ctx);
     if (op === 'release_held') return releaseHeld(held, args);
     const entry = PAGE_OPS[op as PageOperation] as (typeof PAGE_OPS)[PageOperation] | undefined;
     // Only `batch` itself gets here unlisted: batch validation refuses nesting before anything runs.
     if (!entry) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
-    const tab = await session.use(typeof args['tab'] === 'string' ? args['tab'] : undefined);
+    const tab = await session.use(agent, typeof args['tab'] === 'string' ? args['tab'] : undefined);
     const acted = await tab.page.presence.acting(op === 'screenshot');
     try {
       // Leaving a page needs nothing of it; everything else reads the page (scripts are judged where they run, by eval).
@@ -74,7 +76,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       return await (host.holdNewWindows ? host.holdNewWindows(tab.hostId, gate.current(), act) : act());
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
-      if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(tab);
+      if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(agent, tab);
       throw error;
     } finally {
       acted();
@@ -91,7 +93,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       }
     },
     async describe() {
-      const list = await session.list();
+      const list = await session.overview();
       const current = list.find((tab) => tab.current);
       return { tabs: list.length, current: current ? { id: current.handle, url: current.url, title: current.title } : null };
     },

@@ -1,15 +1,15 @@
 // What a TabSession keeps across restarts of the process hosting it (an MV3 worker is stopped at will), and the
 // hook a host gives it to store that state; the fallback keeps everything in memory and passes no store.
+import type { SavedCurrents } from './agent-currents.js';
 
-export interface TabSessionState {
+/** With each agent's current tab (SavedCurrents): losing it would send the agent's next call to the person's active tab. */
+export interface TabSessionState extends SavedCurrents {
   /** The tag the handles were minted under: a session with another tag keeps the tabs but mints new handles. */
   tag: string;
   handles: Array<[hostId: string, handle: string]>;
   nextHandle: number;
-  /** Tabs this agent opened, so it may still close them after a restart. */
+  /** Tabs the agents opened, so they may still close them after a restart. */
   owned: string[];
-  /** The tab implicit calls run on; losing it would send the next call to the person's active tab. */
-  current?: string;
 }
 
 export interface TabSessionStore {

@@ -1,5 +1,7 @@
-// One agent's view of a browser's tabs: handles, the current tab, the tabs it opened, and a PageContext per tab.
+// The agents' view of a browser's tabs: handles, each agent's current tab, the tabs they opened, and a PageContext per tab.
 import { ToolError } from '../protocol/errors.js';
+import type { AgentContext } from '../protocol/operations.js';
+import { AgentCurrents } from './agent-currents.js';
 import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
@@ -8,15 +10,18 @@ import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
   handle: string;
+  /** The asking agent's current tab. */
   current: boolean;
-  /** Opened by this agent, so it may close it. */
+  /** Another agent's current tab: `tab_use` leaves it to that agent. */
+  taken: boolean;
+  /** Opened by an agent, so an agent may close it. */
   owned: boolean;
 }
 
 export interface TabInUse {
   hostId: string;
   handle: string;
-  /** No handle was given: the current (or adopted) tab. */
+  /** No handle was given: the agent's current (or adopted) tab. */
   implicit: boolean;
   page: PageContext;
 }
@@ -30,7 +35,7 @@ export class TabSession {
   private readonly owned: Set<string>;
   private readonly attached = new Map<string, Promise<Attached>>();
   private readonly handles: TabHandles;
-  private current: string | undefined;
+  private readonly currents: AgentCurrents;
   private readonly stopPopups: () => void;
 
   /**
@@ -47,79 +52,79 @@ export class TabSession {
     const initial = store?.initial;
     this.handles = new TabHandles(tag, initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined);
     this.owned = new Set(initial?.owned);
-    this.current = initial?.current;
+    this.currents = new AgentCurrents(initial);
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
-  async list(): Promise<SessionTab[]> {
-    const tabs = await this.host.list();
-    const open = new Set(tabs.map((tab) => tab.id));
-    for (const id of this.owned) if (!open.has(id)) this.forget(id);
-    if (this.current !== undefined && !open.has(this.current)) this.current = undefined;
-    const listed = tabs.map((tab) => ({
-      ...maskedTab(this.gate, tab),
-      handle: this.handles.handleFor(tab.id),
-      current: tab.id === this.current,
-      owned: this.owned.has(tab.id),
-    }));
-    this.changed();
-    return listed;
+  /** The open tabs, `current` marking the agent's own. */
+  async list(agent: AgentContext): Promise<SessionTab[]> {
+    this.currents.prune(agent);
+    const tabs = await this.openTabs(agent.id);
+    return this.listed(tabs, agent.id, this.currents.of(agent.id));
+  }
+
+  /** The open tabs, `current` marking the tab an agent used last: what `status` shows. */
+  async overview(): Promise<SessionTab[]> {
+    const tabs = await this.openTabs(undefined);
+    return this.listed(tabs, undefined, this.currents.latest());
   }
 
   /**
-   * The tab a page operation runs on, which becomes current: the named one, else the current one, else (first use)
-   * the browser's active tab — the fallback browser starts with one blank tab, and adopting it saves a call.
+   * The tab a page operation runs on, which becomes the agent's current tab: the named one, else its current one,
+   * else (first use) the one it adopts.
    */
-  async use(handle: string | undefined): Promise<TabInUse> {
-    const hostId = handle !== undefined ? this.handles.hostId(handle) : (this.current ?? (await this.adopt()));
+  async use(agent: AgentContext, handle: string | undefined): Promise<TabInUse> {
+    this.currents.prune(agent);
+    const { hostId, adopted } = handle !== undefined ? { hostId: this.handles.hostId(handle), adopted: false } : await this.currentOf(agent);
     const tab = { hostId, handle: this.handles.handleFor(hostId), implicit: handle === undefined };
     try {
       const page = await this.page(hostId);
-      this.current = hostId;
+      this.currents.set(agent.id, hostId);
       this.changed();
       return { ...tab, page };
     } catch (error) {
+      // Refused at attach (a site the person did not allow): the next call adopts afresh, maybe another tab by then.
+      if (adopted) this.currents.unset(agent.id, hostId);
       if (!(error instanceof ToolError && error.code === 'TAB_NOT_FOUND')) throw error;
-      throw this.lost(tab);
+      throw this.lost(agent, tab);
     }
   }
 
   /** Forgets a tab found closed mid-call (its detach event may not have arrived yet) and says which one it was. */
-  lost(tab: Omit<TabInUse, 'page'>): ToolError {
-    this.forget(tab.hostId);
-    return new ToolError('TAB_NOT_FOUND', `Tab ${tab.handle}${tab.implicit ? ' (the current tab)' : ''} was closed.`, {
-      next: 'Call `tab_use` or `tabs` to pick a tab.',
-    });
+  lost(agent: AgentContext, tab: Omit<TabInUse, 'page'>): ToolError {
+    this.forget(tab.hostId, agent.id);
+    return closedError(tab.handle, tab.implicit);
   }
 
-  /** Opens a blank tab this agent owns and makes it current; callers navigate it. */
-  async open(focus: boolean): Promise<TabInUse> {
+  /** Opens a blank tab the agents own and makes it this agent's current tab; callers navigate it. */
+  async open(agent: AgentContext, focus: boolean): Promise<TabInUse> {
     const tab = await this.host.create('about:blank', { focus });
     this.owned.add(tab.id);
     this.changed();
-    return this.use(this.handles.handleFor(tab.id));
+    return this.use(agent, this.handles.handleFor(tab.id));
   }
 
-  async select(handle: string, focus: boolean): Promise<SessionTab> {
+  async select(agent: AgentContext, handle: string, focus: boolean): Promise<SessionTab> {
     const hostId = this.handles.hostId(handle);
-    const tab = (await this.list()).find((candidate) => candidate.id === hostId);
+    const tab = (await this.list(agent)).find((candidate) => candidate.id === hostId);
     if (!tab) throw new ToolError('TAB_NOT_FOUND', `Tab ${handle} was closed.`);
     if (focus) await this.host.activate(hostId);
-    this.current = hostId;
+    this.currents.set(agent.id, hostId);
     this.changed();
     return { ...tab, current: true, active: tab.active || focus };
   }
 
-  /** Closes a tab this agent opened (default the current one). */
-  async close(handle: string | undefined): Promise<string> {
-    const hostId = handle !== undefined ? this.handles.hostId(handle) : this.current;
+  /** Closes a tab an agent opened (default the agent's current one). */
+  async close(agent: AgentContext, handle: string | undefined): Promise<string> {
+    this.currents.prune(agent);
+    const hostId = handle !== undefined ? this.handles.hostId(handle) : this.currents.of(agent.id);
     if (hostId === undefined) throw new ToolError('NO_TAB', 'No current tab to close; pass tab.');
     const named = this.handles.handleFor(hostId);
     if (!this.owned.has(hostId)) {
       throw new ToolError('NOT_OWNED', `${named} was not opened by this agent, so it stays open.`, { next: 'Leave it open, or ask the person to close it.' });
     }
     await this.host.close(hostId);
-    this.forget(hostId);
+    this.forget(hostId, agent.id);
     return named;
   }
 
@@ -146,11 +151,55 @@ export class TabSession {
     });
   }
 
-  private async adopt(): Promise<string> {
+  /** The agent's current tab, else the one it adopts now; TAB_NOT_FOUND, once, when someone else closed its current tab. */
+  private async currentOf(agent: AgentContext): Promise<{ hostId: string; adopted: boolean }> {
+    const closed = this.currents.takeClosed(agent.id);
+    if (closed !== undefined) {
+      this.changed();
+      throw closedError(closed, true);
+    }
+    const current = this.currents.of(agent.id);
+    return current !== undefined ? { hostId: current, adopted: false } : { hostId: await this.adopt(agent), adopted: true };
+  }
+
+  /**
+   * An agent's first tab: the browser's active one (the fallback browser starts with one blank tab, and adopting it
+   * saves a call), unless another agent is on it: then a blank tab of its own, in the background like `tab_new`.
+   * Claimed before anything else is awaited, so two agents starting at once never adopt the same tab.
+   */
+  private async adopt(agent: AgentContext): Promise<string> {
     const tabs = await this.host.list();
     const tab = tabs.find((candidate) => candidate.active) ?? tabs[0];
     if (!tab) throw new ToolError('NO_TAB', 'The browser has no tabs open.');
-    return tab.id;
+    if (!this.currents.heldByOther(agent.id, tab.id)) {
+      this.currents.set(agent.id, tab.id);
+      return tab.id;
+    }
+    const opened = await this.host.create('about:blank', { focus: false });
+    this.owned.add(opened.id);
+    this.currents.set(agent.id, opened.id);
+    return opened.id;
+  }
+
+  /** The browser's tabs, after forgetting those closed since; `by` is the agent looking, who needs no report. */
+  private async openTabs(by: string | undefined): Promise<HostTab[]> {
+    const tabs = await this.host.list();
+    const open = new Set(tabs.map((tab) => tab.id));
+    for (const id of [...this.owned, ...this.currents.tabs()]) if (!open.has(id)) this.forget(id, by);
+    return tabs;
+  }
+
+  /** `agent`: who asks (none for `status`); `current`: the tab to mark as current. */
+  private listed(tabs: HostTab[], agent: string | undefined, current: string | undefined): SessionTab[] {
+    const listed = tabs.map((tab) => ({
+      ...maskedTab(this.gate, tab),
+      handle: this.handles.handleFor(tab.id),
+      current: tab.id === current,
+      taken: agent !== undefined && this.currents.heldByOther(agent, tab.id),
+      owned: this.owned.has(tab.id),
+    }));
+    this.changed();
+    return listed;
   }
 
   private page(hostId: string): Promise<PageContext> {
@@ -196,19 +245,25 @@ export class TabSession {
     );
   }
 
-  private forget(hostId: string): void {
+  /** A tab gone: `by` is the agent that closed it or found it closed; any other agent on it hears on its next call. */
+  private forget(hostId: string, by: string | undefined): void {
     this.detach(hostId);
     this.owned.delete(hostId);
+    if (this.currents.tabs().includes(hostId)) this.currents.forget(hostId, this.handles.handleFor(hostId), by);
     this.handles.forget(hostId);
-    if (this.current === hostId) this.current = undefined;
     this.changed();
   }
 
   private changed(): void {
     if (!this.store) return;
     const { handles, next } = this.handles.saved();
-    const state: TabSessionState = { tag: this.handles.tag, handles, nextHandle: next, owned: [...this.owned] };
-    if (this.current !== undefined) state.current = this.current;
+    const state: TabSessionState = { tag: this.handles.tag, handles, nextHandle: next, owned: [...this.owned], ...this.currents.saved() };
     this.store.save(state);
   }
+}
+
+function closedError(handle: string, implicit: boolean): ToolError {
+  return new ToolError('TAB_NOT_FOUND', `Tab ${handle}${implicit ? ' (the current tab)' : ''} was closed.`, {
+    next: 'Call `tab_use` or `tabs` to pick a tab.',
+  });
 }

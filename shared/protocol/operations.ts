@@ -24,10 +24,21 @@ export interface OperationResult {
   data?: Record<string, unknown>;
 }
 
+/**
+ * The MCP session a call comes from: each keeps its own current tab. `live` names every session open on the core
+ * right now, this one included, so the engine can let go of the tabs of sessions that ended.
+ */
+export interface AgentContext {
+  id: string;
+  live: readonly string[];
+}
+
 export interface OperationContext {
   /** Reports progress on long work (navigation waits, wait_for, batch); a no-op when the client did not ask. */
   progress(message: string, done?: number, total?: number): void;
   signal?: AbortSignal;
+  /** Absent: the one agent there is (a core call such as `release_held`, a single-client test). */
+  agent?: AgentContext;
 }
 
 /** A backend: runs one operation with already-validated arguments. Throws ToolError. */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PolicyTransferSchema } from '../policy/transfer.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
-import { OPERATIONS } from './operations.js';
+import { OPERATIONS, type AgentContext } from './operations.js';
 
 export const WIRE_VERSION = 1;
 export const DEFAULT_BRIDGE_PORT = 38017;
@@ -67,12 +67,17 @@ export const welcomeFrame = z.strictObject({
 export const pairedFrame = z.strictObject({ type: z.literal('paired'), secret: z.string().min(1).max(256) });
 /** Why the core closed the connection: `bad_frame` = the first frame was not a hello or pair it could read. */
 export const unauthorizedFrame = z.strictObject({ type: z.literal('unauthorized'), reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced', 'bad_frame']) });
+/** The most MCP sessions a command names as live; beyond it the oldest others are left out (see agentOnWire). */
+const MAX_LIVE_AGENTS = 64;
+const agentId = z.string().max(16);
 export const commandFrame = z.strictObject({
   type: z.literal('command'),
   id: z.string().max(64),
   op: z.enum(WIRE_OPERATIONS),
   args: z.record(z.string(), z.unknown()),
   timeoutMs: z.number(),
+  /** The MCP session asking, whose current tab the command uses (see OperationContext). */
+  agent: z.strictObject({ id: agentId, live: z.array(agentId).max(MAX_LIVE_AGENTS) }).optional(),
 });
 export const cancelFrame = z.strictObject({ type: z.literal('cancel'), id: z.string().max(64) });
 export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number() });
@@ -91,6 +96,15 @@ export const CLOSE_CODES = {
   replaced: 4409,
   heartbeat: 4408,
 } as const;
+
+/**
+ * An agent as a command carries it: itself and the newest of the others, within the frame's bound. An older session
+ * left out loses its current tab in the extension, which beats a frame the extension drops as malformed.
+ */
+export function agentOnWire(agent: AgentContext): NonNullable<z.infer<typeof commandFrame>['agent']> {
+  const others = agent.live.filter((id) => id !== agent.id);
+  return { id: agent.id, live: [agent.id, ...others.slice(-(MAX_LIVE_AGENTS - 1))] };
+}
 
 /** Parses one text frame; undefined when it is not JSON or not a frame of the expected kind. */
 export function decodeFrame<T>(schema: z.ZodType<T>, text: string): T | undefined {

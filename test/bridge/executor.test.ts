@@ -1,5 +1,5 @@
 // The extension backend over the bridge: runs on whichever link is active now, says EXTENSION_DISCONNECTED when
-// there is none, passes progress and abort through, and answers the backend manager's connected/alive questions.
+// there is none, passes progress, abort and the calling agent through, and answers the backend manager's connected/alive questions.
 import { describe, expect, it } from 'vitest';
 import { extensionBackend, ExtensionExecutor } from '../../electron/core/bridge/extension-executor.js';
 import { startBridge } from './support/bridge-harness.js';
@@ -39,6 +39,22 @@ describe('ExtensionExecutor', () => {
     abort.abort();
     expect(await run).toMatchObject({ code: 'STOPPED' });
     expect(await peer.next('cancel')).toEqual({ type: 'cancel', id: command.id });
+  });
+
+  it('sends the calling agent, within the frame\'s bound of live sessions and always naming itself', async () => {
+    const { bridge, connect } = await startBridge();
+    const peer = await connect();
+    peer.serve((command) => ok(command, 'done'));
+    const executor = new ExtensionExecutor(bridge);
+    await executor.run('tabs', {}, { ...quiet, agent: { id: '2', live: ['1', '2'] } });
+    expect(await peer.next('command')).toMatchObject({ agent: { id: '2', live: ['2', '1'] } });
+
+    const crowd = Array.from({ length: 100 }, (_, i) => String(i + 1));
+    await executor.run('tabs', {}, { ...quiet, agent: { id: '1', live: crowd } });
+    // The peer decodes with the wire's own schema: a frame past its bound would not have arrived at all.
+    expect(await peer.next('command')).toMatchObject({ agent: { id: '1', live: ['1', ...crowd.slice(-63)] } });
+    await executor.run('tabs', {}, quiet);
+    expect(await peer.next('command')).not.toHaveProperty('agent');
   });
 });
 

@@ -1,5 +1,6 @@
 // One `chrome-mcp serve`, several MCP clients through their own `chrome-mcp relay`: each its own session under its own
-// name, one ending leaves the others serving, a second core on the data dir refuses, and SIGTERM closes the browser.
+// name and with its own current tab, one ending leaves the others serving, a second core on the data dir refuses, and
+// SIGTERM closes the browser.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,17 @@ describe('several MCP clients on one core', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const { entries } = await controlOf(dataDir).call('audit.read', { tool: 'tab_new' });
     expect(entries.map((entry) => entry.client).sort()).toEqual(['alpha-client', 'beta-client']);
+  });
+
+  it('gives each client its own current tab: two navigating at once without a tab each read their own page', async () => {
+    const [left, right] = await Promise.all([connect('left-client'), connect('right-client')]);
+    const navigated = await Promise.all([
+      left.callTool({ name: 'navigate', arguments: { url: fixtures.url('nav-basic.html') } }),
+      right.callTool({ name: 'navigate', arguments: { url: fixtures.url('nav-second.html') } }),
+    ]);
+    for (const result of navigated) expect(result.isError, textOf(result)).toBeFalsy();
+    const titles = await Promise.all([left, right].map((client) => client.callTool({ name: 'eval', arguments: { expression: 'document.title' } })));
+    expect(titles.map(textOf)).toEqual(['"Nav basic"', '"Nav second"']);
   });
 
   it('ends only its own session on a relay\'s stdin EOF: the relay exits 0, the other client keeps working', async () => {

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
 import { buildServer } from '../../electron/core/mcp/build-server.js';
 import type { FallbackState } from '../../electron/core/fallback/fallback-executor.js';
 import { type StatusInputs, statusReport } from '../../electron/core/mcp/status.js';
@@ -37,11 +38,12 @@ function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: Status
 const open: { client: Client }[] = [];
 const dataDirs = tempDataDirs();
 
-async function connect(script: Partial<Record<Operation, Step>> = {}, state: StatusInputs = inputs(IDLE)) {
+/** `agents`: shared by servers that stand for sessions on one core. */
+async function connect(script: Partial<Record<Operation, Step>> = {}, state: StatusInputs = inputs(IDLE), agents = new AgentRegistry()) {
   const executor = new ScriptedExecutor(script);
   const logged: string[] = [];
   const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
-  const server = buildServer({ executor, status: () => statusReport(state), control: hub, log: (line) => logged.push(line) });
+  const server = buildServer({ executor, status: () => statusReport(state), control: hub, agents, log: (line) => logged.push(line) }, agents.open());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // Every message the server puts on the wire, to measure it and to see notifications the client may not surface.
   const sent: JSONRPCMessage[] = [];
@@ -180,6 +182,19 @@ describe('results', () => {
     expect(executor.calls).toEqual([{ op: 'eval', args: { expression: 'document.title', frame: 1 } }]);
     expect(textOf(result)).toBe('"document.title"');
     expect(result.structuredContent).toEqual({ value: 'ok' });
+  });
+
+  it('names the calling session and the sessions open, so each keeps its own current tab', async () => {
+    const agents = new AgentRegistry();
+    const seen: OperationContext['agent'][] = [];
+    const script = { snapshot: async (_args: Record<string, unknown>, ctx: OperationContext) => (seen.push(ctx.agent), { text: 'ok' }) };
+    const first = await connect(script, inputs(IDLE), agents);
+    const second = await connect(script, inputs(IDLE), agents);
+    await first.client.callTool({ name: 'snapshot', arguments: {} });
+    await second.client.callTool({ name: 'snapshot', arguments: {} });
+    agents.close('1');
+    await second.client.callTool({ name: 'snapshot', arguments: {} });
+    expect(seen).toEqual([{ id: '1', live: ['1', '2'] }, { id: '2', live: ['1', '2'] }, { id: '2', live: ['2'] }]);
   });
 
   it('answers an image as an image block beside a short text block', async () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlHub } from '../../electron/core/control/hub.js';
+import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
 import { buildServer } from '../../electron/core/mcp/build-server.js';
 import { statusReport } from '../../electron/core/mcp/status.js';
 import { policyError } from '../../shared/policy/decision.js';
@@ -64,7 +65,8 @@ async function connect(options: { elicit?: (message: string) => Record<string, u
     releaseHeld: async (id, release) => void (await executor.run('release_held', { id, release }, { progress: () => undefined })),
   });
   const executor: PolicyMindedExecutor = new PolicyMindedExecutor(hub);
-  const server = buildServer({ executor, status: () => statusReport({ choice: 'auto', lastCall: undefined, extension: { connected: false, bridge: { port: 1 }, pairing: 'none' }, fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null } }), control: hub, log: () => undefined });
+  const agents = new AgentRegistry();
+  const server = buildServer({ executor, status: () => statusReport({ choice: 'auto', lastCall: undefined, extension: { connected: false, bridge: { port: 1 }, pairing: 'none' }, fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null } }), control: hub, agents, log: () => undefined }, agents.open());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'oversight-test', version: '1' }, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
   if (options.elicit) {

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
 import { buildServer } from '../../electron/core/mcp/build-server.js';
 import { log } from '../../electron/core/log.js';
 import { CommandRouter } from '../../extension/src/command-router.js';
@@ -39,7 +40,8 @@ afterEach(async () => {
 async function connect() {
   const logged: string[] = [];
   const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
-  const server = buildServer({ executor: leaky, status: () => { throw new Error('unused'); }, control: hub, log: (line) => logged.push(line) });
+  const agents = new AgentRegistry();
+  const server = buildServer({ executor: leaky, status: () => { throw new Error('unused'); }, control: hub, agents, log: (line) => logged.push(line) }, agents.open());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'wiring', version: '1' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

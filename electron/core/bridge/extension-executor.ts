@@ -12,7 +12,7 @@ export class ExtensionExecutor implements Executor {
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     const link = this.bridge.link();
     if (!link) throw new ToolError('EXTENSION_DISCONNECTED', 'No extension is connected.');
-    return link.call(op, args, { signal: ctx.signal, progress: (message, done, total) => ctx.progress(message, done, total) });
+    return link.call(op, args, { signal: ctx.signal, progress: (message, done, total) => ctx.progress(message, done, total), agent: ctx.agent });
   }
 }
 

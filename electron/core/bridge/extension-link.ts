@@ -4,8 +4,9 @@ import type { RawData, WebSocket } from 'ws';
 import type { Policy } from '../../../shared/policy/policy.js';
 import { policyToTransfer } from '../../../shared/policy/transfer.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { OperationResult } from '../../../shared/protocol/operations.js';
+import type { AgentContext, OperationResult } from '../../../shared/protocol/operations.js';
 import {
+  agentOnWire,
   CLOSE_CODES,
   decodeFrame,
   extensionFrame,
@@ -32,6 +33,8 @@ export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   progress?: ProgressSink;
+  /** The MCP session the call comes from; absent, the extension's one default agent. */
+  agent?: AgentContext;
 }
 
 export class ExtensionLink {
@@ -87,7 +90,7 @@ export class ExtensionLink {
     const timeoutMs = options.timeoutMs ?? callBudgetMs(op, args);
     // Sent before waiting is registered: no answer can be handled in between (one thread), and a frame that fails to
     // serialise then leaves nothing behind to time out.
-    this.send({ type: 'command', id, op, args, timeoutMs });
+    this.send({ type: 'command', id, op, args, timeoutMs, ...(options.agent ? { agent: agentOnWire(options.agent) } : {}) });
     return this.pending.wait(id, op, { ...options, timeoutMs }, (abandoned) => this.send({ type: 'cancel', id: abandoned }));
   }
 

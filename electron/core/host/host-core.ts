@@ -13,7 +13,7 @@ import { removeCoreFile, writeCoreFile } from './core-file.js';
 import { newToken } from './handshake.js';
 import { serveSession } from './session.js';
 
-export type HostedCore = Pick<Core, 'executor' | 'status' | 'control'>;
+export type HostedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents'>;
 
 export interface CoreHost {
   /** The socket path (a pipe name on Windows) written to core.json. */
@@ -80,7 +80,7 @@ export async function claimCoreHost({ dataDir, log }: HostOptions): Promise<Core
   if (process.platform !== 'win32') guarded(() => chmodSync(address, 0o600));
   return {
     serve(core) {
-      deps = { executor: core.executor, status: core.status, control: core.control, log };
+      deps = { executor: core.executor, status: core.status, control: core.control, agents: core.agents, log };
       guarded(() => writeCoreFile(dataDir, { v: 1, socket: address, token, pid: process.pid }));
       log(`core socket listening on ${address}`);
       return { address, close };

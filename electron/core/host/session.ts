@@ -24,7 +24,8 @@ export async function serveSession(socket: Socket, { deps, token, name, log }: S
     return drop(socket, `${name} dropped: ${(error as Error).message}`, log);
   }
 
-  const server = buildServer(deps);
+  const agent = deps.agents.open();
+  const server = buildServer(deps, agent);
   const transport = new StdioServerTransport(socket, socket);
   transport.onerror = (error) => log(`${name}: ${error.message}`);
   // A transport that gives up (a message past its buffer limit) ends the connection with it.
@@ -33,8 +34,13 @@ export async function serveSession(socket: Socket, { deps, token, name, log }: S
   log(`${name} opened`);
   // Quoted: the name is the client's own words, and must not start a log line of its own.
   const closed = (): void => log(`${name} (${JSON.stringify(server.server.getClientVersion()?.name ?? 'no client name')}) closed`);
-  if (socket.destroyed) void server.close().then(closed);
-  else socket.once('close', () => void server.close().then(closed));
+  const end = (): void => {
+    // At once, not after the server's close: another session's next call may take over its tab.
+    deps.agents.close(agent);
+    void server.close().then(closed);
+  };
+  if (socket.destroyed) end();
+  else socket.once('close', end);
   socket.resume();
 }
 

@@ -20,11 +20,13 @@ function annotationsOf(tool: ToolDefinition): ToolAnnotations {
   return tool.readOnly ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: tool.destructive };
 }
 
-export function buildServer(deps: ServerDeps): McpServer {
+/** `agent`: the session's id, opened in `deps.agents` by whoever serves it, and closed when it ends. */
+export function buildServer(deps: ServerDeps, agent: string): McpServer {
   const server = new McpServer({ name: 'chrome-mcp', version: VERSION });
   const dispatch = createDispatch(deps, {
     client: () => server.server.getClientVersion()?.name ?? 'unknown client',
     elicitor: mcpElicitor(server.server),
+    agent,
   });
   const entries = CATALOG.map((definition) => {
     const registered = server.registerTool(

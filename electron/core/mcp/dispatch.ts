@@ -10,6 +10,7 @@ import { parseToolArgs } from '../../../shared/tools/validate.js';
 import type { ControlHub } from '../control/hub.js';
 import { stoppedError } from '../control/oversight.js';
 import type { Log } from '../log.js';
+import type { AgentRegistry } from './agent-registry.js';
 import { redactCallResult, toCallResult, toErrorResult } from './call-result.js';
 import { runCoreTool } from './core-tools.js';
 import type { Elicitor } from './elicit.js';
@@ -23,6 +24,8 @@ export interface DispatchDeps {
   /** The core answers `status` itself: it knows every backend, the executor only its own. */
   status(): StatusReport | Promise<StatusReport>;
   control: ControlHub;
+  /** The MCP sessions open on the core: every call names its own and the live ones, so each keeps its own current tab. */
+  agents: AgentRegistry;
   log: Log;
 }
 
@@ -30,6 +33,8 @@ export interface SessionDeps {
   /** The MCP client's name, once it has introduced itself. */
   client(): string;
   elicitor: Elicitor;
+  /** This session's id in `agents`. */
+  agent: string;
 }
 
 export type Dispatch = (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra) => Promise<CallToolResult>;
@@ -50,7 +55,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
     // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
     const report = progressReporter(extra);
     const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
-    return deps.executor.run(tool.op, args, { progress, signal });
+    return deps.executor.run(tool.op, args, { progress, signal, agent: { id: session.agent, live: deps.agents.live() } });
   };
 
   /** `answered`: the person already answered a question for this call, so a second refusal is final. */

@@ -1,12 +1,12 @@
-// Tab operations: list, reuse-or-open, open, select, close; terse lines the model can act on.
+// Tab operations: list, reuse-or-open, open, select, close, each for the calling agent; terse lines the model can act on.
 import { ToolError } from '../../protocol/errors.js';
-import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { AgentContext, OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../../tools/args.js';
 import type { SessionTab, TabSession } from '../tab-session.js';
 import { navigate, withScheme } from './navigate.js';
 
-export async function tabs(session: TabSession): Promise<OperationResult> {
-  const list = await session.list();
+export async function tabs(session: TabSession, agent: AgentContext): Promise<OperationResult> {
+  const list = await session.list(agent);
   if (list.length === 0) return { text: 'no tabs open', data: { tabs: [] } };
   return {
     text: list.map(line).join('\n'),
@@ -15,40 +15,40 @@ export async function tabs(session: TabSession): Promise<OperationResult> {
 }
 
 /** Reuses the best matching tab (exact URL, then same origin and path prefix, then same origin) or opens one. */
-export async function tabUse(session: TabSession, args: TabUseArgs, ctx: OperationContext): Promise<OperationResult> {
+export async function tabUse(session: TabSession, agent: AgentContext, args: TabUseArgs, ctx: OperationContext): Promise<OperationResult> {
   const wanted = parseUrl(withScheme(args.url));
-  const list = await session.list();
+  const list = await session.list(agent);
   const match = wanted ? bestMatch(list, wanted) : undefined;
   if (match) {
-    const selected = await session.select(match.tab.handle, args.focus ?? false);
+    const selected = await session.select(agent, match.tab.handle, args.focus ?? false);
     return {
       text: `reused ${selected.handle} (${match.how}) ${selected.url} "${clip(selected.title, 80)}"`,
       data: { tab: selected.handle, reused: true, match: match.how, url: selected.url },
     };
   }
-  return openAt(session, args.url, args.focus ?? false, ctx);
+  return openAt(session, agent, args.url, args.focus ?? false, ctx);
 }
 
-export async function tabNew(session: TabSession, args: TabNewArgs, ctx: OperationContext): Promise<OperationResult> {
+export async function tabNew(session: TabSession, agent: AgentContext, args: TabNewArgs, ctx: OperationContext): Promise<OperationResult> {
   if (args.url === undefined) {
-    const tab = await session.open(args.focus ?? false);
+    const tab = await session.open(agent, args.focus ?? false);
     return { text: `opened ${tab.handle} about:blank`, data: { tab: tab.handle, reused: false } };
   }
-  return openAt(session, args.url, args.focus ?? false, ctx);
+  return openAt(session, agent, args.url, args.focus ?? false, ctx);
 }
 
-export async function tabSelect(session: TabSession, args: TabSelectArgs): Promise<OperationResult> {
-  const tab = await session.select(args.tab, args.focus ?? false);
+export async function tabSelect(session: TabSession, agent: AgentContext, args: TabSelectArgs): Promise<OperationResult> {
+  const tab = await session.select(agent, args.tab, args.focus ?? false);
   return { text: `current ${line(tab).trim()}`, data: { tab: tab.handle, url: tab.url } };
 }
 
-export async function tabClose(session: TabSession, args: TabCloseArgs): Promise<OperationResult> {
-  const handle = await session.close(args.tab);
+export async function tabClose(session: TabSession, agent: AgentContext, args: TabCloseArgs): Promise<OperationResult> {
+  const handle = await session.close(agent, args.tab);
   return { text: `closed ${handle}`, data: { tab: handle } };
 }
 
-async function openAt(session: TabSession, url: string, focus: boolean, ctx: OperationContext): Promise<OperationResult> {
-  const tab = await session.open(focus);
+async function openAt(session: TabSession, agent: AgentContext, url: string, focus: boolean, ctx: OperationContext): Promise<OperationResult> {
+  const tab = await session.open(agent, focus);
   try {
     const landed = await navigate(tab.page, { url }, ctx);
     return { text: `opened ${tab.handle} ${landed.text}`, data: { tab: tab.handle, reused: false, ...landed.data } };
@@ -81,6 +81,8 @@ type MatchKind = 'exact' | 'same path' | 'same origin';
 
 function bestMatch(list: SessionTab[], wanted: URL): { tab: SessionTab; how: MatchKind } | undefined {
   const ranked = list
+    // Reusing the tab another agent is on would have the two drive one page.
+    .filter((tab) => !tab.taken)
     .map((tab) => ({ tab, how: matchKind(tab.url, wanted) }))
     .filter((entry): entry is { tab: SessionTab; how: MatchKind } => entry.how !== undefined);
   const order: MatchKind[] = ['exact', 'same path', 'same origin'];
