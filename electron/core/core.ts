@@ -7,6 +7,7 @@ import type { Executor } from '../../shared/protocol/operations.js';
 import { BackendManager } from './backend/backend-manager.js';
 import { BridgeServer } from './bridge/bridge-server.js';
 import { extensionBackend } from './bridge/extension-executor.js';
+import { EXTENSION_DIR } from './cli/package-root.js';
 import type { Config } from './config.js';
 import { ControlHub } from './control/hub.js';
 import { ControlServer } from './control/control-server.js';
@@ -15,9 +16,10 @@ import { PolicyStore } from './control/policy-store.js';
 import type { FallbackOptions } from './fallback/fallback-executor.js';
 import { lazyFallback, type LazyFallback } from './lazy-fallback.js';
 import type { Log } from './log.js';
+import { AgentRegistry } from './mcp/agent-registry.js';
 import type { ExtensionStatus, StatusReport } from './mcp/status.js';
 import { statusReport } from './mcp/status.js';
-import { createBridgeAuth } from './pairing/bridge-auth.js';
+import { createBridgeAuth, type PairingAuth } from './pairing/bridge-auth.js';
 import { BridgeStateFile } from './pairing/bridge-state.js';
 import { ensurePrivateDir } from './pairing/private-files.js';
 import { SecretStore } from './pairing/secret-store.js';
@@ -27,6 +29,8 @@ export interface Core {
   /** The person's side: policy, questions, oversight, activity and audit; the panel reaches it over `controlServer`. */
   control: ControlHub;
   controlServer: ControlServer;
+  /** The MCP sessions served from this core, however they reach it (stdio, the core socket). */
+  agents: AgentRegistry;
   status(): Promise<StatusReport>;
   close(): Promise<void>;
 }
@@ -37,12 +41,16 @@ export type FallbackDeps = Pick<FallbackOptions, 'log' | 'policy' | 'onPersonSto
 export interface CoreOptions {
   /** A fallback browser other than the launched Chrome/Chromium (the tray app's own Chromium); absent, that one. */
   fallback?: (deps: FallbackDeps) => LazyFallback;
+  /** Where the unpacked extension is, when not in the package (the packaged app ships it among its resources). */
+  extensionDir?: string;
 }
 
 export async function startCore(config: Config, log: Log, options: CoreOptions = {}): Promise<Core> {
   ensurePrivateDir(config.dataDir);
   // Throws PolicyFormatError naming the file's mistake before anything listens.
   const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
+  // One for the bridge and the control API both: a revoke and a code redemption must queue behind each other.
+  const auth = createBridgeAuth({ dataDir: config.dataDir, log });
   const control = new ControlHub({
     dataDir: config.dataDir,
     policy: store,
@@ -53,8 +61,14 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     },
     // The panel's Connection screen: which backend serves, the extension link, the fallback browser.
     statusExtra: async () => ({ ...(await status()) }),
-    // Only control calls read the link, and the control server starts after the bridge.
-    pairing: bridgePairing({ dataDir: config.dataDir, log, link: () => (bridge instanceof BridgeServer ? bridge.link() : undefined) }),
+    // Only control calls reach the bridge, and the control server starts after it.
+    pairing: bridgePairing({
+      dataDir: config.dataDir,
+      log,
+      auth,
+      bridge: () => (bridge instanceof BridgeServer ? bridge : undefined),
+      extensionDir: options.extensionDir ?? EXTENSION_DIR,
+    }),
   });
   const policy = (): Policy => control.policy();
   // Esc in a driven tab is the person's Stop, from either backend.
@@ -62,7 +76,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   const fallback = options.fallback
     ? options.fallback({ log, policy, onPersonStop: personStop })
     : lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, extraArgs: config.browserArgs, log, policy, onPersonStop: personStop });
-  const bridge = await startBridge(config, log, policy);
+  const bridge = await startBridge(config, log, policy, auth);
   const stateFile = new BridgeStateFile(config.dataDir);
   if (bridge instanceof BridgeServer) {
     stateFile.started(bridge.port);
@@ -106,6 +120,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     executor: manager,
     control,
     controlServer,
+    agents: new AgentRegistry(),
     status,
     async close() {
       stateFile.stopped();
@@ -115,10 +130,10 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
 }
 
 /** The bridge, or why it could not listen: the fallback keeps serving when another core holds the port. */
-async function startBridge(config: Config, log: Log, policy: () => Policy): Promise<BridgeServer | { error: string }> {
+async function startBridge(config: Config, log: Log, policy: () => Policy, auth: PairingAuth): Promise<BridgeServer | { error: string }> {
   if (config.browser === 'fallback') return { error: 'off (--browser fallback)' };
   try {
-    const bridge = await BridgeServer.start({ port: config.port, auth: createBridgeAuth({ dataDir: config.dataDir, log }), log, policy });
+    const bridge = await BridgeServer.start({ port: config.port, auth, log, policy });
     log(`bridge listening on 127.0.0.1:${bridge.port}`);
     return bridge;
   } catch (error) {

@@ -1,5 +1,5 @@
-// Where the app finds what it ships beside its code: the built panel, the preload, the icons. Computed once in main.ts
-// (the entry knows its own folder) and passed down.
+// Where the app finds what it ships beside its code: the built panel, the preload, the icons, the extension. Computed
+// once in main.ts (the entry knows its own folder) and passed down.
 import { join } from 'node:path';
 
 export interface AppPaths {
@@ -24,4 +24,9 @@ export function panelCandidates(paths: AppPaths): string[] {
 /** An icon from build/icons: shipped as the extra resource `icons` once packaged, read from the project folder before. */
 export function iconPath(paths: AppPaths, name: string): string {
   return paths.isPackaged ? join(paths.resourcesPath, 'icons', name) : join(paths.appPath, 'build', 'icons', name);
+}
+
+/** The unpacked extension the person loads into Chrome: the extra resource `extension` once packaged, dist/ before. */
+export function extensionDir(paths: AppPaths): string {
+  return paths.isPackaged ? join(paths.resourcesPath, 'extension') : join(paths.appPath, 'dist', 'extension');
 }

@@ -10,7 +10,7 @@ import { type Core, startCore } from '../core/core.js';
 import { CoreBusyError } from '../core/host/claim-address.js';
 import { type CoreClaim, type CoreHost, claimCoreHost } from '../core/host/host-core.js';
 import { PolicyFormatError } from '../../shared/policy/format-error.js';
-import { type AppPaths, iconPath, panelCandidates, preloadPath } from './app-paths.js';
+import { type AppPaths, extensionDir, iconPath, panelCandidates, preloadPath } from './app-paths.js';
 import { connectClient } from './connect-client.js';
 import { electronFallback } from './electron-fallback/electron-fallback.js';
 import { FALLBACK_PARTITION } from './electron-fallback/fallback-window.js';
@@ -80,6 +80,7 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
         showWindows: () => settings.showBrowser,
         profileDir: join(app.getPath('userData'), 'Partitions', FALLBACK_PARTITION.replace(/^persist:/, '')),
       }),
+      extensionDir: extensionDir(paths),
     });
   } catch (error) {
     await claim.release();
@@ -132,7 +133,7 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
       case 'resume':
         return void core.control.call('resume', {}).then(() => tray.refresh());
       case 'connect':
-        return connect(action.client);
+        return void connect(action.client);
       case 'login':
         app.setLoginItemSettings({ openAtLogin: action.enabled });
         return void tray.refresh();
@@ -146,9 +147,9 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
         return app.quit();
     }
   };
-  const connect = (client: ClientName): void => {
+  const connect = async (client: ClientName): Promise<void> => {
     if (!launcher) return notify('Could not connect', 'The helper launcher could not be written; see the log.');
-    const outcome = connectClient(client, launcher);
+    const outcome = await connectClient(client, launcher);
     log(`${outcome.title}: ${outcome.body}`);
     notify(outcome.title, outcome.body);
   };

@@ -75,9 +75,14 @@ export class BridgeClient {
     const [status, stored] = await Promise.all([readLinkStatus(), loadCredentials()]);
     if (status.state === 'replaced' && !force) return;
     let { port, secret } = stored;
-    if (secret === undefined || status.state === 'unauthorized') {
+    if (secret === undefined || status.state === 'unauthorized' || status.state === 'revoked') {
       // No secret yet, or the last one was refused: only a secret the native host has and we have not tried helps.
       const fromHost = await askNativeHost();
+      if (fromHost === 'revoked') {
+        // The person pressed Revoke in the app: dialling with the old secret is pointless, and saying why is the point.
+        await writeLinkStatus({ state: 'revoked', port, detail: REVOKED });
+        return;
+      }
       if (fromHost && !sameCredentials(fromHost, stored)) {
         await storeCredentials(fromHost);
         ({ port, secret } = fromHost);
@@ -141,7 +146,7 @@ export class BridgeClient {
       // Nothing listens there: the app may have restarted on another port. The native host knows.
       this.refreshed = true;
       const [fromHost, stored] = await Promise.all([askNativeHost(), loadCredentials()]);
-      if (fromHost && !sameCredentials(fromHost, stored)) await storeCredentials(fromHost);
+      if (typeof fromHost === 'object' && !sameCredentials(fromHost, stored)) await storeCredentials(fromHost);
     }
     const delay = retryDelay(this.retries++);
     if (delay === undefined) {
@@ -160,6 +165,7 @@ export class BridgeClient {
 }
 
 const NOT_PAIRED = 'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
+const REVOKED = 'The pairing was revoked in the Chrome MCP app, so this browser stays unpaired. To pair again, press Pair on the app\'s Connection screen (or run chrome-mcp pair): it then reconnects by itself, or enter the code below.';
 
 function sameCredentials(a: Credentials, b: Credentials): boolean {
   return a.port === b.port && a.secret === b.secret;

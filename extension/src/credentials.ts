@@ -1,14 +1,11 @@
 // Where the bridge's port and pairing secret come from: chrome.storage.local, else the native host that the core
 // installed; a code typed into the popup is the manual way (see bridge-client.ts).
-import { z } from 'zod';
 import { NATIVE_HOST_NAME } from '../../shared/protocol/extension-id.js';
+import { hostCredentials, hostReply, type HostRequest } from '../../shared/protocol/native-host.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
 
 const STORAGE_KEY = 'bridge';
-const port = z.number().int().min(1).max(65_535);
-const secret = z.string().min(1).max(256);
-const stored = z.object({ port: port.optional(), secret: secret.optional() });
-const hostReply = z.object({ secret, port });
+const stored = hostCredentials.partial();
 
 export interface Credentials {
   port: number;
@@ -28,11 +25,17 @@ export async function storeCredentials(update: Partial<Credentials>): Promise<vo
   await chrome.storage.local.set({ [STORAGE_KEY]: { ...current, ...update } });
 }
 
-/** Asks the native host for the core's secret and port; undefined when no host is installed or it has none to give. */
-export async function askNativeHost(): Promise<Required<Credentials> | undefined> {
-  const reply: unknown = await chrome.runtime.sendNativeMessage(NATIVE_HOST_NAME, { type: 'pairing' }).catch(() => undefined);
+/**
+ * Asks the native host for the core's secret and port: 'revoked' when the person revoked the pairing in the app (the
+ * host then hands out nothing until they pair again there); undefined when no host is installed or it has none to give.
+ */
+export async function askNativeHost(): Promise<Required<Credentials> | 'revoked' | undefined> {
+  const request: HostRequest = { type: 'pairing' };
+  const reply: unknown = await chrome.runtime.sendNativeMessage(NATIVE_HOST_NAME, request).catch(() => undefined);
   const parsed = hostReply.safeParse(reply);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  if ('secret' in parsed.data) return parsed.data;
+  return parsed.data.error === 'revoked' ? 'revoked' : undefined;
 }
 
 /** True when a change to chrome.storage.local touched the credentials (the popup, a test, or pairing wrote them). */

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 
 const linkStatus = z.object({
-  state: z.enum(['connecting', 'connected', 'not_paired', 'unauthorized', 'replaced', 'disconnected']),
+  /** `revoked`: the native host says the person revoked the pairing in the app, which stands until they pair again. */
+  state: z.enum(['connecting', 'connected', 'not_paired', 'revoked', 'unauthorized', 'replaced', 'disconnected']),
   port: z.number().optional(),
   /** One line for the person: what went wrong, or what to do. */
   detail: z.string().optional(),

@@ -6,6 +6,7 @@ const HEADLINES: Record<LinkStatus['state'], string> = {
   connected: 'Connected to the Chrome MCP app',
   connecting: 'Connecting to the app…',
   not_paired: 'Not paired with the app',
+  revoked: 'Unpaired in the app',
   unauthorized: 'The app refused this browser',
   replaced: 'Another browser is connected to the app',
   disconnected: 'Not connected',

@@ -1,8 +1,10 @@
 // Connection & pairing: which browser the agent drives, whether the person's Chrome is linked through the extension,
-// a one-time code to pair it, and Revoke.
+// a one-time code to pair it, Revoke, and where the extension to load is.
+import type { PairingStatus } from '../../shared/control/pairing.js';
 import { coreStatus } from './core-status.js';
 import { useLive } from '../live/use-live.js';
 import { Card, clock, Problem } from '../parts.js';
+import { ExtensionFolder } from './extension-folder.js';
 import { PairingCard } from './pairing-card.js';
 
 // The backend in use changes with no event (an extension answering again): the screen asks now and then.
@@ -21,17 +23,22 @@ export function ConnectionScreen() {
           <dt>Agent's browser now</dt>
           <dd data-testid="backend">{backendText(core.backend)}</dd>
           <dt>Your Chrome (extension)</dt>
-          <dd data-testid="extension">
-            {link ? (link.browser ? `connected: Chrome ${link.browser.chrome}, since ${clock(link.browser.connectedAt)}` : link.paired ? 'paired, not connected' : 'not paired') : '…'}
-          </dd>
+          <dd data-testid="extension">{link ? extensionText(link) : '…'}</dd>
           <dt>Fallback browser</dt>
           <dd>{fallbackText(core.browser)}</dd>
         </dl>
         <Problem text={status.error ?? pairing.error} />
       </Card>
       {link ? <PairingCard status={link} onStatus={pairing.set} /> : null}
+      {link ? <ExtensionFolder path={link.extensionPath} /> : null}
     </div>
   );
+}
+
+function extensionText(link: PairingStatus): string {
+  if (link.browser) return `connected: Chrome ${link.browser.chrome}, since ${clock(link.browser.connectedAt)}`;
+  if (link.paired) return 'paired, not connected';
+  return link.revokedAt === null ? 'not paired' : 'not paired: revoked, stays so until you pair again';
 }
 
 function backendText(backend: string | undefined): string {

@@ -1,24 +1,30 @@
 // Pairing the person's Chrome: a one-time code to type into the extension's popup (with the time it has left), and
-// Revoke, which forgets the secret and drops the link at once.
+// Revoke, which forgets the secret and drops the link at once — and keeps the extension out until it is paired again.
 import { useEffect, useState } from 'react';
 import type { PairingCode, PairingStatus } from '../../shared/control/pairing.js';
 import { useAction } from '../live/use-action.js';
 import { usePanel } from '../live/panel-context.js';
-import { Card, Problem } from '../parts.js';
+import { Card, clock, Problem } from '../parts.js';
 
 export function PairingCard({ status, onStatus }: { status: PairingStatus; onStatus: (status: PairingStatus) => void }) {
   const { client } = usePanel();
   const action = useAction();
   const [issued, setIssued] = useState<{ code: PairingCode; at: number }>();
   const left = useSecondsLeft(issued?.code.expires);
-  // A code whose time ran out is no use to show, nor one the extension has since connected with.
-  const spent = issued && status.browser && status.browser.connectedAt >= issued.at;
+  // A code whose time ran out is no use to show, nor one the extension has since connected with, nor one a revoke
+  // (from this window or another) has since withdrawn.
+  const spent = issued && ((status.browser && status.browser.connectedAt >= issued.at) || (status.revokedAt !== null && status.revokedAt >= issued.at));
   const showing = issued && left > 0 && !spent ? issued.code : undefined;
   return (
     <Card title="Pair your Chrome">
       <p>
-        {status.paired ? `Paired (secret kept in the ${status.store}).` : 'Not paired yet.'} To pair, open the Chrome MCP extension's popup in your Chrome and type the code shown here.
+        {status.paired ? `Paired (secret kept in the ${status.store}).` : status.revokedAt === null ? 'Not paired yet.' : 'Not paired.'} To pair, open the Chrome MCP extension's popup in your Chrome and type the code shown here.
       </p>
+      {status.revokedAt !== null ? (
+        <p className="revoked" data-testid="revoked">
+          You revoked the pairing at {clock(status.revokedAt)}. The extension stays unpaired, and will not pair itself again, until you pair it again here: press Pair.
+        </p>
+      ) : null}
       {showing ? (
         <div className="pairing-code">
           <output aria-label="Pairing code">{showing.code}</output>

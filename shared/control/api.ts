@@ -122,17 +122,17 @@ export const CONTROL_API = {
     output: z.strictObject({ entries: z.array(AuditEntrySchema) }),
   }),
   'pairing.status': defineCall({
-    description: 'Whether a pairing secret exists and where, whether the extension is connected and which Chrome, and whether a one-time code is outstanding (never the code).',
+    description: 'Whether a pairing secret exists and where, whether the extension is connected and which Chrome, whether a one-time code is outstanding (never the code), whether a revoke stands, and the extension folder to load unpacked.',
     input: none,
     output: PairingStatusSchema,
   }),
   'pairing.code': defineCall({
-    description: 'A fresh one-time code to type into the extension\'s popup, replacing any earlier one. Show it to the person only.',
+    description: 'A fresh one-time code to type into the extension\'s popup, replacing any earlier one; it lifts a standing revoke. Show it to the person only.',
     input: none,
     output: PairingCodeSchema,
   }),
   'pairing.revoke': defineCall({
-    description: 'Forgets the pairing secret and any outstanding code and drops the extension\'s link at once; it cannot connect until paired again. Returns the new status.',
+    description: 'Forgets the pairing secret and any outstanding code and drops the extension\'s link at once; it cannot connect, not even through the native host, until a new code is asked for. Returns the new status.',
     input: none,
     output: PairingStatusSchema,
   }),

@@ -17,6 +17,13 @@ export const PairingStatusSchema = z.strictObject({
   browser: z.strictObject({ chrome: z.string(), connectedAt: z.number() }).nullable(),
   /** A one-time code still waiting to be typed into the extension, and until when it works; null when none is. */
   code: z.strictObject({ expires: z.number() }).nullable(),
+  /**
+   * When the pairing was revoked, while that revoke stands: the native host then gives the extension no secret, so it
+   * stays unpaired until the person pairs again (asking for a code lifts it). Null when no revoke stands.
+   */
+  revokedAt: z.number().nullable(),
+  /** The built extension's folder, to pick in chrome://extensions → Load unpacked; null when none is built there. */
+  extensionPath: z.string().nullable(),
 });
 export type PairingStatus = z.infer<typeof PairingStatusSchema>;
 

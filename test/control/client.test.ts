@@ -83,12 +83,12 @@ describe('control client', () => {
       { time: expect.any(String), client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' },
     ]);
 
-    const unpaired = { paired: false, store: 'none', connected: false, browser: null, code: null };
+    const unpaired = { paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: null, extensionPath: null };
     expect(await call('pairing.status')).toEqual(unpaired);
     const { code, expires } = await call('pairing.code');
     expect(code).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
     expect((await call('pairing.status')).code).toEqual({ expires });
-    expect(await call('pairing.revoke')).toEqual(unpaired);
+    expect(await call('pairing.revoke')).toEqual({ ...unpaired, revokedAt: expect.any(Number) });
 
     const { events, next } = await call('activity.list', { since: 0 });
     expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call', 'call', 'pairing', 'pairing']);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { HeldReleaser } from '../../electron/core/control/held-acts.js';
 import { ControlHub } from '../../electron/core/control/hub.js';
 import { bridgePairing, type Pairing } from '../../electron/core/control/pairing-control.js';
+import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
 import { PolicyStore, type PolicyStoreOptions } from '../../electron/core/control/policy-store.js';
 import { ensurePrivateDir } from '../../electron/core/pairing/private-files.js';
 import { SecretStore } from '../../electron/core/pairing/secret-store.js';
@@ -38,7 +39,7 @@ export interface HubExtras {
   statusExtra?: () => Promise<Record<string, unknown>>;
   now?: () => number;
   releaseHeld?: HeldReleaser;
-  /** Default: the real pairing parts over the data dir, the secret in its file, and no extension link. */
+  /** Default: the real pairing parts over the data dir, the secret in its file, no bridge and no built extension. */
   pairing?: Pairing;
 }
 
@@ -50,12 +51,18 @@ export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & 
     dataDir,
     policy: store,
     log: (line) => logged.push(line),
-    pairing: pairing ?? bridgePairing({ dataDir, link: () => undefined, log: (line) => logged.push(line), secrets: new SecretStore(dataDir, async () => undefined) }),
+    pairing: pairing ?? filePairing(dataDir, (line) => logged.push(line)),
     ...(statusExtra ? { statusExtra } : {}),
     ...(now ? { now } : {}),
     ...(releaseHeld ? { releaseHeld } : {}),
   });
   return { hub, store, dataDir, logged };
+}
+
+function filePairing(dataDir: string, log: (line: string) => void): Pairing {
+  const secrets = new SecretStore(dataDir, async () => undefined);
+  const auth = createBridgeAuth({ dataDir, store: secrets });
+  return bridgePairing({ dataDir, auth, bridge: () => undefined, extensionDir: join(dataDir, 'no-extension'), log, secrets });
 }
 
 export interface RawResponse {

@@ -1,7 +1,8 @@
 // Pairing from the panel, end to end: the built `chrome-mcp` with --browser extension, its loopback control API, and
 // the real extension in real Chromium with no native host. `pairing.code` gives a code the person types into the
 // popup; `pairing.revoke` cuts the extension off until it is paired again; the code is never written anywhere. With
-// the native host installed, a revoke is a re-pairing: the host hands the extension a new secret at once.
+// the native host installed the revoke sticks too: the host refuses the extension, whose popup says why, until the
+// person asks for a code; then the host pairs it again by itself.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { CLI, envWithoutKeychain } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
 import { startLinkedCore } from '../support/linked-core.js';
 import { SecretStore } from '../../electron/core/pairing/secret-store.js';
+import { NATIVE_HOST_NAME } from '../../shared/protocol/extension-id.js';
 
 let dataDir: string;
 let client: Client;
@@ -61,7 +63,7 @@ async function popupText(popup: { evaluate<T>(expression: string): Promise<T> },
 
 describe('pairing through the control API', () => {
   it('issues a code the real extension accepts; status then shows it paired and connected, with its Chrome', async () => {
-    expect(await control.call('pairing.status')).toEqual({ paired: false, store: 'none', connected: false, browser: null, code: null });
+    expect(await control.call('pairing.status')).toMatchObject({ paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: null });
     ({ code } = await control.call('pairing.code'));
     expect((await control.call('pairing.status')).code).not.toBeNull();
 
@@ -69,13 +71,21 @@ describe('pairing through the control API', () => {
     await popup.evaluate(`document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`);
     expect(await until(() => popupText(popup, 'result'), (text) => text !== 'Pairing…')).toBe('Paired.');
     const status = await until(() => control.call('pairing.status'), (current) => current.connected);
-    expect(status).toEqual({ paired: true, store: 'file', connected: true, browser: { chrome, connectedAt: expect.any(Number) as number }, code: null });
+    expect(status).toEqual({
+      paired: true,
+      store: 'file',
+      connected: true,
+      browser: { chrome, connectedAt: expect.any(Number) as number },
+      code: null,
+      revokedAt: null,
+      extensionPath: expect.stringMatching(/dist[\\/]extension$/) as string,
+    });
     expect(Date.now() - status.browser!.connectedAt).toBeLessThan(30_000);
     await popup.close();
   });
 
   it('revokes: the link drops at once, status shows unpaired, and the extension cannot get back in with its old secret', async () => {
-    expect(await control.call('pairing.revoke')).toEqual({ paired: false, store: 'none', connected: false, browser: null, code: null });
+    expect(await control.call('pairing.revoke')).toMatchObject({ paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: expect.any(Number) });
     expect(existsSync(join(dataDir, 'secret.json'))).toBe(false);
     const popup = await browser.openPage('popup.html');
     expect(await until(() => popupText(popup, 'state'), (text) => text === 'The app refused this browser')).toBe('The app refused this browser');
@@ -112,17 +122,33 @@ describe('pairing through the control API', () => {
 });
 
 describe('revoking with the native host installed', () => {
-  it('re-pairs at once through the host, with a new secret: the old one is cut off', async () => {
+  it('sticks: the host refuses the extension and its popup says why, until a code is asked for; then it pairs itself again', async () => {
     const linked = await startLinkedCore([]);
     try {
       const old = (await new SecretStore(linked.dataDir).read())?.secret;
       expect(old).toBeDefined();
-      expect((await linked.control.call('pairing.revoke')).connected).toBe(false);
+      expect(await linked.control.call('pairing.revoke')).toMatchObject({ paired: false, connected: false, revokedAt: expect.any(Number) });
+
+      // Told its secret is bad, the worker asks the host again at once; the host's refusal is what the popup shows.
+      const popup = await linked.browser.openPage('popup.html');
+      expect(await until(() => popupText(popup, 'state'), (text) => text === 'Unpaired in the app')).toBe('Unpaired in the app');
+      expect(await popupText(popup, 'detail')).toMatch(/revoked in the Chrome MCP app.*press Pair on the app's Connection screen/);
+      expect(await linked.browser.evaluate(`chrome.runtime.sendNativeMessage('${NATIVE_HOST_NAME}', { type: 'pairing' })`)).toEqual({ error: 'revoked' });
+      // Nothing minted a secret for it meanwhile, and it is not linked.
+      expect(await linked.control.call('pairing.status')).toMatchObject({ paired: false, connected: false });
+      expect(existsSync(join(linked.dataDir, 'secret.json'))).toBe(false);
+      await popup.close();
+
+      // Pair in the panel: asking for a code lifts the revoke, and the host pairs the woken extension with a new secret.
+      await linked.control.call('pairing.code');
+      const again = await linked.browser.openPage('popup.html');
       const back = await until(() => linked.control.call('pairing.status'), (status) => status.connected, 15_000);
-      expect(back).toMatchObject({ paired: true, store: 'file', connected: true });
+      expect(back).toMatchObject({ paired: true, store: 'file', connected: true, revokedAt: null });
       const fresh = (await new SecretStore(linked.dataDir).read())?.secret;
       expect(fresh).toBeDefined();
       expect(fresh).not.toBe(old);
+      expect(await until(() => popupText(again, 'state'), (text) => text.startsWith('Connected'))).toBe('Connected to the Chrome MCP app');
+      await again.close();
     } finally {
       await linked.close();
     }

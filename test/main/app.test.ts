@@ -306,16 +306,17 @@ describe('the tray menu', () => {
     const config = join(home, '.cursor', 'mcp.json');
     const told = (): unknown[] => vi.mocked(Notification).mock.calls.map((call) => call[0]);
 
+    // Connecting may run a client's own command, so the notification comes once that is done.
     click('Connect Cursor');
+    await expect.poll(told).toContainEqual({ title: 'Cursor connected', body: `Restart Cursor to use Chrome MCP (${config}).` });
     expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ mcpServers: { 'chrome-mcp': { command: launcher, args: [] } } });
-    expect(told()).toContainEqual({ title: 'Cursor connected', body: `Restart Cursor to use Chrome MCP (${config}).` });
 
     click('Connect Cursor');
-    expect(told()).toContainEqual({ title: 'Cursor is already connected', body: `Its config (${config}) already runs Chrome MCP.` });
+    await expect.poll(told).toContainEqual({ title: 'Cursor is already connected', body: `Its config (${config}) already runs Chrome MCP.` });
 
     writeFileSync(config, '{ not json');
     click('Connect Cursor');
-    expect(told()).toContainEqual({ title: 'Could not connect Cursor', body: expect.stringContaining('nothing was changed') });
+    await expect.poll(told).toContainEqual({ title: 'Could not connect Cursor', body: expect.stringContaining('nothing was changed') });
     expect(readFileSync(config, 'utf8')).toBe('{ not json');
   });
 });

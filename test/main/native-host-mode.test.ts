@@ -68,6 +68,16 @@ describe('--native-host', () => {
     expect(replies((await runAsHost(argv, frame('{"type":"pairing"}'))).stdout())).toEqual([reply]);
   });
 
+  it('honours a standing revoke as the CLI host does: {error:"revoked"}, and no secret made', async () => {
+    const dataDir = dirs.dataDir();
+    await new SecretStore(dataDir).revoke();
+    const argv = ['/opt/electron', '/work/app', '--native-host', '--data-dir', dataDir, `${EXTENSION_ORIGIN}/`];
+    const { stdout } = await runAsHost(argv, frame('{"type":"pairing"}'));
+    expect(replies(stdout())).toEqual([{ error: 'revoked' }]);
+    expect(new SecretStore(dataDir).location()).toBeUndefined();
+    expect(app.exit).toHaveBeenCalledWith(0);
+  });
+
   it('refuses a caller that is not our extension, and keeps console output off stdout', async () => {
     const dataDir = dirs.dataDir();
     const argv = ['/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP', '--native-host', '--data-dir', dataDir, 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'];

@@ -11,6 +11,7 @@ import { EXTENSION_DIR, extensionBuilt } from '../../electron/core/cli/package-r
 import { BridgeStateFile } from '../../electron/core/pairing/bridge-state.js';
 import { MANIFEST_FILE } from '../../electron/core/pairing/host-manifest.js';
 import { writeFileAtomic } from '../../electron/core/pairing/private-files.js';
+import { markRevoked } from '../../electron/core/pairing/revocation.js';
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { envWithoutKeychain, runCli, tempDirs } from './support/cli.js';
 import { frame } from './support/framing.js';
@@ -128,6 +129,16 @@ describe('doctor', () => {
 
     writeFileAtomic(join(dataDir, SECRET_FILE), JSON.stringify({ v: 1, store: 'keychain', created: new Date().toISOString() }));
     expect((await doctor(dataDir, env)).out).toMatch(/!! pairing secret: the OS keychain \(service chrome-mcp, account .+\) does not answer .*\n {6}fix: unlock the keychain/);
+  });
+
+  it('names a standing revoke as the problem, with the pairing that lifts it', async () => {
+    const dataDir = dirs.dataDir();
+    const env = envWithoutKeychain({ HOME: dirs.make() });
+    markRevoked(dataDir, () => Date.parse('2026-11-30T10:00:00Z'));
+    const { code, out } = await doctor(dataDir, env);
+    expect(code).toBe(1);
+    expect(out).toContain('!! pairing: revoked in the app on 2026-11-30T10:00:00.000Z; the native host pairs nothing until you pair again');
+    expect(out).toContain(`fix: chrome-mcp pair --data-dir ${JSON.stringify(dataDir)}`);
   });
 });
 

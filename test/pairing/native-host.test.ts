@@ -35,6 +35,20 @@ describe('native host process', () => {
     expect(replies((await host(dataDir, pairing)).stdout)).toEqual([reply]);
   });
 
+  it('answers {error:"revoked"} after a revoke and mints nothing, until the person runs `chrome-mcp pair`', async () => {
+    const dataDir = dirs.dataDir();
+    const [before] = replies((await host(dataDir, pairing)).stdout) as Array<{ secret: string }>;
+    await new SecretStore(dataDir).revoke();
+    // However often the extension asks: this is what stops it pairing itself again a moment after Revoke.
+    for (let ask = 0; ask < 2; ask++) expect(replies((await host(dataDir, pairing)).stdout)).toEqual([{ error: 'revoked' }]);
+    expect(existsSync(join(dataDir, SECRET_FILE))).toBe(false);
+
+    expect((await runCli(['pair', '--data-dir', dataDir])).code).toBe(0);
+    const [after] = replies((await host(dataDir, pairing)).stdout) as Array<{ secret: string }>;
+    expect(after).toEqual({ secret: expect.any(String), port: DEFAULT_BRIDGE_PORT });
+    expect(after!.secret).not.toBe(before!.secret);
+  });
+
   it('mints one secret when several hosts are asked for a first pairing at the same moment', async () => {
     // Chrome starts a host per request: the extension's own and another (a second profile, a retry) can race.
     const dataDir = dirs.dataDir();

@@ -1,10 +1,12 @@
 // The pairing secret's store: the 0600 file fallback, the fail-closed rules, and the real OS keychain when one answers.
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
 import { KEYCHAIN_SERVICE, type Keychain, openKeychain } from '../../electron/core/pairing/keychain.js';
-import { writeFileAtomic } from '../../electron/core/pairing/private-files.js';
+import { issuePairingCode } from '../../electron/core/pairing/pairing-code.js';
+import { ensurePrivateDir, writeFileAtomic } from '../../electron/core/pairing/private-files.js';
+import { markRevoked, PairingRevokedError, REVOKED_FILE } from '../../electron/core/pairing/revocation.js';
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { tempDirs } from './support/cli.js';
 import { EXPECT_KEYCHAIN, keychainUnavailable } from './support/keychain-probe.js';
@@ -75,6 +77,43 @@ describe('secret store without a keychain', () => {
     expect(await store.read()).toBeUndefined();
     expect(await auth.verifySecret(old.secret)).toBe(false);
     expect((await store.ensure()).secret).not.toBe(old.secret);
+  });
+
+  it('revoking sticks: ensure refuses, even one already waiting on the lock to mint when the revoke came, until a code is issued', async () => {
+    const dataDir = dirs.dataDir();
+    let reached = () => undefined as void;
+    const readDone = new Promise<void>((resolve) => (reached = resolve));
+    // Signals once ensure has passed its first look at the revoke mark and found no secret: it is about to mint.
+    const store = new (class extends SecretStore {
+      override async read() {
+        const current = await super.read();
+        reached();
+        return current;
+      }
+    })(dataDir, noKeychain);
+    ensurePrivateDir(dataDir);
+    // The lock as a revoke in another process holds it while it forgets.
+    const lock = join(dataDir, 'secret.lock');
+    writeFileSync(lock, '');
+    const waiting = store.ensure();
+    await readDone;
+    markRevoked(dataDir);
+    rmSync(lock);
+    await expect(waiting).rejects.toBeInstanceOf(PairingRevokedError);
+    expect(store.location()).toBeUndefined();
+
+    await store.revoke();
+    expect(mode(join(dataDir, REVOKED_FILE))).toBe(0o600);
+    await expect(store.ensure()).rejects.toBeInstanceOf(PairingRevokedError);
+    issuePairingCode(dataDir);
+    expect((await store.ensure()).kind).toBe('file');
+  });
+
+  it('a revoke mark that does not parse still stands', async () => {
+    const dataDir = dirs.dataDir();
+    ensurePrivateDir(dataDir);
+    writeFileAtomic(join(dataDir, REVOKED_FILE), 'not json');
+    await expect(new SecretStore(dataDir, noKeychain).ensure()).rejects.toBeInstanceOf(PairingRevokedError);
   });
 
   it('deleting secret.json revokes the secret; a keychain record with no keychain fails closed instead of forking', async () => {

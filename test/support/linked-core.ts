@@ -19,6 +19,8 @@ export interface LinkedCore {
   control: ControlClient;
   controlPort: number;
   dataDir: string;
+  /** The person's Chromium, with the real extension linked. */
+  browser: ExtensionBrowser;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   /** The `status` tool's structured answer. */
@@ -61,7 +63,8 @@ export async function startLinkedCore(flags: readonly string[]): Promise<LinkedC
     if (!linked.extension.connected) throw new Error(`the extension never connected: ${JSON.stringify(linked.extension)}\n${logged.join('')}`);
     // Its work is done; left open it would be the active tab an agent's first call lands on.
     await popup.close();
-    return { client, control: createControlClient({ origin: loopbackOrigin(file.port), token: file.token }), controlPort: file.port, dataDir, stderr: () => logged.join(''), status, close };
+    const control = createControlClient({ origin: loopbackOrigin(file.port), token: file.token });
+    return { client, control, controlPort: file.port, dataDir, browser, stderr: () => logged.join(''), status, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,7 +1,10 @@
 // Connection and audit in real Chromium against a real core: Pair shows a one-time code with its time left (the code
-// the extension's popup takes), the status names the browser the agent drives, and the audit log filters by tool,
+// the extension's popup takes), the status names the browser the agent drives, the extension's folder can be copied
+// for Load unpacked, a revoke says it stands until the person pairs again, and the audit log filters by tool,
 // decision and URL.
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../pairing/support/cli.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startPanel, type PanelRun } from './support/panel.js';
 
@@ -35,6 +38,40 @@ describe('connection', () => {
     const first = await code.textContent();
     await page.getByRole('button', { name: 'New code' }).click();
     await expect.poll(() => code.textContent()).not.toBe(first);
+  });
+});
+
+describe('loading the extension', () => {
+  it('shows the folder `chrome-mcp extension-path` prints, and copies it for Load unpacked', async () => {
+    await run.show('Connection');
+    const { page } = run;
+    const printed = spawnSync(process.execPath, [CLI, 'extension-path'], { encoding: 'utf8' });
+    expect(printed.status).toBe(0);
+    const path = page.getByTestId('extension-path');
+    await path.waitFor();
+    expect(await path.textContent()).toBe(printed.stdout.trim());
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy path' }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(printed.stdout.trim());
+    await run.shot('connection-extension-folder');
+  });
+});
+
+describe('after a revoke', () => {
+  it('says plainly that the extension stays unpaired until it is paired again, and Pair lifts that', async () => {
+    await run.show('Connection');
+    const { page } = run;
+    await run.control.call('pairing.revoke');
+    const notice = page.getByTestId('revoked');
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^You revoked the pairing at .+\. The extension stays unpaired, and will not pair itself again, until you pair it again here: press Pair\.$/);
+    await page.getByTestId('extension').filter({ hasText: 'not paired: revoked, stays so until you pair again' }).waitFor();
+    await run.shot('connection-revoked');
+    await page.getByRole('button', { name: 'Pair' }).click();
+    await page.getByLabel('Pairing code').waitFor();
+    await notice.waitFor({ state: 'detached' });
+    expect((await run.control.call('pairing.status')).revokedAt).toBeNull();
   });
 });
 

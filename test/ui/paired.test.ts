@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('a paired extension in the panel', () => {
-  it('shows the connected Chrome, and Revoke makes the core forget the pairing', async () => {
+  it('shows the connected Chrome, and Revoke makes the core forget the pairing for good, saying so', async () => {
     await panel.show('Connection');
     const { page } = panel;
     const chrome = (await core.control.call('pairing.status')).browser?.chrome;
@@ -28,6 +28,10 @@ describe('a paired extension in the panel', () => {
     await panel.shot('connection-paired');
     await page.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => core.stderr()).toContain('pairing: revoked through the control API');
+    // The native host is installed, and still the extension does not come back: the screen says so and why.
+    await page.getByTestId('revoked').waitFor();
+    await page.getByTestId('extension').filter({ hasText: 'not paired: revoked, stays so until you pair again' }).waitFor();
+    await panel.shot('connection-revoked-paired');
     expect(panel.errors).toEqual([]);
   });
 });

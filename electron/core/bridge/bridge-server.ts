@@ -12,6 +12,7 @@ import { EXTENSION_ID } from '../../../shared/protocol/extension-id.js';
 import { CLOSE_CODES } from '../../../shared/protocol/wire.js';
 import type { Log } from '../log.js';
 import { ExtensionLink } from './extension-link.js';
+import { refuseConnection, sendFrame } from './frame-io.js';
 import { type BridgeAuth, type ExtensionInfo, handshake } from './handshake.js';
 import { BRIDGE_HOST, DEFAULT_HEARTBEAT_MS, DEFAULT_HELLO_TIMEOUT_MS, MAX_UNAUTHENTICATED, WS_SERVER_OPTIONS } from './limits.js';
 import { refuseUpgrade, upgradeRefusal } from './upgrade-guard.js';
@@ -45,6 +46,8 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
   private active: ExtensionLink | undefined;
   private unauthenticated = 0;
   private closing = false;
+  /** Bumped by every revoke: a connection whose check began under an older epoch may rest on what was revoked. */
+  private epoch = 0;
 
   private constructor(
     private readonly http: Server,
@@ -93,6 +96,15 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     this.active?.sendPolicy();
   }
 
+  /**
+   * The pairing was revoked (call it once the secret is forgotten): the active link is told its secret is bad, and a
+   * connection still being checked is refused when its verdict comes, even a yes (it may have read the old secret).
+   */
+  revoked(): void {
+    this.epoch++;
+    this.active?.close(CLOSE_CODES.unauthorized, 'pairing revoked', 'bad_secret');
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     this.active?.close(1001, 'core shutting down');
@@ -122,8 +134,20 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     // ws reports protocol violations (oversized frames, too many fragments, broken framing) here and closes the socket itself.
     ws.on('error', (error) => this.settings.log(`bridge: connection error: ${error.message}`));
     this.unauthenticated++;
-    const ext = await handshake(ws, raw, this.settings).finally(() => this.unauthenticated--);
-    if (ext && ws.readyState === WebSocket.OPEN && !this.closing) this.adopt(ws, ext);
+    const epoch = this.epoch;
+    const admission = await handshake(ws, raw, this.settings).finally(() => this.unauthenticated--);
+    if (!admission || ws.readyState !== WebSocket.OPEN || this.closing) return;
+    // Checked here, in the same turn as adopting: no revoke can land between this check and the link going live.
+    if (epoch !== this.epoch) {
+      this.settings.log('bridge: refused an extension connection: the pairing was revoked while it was being checked');
+      refuseConnection(ws, admission.pairedSecret === undefined ? 'bad_secret' : 'bad_code');
+      return;
+    }
+    if (admission.pairedSecret !== undefined) {
+      sendFrame(ws, { type: 'paired', secret: admission.pairedSecret });
+      this.settings.log('bridge: the extension paired with a one-time code');
+    }
+    this.adopt(ws, admission.ext);
   }
 
   private adopt(ws: WebSocket, ext: ExtensionInfo): void {

@@ -2,7 +2,7 @@
 // core frame serialised per message.
 import type { RawData, WebSocket } from 'ws';
 import type { z } from 'zod';
-import type { CoreFrame, unauthorizedFrame } from '../../../shared/protocol/wire.js';
+import { CLOSE_CODES, type CoreFrame, type unauthorizedFrame } from '../../../shared/protocol/wire.js';
 
 export type UnauthorizedReason = z.infer<typeof unauthorizedFrame>['reason'];
 
@@ -15,4 +15,10 @@ export function frameText(data: RawData, isBinary: boolean): string | undefined 
 /** A socket already closing drops the frame quietly (ws reports it to no one without a callback): the close says enough. */
 export function sendFrame(socket: WebSocket, frame: CoreFrame): void {
   socket.send(JSON.stringify(frame));
+}
+
+/** Turns away a connection not (or no longer) admitted: `unauthorized` says why, then the socket closes with 4401. */
+export function refuseConnection(socket: WebSocket, reason: UnauthorizedReason): void {
+  sendFrame(socket, { type: 'unauthorized', reason });
+  socket.close(CLOSE_CODES.unauthorized, reason);
 }

@@ -1,12 +1,12 @@
 // Authenticates a new connection before anything else is read from it: its first frame must be a valid `hello`
 // (the pairing secret) or `pair` (a one-time code) from our extension id, within the hello deadline and the
-// pre-auth byte budget. Anything else is answered `unauthorized` and closed.
+// pre-auth byte budget. Anything else is answered `unauthorized` and closed. The bridge has the last word (see admit).
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
-import { CLOSE_CODES, decodeFrame, helloFrame, pairFrame, WIRE_VERSION } from '../../../shared/protocol/wire.js';
+import { decodeFrame, helloFrame, pairFrame, WIRE_VERSION } from '../../../shared/protocol/wire.js';
 import type { Log } from '../log.js';
-import { frameText, sendFrame, type UnauthorizedReason } from './frame-io.js';
+import { frameText, refuseConnection, type UnauthorizedReason } from './frame-io.js';
 import { PRE_AUTH_MAX_BYTES } from './limits.js';
 
 /** The pairing store as the bridge sees it (electron/core/pairing implements it). */
@@ -26,30 +26,35 @@ export interface HandshakeOptions {
   log: Log;
 }
 
-type Verdict = { ext: ExtensionInfo; pairedSecret?: string } | { refuse: UnauthorizedReason; why: string };
+/** A connection that passed: who it is, and the new secret when it paired with a code (not yet sent to it). */
+export interface Admission {
+  ext: ExtensionInfo;
+  pairedSecret?: string;
+}
+
+type Verdict = Admission | { refuse: UnauthorizedReason; why: string };
 
 // Just enough of a frame to tell an extension built for another wire version from junk.
 const versionProbe = z.object({ type: z.enum(['hello', 'pair']), v: z.number() });
 
-/** The extension's identity once authenticated; undefined when the connection was refused or went away (already closed). */
-export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOptions): Promise<ExtensionInfo | undefined> {
+/** The admission once authenticated; undefined when the connection was refused or went away (already closed). */
+export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOptions): Promise<Admission | undefined> {
   const { log, helloTimeoutMs } = options;
   return new Promise((resolve) => {
     let settled = false;
     let received = 0;
-    const finish = (ext?: ExtensionInfo) => {
+    const finish = (admission?: Admission) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       raw.off('data', count);
       socket.off('message', first);
       socket.off('close', closed);
-      resolve(ext);
+      resolve(admission);
     };
     const refuse = (reason: UnauthorizedReason, why: string) => {
       log(`bridge: refused an extension connection: ${why}`);
-      sendFrame(socket, { type: 'unauthorized', reason });
-      socket.close(CLOSE_CODES.unauthorized, reason);
+      refuseConnection(socket, reason);
       finish();
     };
     const count = (chunk: Buffer) => {
@@ -67,11 +72,7 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
         (verdict) => {
           if (settled) return;
           if ('refuse' in verdict) return refuse(verdict.refuse, verdict.why);
-          if (verdict.pairedSecret !== undefined) {
-            sendFrame(socket, { type: 'paired', secret: verdict.pairedSecret });
-            log('bridge: the extension paired with a one-time code');
-          }
-          finish(verdict.ext);
+          finish(verdict);
         },
         (error: unknown) => {
           if (settled) return;

@@ -1,8 +1,10 @@
-// doctor, part two: is a core running with its bridge listening, is the extension connected, where is the secret?
+// doctor, part two: is a core running with its bridge listening, is the extension connected, where is the secret, and
+// does a revoke stand?
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { processAlive, readBridgeState } from '../pairing/bridge-state.js';
 import { KEYCHAIN_SERVICE } from '../pairing/keychain.js';
+import { revokedAt } from '../pairing/revocation.js';
 import { SECRET_FILE, type SecretStore } from '../pairing/secret-store.js';
 import type { Finding } from './doctor-finding.js';
 import { fixes } from './fix-commands.js';
@@ -38,6 +40,11 @@ export async function linkFindings(dataDir: string): Promise<Finding[]> {
 }
 
 export async function secretFindings(dataDir: string, store: SecretStore): Promise<Finding[]> {
+  // A revoke stands until the person pairs again: it is why the extension stays unpaired, whatever else is in order.
+  const revoked = revokedAt(dataDir);
+  if (revoked !== undefined) {
+    return [{ ok: false, text: `pairing: revoked in the app on ${new Date(revoked).toISOString()}; the native host pairs nothing until you pair again`, fix: fixes.pair(dataDir) }];
+  }
   const kind = store.location();
   if (!kind) return [{ ok: true, text: 'pairing secret: none yet (made when the extension first asks the native host, or by pairing with a code)' }];
   if (kind === 'file') {

@@ -20,6 +20,6 @@ export const PACKAGE_ROOT = findPackageRoot();
 export const BUILT_CLI = join(PACKAGE_ROOT, 'dist', 'electron', 'helper', 'cli.js');
 export const EXTENSION_DIR = join(PACKAGE_ROOT, 'dist', 'extension');
 
-export function extensionBuilt(): boolean {
-  return existsSync(join(EXTENSION_DIR, 'manifest.json'));
+export function extensionBuilt(dir = EXTENSION_DIR): boolean {
+  return existsSync(join(dir, 'manifest.json'));
 }

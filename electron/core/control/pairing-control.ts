@@ -1,39 +1,48 @@
-// Pairing as the control API sees it: the secret's store, the live extension link and the outstanding one-time code,
-// issuing a code, and revoking all three. The hub gets only the `Pairing` seam; the core builds it over the real parts.
+// Pairing as the control API sees it: the secret's store, the live extension link, the outstanding one-time code and a
+// standing revoke, where the extension to load lives, issuing a code, and revoking. The hub gets only the `Pairing`
+// seam; the core builds it over the real parts.
 import type { PairingCode, PairingStatus } from '../../../shared/control/pairing.js';
-import { CLOSE_CODES } from '../../../shared/protocol/wire.js';
-import type { ExtensionLink } from '../bridge/extension-link.js';
+import type { BridgeServer } from '../bridge/bridge-server.js';
+import { extensionBuilt } from '../cli/package-root.js';
 import type { Log } from '../log.js';
-import { cancelPairingCode, type Clock, issuePairingCode, outstandingPairingCode } from '../pairing/pairing-code.js';
+import type { PairingAuth } from '../pairing/bridge-auth.js';
+import { type Clock, issuePairingCode, outstandingPairingCode } from '../pairing/pairing-code.js';
+import { revokedAt } from '../pairing/revocation.js';
 import { SecretStore } from '../pairing/secret-store.js';
 
 export interface Pairing {
   status(): PairingStatus;
-  /** A fresh code replacing any earlier one, for the person's eyes only. */
+  /** A fresh code replacing any earlier one, for the person's eyes only; it lifts a standing revoke. */
   issueCode(): PairingCode;
-  /** Forgets the secret and any code, and ends the live link. */
+  /** Forgets the secret and any code for good, and ends the live link and any admission still being checked. */
   revoke(): Promise<void>;
 }
 
 export interface PairingParts {
   dataDir: string;
-  /** The extension's live link, if any (none while the bridge is not listening). */
-  link: () => Pick<ExtensionLink, 'identity' | 'connectedAt' | 'close'> | undefined;
+  /** The store the bridge checks against: a revoke goes through it, so a code being redeemed cannot slip past. */
+  auth: Pick<PairingAuth, 'revoke'>;
+  /** The bridge while it listens (none otherwise): its live link, and cutting off what the revoked pairing let in. */
+  bridge: () => Pick<BridgeServer, 'link' | 'revoked'> | undefined;
+  /** Where the unpacked extension is (`chrome-mcp extension-path`, or the app's resources). */
+  extensionDir: string;
   log: Log;
   secrets?: SecretStore;
   now?: Clock;
 }
 
-export function bridgePairing({ dataDir, link, log, secrets = new SecretStore(dataDir), now = Date.now }: PairingParts): Pairing {
+export function bridgePairing({ dataDir, auth, bridge, extensionDir, log, secrets = new SecretStore(dataDir), now = Date.now }: PairingParts): Pairing {
   const status = (): PairingStatus => {
     const store = secrets.location() ?? 'none';
-    const linked = link();
+    const linked = bridge()?.link();
     return {
       paired: store !== 'none',
       store,
       connected: linked !== undefined,
       browser: linked ? { chrome: linked.identity.chrome, connectedAt: linked.connectedAt } : null,
       code: outstandingPairingCode(dataDir, now) ?? null,
+      revokedAt: revokedAt(dataDir) ?? null,
+      extensionPath: extensionBuilt(extensionDir) ? extensionDir : null,
     };
   };
   return {
@@ -44,15 +53,13 @@ export function bridgePairing({ dataDir, link, log, secrets = new SecretStore(da
       return issued;
     },
     async revoke() {
-      cancelPairingCode(dataDir);
       try {
-        await secrets.forget();
+        await auth.revoke();
       } finally {
-        // Told its secret is bad, the extension stops dialling with it and waits to be paired again (the native
-        // host, where installed, pairs it anew at once: that is its job).
-        link()?.close(CLOSE_CODES.unauthorized, 'pairing revoked', 'bad_secret');
+        // After the forget, not before: a check begun between the two could read the old secret under the new epoch.
+        bridge()?.revoked();
       }
-      log('pairing: revoked through the control API: the secret and any code are forgotten');
+      log('pairing: revoked through the control API: the secret and any code are forgotten, and the native host hands out none until a new code is asked for');
     },
   };
 }

@@ -1,17 +1,15 @@
-// Host mode: Chrome starts `chrome-mcp native-host` for our extension's sendNativeMessage; it answers {type:'pairing'}
-// with the pairing secret and the bridge port, refuses everything else, and ends when Chrome closes stdin.
+// Host mode: Chrome starts `chrome-mcp native-host` (or the app with --native-host) for our extension's
+// sendNativeMessage; it answers {type:'pairing'} with the pairing secret and the bridge port — or `revoked` while a
+// revoke stands — refuses everything else, and ends when Chrome closes stdin.
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
+import { hostRequest, type HostReply } from '../../../shared/protocol/native-host.js';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/protocol/wire.js';
 import type { Log } from '../log.js';
 import { readLiveBridgeState } from './bridge-state.js';
 import { ALLOWED_ORIGINS } from './host-manifest.js';
 import { encodeMessage, MessageDecoder } from './native-messaging.js';
+import { PairingRevokedError } from './revocation.js';
 import type { SecretStore } from './secret-store.js';
-
-const pairingRequest = z.strictObject({ type: z.literal('pairing') });
-
-export type HostReply = { secret: string; port: number } | { error: 'origin_not_allowed' | 'unsupported_message' | 'message_too_large' | 'secret_unavailable' };
 
 export interface NativeHostOptions {
   dataDir: string;
@@ -29,14 +27,14 @@ export interface NativeHostOptions {
 
 async function answer(request: unknown, options: NativeHostOptions): Promise<HostReply> {
   if (!options.origin || !ALLOWED_ORIGINS.includes(options.origin)) return { error: 'origin_not_allowed' };
-  if (!pairingRequest.safeParse(request).success) return { error: 'unsupported_message' };
+  if (!hostRequest.safeParse(request).success) return { error: 'unsupported_message' };
   try {
     const { secret } = await options.store.ensure();
     // A core that is not running (or crashed) has no port to give: the extension dials the default and retries.
     return { secret, port: readLiveBridgeState(options.dataDir)?.port ?? DEFAULT_BRIDGE_PORT };
   } catch (error) {
     options.log(`native host: no pairing secret to give: ${error instanceof Error ? error.message : String(error)}`);
-    return { error: 'secret_unavailable' };
+    return { error: error instanceof PairingRevokedError ? 'revoked' : 'secret_unavailable' };
   }
 }
 

@@ -4,6 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, readPrivateJson, removeFile, writeFileAtomic } from './private-files.js';
+import { liftRevocation } from './revocation.js';
 
 export const CODE_TTL_MS = 2 * 60_000;
 export const CODE_TRIES = 5;
@@ -38,12 +39,16 @@ export interface IssuedCode {
   expires: number;
 }
 
-/** A fresh code (`XXXX-XXXX`, 40 bits) replacing any earlier one. */
+/**
+ * A fresh code (`XXXX-XXXX`, 40 bits) replacing any earlier one. Asking for one is the person pairing again on purpose,
+ * so it lifts a standing revoke: the native host may hand the extension a secret again.
+ */
 export function issuePairingCode(dataDir: string, now: Clock = Date.now): IssuedCode {
   ensurePrivateDir(dataDir);
   const code = [...randomBytes(CODE_LENGTH)].map((byte) => ALPHABET[byte & 31]).join('');
   const stored = { v: 1, sha256: digest(code).toString('hex'), expires: now() + CODE_TTL_MS, triesLeft: CODE_TRIES };
   writeFileAtomic(join(dataDir, CODE_FILE), `${JSON.stringify(stored)}\n`);
+  liftRevocation(dataDir);
   return { code: `${code.slice(0, 4)}-${code.slice(4)}`, expires: stored.expires };
 }
 

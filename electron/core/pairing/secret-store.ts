@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { withFileLock } from './file-lock.js';
 import { type Keychain, openKeychain } from './keychain.js';
 import { ensurePrivateDir, readPrivateJson, removeFile, writeFileAtomic } from './private-files.js';
+import { markRevoked, PairingRevokedError, revokedAt } from './revocation.js';
 
 export type SecretStoreKind = 'keychain' | 'file';
 
@@ -32,11 +33,14 @@ export class SecretStore {
   /** The keychain account: the data dir's absolute path, so two data dirs (two cores, or a test's) never share a secret. */
   private readonly account: string;
 
+  private readonly lock: string;
+
   constructor(
     private readonly dataDir: string,
     private readonly keychain: () => Promise<Keychain | undefined> = openKeychain,
   ) {
     this.path = join(dataDir, SECRET_FILE);
+    this.lock = join(dataDir, 'secret.lock');
     this.account = dataDir;
   }
 
@@ -60,13 +64,21 @@ export class SecretStore {
     return secret === null ? undefined : { secret, kind: 'keychain' };
   }
 
-  /** The current secret, created when there is none yet: once, however many processes ask at the same moment. */
+  /**
+   * The secret to hand the extension, created when there is none yet: once, however many processes ask at the same
+   * moment. Throws PairingRevokedError while a revoke stands (revocation.ts).
+   */
   async ensure(): Promise<StoredSecret> {
+    if (revokedAt(this.dataDir) !== undefined) throw new PairingRevokedError();
     const existing = await this.read();
     if (existing) return existing;
     ensurePrivateDir(this.dataDir);
-    // The second asker finds the first one's secret when it gets the lock, instead of minting a rival.
-    return withFileLock(join(this.dataDir, 'secret.lock'), async () => (await this.read()) ?? (await this.replace()));
+    // The second asker finds the first one's secret when it gets the lock, instead of minting a rival; and the marker
+    // is read again there, since a revoke forgets under the same lock: a secret minted after it would outlive it.
+    return withFileLock(this.lock, async () => {
+      if (revokedAt(this.dataDir) !== undefined) throw new PairingRevokedError();
+      return (await this.read()) ?? (await this.replace());
+    });
   }
 
   /** A new secret in place of the old one, which stops working at once (re-pairing). */
@@ -91,6 +103,12 @@ export class SecretStore {
     // A process that cannot reach the keychain leaves the entry behind, unread without its record; the next pairing
     // overwrites it (same account).
     await (await this.keychain())?.remove(this.account);
+  }
+
+  /** Forgets the secret for good: the native host hands out none until the person pairs again on purpose. */
+  async revoke(): Promise<void> {
+    markRevoked(this.dataDir);
+    await withFileLock(this.lock, () => this.forget());
   }
 
   /** True when the keychain took the secret and gives the same one back (a keyring may accept a write it drops). */
