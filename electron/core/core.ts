@@ -3,7 +3,7 @@
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
-import type { Executor } from '../../shared/protocol/operations.js';
+import type { AgentContext, Executor } from '../../shared/protocol/operations.js';
 import { BackendManager } from './backend/backend-manager.js';
 import { BridgeServer } from './bridge/bridge-server.js';
 import { extensionBackend } from './bridge/extension-executor.js';
@@ -31,7 +31,8 @@ export interface Core {
   controlServer: ControlServer;
   /** The MCP sessions served from this core, however they reach it (stdio, the core socket). */
   agents: AgentRegistry;
-  status(): Promise<StatusReport>;
+  /** `agent`: the MCP session asking, whose own current tab the report shows (none: the panel, the tab used last). */
+  status(agent?: AgentContext): Promise<StatusReport>;
   close(): Promise<void>;
 }
 
@@ -113,8 +114,8 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     };
   };
 
-  const status = async (): Promise<StatusReport> =>
-    statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state() });
+  const status = async (agent?: AgentContext): Promise<StatusReport> =>
+    statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state(agent) });
 
   return {
     executor: manager,

@@ -21,8 +21,8 @@ import { HeldActs, type PausedHeld } from './gate/held-acts.js';
 import { releaseHeld } from './gate/release-held.js';
 
 export interface EngineExecutor extends Executor {
-  /** Open tabs and the one an agent used last, for `status`. */
-  describe(): Promise<{ tabs: number; current: { id: string; url: string; title: string } | null }>;
+  /** Open tabs and the current one, for `status`: the asking agent's own, or (no agent: the panel) the one used last. */
+  describe(agent?: AgentContext): Promise<{ tabs: number; current: { id: string; url: string; title: string } | null }>;
   /** Drops every page context; the tabs stay open. */
   dispose(): void;
 }
@@ -92,8 +92,8 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
         throw asToolError(error);
       }
     },
-    async describe() {
-      const list = await session.overview();
+    async describe(agent) {
+      const list = await (agent ? session.list(agent) : session.overview());
       const current = list.find((tab) => tab.current);
       return { tabs: list.length, current: current ? { id: current.handle, url: current.url, title: current.title } : null };
     },

@@ -56,7 +56,9 @@ describe('agents on one engine', () => {
     expect((await a('tabs')).text.split('\n').filter((line) => line.startsWith('*'))).toEqual([expect.stringContaining(`${mine!.tab} "Nav basic"`)]);
     expect((await b('tabs')).text.split('\n').filter((line) => line.startsWith('*'))).toEqual([expect.stringContaining(`${theirs!.tab} "Nav second"`)]);
 
-    // `status` shows the tab an agent used last.
+    // `status` shows an agent its own tab, and the panel (no agent) the tab an agent used last.
+    expect((await executor.describe({ id: '1', live: ['1', '2'] })).current?.id).toBe(mine!.tab);
+    expect((await executor.describe({ id: '2', live: ['1', '2'] })).current?.id).toBe(theirs!.tab);
     expect((await executor.describe()).current?.id).toBe(theirs!.tab);
     await a('get_text');
     expect((await executor.describe()).current?.id).toBe(mine!.tab);

@@ -78,6 +78,10 @@ describe('several MCP clients on one core', () => {
     for (const result of navigated) expect(result.isError, textOf(result)).toBeFalsy();
     const titles = await Promise.all([left, right].map((client) => client.callTool({ name: 'eval', arguments: { expression: 'document.title' } })));
     expect(titles.map(textOf)).toEqual(['"Nav basic"', '"Nav second"']);
+    // `status` names each client's own tab, not the one some client used last.
+    const statuses = await Promise.all([left, right].map((client) => client.callTool({ name: 'status', arguments: {} })));
+    expect(textOf(statuses[0]!)).toMatch(/\ntab: \S+ \S+nav-basic\.html "Nav basic"/);
+    expect(textOf(statuses[1]!)).toMatch(/\ntab: \S+ \S+nav-second\.html "Nav second"/);
   });
 
   it('ends only its own session on a relay\'s stdin EOF: the relay exits 0, the other client keeps working', async () => {

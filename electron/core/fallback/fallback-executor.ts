@@ -5,7 +5,7 @@ import { createEngineExecutor, type EngineExecutor } from '../../../shared/engin
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import { personStopMessage } from '../../../shared/engine/presence.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import type { AgentContext, Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
 import { CdpTabHost } from './cdp-tab-host.js';
 import { findBrowser } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch.js';
@@ -63,9 +63,10 @@ export class FallbackExecutor implements Executor {
     await session.browser.close();
   }
 
-  async state(): Promise<FallbackState> {
+  /** `agent`: whose current tab to report (none: the one used last). */
+  async state(agent?: AgentContext): Promise<FallbackState> {
     const { headless, profileDir, executablePath } = this.options;
-    const described = this.session ? await this.session.engine.describe().catch(() => undefined) : undefined;
+    const described = this.session ? await this.session.engine.describe(agent).catch(() => undefined) : undefined;
     return {
       launched: this.session !== undefined,
       executable: findBrowser(executablePath) ?? null,

@@ -8,6 +8,7 @@ import type { Elicitor } from './elicit.js';
 import { type StatusReport, statusResult } from './status.js';
 
 export interface CoreToolDeps {
+  /** The report with the calling session's own current tab. */
   status(): StatusReport | Promise<StatusReport>;
   control: ControlHub;
   elicitor: Elicitor;

@@ -3,7 +3,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallDecision } from '../../../shared/control/activity.js';
 import { ToolError, toToolError, type ErrorCode } from '../../../shared/protocol/errors.js';
-import type { Executor, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import type { AgentContext, Executor, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
 import { redactText } from '../../../shared/redact/text.js';
 import { isCoreOperation, type ToolDefinition } from '../../../shared/tools/define.js';
 import { parseToolArgs } from '../../../shared/tools/validate.js';
@@ -21,8 +21,8 @@ import type { StatusReport } from './status.js';
 
 export interface DispatchDeps {
   executor: Executor;
-  /** The core answers `status` itself: it knows every backend, the executor only its own. */
-  status(): StatusReport | Promise<StatusReport>;
+  /** The core answers `status` itself (it knows every backend, the executor only its own), with the caller's tab. */
+  status(agent: AgentContext): StatusReport | Promise<StatusReport>;
   control: ControlHub;
   /** The MCP sessions open on the core: every call names its own and the live ones, so each keeps its own current tab. */
   agents: AgentRegistry;
@@ -51,11 +51,12 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
   const { control } = deps;
 
   const execute = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, signal: AbortSignal): Promise<OperationResult> => {
-    if (isCoreOperation(tool.op)) return runCoreTool(tool.op, args, { status: deps.status, control, elicitor: session.elicitor }, signal);
+    const agent = { id: session.agent, live: deps.agents.live() };
+    if (isCoreOperation(tool.op)) return runCoreTool(tool.op, args, { status: () => deps.status(agent), control, elicitor: session.elicitor }, signal);
     // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
     const report = progressReporter(extra);
     const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
-    return deps.executor.run(tool.op, args, { progress, signal, agent: { id: session.agent, live: deps.agents.live() } });
+    return deps.executor.run(tool.op, args, { progress, signal, agent });
   };
 
   /** `answered`: the person already answered a question for this call, so a second refusal is final. */

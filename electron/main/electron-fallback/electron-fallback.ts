@@ -50,9 +50,9 @@ export function electronFallback(settings: ElectronFallbackSettings): (deps: Fal
 
     return {
       executor: { run: async (op, args, ctx) => (await ensure()).engine.run(op, args, ctx) },
-      async state() {
+      async state(agent) {
         const current = await running?.catch(() => undefined);
-        const described = current ? await current.engine.describe().catch(() => undefined) : undefined;
+        const described = current ? await current.engine.describe(agent).catch(() => undefined) : undefined;
         return {
           launched: current !== undefined,
           executable: `built-in Chromium ${process.versions['chrome'] ?? ''}`.trim(),
