@@ -31,6 +31,9 @@ export class BridgeClient {
   connect(force = false): Promise<void> {
     if (this.connection) return Promise.resolve();
     this.stopRetry();
+    // A dial already under way may be one about to give up (its secret was refused, and nothing has changed): the
+    // person's own Reconnect must still dial once it is done, not be folded into it.
+    if (this.dialing && force) return this.dialing.then(() => this.connect(true));
     // A dial never rejects: every failure ends in a link status and, where it helps, a retry.
     this.dialing ??= this.dial(force)
       .catch((error: unknown) => writeLinkStatus({ state: 'disconnected', detail: `Could not dial: ${String(error)}` }))

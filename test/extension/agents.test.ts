@@ -2,7 +2,7 @@
 // and both still have theirs after the worker was stopped and came back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
-import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+import { type ChromeTab, startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 
 let linked: LinkedExtension;
 
@@ -13,12 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await linked?.close();
 });
-
-interface ChromeTab {
-  id: number;
-  url: string;
-  active: boolean;
-}
 
 function as(id: string) {
   return (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> => linked.run(op, args, { agent: { id, live: ['1', '2'] } });

@@ -1,7 +1,7 @@
 // The page engine inside the real extension, driven through the real bridge: a background tab in the agent's tab
 // group, a snapshot across a cross-origin iframe, a click in it, the text read back, and eval latency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+import { type ChromeTab, startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 
 let linked: LinkedExtension;
 
@@ -12,13 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await linked?.close();
 });
-
-interface ChromeTab {
-  id: number;
-  url: string;
-  active: boolean;
-  groupId: number;
-}
 
 describe('the engine in the extension', () => {
   it('says hello with the seeded secret and names itself', () => {

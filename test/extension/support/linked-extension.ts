@@ -23,6 +23,14 @@ export interface LinkedExtension {
   close(): Promise<void>;
 }
 
+/** A tab as `chrome.tabs.query` gives it in the extension's worker, the fields the tests read. */
+export interface ChromeTab {
+  id: number;
+  url: string;
+  active: boolean;
+  groupId: number;
+}
+
 /** `policy`: what the bridge serves (read on every link and on `bridge.policyChanged()`); default TEST_POLICY. */
 export type LinkedOptions = Parameters<typeof startExtensionBrowser>[0] & { policy?: () => Policy };
 
