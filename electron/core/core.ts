@@ -52,6 +52,8 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
   // One for the bridge and the control API both: a revoke and a code redemption must queue behind each other.
   const auth = createBridgeAuth({ dataDir: config.dataDir, log });
+  // Each client, once it has introduced itself, and its leaving reach the panel and the tray as activity.
+  const agents = new AgentRegistry({ onClient: (change, client) => control.recordClient(change, client) });
   const control = new ControlHub({
     dataDir: config.dataDir,
     policy: store,
@@ -62,6 +64,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     },
     // The panel's Connection screen: which backend serves, the extension link, the fallback browser.
     statusExtra: async () => ({ ...(await status()) }),
+    clients: () => agents.clients(),
     // Only control calls reach the bridge, and the control server starts after it.
     pairing: bridgePairing({
       dataDir: config.dataDir,
@@ -121,7 +124,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     executor: manager,
     control,
     controlServer,
-    agents: new AgentRegistry(),
+    agents,
     status,
     async close() {
       stateFile.stopped();

@@ -1,5 +1,6 @@
 // The tray menu as a pure function of the core's state: what the headline says (extension connected, the app's browser
 // in use, nothing paired), which items show and which are checked. tray.ts turns it into an Electron Menu.
+import { shorten } from '../../shared/control/mcp-clients.js';
 import { CLIENT_NAMES, CLIENTS, type ClientName } from '../core/clients/client-paths.js';
 
 export interface TrayState {
@@ -18,6 +19,8 @@ export interface TrayState {
   showBrowser: boolean;
   /** The app could not install the pairing host at start: the extension cannot fetch its secret by itself. */
   nativeHostFailed?: boolean;
+  /** The names of the MCP clients connected now, oldest first (cleaned by the core). */
+  clients: string[];
 }
 
 export type MenuAction =
@@ -47,6 +50,18 @@ export function headline(state: TrayState): string {
   return 'Extension not connected';
 }
 
+// A menu item is one line: the panel's Oversight screen lists every client in full.
+const NAMES_SHOWN = 3;
+const NAME_SHOWN_MAX = 24;
+
+/** One short line on which MCP clients are connected. */
+export function clientsLine(names: readonly string[]): string {
+  if (names.length === 0) return 'No MCP client connected';
+  const shown = names.slice(0, NAMES_SHOWN).map((name) => shorten(name, NAME_SHOWN_MAX)).join(', ');
+  const more = names.length > NAMES_SHOWN ? `, +${names.length - NAMES_SHOWN} more` : '';
+  return `${names.length} client${names.length === 1 ? '' : 's'} connected: ${shown}${more}`;
+}
+
 /** The tray icon's tooltip: the headline, and what waits for the person. */
 export function tooltip(state: TrayState): string {
   const waiting = state.waiting ? ` — ${state.waiting} waiting for you` : '';
@@ -57,6 +72,7 @@ export function menuModel(state: TrayState): MenuEntry[] {
   const entries: MenuEntry[] = [{ type: 'label', label: headline(state) }];
   if (state.extension !== 'connected' && state.fallbackInUse) entries.push({ type: 'label', label: 'Your Chrome is not being used: pair the extension to use it' });
   if (state.nativeHostFailed) entries.push({ type: 'label', label: 'Pairing host not installed: see Open logs' });
+  entries.push({ type: 'label', label: clientsLine(state.clients) });
   entries.push({ type: 'separator' });
   // Pairing comes first while there is none: nothing reaches the person's Chrome before it.
   entries.push({ type: 'item', label: state.extension === 'unpaired' ? 'Pair extension…' : 'Pair extension again…', action: { kind: 'pair' } });
@@ -77,7 +93,7 @@ export function menuModel(state: TrayState): MenuEntry[] {
 /** The tray state from what the core reports: its `status` (the MCP tool's report) and the control hub's. */
 export function trayState(input: {
   report: { lastCall: { backend: string } | null; extension: { connected: boolean; pairing: string; chrome?: string }; browser: { launched: boolean } };
-  control: { stopped: unknown; questions: number; held: number };
+  control: { stopped: unknown; questions: number; held: number; clients: readonly { name: string }[] };
   openAtLogin: boolean | undefined;
   showBrowser: boolean;
   nativeHostFailed?: boolean;
@@ -94,5 +110,6 @@ export function trayState(input: {
     openAtLogin: input.openAtLogin,
     showBrowser: input.showBrowser,
     ...(input.nativeHostFailed ? { nativeHostFailed: true } : {}),
+    clients: control.clients.map((client) => client.name),
   };
 }

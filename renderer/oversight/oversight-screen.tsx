@@ -1,4 +1,6 @@
-// Oversight: the agent's plan, Stop / Resume, a message for the agent, and every step as it happens.
+// Oversight: Stop / Resume, the MCP clients connected, the agent's plan, a message for the agent, and every step as it
+// happens.
+import { ClientsCard } from './clients-card.js';
 import { InterjectBox } from './interject-box.js';
 import { PlanCard } from './plan-card.js';
 import { StepStream } from './step-stream.js';
@@ -9,6 +11,7 @@ export function OversightScreen() {
     <div className="screen">
       <h1>Oversight</h1>
       <StopControls />
+      <ClientsCard />
       <PlanCard />
       <InterjectBox />
       <StepStream />

@@ -64,5 +64,7 @@ function describe(event: Exclude<ActivityEvent, { type: 'call' }>): string {
       return `Policy changed (${event.change})${event.rule ? `: ${event.rule.site} ${event.rule.level}` : ''}`;
     case 'pairing':
       return `Extension ${event.change}${event.chrome ? ` (Chrome ${event.chrome})` : ''}`;
+    case 'client':
+      return `MCP client ${event.change}: ${event.client.name}`;
   }
 }

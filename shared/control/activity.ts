@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RuleTextSchema } from '../policy/transfer.js';
 import { HeldActSchema, HELD_OUTCOMES } from './held.js';
+import { CLIENT_CHANGES, McpClientSchema } from './mcp-clients.js';
 import { PlanSchema } from './oversight.js';
 import { PAIRING_CHANGES } from './pairing.js';
 import { QuestionSchema } from './question.js';
@@ -74,6 +75,7 @@ export const ActivityEventSchema = z.discriminatedUnion('type', [
     /** For `connected` / `disconnected`: the Chrome version the extension reported. */
     chrome: z.string().optional(),
   }),
+  z.strictObject({ ...stamp, type: z.literal('client'), change: z.enum(CLIENT_CHANGES), client: McpClientSchema }),
 ]);
 export type ActivityEvent = z.infer<typeof ActivityEventSchema>;
 export type CallEvent = Extract<ActivityEvent, { type: 'call' }>;

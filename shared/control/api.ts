@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ActivityEventSchema, ShotSchema } from './activity.js';
 import { AuditEntrySchema, AuditFilterSchema } from './audit.js';
 import { HeldActSchema, HELD_OUTCOMES } from './held.js';
+import { McpClientSchema } from './mcp-clients.js';
 import { MAX_MESSAGE, PlanSchema, StoppedSchema } from './oversight.js';
 import { PairingCodeSchema, PairingStatusSchema } from './pairing.js';
 import { PolicyEditSchema, PolicyViewSchema } from './policy-view.js';
@@ -35,6 +36,8 @@ export const StatusSchema = z.strictObject({
   interjections: z.number().int(),
   /** Risky acts waiting for the person to release or reject them. */
   held: z.number().int(),
+  /** The MCP clients connected now (each its own session, with its own current tab), oldest first. */
+  clients: z.array(McpClientSchema),
   /** What the core adds: backends, the extension link, pairing. */
   core: z.record(z.string(), z.unknown()).optional(),
 });
@@ -44,7 +47,7 @@ const planResult = z.strictObject({ plan: PlanSchema.nullable() });
 
 export const CONTROL_API = {
   status: defineCall({
-    description: 'Whether the agent is stopped, its plan, how many questions and interjections wait, and the core\'s own status.',
+    description: 'Whether the agent is stopped, its plan, how many questions and interjections wait, which MCP clients are connected, and the core\'s own status.',
     input: none,
     output: StatusSchema,
   }),

@@ -46,7 +46,7 @@ describe('control client', () => {
       return client.call(name, ...input);
     };
 
-    expect(await call('status')).toEqual({ stopped: null, plan: null, questions: 0, interjections: 0, held: 0, core: { backend: 'fallback' } });
+    expect(await call('status')).toEqual({ stopped: null, plan: null, questions: 0, interjections: 0, held: 0, clients: [], core: { backend: 'fallback' } });
 
     const view = await call('policy.set', { rules: [{ site: 'Docs.Example.com', level: 'read' }], default: 'ask', downloads: true });
     expect(view).toMatchObject({ rules: [{ site: 'docs.example.com', level: 'read' }], downloads: true, grants: [], file: store.file });

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HeldReleaser } from '../../electron/core/control/held-acts.js';
-import { ControlHub } from '../../electron/core/control/hub.js';
+import { ControlHub, type ControlHubOptions } from '../../electron/core/control/hub.js';
 import { bridgePairing, type Pairing } from '../../electron/core/control/pairing-control.js';
 import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
 import { PolicyStore, type PolicyStoreOptions } from '../../electron/core/control/policy-store.js';
@@ -37,6 +37,7 @@ export interface HubSetup {
 
 export interface HubExtras {
   statusExtra?: () => Promise<Record<string, unknown>>;
+  clients?: ControlHubOptions['clients'];
   now?: () => number;
   releaseHeld?: HeldReleaser;
   /** Default: the real pairing parts over the data dir, the secret in its file, no bridge and no built extension. */
@@ -45,7 +46,7 @@ export interface HubExtras {
 
 export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & HubExtras = {}): HubSetup {
   const logged: string[] = [];
-  const { statusExtra, now, releaseHeld, pairing, ...storeOptions } = options;
+  const { statusExtra, clients, now, releaseHeld, pairing, ...storeOptions } = options;
   const store = new PolicyStore({ file: join(dataDir, 'policy.json'), ...storeOptions });
   const hub = new ControlHub({
     dataDir,
@@ -53,6 +54,7 @@ export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & 
     log: (line) => logged.push(line),
     pairing: pairing ?? filePairing(dataDir, (line) => logged.push(line)),
     ...(statusExtra ? { statusExtra } : {}),
+    ...(clients ? { clients } : {}),
     ...(now ? { now } : {}),
     ...(releaseHeld ? { releaseHeld } : {}),
   });

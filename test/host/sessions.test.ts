@@ -1,6 +1,6 @@
 // One `chrome-mcp serve`, several MCP clients through their own `chrome-mcp relay`: each its own session under its own
-// name and with its own current tab, one ending leaves the others serving, a second core on the data dir refuses, and
-// SIGTERM closes the browser.
+// name and with its own current tab, listed by name for the person while connected, one ending leaves the others
+// serving, a second core on the data dir refuses, and SIGTERM closes the browser.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,21 @@ describe('several MCP clients on one core', () => {
     expect(status.isError, textOf(status)).toBeFalsy();
     const opened = await staying.callTool({ name: 'tab_new', arguments: { url: fixtures.url('mcp-hello.html') } });
     expect(textOf(opened)).toContain('Hello from the fixture');
+  });
+
+  it('lists the connected clients by name in the control status, and drops one once its relay exits', async () => {
+    const control = controlOf(dataDir);
+    const names = async () => (await control.call('status')).clients.map((client) => client.name);
+    await connect('listed-client');
+    const leaving = await relayClient(dataDir, 'gone-client');
+    await expect.poll(names, { timeout: 5_000 }).toEqual(expect.arrayContaining(['listed-client', 'gone-client']));
+
+    await leaving.client.close();
+    await expect.poll(names, { timeout: 5_000 }).not.toContain('gone-client');
+    expect(await names()).toContain('listed-client');
+    const { events } = await control.call('activity.list');
+    const changes = events.flatMap((event) => (event.type === 'client' && event.client.name === 'gone-client' ? [event.change] : []));
+    expect(changes).toEqual(['connected', 'disconnected']);
   });
 
   it('refuses a second core on the same data dir, and the first keeps serving', async () => {

@@ -262,6 +262,15 @@ describe('the tray menu', () => {
     expect((await controlOf(dataDir).call('status')).stopped).toBeNull();
   });
 
+  it('names the MCP clients connected through the core socket, and drops one whose session ended', async () => {
+    const { dataDir } = await startApp();
+    expect(labels()).toContain('No MCP client connected');
+    const session = await relaySession(dataDir);
+    await expect.poll(labels).toContain('1 client connected: app-test');
+    expect(await session.end()).toBe(0);
+    await expect.poll(labels).toContain('No MCP client connected');
+  });
+
   it('opens the panel on the screen an item names', async () => {
     await startApp();
     const window = panel()!;

@@ -5,19 +5,20 @@ import { fakeElectron } from './support/fake-electron.js';
 
 vi.mock('electron', () => fakeElectron());
 
-const { headline, menuModel, tooltip, trayState } = await import('../../electron/main/menu-model.js');
+const { clientsLine, headline, menuModel, tooltip, trayState } = await import('../../electron/main/menu-model.js');
 const { menuTemplate } = await import('../../electron/main/tray.js');
 
-const base: TrayState = { extension: 'connected', chrome: '141.0', fallbackInUse: false, stopped: false, waiting: 0, openAtLogin: false, showBrowser: true };
+const base: TrayState = { extension: 'connected', chrome: '141.0', fallbackInUse: false, stopped: false, waiting: 0, openAtLogin: false, showBrowser: true, clients: ['Claude Code'] };
 
 const labels = (entries: MenuEntry[]) => entries.map((entry) => (entry.type === 'separator' ? '---' : entry.label));
 const item = (entries: MenuEntry[], label: string) => entries.find((entry) => entry.type !== 'separator' && entry.label === label);
 
 describe('tray menu model', () => {
-  it('extension connected: says so with the Chrome version, offers Stop, re-pairing and every client', () => {
+  it('extension connected: says so with the Chrome version and the client connected, offers Stop, re-pairing and every client', () => {
     const entries = menuModel(base);
     expect(labels(entries)).toEqual([
       'Extension connected (Chrome 141.0)',
+      '1 client connected: Claude Code',
       '---',
       'Pair extension again…',
       'Open panel',
@@ -45,7 +46,7 @@ describe('tray menu model', () => {
 
   it('nothing paired: says so and puts Pair extension first', () => {
     const entries = menuModel({ ...base, extension: 'unpaired', chrome: undefined });
-    expect(labels(entries).slice(0, 3)).toEqual(['Extension not paired', '---', 'Pair extension…']);
+    expect(labels(entries).slice(0, 4)).toEqual(['Extension not paired', '1 client connected: Claude Code', '---', 'Pair extension…']);
     expect(item(entries, 'Pair extension…')).toMatchObject({ action: { kind: 'pair' } });
   });
 
@@ -63,11 +64,21 @@ describe('tray menu model', () => {
     expect(tooltip({ ...base, waiting: 2 })).toBe('Chrome MCP: Extension connected (Chrome 141.0) — 2 waiting for you');
   });
 
+  it('says which MCP clients are connected in one short line, a disabled item', () => {
+    expect(clientsLine([])).toBe('No MCP client connected');
+    expect(clientsLine(['Claude Code', 'Claude Desktop'])).toBe('2 clients connected: Claude Code, Claude Desktop');
+    expect(clientsLine(['a', 'b', 'c', 'd', 'e'])).toBe('5 clients connected: a, b, c, +2 more');
+    expect(clientsLine(['x'.repeat(64)])).toBe(`1 client connected: ${'x'.repeat(23)}…`);
+    const entries = menuModel({ ...base, clients: [] });
+    expect(labels(entries).slice(0, 3)).toEqual(['Extension connected (Chrome 141.0)', 'No MCP client connected', '---']);
+    expect(menuTemplate(entries, vi.fn())[1]).toEqual({ label: 'No MCP client connected', enabled: false });
+  });
+
   it('derives the state from the core\'s status reports', () => {
-    const control = { stopped: null, questions: 1, held: 1 };
+    const control = { stopped: null, questions: 1, held: 1, clients: [{ id: '1', name: 'Claude Code', since: 1 }, { id: '3', name: 'Cursor', since: 2 }] };
     const browser = { launched: false };
     expect(trayState({ report: { lastCall: null, extension: { connected: false, pairing: 'none' }, browser }, control, openAtLogin: true, showBrowser: false }))
-      .toEqual({ extension: 'unpaired', fallbackInUse: false, stopped: false, waiting: 2, openAtLogin: true, showBrowser: false });
+      .toEqual({ extension: 'unpaired', fallbackInUse: false, stopped: false, waiting: 2, openAtLogin: true, showBrowser: false, clients: ['Claude Code', 'Cursor'] });
     expect(trayState({ report: { lastCall: { backend: 'fallback' }, extension: { connected: false, pairing: 'keychain' }, browser }, control, openAtLogin: undefined, showBrowser: true }))
       .toMatchObject({ extension: 'paired', fallbackInUse: true });
     expect(trayState({ report: { lastCall: { backend: 'fallback' }, extension: { connected: true, pairing: 'file', chrome: '141' }, browser }, control: { ...control, stopped: { message: 'x' } }, openAtLogin: undefined, showBrowser: true }))
@@ -78,7 +89,8 @@ describe('tray menu model', () => {
     const onAction = vi.fn();
     const template = menuTemplate(menuModel({ ...base, stopped: true }), onAction);
     expect(template[0]).toEqual({ label: 'Agent stopped', enabled: false });
-    expect(template[1]).toEqual({ type: 'separator' });
+    expect(template[1]).toEqual({ label: '1 client connected: Claude Code', enabled: false });
+    expect(template[2]).toEqual({ type: 'separator' });
     const resume = template.find((entry) => entry.label === 'Resume agent')!;
     resume.click!(undefined as never, undefined, undefined as never);
     expect(onAction).toHaveBeenCalledWith({ kind: 'resume' });

@@ -3,6 +3,7 @@
 import type { ActivityEvent, CallRecord, Shot } from '../../../shared/control/activity.js';
 import { CONTROL_API, type ControlArgs, type ControlCall, type ControlOutput, isControlCall, type Status } from '../../../shared/control/api.js';
 import { ControlError, inputError } from '../../../shared/control/errors.js';
+import type { ClientChange, McpClient } from '../../../shared/control/mcp-clients.js';
 import type { Plan, Stopped } from '../../../shared/control/oversight.js';
 import type { HeldAct, HeldCard } from '../../../shared/control/held.js';
 import type { SiteQuestion } from '../../../shared/control/question.js';
@@ -32,6 +33,8 @@ export interface ControlHubOptions {
   pairing: Pairing;
   /** The core's own status (backends, the extension link, pairing), shown under `core` in `status`. */
   statusExtra?: () => Promise<Record<string, unknown>>;
+  /** The MCP clients connected now (the core's AgentRegistry), listed in `status`; without it, none. */
+  clients?: () => McpClient[];
   now?: () => number;
 }
 
@@ -81,13 +84,20 @@ export class ControlHub {
 
   async status(): Promise<Status> {
     const core = await this.options.statusExtra?.();
+    return { ...this.oversightStatus(), clients: this.options.clients?.() ?? [], ...(core ? { core } : {}) };
+  }
+
+  /**
+   * The part of `status` an agent may see about itself: not the other clients, and not the core's report, which the
+   * agent's own `status` builds for its session (the panel's names the tab any client used last).
+   */
+  oversightStatus(): Omit<Status, 'clients' | 'core'> {
     return {
       stopped: this.oversight.stopped(),
       plan: this.oversight.plan(),
       questions: this.questions.count(),
       interjections: this.oversight.queued(),
       held: this.held.count(),
-      ...(core ? { core } : {}),
     };
   }
 
@@ -112,6 +122,11 @@ export class ControlHub {
   /** The extension connected or went away (the core relays the bridge's events), for the panel's pairing screen. */
   recordLink(change: 'connected' | 'disconnected', chrome: string): void {
     this.activity.emit({ type: 'pairing', change, chrome });
+  }
+
+  /** An MCP client connected or went away (the core relays its AgentRegistry), so the panel and tray list it. */
+  recordClient(change: ClientChange, client: McpClient): void {
+    this.activity.emit({ type: 'client', change, client });
   }
 
   /** Activity as it happens (the loopback event stream, the tray's panel), after replaying what followed `since`. */

@@ -32,12 +32,11 @@ export async function serveSession(socket: Socket, { deps, token, name, log }: S
   server.server.onclose = () => socket.destroy();
   await server.connect(transport);
   log(`${name} opened`);
-  // Quoted: the name is the client's own words, and must not start a log line of its own.
-  const closed = (): void => log(`${name} (${JSON.stringify(server.server.getClientVersion()?.name ?? 'no client name')}) closed`);
   const end = (): void => {
     // At once, not after the server's close: another session's next call may take over its tab.
-    deps.agents.close(agent);
-    void server.close().then(closed);
+    const client = deps.agents.close(agent);
+    // Quoted: the name is the client's own words (cleaned by the registry), and reads as a name, not as our words.
+    void server.close().then(() => log(`${name} (${JSON.stringify(client?.name ?? 'no client name')}) closed`));
   };
   if (socket.destroyed) end();
   else socket.once('close', end);

@@ -2,6 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { cleanClientName } from '../../../shared/control/mcp-clients.js';
 import { CATALOG } from '../../../shared/tools/catalog.js';
 import type { ToolDefinition } from '../../../shared/tools/define.js';
 import { VERSION } from '../version.js';
@@ -23,8 +24,11 @@ function annotationsOf(tool: ToolDefinition): ToolAnnotations {
 /** `agent`: the session's id, opened in `deps.agents` by whoever serves it, and closed when it ends. */
 export function buildServer(deps: ServerDeps, agent: string): McpServer {
   const server = new McpServer({ name: 'chrome-mcp', version: VERSION });
+  const clientName = (): string | undefined => server.server.getClientVersion()?.name;
+  // The person's panel and tray list the session from here on, under the name its client gave.
+  server.server.oninitialized = () => deps.agents.introduce(agent, clientName());
   const dispatch = createDispatch(deps, {
-    client: () => server.server.getClientVersion()?.name ?? 'unknown client',
+    client: () => cleanClientName(clientName()),
     elicitor: mcpElicitor(server.server),
     agent,
   });

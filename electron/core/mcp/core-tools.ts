@@ -1,5 +1,4 @@
 // The tools the core answers itself: status (backends and the person's oversight), plan, and ask.
-import type { Status } from '../../../shared/control/api.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { OperationResult } from '../../../shared/protocol/operations.js';
 import type { CoreOperation } from '../../../shared/tools/define.js';
@@ -20,7 +19,8 @@ const ASK_TIMEOUT_MS = 120_000;
 export async function runCoreTool(op: CoreOperation, args: Record<string, unknown>, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
   switch (op) {
     case 'status': {
-      const [report, oversight] = await Promise.all([deps.status(), deps.control.status()]);
+      const report = await deps.status();
+      const oversight = deps.control.oversightStatus();
       const base = statusResult(report);
       return { text: [base.text, ...oversightLines(oversight)].join('\n'), data: { ...base.data, oversight } };
     }
@@ -54,7 +54,7 @@ function replied(reply: string): OperationResult {
   return { text: `The person replied: ${reply}`, data: { answered: true, reply } };
 }
 
-function oversightLines(status: Status): string[] {
+function oversightLines(status: ReturnType<ControlHub['oversightStatus']>): string[] {
   const lines: string[] = [];
   if (status.stopped) lines.push(`stopped by the person: ${status.stopped.message}`);
   if (status.plan) lines.push(`plan: ${status.plan.steps.length} steps, ${status.plan.approved ? 'approved' : status.plan.askFirst ? 'waiting for approval' : 'shown'}`);
