@@ -36,6 +36,8 @@ export interface FakeClaude {
   failOnly?: 'add-json' | 'remove';
   /** Never finish. */
   hang?: boolean;
+  /** Put it in this folder under the home instead of the one on PATH (as Claude Code's installer does). */
+  installedIn?: string;
 }
 
 /** A home in `root` for Claude Code, checked to be where its config resolves before any test writes there. */
@@ -44,9 +46,11 @@ export function claudeHome(root: string, fake: FakeClaude = {}): ClaudeHome {
   const log = join(root, 'claude-calls.jsonl');
   mkdirSync(bin);
   if (!fake.missing) {
+    const installed = fake.installedIn ? join(root, fake.installedIn) : bin;
+    mkdirSync(installed, { recursive: true });
     // exec, so a timeout's signal reaches the fake itself and nothing is left holding its output open.
-    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec '${process.execPath}' '${FAKE_CLAUDE}' "$@"\n`);
-    chmodSync(join(bin, 'claude'), 0o755);
+    writeFileSync(join(installed, 'claude'), `#!/bin/sh\nexec '${process.execPath}' '${FAKE_CLAUDE}' "$@"\n`);
+    chmodSync(join(installed, 'claude'), 0o755);
   }
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: bin, HOME: root, USERPROFILE: root, CLAUDE_CONFIG_DIR: root, FAKE_CLAUDE_LOG: log };
   if (fake.fail) env['FAKE_CLAUDE_FAIL'] = fake.fail;
