@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Config } from './config.js';
 import { startCoreOrRefuse } from './core-process.js';
 import { log, routeConsoleToLog } from './log.js';
-import { buildServer } from './mcp/build-server.js';
+import { buildServer, serverDeps } from './mcp/build-server.js';
 
 // The client gives a server about 2 s after closing stdin before it kills it; a hung browser close must not
 // keep us past that, and the browser quits by itself once our end of its CDP pipe closes with this process.
@@ -14,7 +14,7 @@ export async function startStdio(config: Config): Promise<void> {
   const core = await startCoreOrRefuse(config, 'chrome-mcp');
   if (core === 2) process.exit(2);
   // One session for the process's life: stdio has one client.
-  const server = buildServer({ executor: core.executor, status: core.status, control: core.control, agents: core.agents, log }, core.agents.open());
+  const server = buildServer(serverDeps(core, log), core.agents.open());
 
   let stopping = false;
   const stop = async (reason: string, code = 0): Promise<void> => {

@@ -1,19 +1,16 @@
-// Serves a running core to MCP clients over its socket: every connection that presents the token from core.json
+// Serves a running core to MCP clients over its socket: every connection that proves it holds the token in core.json
 // becomes its own MCP session. The tray app calls hostCore with its core; `chrome-mcp serve` claims the socket first
 // and starts its core after, so a core that is going to be refused never takes the bridge port from the one serving.
 import { chmodSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import type { Core } from '../core.js';
 import type { Log } from '../log.js';
-import type { ServerDeps } from '../mcp/build-server.js';
+import { type ServedCore, type ServerDeps, serverDeps } from '../mcp/build-server.js';
 import { ensurePrivateDir } from '../pairing/private-files.js';
 import { claimCoreAddress } from './claim-address.js';
 import { coreAddress } from './core-address.js';
 import { removeCoreFile, writeCoreFile } from './core-file.js';
 import { newToken } from './handshake.js';
 import { serveSession } from './session.js';
-
-export type HostedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents'>;
 
 export interface CoreHost {
   /** The socket path (a pipe name on Windows) written to core.json. */
@@ -24,7 +21,7 @@ export interface CoreHost {
 
 /** The data dir's core address, held but not yet serving: core.json is written only by `serve`. */
 export interface CoreClaim {
-  serve(core: HostedCore): CoreHost;
+  serve(core: ServedCore): CoreHost;
   /** Gives the address up without serving (the core could not start). */
   release(): Promise<void>;
 }
@@ -35,7 +32,7 @@ export interface HostOptions {
 }
 
 /** Throws CoreBusyError when another live core serves `dataDir`. */
-export async function hostCore({ core, dataDir, log }: HostOptions & { core: HostedCore }): Promise<CoreHost> {
+export async function hostCore({ core, dataDir, log }: HostOptions & { core: ServedCore }): Promise<CoreHost> {
   return (await claimCoreHost({ dataDir, log })).serve(core);
 }
 
@@ -80,7 +77,7 @@ export async function claimCoreHost({ dataDir, log }: HostOptions): Promise<Core
   if (process.platform !== 'win32') guarded(() => chmodSync(address, 0o600));
   return {
     serve(core) {
-      deps = { executor: core.executor, status: core.status, control: core.control, agents: core.agents, log };
+      deps = serverDeps(core, log);
       guarded(() => writeCoreFile(dataDir, { v: 1, socket: address, token, pid: process.pid }));
       log(`core socket listening on ${address}`);
       return { address, close };

@@ -5,12 +5,21 @@ import { z } from 'zod';
 import { cleanClientName } from '../../../shared/control/mcp-clients.js';
 import { CATALOG } from '../../../shared/tools/catalog.js';
 import type { ToolDefinition } from '../../../shared/tools/define.js';
+import type { Core } from '../core.js';
+import type { Log } from '../log.js';
 import { VERSION } from '../version.js';
 import { createDispatch, type DispatchDeps } from './dispatch.js';
 import { mcpElicitor } from './elicit.js';
 import { toolInputSchema } from './tool-schema.js';
 
 export type ServerDeps = DispatchDeps;
+
+/** What a session's server takes from the core: one place, for stdio and the core socket alike. */
+export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents'>;
+
+export function serverDeps(core: ServedCore, log: Log): ServerDeps {
+  return { executor: core.executor, status: core.status, control: core.control, agents: core.agents, log };
+}
 
 // The SDK would reject bad arguments in its own words before our wrapper runs, so it gets a schema that lets
 // everything through; the dispatcher validates against the catalog's strict schema and answers BAD_ARGS.
