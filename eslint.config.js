@@ -8,6 +8,8 @@ import globals from 'globals';
 const everywhere = new Set([...Object.keys(globals.es2021), ...Object.keys(globals.serviceworker).filter((name) => name in globals.node)]);
 const browserOnly = Object.keys(globals.browser).filter((name) => !everywhere.has(name));
 
+const RAW_INPUT = 'Send input through page.input.send (shared/engine/input.ts), never a raw Input.* command: it skips the gate.';
+
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'stream', 'events', 'util', 'url', 'buffer'];
 
 export default tseslint.config(
@@ -87,6 +89,19 @@ export default tseslint.config(
         // A regex, not a gitignore-style group: `../electron/core/…` (our own folder) is no import of the package.
         patterns: [{ regex: '^electron(/.*)?$', message: 'Only electron/main and electron/preload import electron.' }],
       }],
+    },
+  },
+  {
+    // One input path: every mouse, key and text event goes out through shared/engine/input.ts, which applies focus
+    // emulation, the clipboard rule and the gate on risky acts; a raw Input.* send elsewhere would skip them.
+    // scripts/bench.ts times raw CDP on purpose (the baseline the engine is measured against).
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['shared/engine/input.ts', 'test/**', 'scripts/bench.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'Literal[value=/^Input\\./]', message: RAW_INPUT },
+        { selector: 'TemplateElement[value.raw=/^Input\\./]', message: RAW_INPUT },
+      ],
     },
   },
   {

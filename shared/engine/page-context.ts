@@ -1,12 +1,15 @@
-// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, and the ref counter that keeps refs unique for the tab's life.
+// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, and the ref counter that keeps refs unique for the tab's life.
 import type { Cdp } from './cdp.js';
 import { FrameRegistry } from './frames.js';
+import { PageInput } from './input.js';
 import type { PolicyGate } from './policy-gate.js';
 import { Presence } from './presence.js';
 
 export class PageContext {
   readonly frames: FrameRegistry;
   readonly presence: Presence;
+  /** Every mouse, key and text event sent to the tab, and the act windows and focus emulation they answer to. */
+  readonly input: PageInput;
   /** Next ref number; refs are never re-minted within a tab, so an old ref cannot hit a new element. */
   readonly refCounter = { n: 1 };
 
@@ -18,9 +21,11 @@ export class PageContext {
   ) {
     this.frames = new FrameRegistry(cdp, gate);
     this.presence = new Presence(this.frames, cdp, onPersonStop);
+    this.input = new PageInput(cdp, this.frames, gate, this.presence);
   }
 
   dispose(): void {
+    this.input.dispose();
     this.presence.dispose();
     this.frames.dispose();
   }

@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   NAVIGATION_FAILED: 'The page failed to load. Check the URL, then retry.',
   EVAL_FAILED: 'The script could not run in the page. Check the expression and the frame.',
   PASSWORD_FIELD: 'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
+  CLIPBOARD_REFUSED: 'Paste, copy and cut keys are sent only on sites the person trusts: they read or overwrite the person\'s clipboard. Put text in with `type` or `fill_form`; read it with `get_text`.',
   POLICY_DENIED: 'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',
   DOMAIN_CONFIRMATION_REQUIRED: 'The person has not decided about this site yet and is being asked. Retry after they answer.',
   HELD: 'The act happened, but what it would send waits for the person\'s confirmation. Do not repeat it: wait for them; `status` shows held acts.',

@@ -5,11 +5,11 @@
 import { withDeadline } from '../deadline.js';
 import { shownUrl } from '../egress-report.js';
 import type { Frame } from '../frames.js';
-import type { Point } from '../geometry.js';
+import type { Activated, InputWindow } from '../input.js';
 import type { ControlVerdict } from '../page/commit-control.js';
 import type { PageContext } from '../page-context.js';
 import type { DocumentPlace } from '../policy-gate.js';
-import { callOnElement, type ElementHandle } from '../targets.js';
+import { callOnElement } from '../targets.js';
 import { ToolError } from '../../protocol/errors.js';
 import type { Operation } from '../../protocol/operations.js';
 import { fingerprint, lastName, summarize, whyHeld, type HeldCard, type HeldSend } from './card.js';
@@ -18,9 +18,6 @@ import { bodyText, contentType, resendBody } from './paused-body.js';
 import { readBody, type SentBody } from './request-body.js';
 import { isWrite, requestSends, roughlySameSite } from './risk.js';
 import { TabGate, type PausedSend } from './tab-gate.js';
-
-/** What an act activates: an element, a point in a frame (a click by x,y), or whatever has focus in a frame (a key). */
-export type Activated = { handle: ElementHandle } | { frame?: Frame; point?: Point };
 
 interface Judged {
   paused: PausedSend;
@@ -36,20 +33,8 @@ interface Judged {
 const TAIL_MS = 400;
 const FLUSH_MS = 250;
 
-const windows = new WeakMap<PageContext, ActWindow[]>();
-
-/** An op names what its input will activate, as early as it knows, so the DOM is read while the op's own checks run. */
-export function noteActivation(page: PageContext, activated: Activated): void {
-  windows.get(page)?.at(-1)?.note(activated);
-}
-
-/** An op awaits this right before it sends input: the tab pauses sends, and what the input activates has been read. */
-export function armedForInput(page: PageContext): Promise<void> {
-  return windows.get(page)?.at(-1)?.beforeInput() ?? Promise.resolve();
-}
-
-/** The gate's side of one act, opened by the executor around it; the op's input hooks above reach it. */
-export class ActWindow {
+/** The gate's side of one act, opened by the executor around it; the tab's input (input.ts) reaches it. */
+export class ActWindow implements InputWindow {
   /** Where the act happens; its site decides whether anything is judged (not on a trusted one). */
   private place: DocumentPlace;
   private frame: Frame | undefined;
@@ -65,6 +50,7 @@ export class ActWindow {
   private closed = false;
   private readonly wrote = signal();
   private readonly unsubscribe: () => void;
+  private readonly leave: () => void;
 
   private constructor(
     private readonly page: PageContext,
@@ -81,6 +67,8 @@ export class ActWindow {
       this.judging = false;
       this.wrote.resolve();
     });
+    // The tab's input finds this window from here on: every event it sends waits for beforeInput.
+    this.leave = page.input.enter(this);
   }
 
   /**
@@ -92,7 +80,6 @@ export class ActWindow {
     const { page } = tab;
     const window = new ActWindow(page, tab.hostId, op, acts, await page.frames.mainFrameUrl());
     if (!page.gate.allows(window.place, 'trusted')) window.arm();
-    windows.set(page, [...(windows.get(page) ?? []), window]);
     return window;
   }
 
@@ -127,9 +114,7 @@ export class ActWindow {
     this.judging = false;
     this.stopJudging?.();
     this.unsubscribe();
-    const open = windows.get(this.page)?.filter((window) => window !== this) ?? [];
-    if (open.length > 0) windows.set(this.page, open);
-    else windows.delete(this.page);
+    this.leave();
     if (this.armed) TabGate.of(this.page).disarm();
   }
 

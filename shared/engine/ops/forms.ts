@@ -4,7 +4,6 @@ import type { OperationContext, OperationResult } from '../../protocol/operation
 import type { Target } from '../../protocol/target.js';
 import type { FillFormArgs, SelectOptionArgs } from '../../tools/args.js';
 import type { Frame } from '../frames.js';
-import { armedForInput, noteActivation } from '../gate/act-window.js';
 import type { ChosenOptions, FieldResult, FillOutcome, FillValue } from '../page/form-fields.js';
 import type { PageContext } from '../page-context.js';
 import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
@@ -27,8 +26,8 @@ export async function selectOption(page: PageContext, args: SelectOptionArgs, _c
   const handle = await resolveTarget(page, args, 'act');
   try {
     const values = Array.isArray(args.values) ? args.values : [args.values];
-    noteActivation(page, { handle });
-    await armedForInput(page);
+    page.input.note({ handle });
+    await page.input.beforeAct();
     const chosen = await callOnElement<ChosenOptions>(page, handle, 'chooseOptions', [values]);
     return { text: `selected ${chosen.labels.map((label) => `"${label}"`).join(', ')} in ${args.element ?? chosen.what}` };
   } finally {
@@ -55,8 +54,8 @@ export async function fillForm(page: PageContext, args: FillFormArgs, _ctx: Oper
     const later: (Pending & { outcome: FillOutcome; what: string })[] = [];
     // A page may send on a field's change (a form that posts itself): the gate judges from the first value set.
     const first = [...byFrame.values()][0]?.fields[0];
-    if (first) noteActivation(page, { handle: first.handle });
-    await armedForInput(page);
+    if (first) page.input.note({ handle: first.handle });
+    await page.input.beforeAct();
     await Promise.all(
       [...byFrame.values()].map(async ({ frame, fields }) => {
         const results = await page.frames.call<FieldResult[]>(frame, 'fillFields', [fields.map((field) => field.value)], {

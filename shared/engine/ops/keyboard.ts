@@ -3,10 +3,9 @@ import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { Target } from '../../protocol/target.js';
 import type { PressArgs, TypeArgs } from '../../tools/args.js';
-import type { Cdp } from '../cdp.js';
-import { ensureInputFocus } from '../focus.js';
-import { armedForInput, noteActivation } from '../gate/act-window.js';
+import { focusedField, type Field } from '../focused-field.js';
 import type { Frame } from '../frames.js';
+import type { KeyInput } from '../input.js';
 import { MODIFIER_BITS, modifierKey, parseCombo, type KeyCombo, type KeyDefinition } from '../keys.js';
 import type { InputState } from '../page/editing.js';
 import type { PageContext } from '../page-context.js';
@@ -15,21 +14,13 @@ import { clickElement, namesElement } from './pointer.js';
 
 type TypeMode = 'insert' | 'verbatim';
 
-interface Field {
-  frame: Frame;
-  state: InputState;
-}
-
 export async function type(page: PageContext, args: TypeArgs, _ctx: OperationContext): Promise<OperationResult> {
-  await ensureInputFocus(page);
-  const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page);
+  await page.input.focused();
+  const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page.frames);
   // What Enter will activate (the field's form) is read while the text goes in; the gate judges from Enter on.
-  if (args.submit) noteActivation(page, { frame: field.frame });
+  if (args.submit) page.input.note({ frame: field.frame });
   const landed = await typeIntoField(page, field, args.text, { mode: args.mode ?? 'insert', clear: args.clear ?? false });
-  if (args.submit) {
-    await armedForInput(page);
-    await pressCombo(page.cdp, parseCombo('Enter'));
-  }
+  if (args.submit) await pressCombo(page, field.frame, parseCombo('Enter'));
   const chars = [...args.text].length;
   const reformatted = landed.match === 'reformatted' ? ' (the field changed its whitespace)' : '';
   const submitted = args.submit ? ', then pressed Enter' : '';
@@ -38,43 +29,45 @@ export async function type(page: PageContext, args: TypeArgs, _ctx: OperationCon
 
 export async function press(page: PageContext, args: PressArgs, _ctx: OperationContext): Promise<OperationResult> {
   const combo = parseCombo(args.keys.trim() || args.keys);
-  await ensureInputFocus(page);
+  await page.input.focused();
   const field = namesElement(args) ? await focusTarget(page, args, false) : undefined;
-  noteActivation(page, field ? { frame: field.frame } : {});
-  await armedForInput(page);
-  await page.presence.ownKeys(combo.key.key, () => pressCombo(page.cdp, combo));
+  page.input.note(field ? { frame: field.frame } : {});
+  await pressCombo(page, field?.frame, combo);
   const where = args.element ?? field?.state.what;
   return { text: `pressed ${args.keys}${where ? ` in ${where}` : ''}` };
 }
 
 /** Replaces the element's content with `text` by keyboard (fill_form's path for contenteditable fields). */
 export async function typeIntoElement(page: PageContext, handle: ElementHandle, text: string): Promise<void> {
-  await ensureInputFocus(page);
+  await page.input.focused();
   await typeIntoField(page, await focusHandle(page, handle, true), text, { mode: 'insert', clear: true });
 }
 
-/** Presses a combo: modifiers down in order, the key, then modifiers up in reverse, with the bits CDP expects. */
-async function pressCombo(cdp: Cdp, combo: KeyCombo, commands?: string[]): Promise<void> {
-  // Queued at once: one session keeps their order, and each is a discrete event the renderer handles without a frame.
-  const sends: Promise<unknown>[] = [];
+/**
+ * Presses a combo: modifiers down in order, the key, then modifiers up in reverse, with the bits CDP expects. `frame`:
+ * where the keys land, when known (else where focus is). `leadIn`: keys that prepare the act without committing it.
+ */
+function pressCombo(page: PageContext, frame: Frame | undefined, combo: KeyCombo, options: { commands?: string[]; leadIn?: boolean } = {}): Promise<void> {
+  const keys: KeyInput[] = [];
   let bits = 0;
   for (const modifier of combo.modifiers) {
     bits |= MODIFIER_BITS[modifier];
-    sends.push(sendKey(cdp, 'rawKeyDown', modifierKey(modifier), bits));
+    keys.push(keyEvent('rawKeyDown', modifierKey(modifier), bits));
   }
   // Chrome types nothing for a chord with Control, Alt or Meta; Shift only changes what is typed.
   const text = bits & ~MODIFIER_BITS.Shift ? undefined : combo.key.text;
-  sends.push(sendKey(cdp, text ? 'keyDown' : 'rawKeyDown', combo.key, bits, text, commands));
-  sends.push(sendKey(cdp, 'keyUp', combo.key, bits));
+  keys.push(keyEvent(text ? 'keyDown' : 'rawKeyDown', combo.key, bits, text, options.commands));
+  keys.push(keyEvent('keyUp', combo.key, bits));
   for (const modifier of [...combo.modifiers].reverse()) {
     bits &= ~MODIFIER_BITS[modifier];
-    sends.push(sendKey(cdp, 'keyUp', modifierKey(modifier), bits));
+    keys.push(keyEvent('keyUp', modifierKey(modifier), bits));
   }
-  await Promise.all(sends);
+  return page.input.send(keys, { frame, leadIn: options.leadIn ?? false });
 }
 
-function sendKey(cdp: Cdp, type: string, key: KeyDefinition, modifiers: number, text?: string, commands?: string[]): Promise<unknown> {
-  return cdp.send('Input.dispatchKeyEvent', {
+function keyEvent(type: KeyInput['type'], key: KeyDefinition, modifiers: number, text?: string, commands?: string[]): KeyInput {
+  return {
+    kind: 'key',
     type,
     key: key.key,
     code: key.code,
@@ -84,7 +77,7 @@ function sendKey(cdp: Cdp, type: string, key: KeyDefinition, modifiers: number, 
     modifiers,
     ...(text ? { text, unmodifiedText: text } : {}),
     ...(commands ? { commands } : {}),
-  });
+  };
 }
 
 /** Focuses the target: in the page for a field that takes it (fast, and no banner can be in the way), else by a real click. */
@@ -106,26 +99,6 @@ async function focusHandle(page: PageContext, handle: ElementHandle, editableOnl
   return { frame: handle.frame, state: await page.frames.call<InputState>(handle.frame, 'inputState') };
 }
 
-/** The frame that holds focus and its focused element's state; the main frame unless focus sits in a child frame. */
-async function focusedField(page: PageContext): Promise<Field> {
-  const frames = await page.frames.list();
-  const main = frames[0]!;
-  const state = await page.frames.call<InputState>(main, 'inputState');
-  if (!state.inChildFrame) return { frame: main, state };
-  const states = await Promise.all(
-    frames.slice(1).map((frame) => page.frames.call<InputState>(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
-  );
-  const focused = states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame);
-  if (focused) {
-    page.frames.require(focused.frame, 'act');
-    return focused;
-  }
-  // Focus sits in a frame we may not read: keys sent now would land there.
-  const hidden = frames.slice(1).find((frame) => !page.frames.allows(frame, 'act'));
-  if (hidden) page.frames.require(hidden, 'act');
-  return { frame: main, state };
-}
-
 interface Landed {
   what: string;
   match: 'exact' | 'reformatted';
@@ -145,12 +118,13 @@ async function typeIntoField(page: PageContext, field: Field, text: string, opti
   if (options.clear) {
     // The platform's select-all chord, so editors that bind it (Monaco, CodeMirror) select their whole document;
     // the selectAll command does it where the chord alone would not (macOS fields get edit commands from the OS).
-    await pressCombo(page.cdp, { modifiers: [before.mac ? 'Meta' : 'Control'], key: parseCombo('a').key }, ['selectAll']);
-    await pressCombo(page.cdp, parseCombo('Backspace'));
+    const selectAll = { modifiers: [before.mac ? 'Meta' : 'Control'], key: parseCombo('a').key } satisfies KeyCombo;
+    await pressCombo(page, field.frame, selectAll, { commands: ['selectAll'], leadIn: true });
+    await pressCombo(page, field.frame, parseCombo('Backspace'), { leadIn: true });
   }
   if (text) {
     const pasted = options.mode === 'verbatim' && (await page.frames.call<boolean>(field.frame, 'pasteText', [text]));
-    if (!pasted) await page.cdp.send('Input.insertText', { text });
+    if (!pasted) await page.input.send([{ kind: 'text', text }], { frame: field.frame, leadIn: true });
   }
   const after = await page.frames.call<InputState>(field.frame, 'inputState');
   return { what: after.what, match: checkLanded(before, after, text, options.clear) };

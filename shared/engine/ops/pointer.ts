@@ -3,12 +3,11 @@ import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { Target } from '../../protocol/target.js';
 import type { ClickArgs, HoverArgs } from '../../tools/args.js';
-import { ensureInputFocus } from '../focus.js';
 import { aim, type Aim } from '../geometry.js';
+import type { MouseInput } from '../input.js';
 import { MODIFIER_BITS, type Modifier } from '../keys.js';
 import type { PageContext } from '../page-context.js';
 import { refuseWhatActivationOpens } from '../activation.js';
-import { armedForInput, noteActivation } from '../gate/act-window.js';
 import { resolveTarget, type ElementHandle } from '../targets.js';
 
 type Button = 'left' | 'right' | 'middle';
@@ -25,7 +24,7 @@ export async function click(page: PageContext, args: ClickArgs, _ctx: OperationC
   const button = args.button ?? 'left';
   const count = Math.max(1, Math.floor(args.count ?? 1));
   const modifiers = args.modifiers ?? [];
-  await ensureInputFocus(page);
+  await page.input.focused();
   // A middle click, or a click with Control, Meta or Shift held, opens a link in a new window.
   const newWindow = button === 'middle' || modifiers.some((modifier) => modifier !== 'Alt');
   const target = await pointerTarget(page, args, { newWindow });
@@ -37,15 +36,13 @@ export async function click(page: PageContext, args: ClickArgs, _ctx: OperationC
 }
 
 export async function hover(page: PageContext, args: HoverArgs, _ctx: OperationContext): Promise<OperationResult> {
-  await ensureInputFocus(page);
+  await page.input.focused();
   const target = await pointerTarget(page, args);
   // A mouse move is rAF-aligned in the renderer and can wait a whole frame (about 1 s in a throttled tab). A
   // release of no button is discrete, so it flushes the move at once, and reaches no listener (there is no mouseup
   // without a button).
-  await Promise.all([
-    page.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: target.x, y: target.y }, target.sessionId),
-    page.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: target.x, y: target.y, button: 'none' }, target.sessionId),
-  ]);
+  const at = { kind: 'mouse', x: target.x, y: target.y } as const;
+  await page.input.send([{ ...at, type: 'mouseMoved' }, { ...at, type: 'mouseReleased', button: 'none' }], { sessionId: target.sessionId });
   return { text: `hovered ${args.element ?? target.what}` };
 }
 
@@ -56,7 +53,7 @@ export function namesElement(target: Target): boolean {
 
 /** Clicks an element once, checked like `click`; answers its description. */
 export async function clickElement(page: PageContext, handle: ElementHandle): Promise<string> {
-  await ensureInputFocus(page);
+  await page.input.focused();
   await refuseWhatActivationOpens(page, handle);
   const target = await aim(page, handle);
   await clickAt(page, target, { button: 'left', count: 1, modifiers: 0 });
@@ -73,7 +70,7 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
     try {
       if (activates) {
         // Read while the checks below run: what the press activates, for the gate on risky acts.
-        noteActivation(page, { handle });
+        page.input.note({ handle });
         await refuseWhatActivationOpens(page, handle, activates);
       }
       return await aim(page, handle);
@@ -95,7 +92,7 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
       throw denied.reworded(`${denied.message} A click by x,y could land in it; name the element instead.`, 'Use a ref from `snapshot`.');
     }
   }
-  if (activates) noteActivation(page, { frame: main!, point: { x: target.x, y: target.y } });
+  if (activates) page.input.note({ frame: main!, point: { x: target.x, y: target.y } });
   const what = await page.frames.call<string>(main!, 'describeAt', [target.x, target.y]);
   return { x: target.x, y: target.y, what: `${what} at ${target.x},${target.y}` };
 }
@@ -106,16 +103,14 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
  * the renderer would hold until the next frame, is flushed by the press behind it.
  */
 async function clickAt(page: PageContext, point: Aim, options: ClickOptions): Promise<void> {
-  await armedForInput(page);
-  const base = { x: point.x, y: point.y, modifiers: options.modifiers };
-  const send = (params: Record<string, unknown>) => page.cdp.send('Input.dispatchMouseEvent', params, point.sessionId);
-  const sends = [send({ type: 'mouseMoved', ...base })];
+  const base = { kind: 'mouse', x: point.x, y: point.y, modifiers: options.modifiers } as const;
+  const events: MouseInput[] = [{ ...base, type: 'mouseMoved' }];
   for (let clickCount = 1; clickCount <= options.count; clickCount++) {
     const press = { ...base, button: options.button, clickCount };
-    sends.push(send({ type: 'mousePressed', ...press, buttons: BUTTON_BITS[options.button] }));
-    sends.push(send({ type: 'mouseReleased', ...press, buttons: 0 }));
+    events.push({ ...press, type: 'mousePressed', buttons: BUTTON_BITS[options.button] });
+    events.push({ ...press, type: 'mouseReleased', buttons: 0 });
   }
-  await Promise.all(sends);
+  await page.input.send(events, { sessionId: point.sessionId });
 }
 
 function modifierBits(modifiers: Modifier[]): number {

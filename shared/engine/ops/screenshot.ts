@@ -5,8 +5,10 @@ import type { OperationContext, OperationResult } from '../../protocol/operation
 import type { ScreenshotArgs } from '../../tools/args.js';
 import { withDeadline } from '../deadline.js';
 import { revealedBox, type Box } from '../geometry.js';
+import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { resolveTarget } from '../targets.js';
+import { perFrame, urlWithoutQuery } from './per-frame.js';
 import { namesElement } from './pointer.js';
 
 /** Past this Chrome's compositor fails or returns garbage; the image is clamped and says so. */
@@ -38,7 +40,8 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
   const format = args.format ?? 'jpeg';
   // Pixels are a read of every frame they show. Which frames a clip would show is layout we cannot fully trust (the
   // page can move an iframe at any time), so any frame whose site may not be read refuses the capture.
-  const refused = (await page.frames.list()).find((frame) => !page.frames.allows(frame, 'read'));
+  const frames = await page.frames.list();
+  const refused = frames.find((frame) => !page.frames.allows(frame, 'read'));
   if (refused) {
     try {
       page.frames.require(refused, 'read');
@@ -48,30 +51,55 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
     }
   }
   const metrics = await page.cdp.send<LayoutMetrics>('Page.getLayoutMetrics');
-  const capture = targeted ? await elementCapture(page, args) : args.fullPage ? fullPageCapture(metrics) : viewportCapture(metrics);
-  const width = Math.max(1, Math.round(capture.clip.width));
-  const height = Math.max(1, Math.round(capture.clip.height));
+  const shot = targeted ? await elementCapture(page, args) : args.fullPage ? fullPageCapture(metrics) : viewportCapture(metrics);
+  const width = Math.max(1, Math.round(shot.clip.width));
+  const height = Math.max(1, Math.round(shot.clip.height));
   // Layout-viewport width in device px over CSS px is the device pixel ratio (times zoom); dividing it out keeps the
   // image in CSS pixels, so a HiDPI screen does not quadruple what the model pays for.
   const dpr = metrics.layoutViewport.clientWidth / metrics.cssLayoutViewport.clientWidth || 1;
-  const captured = page.cdp.send<{ data: string }>('Page.captureScreenshot', {
-    format,
-    ...(format === 'jpeg' ? { quality: clampQuality(args.quality) } : {}),
-    clip: { x: capture.clip.x, y: capture.clip.y, width, height, scale: 1 / dpr },
-    captureBeyondViewport: capture.beyondViewport,
-  });
-  const { data } = await withDeadline(captured, CAPTURE_TIMEOUT_MS, () => {
-    throw new ToolError('TIMEOUT', `screenshot: the tab drew no frame within ${CAPTURE_TIMEOUT_MS / 1000} s (Chrome may draw none for a tab in the background).`, {
-      next: 'Bring the tab to the front with tab_use and focus: true, then take the screenshot again; snapshot and get_text need no frame.',
+  const capture = () => {
+    const captured = page.cdp.send<{ data: string }>('Page.captureScreenshot', {
+      format,
+      ...(format === 'jpeg' ? { quality: clampQuality(args.quality) } : {}),
+      clip: { x: shot.clip.x, y: shot.clip.y, width, height, scale: 1 / dpr },
+      captureBeyondViewport: shot.beyondViewport,
     });
-  });
-  const kb = Math.round((data.length * 3) / 4 / 1024);
-  const truncated = capture.truncatedFrom !== undefined ? `, truncated from ${capture.truncatedFrom} px tall` : '';
-  return {
-    text: `${capture.label} ${width}×${height} ${format} ${kb} KB${truncated}`,
-    image: { data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg' },
-    data: { width, height, format, truncated: capture.truncatedFrom !== undefined },
+    return withDeadline(captured, CAPTURE_TIMEOUT_MS, () => {
+      throw new ToolError('TIMEOUT', `screenshot: the tab drew no frame within ${CAPTURE_TIMEOUT_MS / 1000} s (Chrome may draw none for a tab in the background).`, {
+        next: 'Bring the tab to the front with tab_use and focus: true, then take the screenshot again; snapshot and get_text need no frame.',
+      });
+    });
   };
+  const { data } = await withSecretsMasked(page, frames, capture);
+  const kb = Math.round((data.length * 3) / 4 / 1024);
+  const truncated = shot.truncatedFrom !== undefined ? `, truncated from ${shot.truncatedFrom} px tall` : '';
+  return {
+    text: `${shot.label} ${width}×${height} ${format} ${kb} KB${truncated}`,
+    image: { data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg' },
+    data: { width, height, format, truncated: shot.truncatedFrom !== undefined },
+  };
+}
+
+/**
+ * Runs the capture with every frame's secret fields masked (page/capture-mask.ts), put back after, also when the
+ * capture fails or times out. A frame that cannot be masked may be the one showing a password, so its silence refuses
+ * the capture, as it refuses eval.
+ */
+async function withSecretsMasked<T>(page: PageContext, frames: Frame[], capture: () => Promise<T>): Promise<T> {
+  const outcomes = await perFrame(frames, (frame) => page.frames.call<number>(frame, 'maskSecretFields', [true]));
+  const masked = outcomes.filter((outcome) => outcome.value !== undefined && outcome.value > 0).map((outcome) => outcome.frame);
+  try {
+    const silent = outcomes.find((outcome) => outcome.error !== undefined);
+    if (silent) {
+      const where = `frame f${silent.frame.ordinal} ${urlWithoutQuery(silent.frame.url)}`;
+      throw new ToolError('FRAME_UNREADABLE', `screenshot refused: ${where} could not have its password and card fields masked (${silent.error}).`, {
+        next: 'Take the screenshot again once the page has loaded; `snapshot` and `get_text` hide secret values without it.',
+      });
+    }
+    return await capture();
+  } finally {
+    await Promise.all(masked.map((frame) => page.frames.call(frame, 'maskSecretFields', [false]).catch(() => undefined)));
+  }
 }
 
 function viewportCapture(metrics: LayoutMetrics): Capture {

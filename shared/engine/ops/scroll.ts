@@ -2,7 +2,6 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { ScrollArgs } from '../../tools/args.js';
-import { ensureInputFocus } from '../focus.js';
 import { revealInFrames } from '../geometry.js';
 import type { ScrollPosition } from '../page/scrolling.js';
 import type { PageContext } from '../page-context.js';
@@ -19,7 +18,7 @@ export async function scroll(page: PageContext, args: ScrollArgs, _ctx: Operatio
   const to = args.to ?? null;
   const moves = dx !== 0 || dy !== 0 || to !== null;
   // A background tab renders no frames, and scroll events, lazy loading and infinite lists all wait for one.
-  await ensureInputFocus(page);
+  await page.input.focused();
   if (!namesElement(args)) {
     if (!moves) throw new ToolError('BAD_ARGS', 'Give dx/dy, to (top or bottom), or a target to bring into view.');
     const [frame] = await framesFor(page, args.frame);

@@ -31,7 +31,6 @@ export function controlVerdict(element: Element | null): ControlVerdict {
     + '|paga|acquista|ordina|invia|pubblica|elimina|cancella|betalen|kopen|verzenden|versturen|plaatsen|verwijderen'
     + '|оплатить|купить|заказать|отправить|опубликовать|удалить|перевести)(?![\\p{L}\\p{N}])', 'u');
   const CJK_SENDS = /購入|支払|注文|送信|投稿|削除|购买|支付|付款|下单|发送|发布|删除|구매|결제|주문|전송|보내기|게시|삭제/;
-  const PAYMENT = /(?:card|cc)[\s_-]?(?:number|num|no)(?![a-z])|(?<![a-z])(?:cvc|cvv|csc)2?(?![a-z])|security[\s_-]?code/i;
   // An id or name is words run together: `place-order`, `sendMessage`.
   const spaced = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_.]+/g, ' ');
   const sendsIn = (text: string): string | null => {
@@ -40,8 +39,6 @@ export function controlVerdict(element: Element | null): ControlVerdict {
     if (!SENDS.test(lead) && !CJK_SENDS.test(words)) return null;
     return `"${words.length > 40 ? `${words.slice(0, 39)}…` : words}"`;
   };
-  const isPayment = (field: HTMLInputElement | HTMLTextAreaElement) =>
-    /\bcc-(?:number|csc|exp)/.test(field.getAttribute('autocomplete') ?? '') || PAYMENT.test(`${field.name} ${field.id}`);
   // FNV-1a over UTF-16 code units, and the length: enough to recognise a value, and no copy of it leaves the page.
   const fingerprint = (value: string) => {
     let hash = 0x811c9dc5;
@@ -57,10 +54,10 @@ export function controlVerdict(element: Element | null): ControlVerdict {
     : undefined;
   const control = submitter ?? (field ? target : (target.closest(CONTROLS) ?? target));
   const names = [__cm.accessibleName(control), control.getAttribute('title') ?? '', spaced(control.id), spaced(control.getAttribute('name') ?? '')];
-  const payment = (__cm.deepQueryAll(form ?? document, 'input') as HTMLInputElement[]).some(isPayment);
+  const payment = (__cm.deepQueryAll(form ?? document, 'input') as HTMLInputElement[]).some(__cm.isPaymentField);
   // A script may send any field of the frame, in or out of the form; only filled ones have a value to hide.
   const filled = (__cm.deepQueryAll(document, 'input, textarea') as (HTMLInputElement | HTMLTextAreaElement)[]).filter((each) => each.value !== '');
-  const secrets = filled.filter((each) => isPayment(each) || __cm.secretFieldName(each) !== null).slice(0, 50);
+  const secrets = filled.filter((each) => __cm.isPaymentField(each) || __cm.secretFieldName(each) !== null).slice(0, 50);
   return {
     control: __cm.describeElement(control),
     sends: names.map(sendsIn).find((found) => found !== null) ?? (payment ? 'payment fields' : null),

@@ -5,7 +5,8 @@ import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, quer
 import { snapshotBuild, snapshotFrame, snapshotOwner, snapshotRender } from './snapshot.js';
 import { elementHtml, elementText, findElements, pageHtml, pageText, textMatches, visibleText } from './text.js';
 import { isPasswordField, shownPasswordField } from './password.js';
-import { secretFieldName } from './secret-field.js';
+import { isPaymentField, secretFieldName } from './secret-field.js';
+import { maskSecretFields } from './capture-mask.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 import { navigationStatus } from './document.js';
 import { conditionHolds, waitForCondition } from './wait.js';
@@ -39,6 +40,8 @@ const FUNCTIONS = {
   isPasswordField,
   shownPasswordField,
   secretFieldName,
+  isPaymentField,
+  maskSecretFields,
   visibleText,
   pageText,
   elementText,

@@ -1,6 +1,6 @@
 // Whether a form field holds a secret, by what marks it: its label, aria-label, placeholder, name, id or autocomplete
 // naming one, or its being a password field. Read by snapshot (which hides such a value) and get_text (which shows the
-// name and the value's length), so both tools agree on what a secret field is.
+// name and the value's length), so both tools agree on what a secret field is; and whether it holds card data.
 
 /**
  * The name a secret field is known by ('' when it has none), or null when its value may be read. The names
@@ -35,4 +35,10 @@ export function secretFieldName(field: HTMLInputElement | HTMLTextAreaElement): 
     ?? autocomplete.find((token) => isSecretName(token) || isSecretFieldLabel(token.replace(/-/g, ' ')));
   if (marking === undefined && !__cm.isPasswordField(field)) return null;
   return marking ?? [...prose, ...names][0] ?? '';
+}
+
+/** A field for card data: autocomplete cc-number, cc-csc or cc-exp*, or a name or id saying card number, CVC or security code. */
+export function isPaymentField(field: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): boolean {
+  const PAYMENT = /(?:card|cc)[\s_-]?(?:number|num|no)(?![a-z])|(?<![a-z])(?:cvc|cvv|csc)2?(?![a-z])|security[\s_-]?code/i;
+  return /\bcc-(?:number|csc|exp)/.test(field.getAttribute('autocomplete') ?? '') || PAYMENT.test(`${field.name} ${field.id}`);
 }
