@@ -16,6 +16,7 @@ import { fingerprint, lastName, summarize, whyHeld, type HeldCard, type HeldSend
 import type { HeldActs } from './held-acts.js';
 import { bodyText, contentType, resendBody } from './paused-body.js';
 import { readBody, type SentBody } from './request-body.js';
+import { documentOf } from './replay.js';
 import { isWrite, requestSends, roughlySameSite } from './risk.js';
 import { TabGate, type PausedSend } from './tab-gate.js';
 
@@ -28,6 +29,8 @@ interface Judged {
   send: HeldSend;
   /** The request's own method, endpoint or operation names a send (the DOM alone may say so of an analytics call). */
   bySelf: boolean;
+  /** Its frame's document, asked for as it was held: a release checks the frame still shows that one. */
+  loader: Promise<string | undefined>;
 }
 
 // A control whose words say it sends is given up to this long for its request to start (a handler that validates
@@ -181,7 +184,9 @@ export class ActWindow {
     // every paused request go (measured, Chromium 156), and a frame's pending navigation would keep the tab from
     // answering us. It is failed here (Aborted commits no error page) and a release sends its record again.
     answer('Fetch.failRequest', { errorReason: document ? 'Aborted' : 'BlockedByClient' });
-    this.held.push({ paused, sessionId, bySelf: said !== undefined, send: { method, url, document, body, reasons } });
+    const loader = documentOf(this.page, sessionId, paused.frameId);
+    const send = { method, url, document, body, reasons };
+    this.held.push({ paused, sessionId, bySelf: said !== undefined, send, loader });
   }
 
   private async settle(actText: string | undefined): Promise<void> {
@@ -228,6 +233,7 @@ export class ActWindow {
         document: send.document,
         ...resendBody(paused.request),
       })),
+      Promise.all(held.map((judged) => judged.loader)),
     );
     const card: HeldCard = {
       id,

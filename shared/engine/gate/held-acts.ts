@@ -35,8 +35,11 @@ export class HeldActs {
   /** `tag`: the engine session's tab tag, which starts every id, so an id from an earlier session is told apart. */
   constructor(private readonly tag: string) {}
 
-  /** Holds `requests` (failed in the browser already) as one act, released or rejected together; answers its id. */
-  add(page: PageContext, requests: HeldRecord[]): string {
+  /**
+   * Holds `requests` (failed in the browser already) as one act, released or rejected together; answers its id.
+   * `documents`: each request's frame's document (loader id) as it was held.
+   */
+  add(page: PageContext, requests: HeldRecord[], documents: Promise<(string | undefined)[]>): string {
     const id = `${this.tag}.h${this.next++}`;
     const frames = new Set(requests.map((request) => request.frameId).filter((frameId) => frameId !== undefined));
     const sessions = new Set(
@@ -53,7 +56,6 @@ export class HeldActs {
         this.end(id, 'its frame went away');
       } else if (method === 'Inspector.detached') this.end(id, 'its tab closed or the debugger let go of it');
     });
-    const documents = Promise.all(requests.map((request) => documentOf(page, request.sessionId, request.frameId)));
     const timer = setTimeout(() => this.end(id, 'nobody decided within 10 minutes, so it was rejected'), UNDECIDED_MS);
     this.live.set(id, { page, requests, documents, timer, stopWatching });
     return id;
