@@ -58,7 +58,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     dataDir: config.dataDir,
     policy: store,
     log,
-    // A held act lives in the backend that paused its request; the manager routes the decision there.
+    // A held act lives in the backend that held it; the manager routes the decision there.
     releaseHeld: async (id, release) => {
       await manager.run('release_held', { id, release }, { progress: () => undefined });
     },
@@ -104,7 +104,9 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   // The panel is ours: the agent never reads or acts on it, whatever the rules say.
   store.setSelf([parseSitePattern(`127.0.0.1:${controlServer.port}`), parseSitePattern(`localhost:${controlServer.port}`)]);
   const noLink = { link: () => undefined };
-  const manager = new BackendManager(config.browser, extensionBackend(bridge instanceof BridgeServer ? bridge : noLink), fallback.executor);
+  // A link that held acts closing takes them with it: the person's cards say so at once, not when Send is pressed.
+  const extension = extensionBackend(bridge instanceof BridgeServer ? bridge : noLink, (id, why) => control.expireHeld(id, why));
+  const manager = new BackendManager(config.browser, extension, fallback.executor);
   const secrets = new SecretStore(config.dataDir);
 
   const extensionStatus = (): ExtensionStatus => {

@@ -9,7 +9,6 @@ import { BridgeClient } from './bridge-client.js';
 import type { LinkSession } from './bridge-connection.js';
 import { ChromeTabHost } from './chrome-tab-host.js';
 import { CommandRouter } from './command-router.js';
-import { saveHeld } from './held-store.js';
 import { TARGET_CLOSED } from './debugger-tab.js';
 import { credentialsChanged } from './credentials.js';
 import { ensureAlarm, LINK_ALARM } from './link-timers.js';
@@ -26,7 +25,7 @@ async function startSession(session: string, send: (frame: ExtensionFrame) => vo
     // Halts what runs here at once, within the step in flight, rather than after the core's cancel comes back.
     router.abortAll(new ToolError('STOPPED', `Stopped by the person: ${message}`));
   };
-  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore(), policy, onPersonStop, onHeldChange: saveHeld });
+  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore(), policy, onPersonStop });
   const router = new CommandRouter(executor, send);
   return {
     router,

@@ -6,7 +6,6 @@ import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
-import { rejectStaleHeld } from './held-store.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { addToAgentGroup } from './tab-group.js';
 
@@ -167,10 +166,9 @@ function attachError(message: string): ToolError {
 /**
  * Detaches whatever this extension still has attached: a stopped worker's attachments outlive it, and re-attaching
  * afresh is what makes Chrome announce a tab's out-of-process frames to the new engine. Tabs held only by other
- * clients refuse, harmlessly. What the stopped worker's gate held is rejected first, as the detach would send it.
+ * clients refuse, harmlessly. The stopped worker's gate left nothing paused for the detach to send (it holds by record).
  */
 async function sweepStaleAttachments(): Promise<void> {
-  await rejectStaleHeld();
   const targets = await chrome.debugger.getTargets().catch(() => []);
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
   await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));

@@ -51,7 +51,7 @@ function describe(event: Exclude<ActivityEvent, { type: 'call' }>): string {
       return `Question ${event.change}: ${what}${event.answer ? ` → ${event.answer}` : ''}`;
     }
     case 'held':
-      return `Held act ${event.change}: ${event.act.method} ${event.act.url}`;
+      return `Held act ${event.change}: ${event.act.method} ${event.act.url}${event.why ? ` (${event.why})` : ''}`;
     case 'plan':
       return `Plan ${event.change} (${event.plan.steps.length} steps)`;
     case 'interjection':

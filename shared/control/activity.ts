@@ -1,7 +1,7 @@
 // The activity stream: everything the agent did and everything the person decided, in order, for the oversight panel.
 import { z } from 'zod';
 import { RuleTextSchema } from '../policy/transfer.js';
-import { HeldActSchema, HELD_OUTCOMES } from './held.js';
+import { HeldActSchema, HeldWhySchema, HELD_OUTCOMES } from './held.js';
 import { CLIENT_CHANGES, McpClientSchema } from './mcp-clients.js';
 import { PlanSchema } from './oversight.js';
 import { PAIRING_CHANGES } from './pairing.js';
@@ -57,7 +57,8 @@ export const ActivityEventSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ ...stamp, type: z.literal('plan'), change: z.enum(['posted', 'approved']), plan: PlanSchema }),
   z.strictObject({ ...stamp, type: z.literal('interjection'), change: z.enum(['queued', 'delivered']), message: z.string() }),
-  z.strictObject({ ...stamp, type: z.literal('held'), change: z.enum(['added', ...HELD_OUTCOMES]), act: HeldActSchema }),
+  /** `why`: for `gone`, what happened first (its page changed, the browser that held it went away). */
+  z.strictObject({ ...stamp, type: z.literal('held'), change: z.enum(['added', ...HELD_OUTCOMES]), act: HeldActSchema, why: HeldWhySchema.optional() }),
   z.strictObject({ ...stamp, type: z.literal('stop'), message: z.string() }),
   z.strictObject({ ...stamp, type: z.literal('resume') }),
   z.strictObject({

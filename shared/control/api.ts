@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ActivityEventSchema, ShotSchema } from './activity.js';
 import { AuditEntrySchema, AuditFilterSchema } from './audit.js';
-import { HeldActSchema, HELD_OUTCOMES } from './held.js';
+import { HeldActSchema, HeldWhySchema, HELD_OUTCOMES } from './held.js';
 import { McpClientSchema } from './mcp-clients.js';
 import { MAX_MESSAGE, PlanSchema, StoppedSchema } from './oversight.js';
 import { PairingCodeSchema, PairingStatusSchema } from './pairing.js';
@@ -90,9 +90,10 @@ export const CONTROL_API = {
     output: z.strictObject({ held: z.array(HeldActSchema) }),
   }),
   'held.decide': defineCall({
-    description: 'Releases a held act (the request goes out exactly as shown, if its page has not changed) or rejects it (never sent).',
+    description:
+      'Releases a held act (the request goes out exactly as shown, if its page has not changed) or rejects it (never sent); `gone` says why it went unsent.',
     input: z.strictObject({ id: z.string().min(1).max(100), release: z.boolean() }),
-    output: z.strictObject({ outcome: z.enum(HELD_OUTCOMES), held: z.array(HeldActSchema) }),
+    output: z.strictObject({ outcome: z.enum(HELD_OUTCOMES), why: HeldWhySchema.optional(), held: z.array(HeldActSchema) }),
   }),
   'plan.get': defineCall({
     description: 'The plan the agent posted, if any.',

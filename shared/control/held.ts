@@ -20,6 +20,16 @@ export type HeldCard = z.infer<typeof HeldCardSchema>;
 export const HeldActSchema = HeldCardSchema.extend({ held: z.number() });
 export type HeldAct = z.infer<typeof HeldActSchema>;
 
-/** What became of a held act: sent as shown, never sent, or gone with the page it was on. */
+/** What became of a held act: sent as shown, never sent, or gone unsent (its page changed, its browser went away). */
 export const HELD_OUTCOMES = ['released', 'rejected', 'gone'] as const;
 export type HeldOutcome = (typeof HELD_OUTCOMES)[number];
+
+/** Why a `gone` act went, as the person and the agent are told it; no longer than this. */
+export const HELD_WHY_CHARS = 600;
+export const HeldWhySchema = z.string().max(HELD_WHY_CHARS);
+
+export interface HeldDecision {
+  outcome: HeldOutcome;
+  /** For `gone`: what happened first. */
+  why?: string;
+}

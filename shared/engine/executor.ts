@@ -17,7 +17,7 @@ import type { TabHost } from './tab-host.js';
 import { TabSession, type TabInUse } from './tab-session.js';
 import { UrlWatch } from './url-watch.js';
 import { ActWindow } from './gate/act-window.js';
-import { HeldActs, type PausedHeld } from './gate/held-acts.js';
+import { HeldActs } from './gate/held-acts.js';
 import { releaseHeld } from './gate/release-held.js';
 
 export interface EngineExecutor extends Executor {
@@ -47,17 +47,12 @@ export interface EngineOptions {
   policy: () => Policy;
   /** The person pressed Esc in a tab while the agent acted there (`where` names the tab): stop the agent. */
   onPersonStop?: (where: string) => void;
-  /**
-   * What the gate holds paused in the browser, after every change. A host that can be stopped at will keeps it, so
-   * that a restart rejects these before it detaches: a detach lets every paused request go.
-   */
-  onHeldChange?: (paused: PausedHeld[]) => void;
 }
 
 export function createEngineExecutor(host: TabHost, opts: EngineOptions): EngineExecutor {
   const gate = new PolicyGate(opts.policy);
   const session = new TabSession(host, gate, opts.tag, opts.store, opts.onPersonStop);
-  const held = new HeldActs(opts.tag, opts.onHeldChange);
+  const held = new HeldActs(opts.tag);
 
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
     const agent = agentOf(ctx);
@@ -98,7 +93,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       return { tabs: list.length, current: current ? { id: current.handle, url: current.url, title: current.title } : null };
     },
     dispose() {
-      // Before the tabs are let go of: Fetch.disable and a detach would send every request still held.
+      // Nothing held is paused in the browser (see gate/held-acts.ts): its records simply go.
       held.dispose();
       session.dispose();
     },

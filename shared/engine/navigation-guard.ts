@@ -61,7 +61,7 @@ export class NavigationGuard {
   private readonly unsubscribe: () => void;
   /**
    * See each paused request before the policy does, the latest first, and answer it when one returns true: egress-hold.ts
-   * during an eval, gate/tab-gate.ts during an act, gate/held-acts.ts for the one request it sends again.
+   * during an eval, gate/tab-gate.ts during an act, gate/replay.ts for a released request it sends again.
    */
   private interceptors: ((event: CdpEvent) => boolean)[] = [];
 

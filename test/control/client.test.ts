@@ -73,7 +73,7 @@ describe('control client', () => {
     hub.holdAct(card);
     expect((await call('held.list')).held).toEqual([{ ...card, held: expect.any(Number) }]);
     // No backend holds the request in this hub: the decision finds it gone, and nothing can be sent.
-    expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'gone', held: [] });
+    expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'gone', why: expect.stringMatching(/./), held: [] });
 
     hub.recordCall({ client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' });
     const shot = { mimeType: 'image/png', data: 'iVBORw0KGgo=' } as const;

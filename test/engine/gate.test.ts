@@ -1,6 +1,6 @@
 // The gate on risky acts, on real Chromium: on a site allowed to `act` (not trusted), a click or key that sends as the
-// person (a form that pays, an SPA's Send, a Delete) is held in the browser with a card (secrets masked) until
-// release_held lets exactly that request go, or rejects it; a changed page refuses a release; a trusted site, a write
+// person (a form that pays, an SPA's Send, a Delete) is held with a card (secrets masked) until release_held sends
+// exactly that request again, or rejects it; a changed page refuses a release; a trusted site, a write
 // that sends nothing (a draft, a search) and a label alone ("Buy now" on a link) pass untouched; the guard and the
 // page's own later requests work as before.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

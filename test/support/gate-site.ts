@@ -9,6 +9,8 @@ export interface Received {
   method: string;
   path: string;
   body: string;
+  /** The Cookie header it came with, if any. */
+  cookie?: string;
 }
 
 export interface GateSite {
@@ -49,7 +51,8 @@ export async function startGateSite(): Promise<GateSite> {
         return;
       }
       if (name === '/favicon.ico') return void response.writeHead(404).end();
-      received.push({ method: request.method ?? 'GET', path, body });
+      const { cookie } = request.headers;
+      received.push({ method: request.method ?? 'GET', path, body, ...(cookie === undefined ? {} : { cookie }) });
       for (const wake of waiters) wake();
       const page = PAGES[name];
       response.writeHead(200, { 'content-type': page ? 'text/html; charset=utf-8' : 'text/plain' }).end(page ?? `ok ${request.method} ${name}`);

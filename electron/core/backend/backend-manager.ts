@@ -1,7 +1,9 @@
 // Chooses the backend per call (seed 000's ExecutorManager): the person's Chrome through the extension when it is
-// connected and answers, else the fallback browser when allowed, else NO_BACKEND with the fix.
+// connected and answers, else the fallback browser when allowed, else NO_BACKEND with the fix. A held act's decision
+// goes to the backend that held it, whichever serves now.
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import { heldGoneError, heldIdOf, HeldRoutes } from './held-routes.js';
 
 export type BrowserChoice = 'auto' | 'extension' | 'fallback';
 export type BackendName = 'extension' | 'fallback' | 'none';
@@ -24,6 +26,7 @@ export const PING_DEADLINE_MS = 800;
 
 export class BackendManager implements Executor {
   private last: Selection | undefined;
+  private readonly holders = new HeldRoutes<Executor>();
 
   constructor(
     private readonly choice: BrowserChoice,
@@ -37,9 +40,23 @@ export class BackendManager implements Executor {
   }
 
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+    if (op === 'release_held') return this.release(args, ctx);
     const { executor, selection } = await this.select();
     this.last = selection;
-    return executor.run(op, args, ctx);
+    try {
+      return await executor.run(op, args, ctx);
+    } catch (error) {
+      this.holders.note(error, executor);
+      throw error;
+    }
+  }
+
+  /** The person's decision, to the backend that held the act (the extension may have connected since, or gone). */
+  private release(args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+    const id = heldIdOf(args);
+    const holder = this.holders.take(id);
+    if (!holder) throw heldGoneError(id, 'no browser of this server holds it (decided already, or held before a restart)');
+    return holder.run('release_held', args, ctx);
   }
 
   private async select(): Promise<{ executor: Executor; selection: Selection }> {

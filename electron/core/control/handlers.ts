@@ -47,7 +47,7 @@ export function controlHandlers({ activity, audit, held, oversight, pairing, pol
       return { questions: questions.list() };
     },
     'held.list': () => ({ held: held.list() }),
-    'held.decide': async ({ id, release }) => ({ outcome: await held.decide(id, release), held: held.list() }),
+    'held.decide': async ({ id, release }) => ({ ...(await held.decide(id, release)), held: held.list() }),
     'plan.get': () => ({ plan: oversight.plan() }),
     'plan.approve': () => ({ plan: oversight.approvePlan() }),
     interject: ({ message }) => ({ queued: oversight.interject(message) }),

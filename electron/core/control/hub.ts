@@ -5,7 +5,7 @@ import { CONTROL_API, type ControlArgs, type ControlCall, type ControlOutput, is
 import { ControlError, inputError } from '../../../shared/control/errors.js';
 import type { ClientChange, McpClient } from '../../../shared/control/mcp-clients.js';
 import type { Plan, Stopped } from '../../../shared/control/oversight.js';
-import type { HeldAct, HeldCard } from '../../../shared/control/held.js';
+import type { HeldAct, HeldCard, HeldDecision } from '../../../shared/control/held.js';
 import type { SiteQuestion } from '../../../shared/control/question.js';
 import { PolicyFormatError } from '../../../shared/policy/format-error.js';
 import type { Policy } from '../../../shared/policy/policy.js';
@@ -166,8 +166,13 @@ export class ControlHub {
   }
 
   /** The person's decision on a held act, from any surface (the panel, the client's own confirmation). */
-  decideHeld(id: string, release: boolean): Promise<'released' | 'rejected' | 'gone'> {
+  decideHeld(id: string, release: boolean): Promise<HeldDecision> {
     return this.held.decide(id, release);
+  }
+
+  /** The backend that held `id` went away (the extension's link closed): the card goes, marked gone, saying why. */
+  expireHeld(id: string, why: string): void {
+    this.held.expire(id, why);
   }
 
   /** Interjections for the top of the agent's next tool result, each handed over once. */

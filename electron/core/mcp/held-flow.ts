@@ -17,8 +17,8 @@ export async function holdForPerson(held: ToolError, control: ControlHub, elicit
     // The engine's message names the act's id already: the person finds it in the panel by that.
     throw new ToolError('HELD', held.message, { next: held.next, data: { held: act.id } });
   }
-  const outcome = await control.decideHeld(act.id, release);
+  const { outcome, why: gone } = await control.decideHeld(act.id, release);
   if (outcome === 'released') return { text: `${held.message} The person confirmed it: sent.`, data: { held: act.id, outcome } };
-  const why = outcome === 'rejected' ? 'The person rejected it: nothing was sent.' : 'The page changed before the person confirmed: nothing was sent.';
+  const why = outcome === 'rejected' ? 'The person rejected it: nothing was sent.' : `Nothing was sent: ${gone ?? 'its page changed before the person confirmed.'}`;
   throw new ToolError('HELD', `${held.message} ${why}`, { next: 'Do not retry it. Ask the person (`ask`) if it should be done another way.', data: { held: act.id, outcome } });
 }

@@ -1,7 +1,7 @@
 // One act's stretch of the gate on risky acts: from just before its input goes out until it settles (plus a short tail),
 // every write the tab makes is judged by the DOM (what the act activated) and by the request itself, and one that sends
-// something as the person is held (a script's request stays paused in the browser, a form post is stopped and kept to
-// be sent again); the act then fails with HELD and a card for the person.
+// something as the person is held (failed in the browser at once and kept as a record to be sent again: nothing stays
+// paused for a detach to let go); the act then fails with HELD and a card for the person.
 import { withDeadline } from '../deadline.js';
 import { shownUrl } from '../egress-report.js';
 import type { Frame } from '../frames.js';
@@ -16,6 +16,7 @@ import { fingerprint, lastName, summarize, whyHeld, type HeldCard, type HeldSend
 import type { HeldActs } from './held-acts.js';
 import { bodyText, contentType, resendBody } from './paused-body.js';
 import { readBody, type SentBody } from './request-body.js';
+import { documentOf } from './replay.js';
 import { isWrite, requestSends, roughlySameSite } from './risk.js';
 import { TabGate, type PausedSend } from './tab-gate.js';
 
@@ -25,6 +26,8 @@ interface Judged {
   send: HeldSend;
   /** The request's own method, endpoint or operation names a send (the DOM alone may say so of an analytics call). */
   bySelf: boolean;
+  /** Its frame's document, asked for as it was held: a release checks the frame still shows that one. */
+  loader: Promise<string | undefined>;
 }
 
 // A control whose words say it sends is given up to this long for its request to start (a handler that validates
@@ -54,7 +57,6 @@ export class ActWindow implements InputWindow {
 
   private constructor(
     private readonly page: PageContext,
-    private readonly tab: string,
     private readonly op: Operation,
     private readonly acts: HeldActs,
     private readonly main: DocumentPlace,
@@ -78,7 +80,7 @@ export class ActWindow implements InputWindow {
   static async open(tab: { page: PageContext; hostId: string }, op: Operation, args: Record<string, unknown>, acts: HeldActs): Promise<ActWindow | undefined> {
     if (!mayCommit(op, args)) return undefined;
     const { page } = tab;
-    const window = new ActWindow(page, tab.hostId, op, acts, await page.frames.mainFrameUrl());
+    const window = new ActWindow(page, op, acts, await page.frames.mainFrameUrl());
     if (!page.gate.allows(window.place, 'trusted')) window.arm();
     return window;
   }
@@ -163,11 +165,13 @@ export class ActWindow implements InputWindow {
     if (reasons.length === 0) return answer('Fetch.continueRequest');
     // Judged after its act ended (which finish() prevents): nobody would ever see its card, so it never goes out.
     if (this.closed) return answer('Fetch.failRequest', { errorReason: 'BlockedByClient' });
-    // A frame's navigation cannot wait paused: Chrome sends no DevTools command to a frame while its navigation is
-    // pending (measured, Chromium 156), so the tab would not answer us until the person decided. It is stopped here,
-    // the frame left as it was (Aborted commits no error page), and a release sends the same request again.
-    if (document) answer('Fetch.failRequest', { errorReason: 'Aborted' });
-    this.held.push({ paused, sessionId, bySelf: said !== undefined, send: { method, url, document, body, reasons } });
+    // Nothing held waits paused: a detach (the debugging bar's Cancel, a reload of the extension, a closed tab) lets
+    // every paused request go (measured, Chromium 156), and a frame's pending navigation would keep the tab from
+    // answering us. It is failed here (Aborted commits no error page) and a release sends its record again.
+    answer('Fetch.failRequest', { errorReason: document ? 'Aborted' : 'BlockedByClient' });
+    const loader = documentOf(this.page, sessionId, paused.frameId);
+    const send = { method, url, document, body, reasons };
+    this.held.push({ paused, sessionId, bySelf: said !== undefined, send, loader });
   }
 
   private async settle(actText: string | undefined): Promise<void> {
@@ -205,15 +209,16 @@ export class ActWindow implements InputWindow {
     const first = sends[0]!;
     const id = this.acts.add(
       this.page,
-      this.tab,
       held.map(({ paused, sessionId, send }) => ({
         sessionId,
-        requestId: paused.requestId,
         frameId: paused.frameId,
         method: send.method,
         url: send.url,
-        ...(send.document ? { resend: { headers: paused.request.headers, ...resendBody(paused.request) } } : {}),
+        headers: paused.request.headers,
+        document: send.document,
+        ...resendBody(paused.request),
       })),
+      Promise.all(held.map((judged) => judged.loader)),
     );
     const card: HeldCard = {
       id,

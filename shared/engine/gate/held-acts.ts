@@ -1,160 +1,150 @@
-// The risky requests an engine session holds for the person, by card id: released exactly as they are, rejected,
-// rejected by themselves after 10 minutes, and gone (never sent) once the page they belong to changes.
+// The risky requests an engine session holds for the person, by card id. Each was failed in the browser as it was held
+// and is kept here as a record: a release sends the record again from its page once that page's signature (the same
+// frames, the same documents, a site that may still be acted on) is checked again; a rejection, 10 undecided minutes,
+// a page that changes, a detach or a closed tab drop it, and nothing was ever left in the browser to go out.
 import type { CdpEvent } from '../cdp.js';
-import { withDeadline } from '../deadline.js';
 import { shownUrl } from '../egress-report.js';
+import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { policyError } from '../../policy/decision.js';
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationResult } from '../../protocol/operations.js';
+import { documentOf, sendAgain, type HeldRecord } from './replay.js';
 
-/** One held request. */
-export interface HeldRequest {
-  sessionId: string | undefined;
-  requestId: string;
-  frameId: string | undefined;
-  method: string;
-  url: string;
-  /**
-   * A frame's navigation (a form post), which cannot stay paused (see act-window.ts): it was stopped, and a release
-   * sends it again from these, its own headers and body. Absent: a script's request, still paused in the browser.
-   */
-  resend?: { headers: Record<string, string>; postData?: string; whole: boolean };
-}
-
-/** A request held paused in the browser, as a host that may restart keeps it (see EngineOptions.onHeldChange). */
-export interface PausedHeld {
-  /** The host's id of the tab. */
-  tab: string;
-  sessionId?: string;
-  requestId: string;
-}
+export type { HeldRecord } from './replay.js';
 
 interface HeldAct {
   page: PageContext;
-  tab: string;
-  requests: HeldRequest[];
+  requests: HeldRecord[];
+  /** Each request's frame's document (loader id) as it was held: the page signature a release checks again. */
+  documents: Promise<(string | undefined)[]>;
   timer: ReturnType<typeof setTimeout>;
   stopWatching: () => void;
 }
 
 const UNDECIDED_MS = 10 * 60_000;
-// A resent form post's request shows up at once; past this the frame is busy elsewhere and nothing was sent.
-const RESEND_TIMEOUT_MS = 10_000;
 // What became of past ids, so a late decision is told why; a long session must not grow it without bound.
 const KEPT_OUTCOMES = 100;
+const PAGE_CHANGED = 'its page changed (navigated, reloaded or closed)';
 
 export class HeldActs {
   private next = 1;
   private readonly live = new Map<string, HeldAct>();
   private readonly outcomes = new Map<string, string>();
 
-  /**
-   * `tag`: the engine session's tab tag, which starts every id, so an id from an earlier session is told apart.
-   * `onChange`: hears what stays paused in the browser after every change.
-   */
-  constructor(
-    private readonly tag: string,
-    private readonly onChange?: (paused: PausedHeld[]) => void,
-  ) {}
+  /** `tag`: the engine session's tab tag, which starts every id, so an id from an earlier session is told apart. */
+  constructor(private readonly tag: string) {}
 
-  /** Holds `requests` of the tab `tab` (the host's id) as one act, released or rejected together, and answers its id. */
-  add(page: PageContext, tab: string, requests: HeldRequest[]): string {
+  /**
+   * Holds `requests` (failed in the browser already) as one act, released or rejected together; answers its id.
+   * `documents`: each request's frame's document (loader id) as it was held.
+   */
+  add(page: PageContext, requests: HeldRecord[], documents: Promise<(string | undefined)[]>): string {
     const id = `${this.tag}.h${this.next++}`;
     const frames = new Set(requests.map((request) => request.frameId).filter((frameId) => frameId !== undefined));
-    const sessions = new Set(requests.map((request) => request.sessionId).filter((sessionId) => sessionId !== undefined));
+    const sessions = new Set(
+      requests.map((request) => request.sessionId).filter((sessionId) => sessionId !== undefined),
+    );
     // The held request is the page's state: once its frame commits another document (a navigation, a reload) or goes
     // away, the page the person would confirm is not the one that made it.
     const stopWatching = page.cdp.on((event: CdpEvent) => {
-      const frameId = event.method === 'Page.frameNavigated' ? (event.params['frame'] as { id: string }).id : event.params['frameId'];
-      if ((event.method === 'Page.frameNavigated' || event.method === 'Page.frameDetached') && frames.has(String(frameId))) void this.end(id, 'its page changed (navigated, reloaded or closed)');
-      else if (event.method === 'Target.detachedFromTarget' && sessions.has(String(event.params['sessionId']))) void this.end(id, 'its frame went away');
-      else if (event.method === 'Inspector.detached') void this.end(id, 'its tab closed or the debugger let go of it');
+      const { method, params } = event;
+      const frameId = method === 'Page.frameNavigated' ? (params['frame'] as { id: string }).id : params['frameId'];
+      const pageChanged = method === 'Page.frameNavigated' || method === 'Page.frameDetached';
+      if (pageChanged && frames.has(String(frameId))) this.end(id, PAGE_CHANGED);
+      else if (method === 'Target.detachedFromTarget' && sessions.has(String(params['sessionId']))) {
+        this.end(id, 'its frame went away');
+      } else if (method === 'Inspector.detached') this.end(id, 'its tab closed or the debugger let go of it');
     });
-    const timer = setTimeout(() => void this.end(id, 'nobody decided within 10 minutes, so it was rejected'), UNDECIDED_MS);
-    this.live.set(id, { page, tab, requests, timer, stopWatching });
-    this.changed();
+    const timer = setTimeout(() => this.end(id, 'nobody decided within 10 minutes, so it was rejected'), UNDECIDED_MS);
+    this.live.set(id, { page, requests, documents, timer, stopWatching });
     return id;
   }
 
-  /** The person's decision: the held requests go out unchanged, or never. */
+  /** The person's decision: the held requests are sent again as they were, or never. */
   async decide(id: string, release: boolean): Promise<OperationResult> {
     const act = this.live.get(id);
     if (!act) throw this.goneError(id);
     const [first] = act.requests;
     const what = `${first!.method} ${shownUrl(first!.url)}${act.requests.length > 1 ? ` (and ${act.requests.length - 1} more held with it)` : ''}`;
     if (!release) {
-      await this.end(id, 'the person rejected it');
+      this.end(id, 'the person rejected it');
       return { text: `rejected: ${what}`, data: { released: false } };
     }
-    if (act.requests.some((request) => request.resend?.whole === false)) {
-      await this.end(id, 'it uploads a file, whose bytes the browser does not keep for a second sending');
-      throw this.goneError(id);
-    }
-    // A form post is a navigation: the site it leaves for is judged again, as the policy stands now.
-    const refused = act.requests.map((request) => (request.resend ? act.page.gate.decide({ url: request.url }, 'read') : undefined)).find((decision) => decision?.allowed === false);
-    if (refused && !refused.allowed) {
-      await this.end(id, 'the policy refuses where it goes');
-      const error = policyError(refused);
-      throw error.reworded(`Not released, and never sent: ${error.message}`);
-    }
-    this.forget(id);
-    const sent = await Promise.allSettled(act.requests.map((request) => (request.resend ? this.resend(act.page, request) : act.page.cdp.send('Fetch.continueRequest', { requestId: request.requestId }, request.sessionId))));
-    // The browser drops a paused request whose page navigated or closed ("Invalid InterceptionId"): nothing went out.
-    if (sent[0]?.status === 'rejected') {
-      this.remember(id, 'the browser no longer had it (its page changed)');
+    // Taken before anything is awaited: a second decision arriving meanwhile finds it gone, never sends it twice.
+    this.end(id, 'it was being released');
+    const frames = await this.signatureHolds(act).catch((error: unknown) => {
+      const refused = error instanceof ToolError && error.code !== 'NOT_FOUND';
+      this.remember(
+        id,
+        refused ? 'the policy refuses it now' : error instanceof ToolError ? error.message : PAGE_CHANGED,
+      );
+      throw refused ? error : this.goneError(id);
+    });
+    const sent = await Promise.allSettled(
+      act.requests.map((request, index) => sendAgain(act.page, frames[index]!, request)),
+    );
+    // Gone only when none of them left; one held with others that failed is named, and the release stands.
+    if (sent.every((outcome) => outcome.status === 'rejected')) {
+      this.remember(id, `the browser did not send it (${messageOf((sent[0] as PromiseRejectedResult).reason)})`);
       throw this.goneError(id);
     }
     this.remember(id, 'it was released');
-    return { text: `released: ${what}`, data: { released: true } };
+    const notes = sent
+      .map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : messageOf(outcome.reason)))
+      .filter((note) => note !== undefined);
+    return { text: `released: ${what}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`, data: { released: true } };
   }
 
-  /** Rejects everything still held: a session that ends must not let its tabs send them (Fetch.disable and a detach would). */
+  /** Rejects everything still held: a session that ends leaves no held act for a later one to send. */
   dispose(): void {
-    for (const id of [...this.live.keys()]) void this.end(id, 'the browser session ended');
+    for (const id of [...this.live.keys()]) this.end(id, 'the browser session ended');
   }
 
   /**
-   * Sends a held form post again as it was: its frame navigates to the same URL, and that request leaves with the held
-   * one's method, headers and body (measured: the site receives the same request, but for `Sec-Fetch-Site: none`).
-   * The cookie is the one the browser has now, as the site may have renewed it while the person decided.
+   * The page signature, checked again: each request's frame is there with the document it was held in, and its site
+   * may still be acted on (a form post's destination still read). Answers the frames to send from; throws NOT_FOUND
+   * (the message is why) when the page changed, and the policy's refusal when the site may no longer be acted on.
    */
-  private async resend(page: PageContext, request: HeldRequest): Promise<void> {
-    const { headers, postData } = request.resend!;
-    let answered!: (sent: Promise<unknown>) => void;
-    const continued = new Promise<unknown>((resolve) => (answered = resolve));
-    const stop = page.frames.navigation.interceptFirst((event) => {
-      const paused = event.params as { requestId: string; frameId?: string; resourceType: string; request: { url: string; headers: Record<string, string> }; responseStatusCode?: number };
-      if (paused.resourceType !== 'Document' || paused.frameId !== request.frameId || paused.request.url !== request.url || paused.responseStatusCode !== undefined) return false;
-      stop();
-      const cookie = Object.entries(paused.request.headers).filter(([name]) => name.toLowerCase() === 'cookie');
-      const sent = [...Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'cookie'), ...cookie].map(([name, value]) => ({ name, value }));
-      const params = { requestId: paused.requestId, method: request.method, headers: sent, ...(postData === undefined ? {} : { postData }) };
-      answered(page.cdp.send('Fetch.continueRequest', params, event.sessionId));
-      return true;
-    });
-    try {
-      const navigated = page.cdp.send<{ errorText?: string }>('Page.navigate', { url: request.url, ...(request.frameId ? { frameId: request.frameId } : {}) }, request.sessionId);
-      // Page.navigate may answer only once the new document commits; the request has left when it is continued.
-      const failed = navigated.then((result) => (result.errorText ? Promise.reject(new Error(result.errorText)) : new Promise<never>(() => undefined)));
-      // Settled after the race was won, a failure has nobody left to tell.
-      failed.catch(() => undefined);
-      await withDeadline(Promise.race([continued, failed]), RESEND_TIMEOUT_MS, () => {
-        throw new Error('the frame did not start the request');
-      });
-    } finally {
-      stop();
+  private async signatureHolds(act: HeldAct): Promise<Frame[]> {
+    if (act.requests.some((request) => !request.whole)) {
+      throw new ToolError(
+        'NOT_FOUND',
+        'the browser did not hand over all of its body (a file upload), so it cannot be sent again',
+      );
     }
+    if (act.requests.some((request) => request.frameId === undefined)) {
+      throw new ToolError('NOT_FOUND', 'it came from no frame of the page (a worker), which cannot send it again');
+    }
+    const [then, now, listed] = await Promise.all([
+      act.documents,
+      Promise.all(act.requests.map((request) => documentOf(act.page, request.sessionId, request.frameId))),
+      act.page.frames.list(),
+    ]);
+    const frames = act.requests.map((request, index) => {
+      const frame = listed.find((each) => each.frameId === request.frameId);
+      if (!frame || now[index] === undefined || now[index] !== then[index]) throw new ToolError('NOT_FOUND', PAGE_CHANGED);
+      return frame;
+    });
+    for (const [index, frame] of frames.entries()) {
+      const request = act.requests[index]!;
+      const refused = [
+        act.page.gate.decide(act.page.frames.placeOf(frame), 'act'),
+        request.document ? act.page.gate.decide({ url: request.url }, 'read') : undefined,
+      ].find((decision) => decision?.allowed === false);
+      if (refused && !refused.allowed) {
+        const error = policyError(refused);
+        throw error.reworded(`Not released, and never sent: ${error.message}`);
+      }
+    }
+    return frames;
   }
 
-  /** Drops the act and fails what the browser still holds of it (a request whose page changed may be there still); never throws. */
-  private async end(id: string, why: string): Promise<void> {
-    const act = this.live.get(id);
-    if (!act) return;
+  /** Drops the act; its requests were failed in the browser when they were held, so nothing is left to go out. */
+  private end(id: string, why: string): void {
+    if (!this.live.has(id)) return;
     this.forget(id);
     this.remember(id, why);
-    const paused = act.requests.filter((request) => !request.resend);
-    await Promise.all(paused.map((request) => act.page.cdp.send('Fetch.failRequest', { requestId: request.requestId, errorReason: 'BlockedByClient' }, request.sessionId).catch(() => undefined)));
   }
 
   private forget(id: string): void {
@@ -163,15 +153,6 @@ export class HeldActs {
     clearTimeout(act.timer);
     act.stopWatching();
     this.live.delete(id);
-    this.changed();
-  }
-
-  private changed(): void {
-    if (!this.onChange) return;
-    const paused = [...this.live.values()].flatMap(({ tab, requests }) =>
-      requests.filter((request) => !request.resend).map(({ sessionId, requestId }) => ({ tab, requestId, ...(sessionId === undefined ? {} : { sessionId }) })),
-    );
-    this.onChange(paused);
   }
 
   private remember(id: string, why: string): void {
@@ -184,6 +165,14 @@ export class HeldActs {
     const why = this.outcomes.get(id);
     if (why !== undefined) return new ToolError('NOT_FOUND', `Held act ${id} is gone: ${why}.`, { next });
     const earlier = !id.startsWith(`${this.tag}.`);
-    return new ToolError('NOT_FOUND', `No held act ${id}${earlier ? ': it belongs to an earlier browser session, whose held acts were rejected when it ended' : ''}.`, { next });
+    return new ToolError(
+      'NOT_FOUND',
+      `No held act ${id}${earlier ? ': it belongs to an earlier browser session, whose held acts were rejected when it ended' : ''}.`,
+      { next },
+    );
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -17,6 +17,7 @@ import { revealElement, scrollElement, scrollPage, scrollWith } from './scrollin
 import { opensOnActivation } from './activation.js';
 import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
+import { resendRequest } from './resend.js';
 
 const FUNCTIONS = {
   refTable,
@@ -77,6 +78,7 @@ const FUNCTIONS = {
   indicate,
   indicatorHost,
   expectOwnEscape,
+  resendRequest,
 };
 
 export type PageLibrary = typeof FUNCTIONS;

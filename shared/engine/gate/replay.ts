@@ -1,0 +1,167 @@
+// A released held act, sent again from its record: a script's request is fetched anew from inside its frame (its own
+// cookies sign it), a form post by its frame navigating with the stored request. Nothing of it stayed paused in the
+// browser while the person decided, so a detach in between had nothing to let go.
+import type { CdpEvent } from '../cdp.js';
+import { withDeadline } from '../deadline.js';
+import type { Frame } from '../frames.js';
+import type { PageContext } from '../page-context.js';
+import type { Resent } from '../page/resend.js';
+
+/** What the engine keeps of a held request; the card shows the person a masked summary of it. */
+export interface HeldRecord {
+  sessionId: string | undefined;
+  frameId: string | undefined;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The body as base64 bytes; absent when it had none. */
+  postData?: string;
+  /** False when the browser did not hand over all of the body (a file a form uploads): it cannot be sent again. */
+  whole: boolean;
+  /** A frame's navigation (a form post), not a script's request. */
+  document: boolean;
+}
+
+interface Paused {
+  requestId: string;
+  frameId?: string;
+  resourceType: string;
+  request: { url: string; method: string; headers: Record<string, string> };
+  responseStatusCode?: number;
+  responseErrorReason?: string;
+}
+
+// A request sent again shows up at once; past this the frame is busy elsewhere, or the site is slow to answer.
+const RESEND_TIMEOUT_MS = 10_000;
+// What a page's fetch() may not set, or the browser sets afresh for the new request (cookie, origin, referrer, hints).
+const NOT_REPLAYED =
+  /^(?:accept-charset|accept-encoding|access-control-.*|connection|content-length|cookie2?|date|dnt|expect|host|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|user-agent|via|proxy-.*|sec-.*)$/i;
+
+/** The frame's document now (its loader id), or undefined when the frame is gone: a page signature part. */
+export async function documentOf(
+  page: PageContext,
+  sessionId: string | undefined,
+  frameId: string | undefined,
+): Promise<string | undefined> {
+  interface Tree {
+    frame: { id: string; loaderId: string };
+    childFrames?: Tree[];
+  }
+  const tree = await page.cdp.send<{ frameTree: Tree }>('Page.getFrameTree', {}, sessionId).then(
+    (answer) => answer.frameTree,
+    () => undefined,
+  );
+  const find = (node: Tree | undefined): string | undefined =>
+    node === undefined
+      ? undefined
+      : node.frame.id === frameId
+        ? node.frame.loaderId
+        : (node.childFrames ?? []).map(find).find((id) => id !== undefined);
+  return find(tree);
+}
+
+/**
+ * Sends the record again from `frame`; answers a note for the person and the model when the site gave no answer
+ * (undefined when it did). Throws when the request never started.
+ */
+export async function sendAgain(page: PageContext, frame: Frame, record: HeldRecord): Promise<string | undefined> {
+  if (record.document) return renavigate(page, record);
+  const headers = Object.entries(record.headers).filter(([name]) => !NOT_REPLAYED.test(name));
+  const cookies = Object.keys(record.headers).some((name) => name.toLowerCase() === 'cookie');
+  // Another act widening the tab meanwhile would judge this request as one of its own: it is the person's, and goes on.
+  const stop = passOn(page, record);
+  try {
+    const resent = page.frames.call<Resent>(frame, 'resendRequest', [
+      record.method,
+      record.url,
+      headers,
+      record.postData ?? null,
+      cookies,
+    ]);
+    const answer = await withDeadline(resent, RESEND_TIMEOUT_MS, (): Resent => ({
+      error: `no answer within ${RESEND_TIMEOUT_MS / 1000} s`,
+    }));
+    return answer.status === undefined
+      ? `the site may not have received it (the browser said: ${answer.error ?? 'nothing'})`
+      : undefined;
+  } finally {
+    stop();
+  }
+}
+
+function passOn(page: PageContext, record: HeldRecord): () => void {
+  const stop = page.frames.navigation.interceptFirst((event: CdpEvent) => {
+    const paused = event.params as unknown as Paused;
+    if (
+      paused.responseStatusCode !== undefined ||
+      paused.responseErrorReason !== undefined ||
+      paused.resourceType === 'Document'
+    )
+      return false;
+    if (
+      paused.frameId !== record.frameId ||
+      paused.request.url !== record.url ||
+      paused.request.method !== record.method
+    )
+      return false;
+    stop();
+    void page.cdp
+      .send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId)
+      .catch(() => undefined);
+    return true;
+  });
+  return stop;
+}
+
+/**
+ * A form post again as it was: its frame navigates to the same URL, and that request leaves with the stored method,
+ * headers and body (measured: the site receives the same request, but for `Sec-Fetch-Site: none`). The cookie is the
+ * one the browser has now, as the site may have renewed it while the person decided.
+ */
+async function renavigate(page: PageContext, record: HeldRecord): Promise<undefined> {
+  const { headers, postData } = record;
+  let answered!: (sent: Promise<unknown>) => void;
+  const continued = new Promise<unknown>((resolve) => (answered = resolve));
+  const stop = page.frames.navigation.interceptFirst((event) => {
+    const paused = event.params as unknown as Paused;
+    if (
+      paused.resourceType !== 'Document' ||
+      paused.frameId !== record.frameId ||
+      paused.request.url !== record.url ||
+      paused.responseStatusCode !== undefined
+    )
+      return false;
+    stop();
+    const cookie = Object.entries(paused.request.headers).filter(([name]) => name.toLowerCase() === 'cookie');
+    const sent = [...Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'cookie'), ...cookie].map(
+      ([name, value]) => ({ name, value }),
+    );
+    const params = {
+      requestId: paused.requestId,
+      method: record.method,
+      headers: sent,
+      ...(postData === undefined ? {} : { postData }),
+    };
+    answered(page.cdp.send('Fetch.continueRequest', params, event.sessionId));
+    return true;
+  });
+  try {
+    const navigated = page.cdp.send<{ errorText?: string }>(
+      'Page.navigate',
+      { url: record.url, ...(record.frameId ? { frameId: record.frameId } : {}) },
+      record.sessionId,
+    );
+    // Page.navigate may answer only once the new document commits; the request has left when it is continued.
+    const failed = navigated.then((result) =>
+      result.errorText ? Promise.reject(new Error(result.errorText)) : new Promise<never>(() => undefined),
+    );
+    // Settled after the race was won, a failure has nobody left to tell.
+    failed.catch(() => undefined);
+    await withDeadline(Promise.race([continued, failed]), RESEND_TIMEOUT_MS, () => {
+      throw new Error('the frame did not start the request');
+    });
+  } finally {
+    stop();
+  }
+  return undefined;
+}
