@@ -15,6 +15,7 @@ import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { personAt } from '../support/person.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
@@ -31,7 +32,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-control-e2e-'));
   // 127.0.0.1 may be acted on for this run; localhost (the fixture server's second site) has no rule: ask. The
   // debugging port is the person's keyboard for the Esc test: the fallback opens none of its own.
-  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, '--allow', '127.0.0.1', '--browser-arg=--remote-debugging-port=0'];
+  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, ...testServerFlags('act', ['127.0.0.1']), '--browser-arg=--remote-debugging-port=0'];
   client = new Client({ name: 'control-e2e', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, env: childEnv, stderr: 'ignore' }));
   const file = readControlFile(dataDir);

@@ -8,6 +8,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { textOf, type CallResult } from '../support/tool-result.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let core: LinkedCore;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   elsewhere = await startWatchedSite('127.0.0.3');
   asked = { once: await startWatchedSite('127.0.0.4'), always: await startWatchedSite('127.0.0.5'), deny: await startWatchedSite('127.0.0.6') };
   // The fixture server's site is trusted for the run, so every page the agent starts from is allowed.
-  core = await startLinkedCore(['--trust', '127.0.0.1']);
+  core = await startLinkedCore(testServerFlags('trusted', ['127.0.0.1']));
 });
 
 afterAll(async () => {

@@ -133,8 +133,8 @@ describe('an undecided site', () => {
     expect(page.text).toContain('The person is asked (question q2)');
     const { questions } = await hub.call('questions.list', {});
     expect(questions).toMatchObject([
-      { id: 'q1', kind: 'site', site: 'other.example', need: 'read', tool: 'navigate', url: 'https://other.example/' },
-      { id: 'q2', kind: 'site', site: 'shop.example', need: 'read', tool: 'snapshot' },
+      { id: 'q1', kind: 'site', site: 'https://other.example', need: 'read', tool: 'navigate', url: 'https://other.example/' },
+      { id: 'q2', kind: 'site', site: 'https://shop.example', need: 'read', tool: 'snapshot' },
     ]);
     await hub.call('questions.answer', { id: 'q2', answer: 'once' });
     expect((await call('snapshot')).text).toBe('snapshot done');
@@ -145,7 +145,7 @@ describe('an undecided site', () => {
     const asked: string[] = [];
     const { call } = await connect({ elicit: (message) => (asked.push(message), { answer: 'Allow for this session' }) });
     expect((await call('snapshot')).text).toBe('snapshot done');
-    expect(asked).toEqual(['The agent wants to read shop.example (snapshot). Allow it?']);
+    expect(asked).toEqual(['The agent wants to read https://shop.example (snapshot). Allow it?']);
   });
 
   it('stays refused when the person declines or denies in the client', async () => {

@@ -79,9 +79,10 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       if (answered || refused.code !== 'DOMAIN_CONFIRMATION_REQUIRED' || !isSiteRefusal(refused.data)) throw error;
       // Undecided site: the person is asked, in the client when it can, else in the panel; an answer in the client
       // lets the call go on at once.
-      const { site, need } = refused.data;
-      const question = control.askSite({ site, need, tool: tool.name, ...(typeof args['url'] === 'string' ? { url: args['url'] } : {}) });
-      const answer = await session.elicitor.siteAnswer(site, need, tool.name, signal);
+      // The question names the exact origin (scheme, host, port), so no answer grants more than the page asked about.
+      const { origin, need } = refused.data;
+      const question = control.askSite({ site: origin, need, tool: tool.name, ...(typeof args['url'] === 'string' ? { url: args['url'] } : {}) });
+      const answer = await session.elicitor.siteAnswer(question.site, need, tool.name, signal);
       if (answer === undefined) throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, { next: refused.next, data: { ...refused.data, question: question.id } });
       await control.call('questions.answer', { id: question.id, answer });
       return guarded(tool, args, extra, true);
@@ -122,8 +123,10 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
   };
 }
 
-function isSiteRefusal(data: Record<string, unknown> | undefined): data is { site: string; need: 'read' | 'act' | 'trusted' } {
-  return typeof data?.['site'] === 'string' && (data['need'] === 'read' || data['need'] === 'act' || data['need'] === 'trusted');
+type SiteRefusal = { origin: string; need: 'read' | 'act' | 'trusted' };
+
+function isSiteRefusal(data: Record<string, unknown> | undefined): data is SiteRefusal {
+  return typeof data?.['origin'] === 'string' && (data['need'] === 'read' || data['need'] === 'act' || data['need'] === 'trusted');
 }
 
 /** The person's words go at the top of the agent's next result, whatever that result is. */
