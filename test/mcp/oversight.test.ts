@@ -82,7 +82,7 @@ async function connect(options: { elicit?: (message: string) => Record<string, u
     const result = await client.callTool({ name, arguments: args });
     return { text: textOf(result), isError: result.isError === true, data: result.structuredContent };
   };
-  return { hub, executor, call, dataDir };
+  return { hub, executor, call, dataDir, client };
 }
 
 afterEach(async () => {
@@ -115,11 +115,19 @@ describe('stop and resume', () => {
 });
 
 describe('interjections', () => {
-  it('arrive at the top of the next result, once', async () => {
-    const { hub, call } = await connect({ allow: ['shop.example'] });
+  it('arrive at the top of the next result, once, in a block of their own marked as the instructions say', async () => {
+    const { hub, call, client } = await connect({ allow: ['shop.example'] });
+    const mark = /"\[chrome-mcp ([0-9a-f]{12})\] The person says:"/.exec(client.getInstructions() ?? '')?.[1];
+    expect(mark).toMatch(/^[0-9a-f]{12}$/);
     await hub.call('interject', { message: 'Use the blue plan, not the red one' });
-    expect((await call('snapshot')).text).toBe('The person says: Use the blue plan, not the red one\n\nsnapshot done');
+    expect((await call('snapshot')).text).toBe(`[chrome-mcp ${mark}] The person says: Use the blue plan, not the red one\nsnapshot done`);
     expect((await call('snapshot')).text).toBe('snapshot done');
+  });
+
+  it('carry a mark of each session\'s own', async () => {
+    const first = (await connect()).client.getInstructions();
+    const second = (await connect()).client.getInstructions();
+    expect(first).not.toBe(second);
   });
 });
 

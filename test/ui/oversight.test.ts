@@ -87,7 +87,7 @@ describe('oversight', () => {
     await page.getByLabel('Message for the agent').fill('The order number is in the footer');
     await page.getByRole('button', { name: 'Send to the agent' }).click();
     await page.getByText('1 waiting for the agent\'s next call').waitFor();
-    expect(await run.call('snapshot')).toMatch(/^The person says: The order number is in the footer\n\nPage /);
+    expect(await run.call('snapshot')).toMatch(/^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage /);
     await page.getByText('Message delivered: "The order number is in the footer"').waitFor();
     await run.shot('oversight');
     expect(run.errors).toEqual([]);
