@@ -85,6 +85,8 @@ export function policyError(denied: Denied): ToolError {
   const { reason, site, origin, have, need, rule } = denied;
   return new ToolError(code, denied.message, {
     next: denied.next,
-    data: { reason, site, ...(origin === undefined ? {} : { origin }), have, need, ...(rule === undefined ? {} : { rule }) },
+    data: {
+      reason, site, ...(origin === undefined ? {} : { origin }), have, need, ...(rule === undefined ? {} : { rule }),
+    },
   });
 }

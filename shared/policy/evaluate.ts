@@ -15,7 +15,8 @@ export function evaluatePolicy(url: string, needed: PolicyLevel, policy: Policy)
   const site = siteOf(url);
   const label = siteLabel(site);
   if (needed === 'none') return { allowed: true, level: 'none', site: label };
-  const refuse = (reason: Denied['reason'], have: Denied['have'], extra: Pick<Refusal, 'rule' | 'why' | 'origin'> = {}): Denied =>
+  type Extra = Pick<Refusal, 'rule' | 'why' | 'origin'>;
+  const refuse = (reason: Denied['reason'], have: Denied['have'], extra: Extra = {}): Denied =>
     deny({ reason, site: label, have, need: needed, ...extra });
 
   if (site.kind === 'bad') return refuse('bad_url', 'none');

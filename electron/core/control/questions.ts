@@ -178,9 +178,12 @@ function askablePattern(origin: string): SitePattern {
   try {
     pattern = parseSitePattern(origin);
   } catch (error) {
-    throw new ToolError('INTERNAL', `A site question must name an origin: ${error instanceof Error ? error.message : String(error)}`);
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ToolError('INTERNAL', `A site question must name an origin: ${why}`);
   }
-  if (pattern.kind !== 'origin') throw new ToolError('INTERNAL', `A site question must name an origin, not "${origin}".`);
+  if (pattern.kind !== 'origin') {
+    throw new ToolError('INTERNAL', `A site question must name an origin, not "${origin}".`);
+  }
   const broad = grantProblem(pattern, 'read');
   if (broad) {
     throw new ToolError('POLICY_DENIED', `No answer could allow this site: ${broad}.`, {

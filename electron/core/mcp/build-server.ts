@@ -35,7 +35,8 @@ function annotationsOf(tool: ToolDefinition): ToolAnnotations {
 export function buildServer(deps: ServerDeps, agent: string): McpServer {
   // Per session: what one client's model learns of it says nothing about another's.
   const voiceMark = newVoiceMark();
-  const server = new McpServer({ name: 'chrome-mcp', version: VERSION }, { instructions: voiceInstructions(voiceMark) });
+  const instructions = voiceInstructions(voiceMark);
+  const server = new McpServer({ name: 'chrome-mcp', version: VERSION }, { instructions });
   const clientName = (): string | undefined => server.server.getClientVersion()?.name;
   // The person's panel and tray list the session from here on, under the name its client gave.
   server.server.oninitialized = () => deps.agents.introduce(agent, clientName());

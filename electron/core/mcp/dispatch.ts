@@ -85,7 +85,8 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       // lets the call go on at once.
       // The question names the exact origin (scheme, host, port), so no answer grants more than the page asked about.
       const { origin, need } = refused.data;
-      const question = control.askSite({ site: origin, need, tool: tool.name, ...(typeof args['url'] === 'string' ? { url: args['url'] } : {}) });
+      const url = typeof args['url'] === 'string' ? { url: args['url'] } : {};
+      const question = control.askSite({ site: origin, need, tool: tool.name, ...url });
       const answer = await session.elicitor.siteAnswer(question.site, need, tool.name, signal);
       if (answer === undefined) throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, { next: refused.next, data: { ...refused.data, question: question.id } });
       await control.call('questions.answer', { id: question.id, answer });
@@ -130,7 +131,8 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
 type SiteRefusal = { origin: string; need: 'read' | 'act' | 'trusted' };
 
 function isSiteRefusal(data: Record<string, unknown> | undefined): data is SiteRefusal {
-  return typeof data?.['origin'] === 'string' && (data['need'] === 'read' || data['need'] === 'act' || data['need'] === 'trusted');
+  const need = data?.['need'];
+  return typeof data?.['origin'] === 'string' && (need === 'read' || need === 'act' || need === 'trusted');
 }
 
 /** What the call aimed at, for the activity stream: the model's own description first, else how it named the element. */

@@ -38,7 +38,7 @@ export function quotePage(text: string, mark: string): string {
   return text.split(mark).join('[mark removed]').replace(BORROWED, '(page text) $1');
 }
 
-/** Every string of a backend's result (its text and data) through quotePage: the backend's results carry page content. */
+/** Every string of a backend's result (text and data) through quotePage: a backend's results carry page content. */
 export function quotePageResult(result: OperationResult, mark: string): OperationResult {
   const quoted: OperationResult = { ...result, text: quotePage(result.text, mark) };
   if (result.data) quoted.data = quoteStrings(result.data, mark, 0) as Record<string, unknown>;
