@@ -28,7 +28,7 @@ describe('needs you', () => {
     await run.call('tab_new', { url: fixtures.url('nav-basic.html') });
     const target = `${fixtures.crossOrigin}/nav-second.html`;
     expect(await run.call('navigate', { url: target })).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: .*The person is asked/);
-    const card = run.page.locator('.card.question').filter({ hasText: `The agent wants to read ${new URL(fixtures.crossOrigin).host}` });
+    const card = run.page.locator('.card.question').filter({ hasText: `The agent wants to read ${fixtures.crossOrigin}` });
     await card.waitFor();
     await run.shot('needs-you-question');
     await card.getByRole('button', { name: 'Allow once' }).click();
