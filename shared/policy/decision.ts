@@ -19,6 +19,8 @@ export interface Denied {
   allowed: false;
   reason: DenyReason;
   site: string;
+  /** For an http(s) page, its exact origin: what a question about it names and what an answer grants. */
+  origin?: string;
   have: Have;
   need: AccessLevel;
   /** The rule that decided, in its canonical spelling; absent when the default or the blind list did. */
@@ -34,6 +36,7 @@ export type Decision = Allowed | Denied;
 export interface Refusal {
   reason: DenyReason;
   site: string;
+  origin?: string;
   have: Have;
   need: AccessLevel;
   rule?: string;
@@ -44,9 +47,12 @@ export interface Refusal {
 const FLAG_FOR: Record<AccessLevel, string> = { read: '--allow', act: '--allow', trusted: '--trust' };
 
 export function deny(refusal: Refusal): Denied {
-  const { reason, site, have, need, rule } = refusal;
+  const { reason, site, origin, have, need, rule } = refusal;
   const [message, next] = wording(refusal);
-  return { allowed: false, reason, site, have, need, ...(rule === undefined ? {} : { rule }), message, next };
+  return {
+    allowed: false, reason, site, ...(origin === undefined ? {} : { origin }), have, need,
+    ...(rule === undefined ? {} : { rule }), message, next,
+  };
 }
 
 function wording({ reason, site, have, need, rule, why }: Refusal): [string, string] {
@@ -76,9 +82,11 @@ function wording({ reason, site, have, need, rule, why }: Refusal): [string, str
 /** The error a tool returns for a refusal: the person is being asked (`ask`), or the policy said no. */
 export function policyError(denied: Denied): ToolError {
   const code = denied.reason === 'ask' ? 'DOMAIN_CONFIRMATION_REQUIRED' : 'POLICY_DENIED';
-  const { reason, site, have, need, rule } = denied;
+  const { reason, site, origin, have, need, rule } = denied;
   return new ToolError(code, denied.message, {
     next: denied.next,
-    data: { reason, site, have, need, ...(rule === undefined ? {} : { rule }) },
+    data: {
+      reason, site, ...(origin === undefined ? {} : { origin }), have, need, ...(rule === undefined ? {} : { rule }),
+    },
   });
 }

@@ -1,11 +1,11 @@
 // The policy check both ends run: a URL (or a whole redirect chain) and the level a call needs, against the policy.
 import type { PolicyLevel } from '../tools/define.js';
 import { blindGroup } from './blind.js';
-import { deny, type Decision, type Denied } from './decision.js';
+import { deny, type Decision, type Denied, type Refusal } from './decision.js';
 import { meets, type AccessLevel } from './levels.js';
 import { patternText } from './pattern.js';
 import { standingOf, type Policy } from './policy.js';
-import { siteLabel, siteOf } from './site.js';
+import { originOf, siteLabel, siteOf } from './site.js';
 
 /**
  * Judges one URL, which must be the frame's own URL (or its security origin), never the top page's for a child frame.
@@ -15,7 +15,8 @@ export function evaluatePolicy(url: string, needed: PolicyLevel, policy: Policy)
   const site = siteOf(url);
   const label = siteLabel(site);
   if (needed === 'none') return { allowed: true, level: 'none', site: label };
-  const refuse = (reason: Denied['reason'], have: Denied['have'], extra: { rule?: string; why?: string } = {}): Denied =>
+  type Extra = Pick<Refusal, 'rule' | 'why' | 'origin'>;
+  const refuse = (reason: Denied['reason'], have: Denied['have'], extra: Extra = {}): Denied =>
     deny({ reason, site: label, have, need: needed, ...extra });
 
   if (site.kind === 'bad') return refuse('bad_url', 'none');
@@ -28,7 +29,9 @@ export function evaluatePolicy(url: string, needed: PolicyLevel, policy: Policy)
   const rule = standing.rule ? { rule: patternText(standing.rule.site) } : {};
   // Local files hold whatever is on the disk, so without a `file://` rule they are blocked rather than asked about.
   const level = site.kind === 'file' && !standing.rule ? 'blocked' : standing.level;
-  if (level === 'ask') return refuse('ask', 'ask');
+  // The question names the exact origin, so an answer grants that origin and no wider site (not every port, scheme or
+  // subdomain).
+  if (level === 'ask') return refuse('ask', 'ask', site.kind === 'web' ? { origin: originOf(site) } : {});
   if (level === 'blocked') return refuse('blocked', 'blocked', rule);
   if (!meets(level, needed)) return refuse('below', level, rule);
   return { allowed: true, level, site: label };

@@ -1,5 +1,6 @@
 // The policy file (`--policy FILE`, docs/policy.md): JSON decoded with zod into a Policy, with errors that say where.
 import { z } from 'zod';
+import { grantProblem } from './breadth.js';
 import { PolicyFormatError } from './format-error.js';
 import { RULE_LEVELS } from './levels.js';
 import { parseSitePattern } from './pattern.js';
@@ -14,9 +15,16 @@ const sitePattern = z.string().transform((text, ctx) => {
   }
 });
 
+// A rule too broad for its level refuses the whole file rather than being skipped: the person sees which rule to fix,
+// and the file is never rewritten without it.
+const rule = z.strictObject({ site: sitePattern, level: z.enum(RULE_LEVELS) }).superRefine(({ site, level }, ctx) => {
+  const problem = grantProblem(site, level);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['site'], message: problem });
+});
+
 export const PolicyFileSchema = z.strictObject({
   version: z.literal(1),
-  rules: z.array(z.strictObject({ site: sitePattern, level: z.enum(RULE_LEVELS) })).default([]),
+  rules: z.array(rule).default([]),
   default: z.enum(['ask', 'blocked']).default(DEFAULT_POLICY.default),
   downloads: z.boolean().default(DEFAULT_POLICY.downloads),
 });

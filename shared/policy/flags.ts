@@ -1,7 +1,7 @@
 // --allow and --trust: one-run grants from the command line, layered on the policy file.
+import { parseRule } from './breadth.js';
 import { PolicyFormatError } from './format-error.js';
 import type { RuleLevel } from './levels.js';
-import { parseSitePattern } from './pattern.js';
 import { DEFAULT_POLICY, type Policy, type Rule } from './policy.js';
 
 export interface PolicyFlags {
@@ -17,7 +17,7 @@ export function policyFromFlags(flags: PolicyFlags, base: Policy = DEFAULT_POLIC
   const grantsFor = (values: readonly string[], flag: string, level: RuleLevel): Rule[] =>
     values.flatMap((value) => value.split(',')).map((item) => item.trim()).filter(Boolean).flatMap((item) => {
       try {
-        return [{ site: parseSitePattern(item), level }];
+        return [parseRule(item, level)];
       } catch (error) {
         problems.push(`${flag}: ${error instanceof Error ? error.message : String(error)}`);
         return [];

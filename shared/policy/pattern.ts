@@ -75,7 +75,7 @@ function cleanHost(hostname: string, problem: (what: string) => never): string {
   return host ? host : problem('not a host name');
 }
 
-function isIpLiteral(host: string): boolean {
+export function isIpLiteral(host: string): boolean {
   // After the parser, an IPv4 address is always four dotted decimals and an IPv6 one is bracketed.
   return host.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -70,6 +70,12 @@ export function siteLabel(site: Site): string {
   }
 }
 
+/** The exact origin a question names and an answer grants (`https://example.com`, `http://localhost:8888`). */
+export function originOf(site: WebSite): string {
+  const port = site.port === DEFAULT_PORT[site.scheme] ? '' : `:${site.port}`;
+  return `${site.scheme}://${site.host}${port}`;
+}
+
 export function defaultPort(scheme: 'http' | 'https'): number {
   return DEFAULT_PORT[scheme];
 }

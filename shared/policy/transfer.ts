@@ -1,9 +1,10 @@
 // The policy as text-form JSON, for the wire to the extension and the control API: patterns travel in their canonical
 // spelling and are parsed again on arrival with the same parser, so no end trusts another's parsed data.
 import { z } from 'zod';
+import { parseRule } from './breadth.js';
 import { PolicyFormatError } from './format-error.js';
 import { RULE_LEVELS } from './levels.js';
-import { parseSitePattern, patternText } from './pattern.js';
+import { patternText } from './pattern.js';
 import type { Policy, Rule } from './policy.js';
 
 const MAX_RULES = 2_000;
@@ -34,12 +35,12 @@ export function policyToTransfer(policy: Policy): PolicyTransfer {
   };
 }
 
-/** Parses rule texts; throws PolicyFormatError naming every bad one by its index. */
+/** Parses rule texts; throws PolicyFormatError naming every bad one (a bad pattern, or too broad) by its index. */
 export function rulesFromText(rules: readonly RuleText[], field = 'rules'): Rule[] {
   const problems: string[] = [];
   const parsed = rules.flatMap((rule, index) => {
     try {
-      return [{ site: parseSitePattern(rule.site), level: rule.level }];
+      return [parseRule(rule.site, rule.level)];
     } catch (error) {
       problems.push(`${field}[${index}]: ${error instanceof Error ? error.message : String(error)}`);
       return [];

@@ -19,7 +19,7 @@ const RICH: Policy = {
     { site: parseSitePattern('https://app.example.net:8443'), level: 'act' },
     { site: parseSitePattern('file://'), level: 'read' },
   ],
-  grants: [{ site: parseSitePattern('[::1]'), level: 'act' }],
+  grants: [{ site: parseSitePattern('[::1]:8080'), level: 'act' }],
   default: 'blocked',
   downloads: true,
   self: [parseSitePattern('http://127.0.0.1:38018')],

@@ -53,7 +53,7 @@ describe('control client', () => {
     expect(view.blind['a bank']).toContain('chase.com');
     expect(await call('policy.get')).toEqual(view);
 
-    const question = hub.askSite({ site: 'shop.com', need: 'act', tool: 'click', url: 'https://shop.com/cart' });
+    const question = hub.askSite({ site: 'https://shop.com', need: 'act', tool: 'click', url: 'https://shop.com/cart' });
     expect((await call('questions.list')).questions).toEqual([question]);
     expect(await call('questions.answer', { id: question.id, answer: 'once' })).toEqual({ questions: [] });
     expect(evaluatePolicy('https://shop.com/', 'act', hub.policy()).allowed).toBe(true);

@@ -66,6 +66,25 @@ describe('policy store', () => {
     expect(() => new PolicyStore({ file })).toThrow(/rules\[1\]\.site/);
   });
 
+  it('refuses to load a file an older version saved with a too-broad answer, naming the rule, and leaves it as it was', () => {
+    const file = join(dirs.make(), 'policy.json');
+    // What an "Always" answer on http://localhost/ and on https://github.io/ used to write.
+    const text = JSON.stringify({ version: 1, rules: [{ site: 'localhost', level: 'act' }, { site: 'github.io', level: 'act' }] });
+    writeFileSync(file, text);
+    expect(() => new PolicyStore({ file })).toThrow(/rules\[0\]\.site: "localhost": a local host name needs its port[\s\S]*rules\[1\]\.site: "github\.io": github\.io is a public suffix/);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('refuses a too-broad grant or rule whoever adds it, and keeps a block of the same', () => {
+    const store = new PolicyStore({ file: join(dirs.make(), 'policy.json') });
+    expect(() => store.grant({ site: parseSitePattern('co.uk'), level: 'act' })).toThrow(/public suffix/);
+    expect(() => store.addRule({ site: parseSitePattern('127.0.0.1'), level: 'read' })).toThrow(/needs its port/);
+    expect(store.current().grants).toEqual([]);
+    expect(store.current().rules).toEqual([]);
+    store.grant({ site: parseSitePattern('co.uk'), level: 'blocked' });
+    expect(store.current().grants).toHaveLength(1);
+  });
+
   it('refuses a bad pattern by its index, changing nothing and saving nothing', () => {
     const dir = dirs.make();
     const file = join(dir, 'policy.json');

@@ -28,10 +28,10 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('site questions', () => {
   it('asks once per site and need, in canonical spelling, however often the agent retries', async () => {
     const { hub, events } = setup();
-    const first = hub.askSite({ site: 'Shop.Example.com', need: 'act', tool: 'click', url: 'https://shop.example.com/cart' });
-    expect(first).toMatchObject({ kind: 'site', site: 'shop.example.com', need: 'act', tool: 'click', url: 'https://shop.example.com/cart' });
-    expect(hub.askSite({ site: 'shop.example.com', need: 'act', tool: 'type' })).toBe(first);
-    const read = hub.askSite({ site: 'shop.example.com', need: 'read', tool: 'snapshot' });
+    const first = hub.askSite({ site: 'HTTPS://Shop.Example.com:443', need: 'act', tool: 'click', url: 'https://shop.example.com/cart' });
+    expect(first).toMatchObject({ kind: 'site', site: 'https://shop.example.com', need: 'act', tool: 'click', url: 'https://shop.example.com/cart' });
+    expect(hub.askSite({ site: 'https://shop.example.com', need: 'act', tool: 'type' })).toBe(first);
+    const read = hub.askSite({ site: 'https://shop.example.com', need: 'read', tool: 'snapshot' });
     expect(read.id).not.toBe(first.id);
     expect((await hub.call('questions.list', {})).questions.map((q) => q.id)).toEqual([first.id, read.id]);
     expect(events.filter((e) => e.type === 'question').map((e) => e.type === 'question' && e.change)).toEqual(['added', 'added']);
@@ -46,34 +46,38 @@ describe('site questions', () => {
   it('once: this run only, at act for read/act needs and trusted for trusted', async () => {
     const { hub, decide } = setup();
     expect(decide('https://docs.site.com/', 'read')).toBe('ask');
-    const q = hub.askSite({ site: 'docs.site.com', need: 'read', tool: 'snapshot' });
+    const q = hub.askSite({ site: 'https://docs.site.com', need: 'read', tool: 'snapshot' });
     await hub.call('questions.answer', { id: q.id, answer: 'once' });
     expect(decide('https://docs.site.com/a', 'act')).toBe('allowed act');
     expect(decide('https://docs.site.com/a', 'trusted')).toBe('below');
     expect(hub.policy().grants).toHaveLength(1);
     expect(hub.policy().rules).toEqual([]);
-    const t = hub.askSite({ site: 'app.site.com', need: 'trusted', tool: 'eval' });
+    const t = hub.askSite({ site: 'https://app.site.com', need: 'trusted', tool: 'eval' });
     await hub.call('questions.answer', { id: t.id, answer: 'once' });
     expect(decide('https://app.site.com/', 'trusted')).toBe('allowed trusted');
   });
 
   it('always: a saved rule, at the level the person picked', async () => {
     const { hub, store, decide } = setup();
-    const q = hub.askSite({ site: 'news.com', need: 'act', tool: 'click' });
+    const q = hub.askSite({ site: 'https://news.com', need: 'act', tool: 'click' });
     await hub.call('questions.answer', { id: q.id, answer: 'always', level: 'read' });
     expect(decide('https://news.com/', 'read')).toBe('allowed read');
     expect(decide('https://news.com/', 'act')).toBe('below');
     expect(hub.policy().grants).toEqual([]);
     const view = await hub.call('policy.get', {});
-    expect(view.rules).toEqual([{ site: 'news.com', level: 'read' }]);
+    expect(view.rules).toEqual([{ site: 'https://news.com', level: 'read' }]);
+    // Exactly the origin asked: not the registrable domain's other hosts, nor another scheme or port.
+    expect(decide('https://www.news.com/', 'read')).toBe('ask');
+    expect(decide('http://news.com/', 'read')).toBe('ask');
+    expect(decide('https://news.com:8443/', 'read')).toBe('ask');
     expect(view.file).toBe(store.file);
   });
 
   it('deny: blocked for this run, and it settles the site\'s other questions too', async () => {
     const { hub, decide, events } = setup();
-    const act = hub.askSite({ site: 'spam.com', need: 'act', tool: 'click' });
-    const read = hub.askSite({ site: 'spam.com', need: 'read', tool: 'snapshot' });
-    const other = hub.askSite({ site: 'fine.com', need: 'read', tool: 'snapshot' });
+    const act = hub.askSite({ site: 'https://spam.com', need: 'act', tool: 'click' });
+    const read = hub.askSite({ site: 'https://spam.com', need: 'read', tool: 'snapshot' });
+    const other = hub.askSite({ site: 'https://fine.com', need: 'read', tool: 'snapshot' });
     const waiting = hub.waitForAnswer(read.id);
     const left = await hub.call('questions.answer', { id: act.id, answer: 'deny' });
     expect(left.questions.map((q) => q.id)).toEqual([other.id]);
@@ -85,18 +89,18 @@ describe('site questions', () => {
 
   it('a grant settles the questions it covers and leaves the higher needs waiting', async () => {
     const { hub } = setup();
-    hub.askSite({ site: 'mix.com', need: 'read', tool: 'snapshot' });
-    const trusted = hub.askSite({ site: 'mix.com', need: 'trusted', tool: 'eval' });
-    const act = hub.askSite({ site: 'mix.com', need: 'act', tool: 'click' });
+    hub.askSite({ site: 'https://mix.com', need: 'read', tool: 'snapshot' });
+    const trusted = hub.askSite({ site: 'https://mix.com', need: 'trusted', tool: 'eval' });
+    const act = hub.askSite({ site: 'https://mix.com', need: 'act', tool: 'click' });
     const left = await hub.call('questions.answer', { id: act.id, answer: 'once' });
     expect(left.questions.map((q) => q.id)).toEqual([trusted.id]);
   });
 
   it('a rule the person sets in the editor settles the questions it decides, and leaves the others waiting', async () => {
     const { hub, events } = setup();
-    const read = hub.askSite({ site: 'edit.com', need: 'read', tool: 'snapshot', url: 'https://edit.com/a' });
-    const act = hub.askSite({ site: 'edit.com', need: 'act', tool: 'click', url: 'https://edit.com/a' });
-    const other = hub.askSite({ site: 'other.com', need: 'read', tool: 'snapshot' });
+    const read = hub.askSite({ site: 'https://edit.com', need: 'read', tool: 'snapshot', url: 'https://edit.com/a' });
+    const act = hub.askSite({ site: 'https://edit.com', need: 'act', tool: 'click', url: 'https://edit.com/a' });
+    const other = hub.askSite({ site: 'https://other.com', need: 'read', tool: 'snapshot' });
     const reading = hub.waitForAnswer(read.id);
     const acting = hub.waitForAnswer(act.id);
     await hub.call('policy.set', { rules: [{ site: 'edit.com', level: 'read' }], default: 'ask', downloads: false });
@@ -110,7 +114,7 @@ describe('site questions', () => {
 
   it('waitForAnswer resolves with the decision, and gives up when its signal aborts', async () => {
     const { hub } = setup();
-    const q = hub.askSite({ site: 'wait.com', need: 'act', tool: 'click' });
+    const q = hub.askSite({ site: 'https://wait.com', need: 'act', tool: 'click' });
     const controller = new AbortController();
     const abandoned = hub.waitForAnswer(q.id, controller.signal);
     const kept = hub.waitForAnswer(q.id);
@@ -122,7 +126,7 @@ describe('site questions', () => {
 
   it('an unknown or already answered id is NOT_FOUND naming it; a mismatched answer is BAD_ARGS', async () => {
     const { hub } = setup();
-    const q = hub.askSite({ site: 'x.com', need: 'read', tool: 'snapshot' });
+    const q = hub.askSite({ site: 'https://x.com', need: 'read', tool: 'snapshot' });
     await expect(hub.call('questions.answer', { id: q.id, reply: 'sure' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('once, always or deny') });
     await hub.call('questions.answer', { id: q.id, answer: 'once' });
     const again = await rejection(hub.call('questions.answer', { id: q.id, answer: 'once' }));
@@ -156,7 +160,7 @@ describe('agent questions', () => {
   it('are withdrawn with STOPPED when the person stops the agent, and refused while stopped', async () => {
     const { hub, events } = setup();
     const asked = hub.askAgentQuestion('Proceed?');
-    hub.askSite({ site: 'stays.com', need: 'read', tool: 'snapshot' });
+    hub.askSite({ site: 'https://stays.com', need: 'read', tool: 'snapshot' });
     await hub.call('stop', { message: 'hold on' });
     await expect(asked).rejects.toMatchObject({ code: 'STOPPED', message: expect.stringContaining('hold on') });
     expect((await hub.call('questions.list', {})).questions.map((q) => q.kind)).toEqual(['site']);

@@ -15,6 +15,7 @@ import { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { personAt } from '../support/person.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
@@ -31,7 +32,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-control-e2e-'));
   // 127.0.0.1 may be acted on for this run; localhost (the fixture server's second site) has no rule: ask. The
   // debugging port is the person's keyboard for the Esc test: the fallback opens none of its own.
-  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, '--allow', '127.0.0.1', '--browser-arg=--remote-debugging-port=0'];
+  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, ...testServerFlags('act', ['127.0.0.1']), '--browser-arg=--remote-debugging-port=0'];
   client = new Client({ name: 'control-e2e', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, env: childEnv, stderr: 'ignore' }));
   const file = readControlFile(dataDir);
@@ -62,7 +63,7 @@ describe('the person answers through the control API', () => {
     const asked = await call('navigate', { url: fixtures.crossOrigin + '/nav-second.html' });
     expect(asked).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: .*The person is asked \(question (q\d+)\)/);
     const { questions } = await control.call('questions.list');
-    expect(questions).toMatchObject([{ kind: 'site', site: new URL(fixtures.crossOrigin).host, need: 'read', tool: 'navigate' }]);
+    expect(questions).toMatchObject([{ kind: 'site', site: fixtures.crossOrigin, need: 'read', tool: 'navigate' }]);
     await control.call('questions.answer', { id: questions[0]!.id, answer: 'once' });
     expect(await call('navigate', { url: fixtures.crossOrigin + '/nav-second.html' })).toContain('Nav second');
   });
@@ -70,7 +71,9 @@ describe('the person answers through the control API', () => {
   it('blocks a site live from the policy editor: the next call is refused without a restart', async () => {
     await call('navigate', { url: fixtures.url('nav-basic.html') });
     const before = await control.call('policy.get');
-    await control.call('policy.set', { rules: [{ site: '127.0.0.1', level: 'blocked' }], default: before.default, downloads: before.downloads });
+    // The run's grant names the port, so the block does too: a narrower grant would outrank a bare-address block.
+    const site = new URL(fixtures.origin).host;
+    await control.call('policy.set', { rules: [{ site, level: 'blocked' }], default: before.default, downloads: before.downloads });
     expect(await call('snapshot')).toMatch(/^POLICY_DENIED: The person's policy blocks 127\.0\.0\.1/);
     await control.call('policy.set', { rules: [], default: before.default, downloads: before.downloads });
     expect(await call('snapshot')).toContain('Nav basic');
@@ -86,7 +89,7 @@ describe('the person answers through the control API', () => {
     expect(await call('snapshot')).toMatch(/^STOPPED: Stopped by the person: Let me log in first/);
     await control.call('resume');
     await control.call('interject', { message: 'The order number is in the footer' });
-    expect(await call('snapshot')).toMatch(/^The person says: The order number is in the footer\n\nPage "Nav basic"/);
+    expect(await call('snapshot')).toMatch(/^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage "Nav basic"/);
     const { entries } = await control.call('audit.read', { tool: 'snapshot' });
     expect(entries.map((entry) => entry.decision)).toEqual(expect.arrayContaining(['denied', 'stopped', 'allowed']));
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { textOf } from '../support/tool-result.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let site: GateSite;
 let core: LinkedCore;
@@ -11,7 +12,7 @@ let core: LinkedCore;
 beforeAll(async () => {
   site = await startGateSite();
   // 127.0.0.1 may be acted on, not trusted: risky acts there wait for the person.
-  core = await startLinkedCore(['--allow', '127.0.0.1']);
+  core = await startLinkedCore(testServerFlags('act', ['127.0.0.1']));
 });
 
 afterAll(async () => {

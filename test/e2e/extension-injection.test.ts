@@ -9,6 +9,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { textOf } from '../support/tool-result.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 const POLICY_CODES = ['POLICY_DENIED', 'DOMAIN_CONFIRMATION_REQUIRED'];
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
   watched = await startWatchedSite('127.0.0.2');
   // The injecting page may be read and acted on, not scripted: the person allowed it, not what it says.
-  core = await startLinkedCore(['--allow', '127.0.0.1']);
+  core = await startLinkedCore(testServerFlags('act', ['127.0.0.1']));
 });
 
 afterAll(async () => {

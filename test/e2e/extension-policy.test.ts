@@ -8,6 +8,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { textOf, type CallResult } from '../support/tool-result.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let core: LinkedCore;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   elsewhere = await startWatchedSite('127.0.0.3');
   asked = { once: await startWatchedSite('127.0.0.4'), always: await startWatchedSite('127.0.0.5'), deny: await startWatchedSite('127.0.0.6') };
   // The fixture server's site is trusted for the run, so every page the agent starts from is allowed.
-  core = await startLinkedCore(['--trust', '127.0.0.1']);
+  core = await startLinkedCore(testServerFlags('trusted', ['127.0.0.1']));
 });
 
 afterAll(async () => {
@@ -45,7 +46,7 @@ async function standing(rules: ControlInput<'policy.set'>['rules']): Promise<voi
 }
 
 /** A refusal's code and why, from the structured part a model (and the core's asking) reads. */
-function refusal(result: CallResult): { code?: unknown; reason?: unknown; site?: unknown; need?: unknown; question?: unknown } {
+function refusal(result: CallResult): { code?: unknown; reason?: unknown; site?: unknown; origin?: unknown; need?: unknown; question?: unknown } {
   expect(result.isError, textOf(result)).toBe(true);
   return result.structuredContent ?? {};
 }
@@ -78,11 +79,12 @@ describe('a matrix of standing rules × tool classes on the watched site', () =>
     const result = await call(tool, args(tool));
     const loaded = watched.requests.slice(before).includes('/') ? ', loaded' : '';
     if (!result.isError) return `ok${loaded}`;
-    const { code, reason, site, need, question } = refusal(result);
+    const { code, reason, site, origin, need, question } = refusal(result);
     if (code === 'POLICY_DENIED') return `denied: ${String(reason)}${loaded}`;
     if (code !== 'DOMAIN_CONFIRMATION_REQUIRED') return textOf(result).split('\n')[0]!;
     const { questions } = await core.control.call('questions.list');
-    const listed = questions.some((q) => q.id === question && q.kind === 'site' && q.site === site && q.need === need && site === hostOf(watched));
+    // The question names the exact origin: what an answer would grant.
+    const listed = questions.some((q) => q.id === question && q.kind === 'site' && q.site === origin && q.need === need && site === hostOf(watched));
     return listed ? `asked (${String(need)})${loaded}` : `asked, with no question for the person: ${textOf(result).split('\n')[0]}`;
   }
 
@@ -139,7 +141,7 @@ describe('the person answers a question through the control API', () => {
     const refused = refusal(await call('navigate', { url: `${site.origin}/` }));
     expect(refused).toMatchObject({ code: 'DOMAIN_CONFIRMATION_REQUIRED', reason: 'ask', site: hostOf(site), need: 'read' });
     const { questions } = await core.control.call('questions.list');
-    expect(questions).toContainEqual(expect.objectContaining({ id: refused.question, kind: 'site', site: hostOf(site), tool: 'navigate' }));
+    expect(questions).toContainEqual(expect.objectContaining({ id: refused.question, kind: 'site', site: site.origin, tool: 'navigate' }));
     expect(site.requests).toEqual([]);
     return String(refused.question);
   }
@@ -151,7 +153,7 @@ describe('the person answers a question through the control API', () => {
     expect(retry.isError, textOf(retry)).toBeFalsy();
     expect(textOf(retry)).toContain('Watched home');
     const policy = await core.control.call('policy.get');
-    expect(policy.grants).toContainEqual({ site: hostOf(asked.once), level: 'act' });
+    expect(policy.grants).toContainEqual({ site: asked.once.origin, level: 'act' });
     expect(policy.rules).toEqual([]);
   });
 
@@ -160,8 +162,8 @@ describe('the person answers a question through the control API', () => {
     await core.control.call('questions.answer', { id: await question(asked.always), answer: 'always' });
     expect((await call('navigate', { url: `${asked.always.origin}/` })).isError).toBeFalsy();
     const policy = await core.control.call('policy.get');
-    expect(policy.rules).toEqual([{ site: hostOf(asked.always), level: 'act' }]);
-    expect(JSON.parse(readFileSync(policy.file, 'utf8')).rules).toEqual([{ site: hostOf(asked.always), level: 'act' }]);
+    expect(policy.rules).toEqual([{ site: asked.always.origin, level: 'act' }]);
+    expect(JSON.parse(readFileSync(policy.file, 'utf8')).rules).toEqual([{ site: asked.always.origin, level: 'act' }]);
   });
 
   it('deny: the retry is POLICY_DENIED, and the site still has seen nothing', async () => {

@@ -10,6 +10,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { buildSecretPage } from '../support/secret-page.js';
 import { textOf } from '../support/tool-result.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 const SECRETS = buildSecretPage();
 /** Room for a whole page: a default-sized read would leave most of it unread, and so unproved. */
@@ -24,7 +25,7 @@ beforeAll(async () => {
   fixtures.serve('/generated/secrets', SECRETS.page);
   fixtures.serve('/generated/secret-form', SECRETS.form);
   pageUrl = `${fixtures.url('generated/secrets')}?${SECRETS.query}`;
-  core = await startLinkedCore(['--trust', '127.0.0.1']);
+  core = await startLinkedCore(testServerFlags('trusted', ['127.0.0.1']));
 });
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ const status = () => core.status();
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  core = await startLinkedCore(TEST_POLICY_FLAGS);
+  core = await startLinkedCore([...TEST_POLICY_FLAGS]);
   ({ client, dataDir } = core);
   expect((await status()).extension).toMatchObject({ connected: true, pairing: 'file' });
 });

@@ -8,17 +8,17 @@ import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/e
 import type { HeldCard } from '../../shared/engine/gate/card.js';
 import { readBody } from '../../shared/engine/gate/request-body.js';
 import { isWrite, requestSends, roughlySameSite } from '../../shared/engine/gate/risk.js';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { ToolError } from '../../shared/protocol/errors.js';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
 import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
-const ACT = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
-const TRUSTED = policyFromFlags({ allow: [], trust: ['127.0.0.1'] });
+const ACT = testServerPolicy('act', ['127.0.0.1']);
+const TRUSTED = testServerPolicy('trusted', ['127.0.0.1']);
 let policy: Policy = ACT;
 let executor: EngineExecutor;
 let site: GateSite;

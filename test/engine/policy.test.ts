@@ -8,10 +8,11 @@ import type { Policy } from '../../shared/policy/policy.js';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
 import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
 /** 127.0.0.1 (the fixture server) may be read, acted on and scripted; everything else is asked about. */
-const HOME_TRUSTED = policyFromFlags({ allow: [], trust: ['127.0.0.1'] });
+const HOME_TRUSTED = testServerPolicy('trusted', ['127.0.0.1']);
 let policy: Policy = HOME_TRUSTED;
 let executor: EngineExecutor;
 let watched: WatchedSite;
@@ -154,7 +155,7 @@ describe('tabs on refused sites', () => {
   });
 
   it('refuses scripts where the site is only allowed to act, naming the level it has', async () => {
-    policy = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
+    policy = testServerPolicy('act', ['127.0.0.1']);
     await run('tab_new', { url: linksPage() });
     const refused = await failure(run('eval', { expression: '1' }));
     expect(refused.code).toBe('POLICY_DENIED');

@@ -7,7 +7,6 @@ import { refuseWhatActivationOpens } from '../../shared/engine/activation.js';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { resolveTarget } from '../../shared/engine/targets.js';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
@@ -15,9 +14,10 @@ import { startTestBrowser } from '../support/browser.js';
 import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 import { until } from '../extension/support/until.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
 /** 127.0.0.1 (the fixture server) may be read, acted on and scripted; everything else is asked about. */
-const HOME_TRUSTED = policyFromFlags({ allow: [], trust: ['127.0.0.1'] });
+const HOME_TRUSTED = testServerPolicy('trusted', ['127.0.0.1']);
 let policy: Policy = HOME_TRUSTED;
 // The host keeps the browser's own download switch to the same live policy the engine enforces.
 const gate = new PolicyGate(() => policy);

@@ -2,9 +2,9 @@
 // itself or through a dedicated worker it starts (whose requests meet only rules put on the worker's own session),
 // reaches no one and is named in the result.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
 let linked: LinkedExtension;
 let watched: WatchedSite;
@@ -12,7 +12,7 @@ let tab: string;
 
 beforeAll(async () => {
   watched = await startWatchedSite();
-  linked = await startLinkedExtension({ policy: () => policyFromFlags({ allow: [], trust: ['127.0.0.1'] }) });
+  linked = await startLinkedExtension({ policy: () => testServerPolicy('trusted', ['127.0.0.1']) });
   tab = String((await linked.run('tab_new', { url: linked.fixtures.url('egress-page.html') })).data?.['tab']);
 });
 

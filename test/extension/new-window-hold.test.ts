@@ -2,15 +2,15 @@
 // refused site gets no request at all (chrome.debugger alone could only close it after its first), one into an
 // allowed site loads and is guarded, and a tab the person opens meanwhile is never touched.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { until } from './support/until.js';
 import { forgetWatched, openLinksPage as openLinks, withSite } from './support/watched-popups.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
-const HOME = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
+const HOME = testServerPolicy('act', ['127.0.0.1']);
 let current: Policy = HOME;
 let linked: LinkedExtension;
 let watched: WatchedSite;

@@ -1,12 +1,12 @@
 // A live policy change reaches the engine inside the real extension: the core's bridge sends it on policyChanged(),
 // and the very next step on the same tab is judged by it, with no reconnect in between.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
 import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
-const ALLOWED = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
+const ALLOWED = testServerPolicy('act', ['127.0.0.1']);
 const BLOCKED: Policy = { ...DEFAULT_POLICY, rules: [{ site: parseSitePattern('127.0.0.1'), level: 'blocked' }] };
 
 let current = ALLOWED;

@@ -82,7 +82,7 @@ async function connect(options: { elicit?: (message: string) => Record<string, u
     const result = await client.callTool({ name, arguments: args });
     return { text: textOf(result), isError: result.isError === true, data: result.structuredContent };
   };
-  return { hub, executor, call, dataDir };
+  return { hub, executor, call, dataDir, client };
 }
 
 afterEach(async () => {
@@ -115,11 +115,19 @@ describe('stop and resume', () => {
 });
 
 describe('interjections', () => {
-  it('arrive at the top of the next result, once', async () => {
-    const { hub, call } = await connect({ allow: ['shop.example'] });
+  it('arrive at the top of the next result, once, in a block of their own marked as the instructions say', async () => {
+    const { hub, call, client } = await connect({ allow: ['shop.example'] });
+    const mark = /"\[chrome-mcp ([0-9a-f]{12})\] The person says:"/.exec(client.getInstructions() ?? '')?.[1];
+    expect(mark).toMatch(/^[0-9a-f]{12}$/);
     await hub.call('interject', { message: 'Use the blue plan, not the red one' });
-    expect((await call('snapshot')).text).toBe('The person says: Use the blue plan, not the red one\n\nsnapshot done');
+    expect((await call('snapshot')).text).toBe(`[chrome-mcp ${mark}] The person says: Use the blue plan, not the red one\nsnapshot done`);
     expect((await call('snapshot')).text).toBe('snapshot done');
+  });
+
+  it('carry a mark of each session\'s own', async () => {
+    const first = (await connect()).client.getInstructions();
+    const second = (await connect()).client.getInstructions();
+    expect(first).not.toBe(second);
   });
 });
 
@@ -133,8 +141,8 @@ describe('an undecided site', () => {
     expect(page.text).toContain('The person is asked (question q2)');
     const { questions } = await hub.call('questions.list', {});
     expect(questions).toMatchObject([
-      { id: 'q1', kind: 'site', site: 'other.example', need: 'read', tool: 'navigate', url: 'https://other.example/' },
-      { id: 'q2', kind: 'site', site: 'shop.example', need: 'read', tool: 'snapshot' },
+      { id: 'q1', kind: 'site', site: 'https://other.example', need: 'read', tool: 'navigate', url: 'https://other.example/' },
+      { id: 'q2', kind: 'site', site: 'https://shop.example', need: 'read', tool: 'snapshot' },
     ]);
     await hub.call('questions.answer', { id: 'q2', answer: 'once' });
     expect((await call('snapshot')).text).toBe('snapshot done');
@@ -145,7 +153,7 @@ describe('an undecided site', () => {
     const asked: string[] = [];
     const { call } = await connect({ elicit: (message) => (asked.push(message), { answer: 'Allow for this session' }) });
     expect((await call('snapshot')).text).toBe('snapshot done');
-    expect(asked).toEqual(['The agent wants to read shop.example (snapshot). Allow it?']);
+    expect(asked).toEqual(['The agent wants to read https://shop.example (snapshot). Allow it?']);
   });
 
   it('stays refused when the person declines or denies in the client', async () => {

@@ -45,7 +45,7 @@ describe('blind list', () => {
   });
 
   it("blinds chrome-mcp's own UI origins the core adds, and only those exact origins", () => {
-    const own = policy([['127.0.0.1', 'trusted']], { self: [parseSitePattern('http://127.0.0.1:38018')] });
+    const own = policy([['127.0.0.1:5173', 'trusted'], ['127.0.0.1:38018', 'trusted']], { self: [parseSitePattern('http://127.0.0.1:38018')] });
     expect(evaluatePolicy('http://127.0.0.1:38018/panel', 'read', own)).toMatchObject({ reason: 'blind', message: expect.stringContaining("chrome-mcp's own page") });
     expect(outcome(evaluatePolicy('http://127.0.0.1:5173/', 'trusted', own))).toBe('trusted');
   });

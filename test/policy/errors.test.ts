@@ -11,11 +11,13 @@ function refusal(url: string, need: 'read' | 'act' | 'trusted', rules: Parameter
 }
 
 describe('policyError', () => {
-  it('an undecided site asks the person', () => {
+  it('an undecided site asks the person, naming the exact origin an answer would grant', () => {
     const error = policyError(refusal('https://new.example/', 'read'));
     expect(error.code).toBe('DOMAIN_CONFIRMATION_REQUIRED');
     expect(error.message).toBe('The person has not decided about new.example yet.');
-    expect(error.data).toEqual({ reason: 'ask', site: 'new.example', have: 'ask', need: 'read' });
+    expect(error.data).toEqual({ reason: 'ask', site: 'new.example', origin: 'https://new.example', have: 'ask', need: 'read' });
+    expect(policyError(refusal('http://localhost:8888/tree', 'read')).data).toMatchObject({ site: 'localhost:8888', origin: 'http://localhost:8888' });
+    expect(policyError(refusal('http://127.0.0.1/', 'read')).data).toMatchObject({ site: '127.0.0.1', origin: 'http://127.0.0.1' });
   });
 
   it('every other refusal is POLICY_DENIED with its reason, site and the rule that decided', () => {

@@ -15,7 +15,7 @@ const CASES: readonly Case[] = [
   ['a narrower read caps a broader trusted', [['example.com', 'trusted'], ['mail.example.com', 'read']], [], 'https://mail.example.com/', 'act', 'below'],
   ['*.domain beats the bare domain on a subdomain', [['example.com', 'read'], ['*.example.com', 'act']], [], 'https://a.example.com/', 'act', 'act'],
   ['… but not on the domain itself', [['example.com', 'read'], ['*.example.com', 'act']], [], 'https://example.com/', 'act', 'below'],
-  ['host:port beats the bare host', [['localhost', 'read'], ['localhost:3000', 'act']], [], 'http://localhost:3000/', 'act', 'act'],
+  ['host:port beats the bare host', [['localhost', 'blocked'], ['localhost:3000', 'act']], [], 'http://localhost:3000/', 'act', 'act'],
   ['an origin beats host:port', [['localhost:3000', 'act'], ['https://localhost:3000', 'blocked']], [], 'https://localhost:3000/', 'read', 'blocked'],
   ['… and only for its scheme', [['localhost:3000', 'act'], ['https://localhost:3000', 'blocked']], [], 'http://localhost:3000/', 'act', 'act'],
   ['blocked wins a tie between spellings of one site', [['example.com', 'act'], ['EXAMPLE.com.', 'blocked']], [], 'https://example.com/', 'read', 'blocked'],

@@ -1,12 +1,13 @@
 // Builds policies for the policy tests from plain [site, level] pairs.
 import type { RuleLevel } from '../../shared/policy/levels.js';
-import { parseSitePattern } from '../../shared/policy/pattern.js';
+import { parseRule } from '../../shared/policy/breadth.js';
 import { DEFAULT_POLICY, type Policy, type Rule } from '../../shared/policy/policy.js';
 
 export type RuleSpec = readonly [site: string, level: RuleLevel];
 
 export function rules(specs: readonly RuleSpec[]): Rule[] {
-  return specs.map(([site, level]) => ({ site: parseSitePattern(site), level }));
+  // parseRule, as the policy file does: a table row too broad for its level fails the test instead of passing unseen.
+  return specs.map(([site, level]) => parseRule(site, level));
 }
 
 export function policy(specs: readonly RuleSpec[], extra: Partial<Omit<Policy, 'rules' | 'grants'>> & { grants?: readonly RuleSpec[] } = {}): Policy {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { registerTestServerPort } from './test-policy.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
@@ -55,6 +56,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  registerTestServerPort(port);
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { registerTestServerPort } from './test-policy.js';
 
 export interface Received {
   method: string;
@@ -60,6 +61,7 @@ export async function startGateSite(): Promise<GateSite> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  registerTestServerPort((server.address() as AddressInfo).port);
   return {
     origin,
     url: (path) => `${origin}/${path.replace(/^\//, '')}`,

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../pairing/support/cli.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startPanel, type PanelRun } from './support/panel.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let run: PanelRun;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  run = await startPanel(['--allow', '127.0.0.1']);
+  run = await startPanel(testServerFlags('act', ['127.0.0.1']));
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startPanel, type PanelRun } from './support/panel.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let site: GateSite;
@@ -13,7 +14,7 @@ let run: PanelRun;
 beforeAll(async () => {
   [fixtures, site] = await Promise.all([startFixtureServer(), startGateSite()]);
   // 127.0.0.1 may be acted on, not trusted: risky acts there are held. localhost has no rule: the agent must ask.
-  run = await startPanel(['--allow', '127.0.0.1']);
+  run = await startPanel(testServerFlags('act', ['127.0.0.1']));
   await run.show('Needs you');
 });
 
@@ -27,7 +28,7 @@ describe('needs you', () => {
     await run.call('tab_new', { url: fixtures.url('nav-basic.html') });
     const target = `${fixtures.crossOrigin}/nav-second.html`;
     expect(await run.call('navigate', { url: target })).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: .*The person is asked/);
-    const card = run.page.locator('.card.question').filter({ hasText: `The agent wants to read ${new URL(fixtures.crossOrigin).host}` });
+    const card = run.page.locator('.card.question').filter({ hasText: `The agent wants to read ${fixtures.crossOrigin}` });
     await card.waitFor();
     await run.shot('needs-you-question');
     await card.getByRole('button', { name: 'Allow once' }).click();

@@ -9,13 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_FILE } from '../../electron/core/control/audit-log.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startPanel, type PanelRun } from './support/panel.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let run: PanelRun;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  run = await startPanel(['--allow', '127.0.0.1']);
+  run = await startPanel(testServerFlags('act', ['127.0.0.1']));
   await run.show('Oversight');
 });
 
@@ -86,7 +87,7 @@ describe('oversight', () => {
     await page.getByLabel('Message for the agent').fill('The order number is in the footer');
     await page.getByRole('button', { name: 'Send to the agent' }).click();
     await page.getByText('1 waiting for the agent\'s next call').waitFor();
-    expect(await run.call('snapshot')).toMatch(/^The person says: The order number is in the footer\n\nPage /);
+    expect(await run.call('snapshot')).toMatch(/^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage /);
     await page.getByText('Message delivered: "The order number is in the footer"').waitFor();
     await run.shot('oversight');
     expect(run.errors).toEqual([]);

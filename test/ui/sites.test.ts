@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startPanel, type PanelRun } from './support/panel.js';
+import { testServerFlags } from '../support/test-policy.js';
 
 let fixtures: FixtureServer;
 let run: PanelRun;
@@ -11,7 +12,7 @@ let run: PanelRun;
 beforeAll(async () => {
   fixtures = await startFixtureServer();
   // 127.0.0.1 is granted for this run; localhost, the fixture server's other name, has no rule: the default asks.
-  run = await startPanel(['--allow', '127.0.0.1']);
+  run = await startPanel(testServerFlags('act', ['127.0.0.1']));
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@
 // hear every change at once (the core pushes each one to the extension).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { grantProblem } from '../../../shared/policy/breadth.js';
 import { parsePolicyFile } from '../../../shared/policy/file.js';
 import { PolicyFormatError } from '../../../shared/policy/format-error.js';
 import type { DefaultLevel } from '../../../shared/policy/levels.js';
@@ -64,6 +65,7 @@ export class PolicyStore {
 
   /** "Allow once" or "deny": this run only. A newer grant for the same site replaces the older one. */
   grant(rule: Rule): Policy {
+    refuseTooBroad(rule);
     return this.commit({ ...this.policy, grants: [...withoutSite(this.policy.grants, rule), rule] }, { kind: 'grant', rule }, false);
   }
 
@@ -72,6 +74,7 @@ export class PolicyStore {
    * a grant outranks a rule of the same site, so an earlier "deny" would otherwise override the person's newer answer.
    */
   addRule(rule: Rule): Policy {
+    refuseTooBroad(rule);
     const next = { ...this.policy, rules: [...withoutSite(this.policy.rules, rule), rule], grants: withoutSite(this.policy.grants, rule) };
     return this.commit(next, { kind: 'rule', rule }, true);
   }
@@ -106,6 +109,12 @@ function loadStanding(file: string, required: boolean): Pick<Policy, 'rules' | '
     return DEFAULT_POLICY;
   }
   return parsePolicyFile(text);
+}
+
+/** The last line for answers: whatever the caller, no grant names a public suffix or a local host without its port. */
+function refuseTooBroad(rule: Rule): void {
+  const broad = grantProblem(rule.site, rule.level);
+  if (broad) throw new PolicyFormatError([broad]);
 }
 
 function withoutSite(rules: readonly Rule[], rule: Rule): Rule[] {

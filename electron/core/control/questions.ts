@@ -2,15 +2,20 @@
 // own questions (a promise the agent's tool awaits). Answered or withdrawn questions leave the list.
 import { ControlError } from '../../../shared/control/errors.js';
 import type { AgentQuestion, AnswerInput, Question, SiteAnswer, SiteQuestion } from '../../../shared/control/question.js';
+import { grantProblem } from '../../../shared/policy/breadth.js';
 import { evaluatePolicy } from '../../../shared/policy/evaluate.js';
 import { meets, RULE_LEVELS, type AccessLevel, type RuleLevel } from '../../../shared/policy/levels.js';
 import { parseSitePattern, patternText, type SitePattern } from '../../../shared/policy/pattern.js';
 import type { Policy } from '../../../shared/policy/policy.js';
+import { ToolError } from '../../../shared/protocol/errors.js';
 import type { Activity } from './activity.js';
 import type { PolicyStore } from './policy-store.js';
 
 export interface SiteAsk {
-  /** The site as evaluatePolicy names it (`Denied.site`); parsed as a rule pattern, so a bad one throws PolicyFormatError. */
+  /**
+   * The page's exact origin as evaluatePolicy names it (`Denied.origin`): an answer grants that origin and nothing
+   * wider. Anything else (a bare host, a public suffix) is refused with a ToolError and nobody is asked.
+   */
   site: string;
   need: AccessLevel;
   tool: string;
@@ -57,7 +62,7 @@ export class Questions {
 
   /** The pending question for this site and need, asking it if none waits: a retrying agent does not pile up cards. */
   askSite(ask: SiteAsk): SiteQuestion {
-    const pattern = parseSitePattern(ask.site);
+    const pattern = askablePattern(ask.site);
     const site = patternText(pattern);
     const same = this.siteEntries().find(({ question }) => question.site === site && question.need === ask.need);
     if (same) return same.question;
@@ -136,7 +141,8 @@ export class Questions {
   private settleDecided(policy: Policy): void {
     for (const entry of this.siteEntries()) {
       const { question } = entry;
-      const verdict = evaluatePolicy(question.url ?? `https://${question.site}/`, question.need, policy);
+      // The question's own origin, not its url: a navigation's url may be the first hop of a redirect to this site.
+      const verdict = evaluatePolicy(`${question.site}/`, question.need, policy);
       let decision: SiteDecision;
       if (verdict.allowed) decision = { answer: 'always', level: verdict.level as RuleLevel };
       else if ((RULE_LEVELS as readonly string[]).includes(verdict.have)) decision = { answer: 'deny', level: verdict.have as RuleLevel };
@@ -161,6 +167,31 @@ export class Questions {
   private nextId(): string {
     return `q${++this.lastId}`;
   }
+}
+
+/**
+ * The origin pattern a site question asks about. A question that no answer could grant (a public suffix such as
+ * `https://github.io`) is not asked at all: the call is refused and says why.
+ */
+function askablePattern(origin: string): SitePattern {
+  let pattern: SitePattern;
+  try {
+    pattern = parseSitePattern(origin);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ToolError('INTERNAL', `A site question must name an origin: ${why}`);
+  }
+  if (pattern.kind !== 'origin') {
+    throw new ToolError('INTERNAL', `A site question must name an origin, not "${origin}".`);
+  }
+  const broad = grantProblem(pattern, 'read');
+  if (broad) {
+    throw new ToolError('POLICY_DENIED', `No answer could allow this site: ${broad}.`, {
+      next: 'Do not retry on this site. Use another site, or tell the person what you were trying to do.',
+      data: { reason: 'too_broad', site: patternText(pattern) },
+    });
+  }
+  return pattern;
 }
 
 function notWaiting(id: string): ControlError {

@@ -10,6 +10,7 @@ import type { Log } from '../log.js';
 import { VERSION } from '../version.js';
 import { createDispatch, type DispatchDeps } from './dispatch.js';
 import { mcpElicitor } from './elicit.js';
+import { newVoiceMark, voiceInstructions } from './person-voice.js';
 import { toolInputSchema } from './tool-schema.js';
 
 export type ServerDeps = DispatchDeps;
@@ -32,7 +33,10 @@ function annotationsOf(tool: ToolDefinition): ToolAnnotations {
 
 /** `agent`: the session's id, opened in `deps.agents` by whoever serves it, and closed when it ends. */
 export function buildServer(deps: ServerDeps, agent: string): McpServer {
-  const server = new McpServer({ name: 'chrome-mcp', version: VERSION });
+  // Per session: what one client's model learns of it says nothing about another's.
+  const voiceMark = newVoiceMark();
+  const instructions = voiceInstructions(voiceMark);
+  const server = new McpServer({ name: 'chrome-mcp', version: VERSION }, { instructions });
   const clientName = (): string | undefined => server.server.getClientVersion()?.name;
   // The person's panel and tray list the session from here on, under the name its client gave.
   server.server.oninitialized = () => deps.agents.introduce(agent, clientName());
@@ -40,6 +44,7 @@ export function buildServer(deps: ServerDeps, agent: string): McpServer {
     client: () => cleanClientName(clientName()),
     elicitor: mcpElicitor(server.server),
     agent,
+    voiceMark,
   });
   const entries = CATALOG.map((definition) => {
     const registered = server.registerTool(

@@ -15,6 +15,7 @@ import { redactCallResult, toCallResult, toErrorResult } from './call-result.js'
 import { runCoreTool } from './core-tools.js';
 import type { Elicitor } from './elicit.js';
 import { holdForPerson } from './held-flow.js';
+import { quotePageResult, withPersonWords } from './person-voice.js';
 import { type CallExtra, progressReporter } from './progress.js';
 import { refuseUrlsOffPolicy } from './site-check.js';
 import type { StatusReport } from './status.js';
@@ -35,6 +36,8 @@ export interface SessionDeps {
   elicitor: Elicitor;
   /** This session's id in `agents`. */
   agent: string;
+  /** This session's mark on the person's words (person-voice.ts), announced in its server's instructions. */
+  voiceMark: string;
 }
 
 export type Dispatch = (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra) => Promise<CallToolResult>;
@@ -56,7 +59,8 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
     // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
     const report = progressReporter(extra);
     const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
-    return deps.executor.run(tool.op, args, { progress, signal, agent });
+    // A backend's result carries page content: a page that writes "The person says: …" is labelled as the page.
+    return quotePageResult(await deps.executor.run(tool.op, args, { progress, signal, agent }), session.voiceMark);
   };
 
   /** `answered`: the person already answered a question for this call, so a second refusal is final. */
@@ -79,9 +83,11 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       if (answered || refused.code !== 'DOMAIN_CONFIRMATION_REQUIRED' || !isSiteRefusal(refused.data)) throw error;
       // Undecided site: the person is asked, in the client when it can, else in the panel; an answer in the client
       // lets the call go on at once.
-      const { site, need } = refused.data;
-      const question = control.askSite({ site, need, tool: tool.name, ...(typeof args['url'] === 'string' ? { url: args['url'] } : {}) });
-      const answer = await session.elicitor.siteAnswer(site, need, tool.name, signal);
+      // The question names the exact origin (scheme, host, port), so no answer grants more than the page asked about.
+      const { origin, need } = refused.data;
+      const url = typeof args['url'] === 'string' ? { url: args['url'] } : {};
+      const question = control.askSite({ site: origin, need, tool: tool.name, ...url });
+      const answer = await session.elicitor.siteAnswer(question.site, need, tool.name, signal);
       if (answer === undefined) throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, { next: refused.next, data: { ...refused.data, question: question.id } });
       await control.call('questions.answer', { id: question.id, answer });
       return guarded(tool, args, extra, true);
@@ -118,21 +124,15 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       ms: Math.round(performance.now() - started),
     }, image);
     // Whatever the backend is, nothing reaches the model unredacted: results, errors (a page's URL in a message) alike.
-    return redactCallResult(withInterjections(result, control.takeInterjections()));
+    return redactCallResult(withPersonWords(result, control.takeInterjections(), session.voiceMark));
   };
 }
 
-function isSiteRefusal(data: Record<string, unknown> | undefined): data is { site: string; need: 'read' | 'act' | 'trusted' } {
-  return typeof data?.['site'] === 'string' && (data['need'] === 'read' || data['need'] === 'act' || data['need'] === 'trusted');
-}
+type SiteRefusal = { origin: string; need: 'read' | 'act' | 'trusted' };
 
-/** The person's words go at the top of the agent's next result, whatever that result is. */
-function withInterjections(result: CallToolResult, notes: string[]): CallToolResult {
-  if (notes.length === 0) return result;
-  const said = notes.map((note) => `The person says: ${note}`).join('\n');
-  const [first, ...rest] = result.content;
-  const content: CallToolResult['content'] = first?.type === 'text' ? [{ ...first, text: `${said}\n\n${first.text}` }, ...rest] : [{ type: 'text', text: said }, ...result.content];
-  return { ...result, content };
+function isSiteRefusal(data: Record<string, unknown> | undefined): data is SiteRefusal {
+  const need = data?.['need'];
+  return typeof data?.['origin'] === 'string' && (need === 'read' || need === 'act' || need === 'trusted');
 }
 
 /** What the call aimed at, for the activity stream: the model's own description first, else how it named the element. */
