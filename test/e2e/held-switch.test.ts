@@ -14,6 +14,7 @@ import { until } from '../extension/support/until.js';
 import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../support/extension-browser.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
+import { testServerFlags } from '../support/test-policy.js';
 import { textOf } from '../support/tool-result.js';
 
 let site: GateSite;
@@ -46,7 +47,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-held-switch-'));
   client = new Client({ name: 'e2e-held-switch', version: '1' });
   // 127.0.0.1 may be acted on, not trusted: its risky acts wait for the person.
-  const args = [CLI, '--headless', '--browser', 'auto', '--port', '0', '--data-dir', dataDir, '--allow', '127.0.0.1'];
+  const args = [CLI, '--headless', '--browser', 'auto', '--port', '0', '--data-dir', dataDir, ...testServerFlags('act', ['127.0.0.1'])];
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

@@ -4,15 +4,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import type { HeldCard } from '../../shared/engine/gate/card.js';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
 import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
-const ACT = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
-const READ_ONLY: Policy = { ...ACT, grants: ACT.grants.map((grant) => ({ ...grant, level: 'read' as const })) };
+// The gate site's own origin, by its port (a bare local host grants nothing: breadth.ts).
+const ACT = testServerPolicy('act', ['127.0.0.1']);
+const READ_ONLY = testServerPolicy('read', ['127.0.0.1']);
 let policy: Policy = ACT;
 let executor: EngineExecutor;
 let site: GateSite;

@@ -3,12 +3,12 @@
 // nothing, since the gate failed the request in the browser when it held it and keeps only its record.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HeldCard } from '../../shared/engine/gate/card.js';
-import { policyFromFlags } from '../../shared/policy/flags.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 
-const ACT = policyFromFlags({ allow: ['127.0.0.1'], trust: [] });
+const ACT = testServerPolicy('act', ['127.0.0.1']);
 let linked: LinkedExtension;
 let site: GateSite;
 let opened = 0;
