@@ -1,5 +1,6 @@
 // The worker's side of the link to the core: finds credentials, dials, re-dials after a drop with backoff, asks the
-// native host again when a secret is refused, and pairs with a code the person typed.
+// native host again when a secret is refused, backs off from a server that cannot prove it is the app, and pairs with
+// a code the person typed.
 import { CLOSE_CODES } from '../../shared/protocol/wire.js';
 import { BridgeConnection, type ConnectionEnd, type ConnectionHooks, type Greeting } from './bridge-connection.js';
 import { askNativeHost, loadCredentials, storeCredentials, type Credentials } from './credentials.js';
@@ -125,10 +126,11 @@ export class BridgeClient {
   private async closed(end: ConnectionEnd, pairing: 'paired' | 'refused' | 'link', port: number): Promise<void> {
     if (pairing === 'paired') return this.connect(true);
     if (pairing === 'refused') {
-      this.settlePair?.({ ok: false, message: end.opened ? 'The app refused the code: check it, or get a new one with `chrome-mcp pair`.' : `Nothing answers on port ${port}: is the app running?` });
+      this.settlePair?.({ ok: false, message: pairRefusal(end, port) });
       // An older secret, if there is one, still gets its normal hello.
       return this.connect(true);
     }
+    if (end.serverFailedProof) return this.impostor(port);
     const refused = end.unauthorized ?? (end.code === CLOSE_CODES.unauthorized ? 'bad_secret' : undefined);
     if (end.code === CLOSE_CODES.replaced || refused === 'replaced') {
       await armAlarm(false);
@@ -142,6 +144,20 @@ export class BridgeClient {
       return this.connect();
     }
     return this.retryLater(end, port);
+  }
+
+  /**
+   * What answered on the port could not prove it holds our secret: it learnt nothing, and is not dialled again until
+   * the slow alarm (30 s), the person's Reconnect, or new credentials. The native host is asked once whether the app
+   * is elsewhere; a new port from it dials at once.
+   */
+  private async impostor(port: number): Promise<void> {
+    await armAlarm(false);
+    await writeLinkStatus({ state: 'impostor', port, detail: impostorDetail(port) });
+    if (this.refreshed) return;
+    this.refreshed = true;
+    const [fromHost, stored] = await Promise.all([askNativeHost(), loadCredentials()]);
+    if (typeof fromHost === 'object' && !sameCredentials(fromHost, stored)) await storeCredentials(fromHost);
   }
 
   private async retryLater(end: ConnectionEnd, port: number): Promise<void> {
@@ -169,6 +185,21 @@ export class BridgeClient {
 
 const NOT_PAIRED = 'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
 const REVOKED = 'The pairing was revoked in the Chrome MCP app, so this browser stays unpaired. To pair again, press Pair on the app\'s Connection screen (or run chrome-mcp pair): it then reconnects by itself, or enter the code below.';
+
+function impostorDetail(port: number): string {
+  return `Something on port ${port} answered but could not prove it is the Chrome MCP app, so this browser told it nothing and ` +
+    'obeys none of it. Trying again every 30 s. If the app is not running, another program holds its port: `chrome-mcp doctor` says which.';
+}
+
+function pairRefusal(end: ConnectionEnd, port: number): string {
+  if (!end.opened) return `Nothing answers on port ${port}: is the app running?`;
+  // A wrong code and a server that is not the app look the same from here: neither could prove it knows the code.
+  if (end.serverFailedProof) {
+    return `The app on port ${port} could not prove it knows this code: check it, or get a new one with \`chrome-mcp pair\`. ` +
+      `If the code is right, another program may hold port ${port} (\`chrome-mcp doctor\`). Nothing was sent to it.`;
+  }
+  return 'The app refused the code: check it, or get a new one with `chrome-mcp pair`.';
+}
 
 function sameCredentials(a: Credentials, b: Credentials): boolean {
   return a.port === b.port && a.secret === b.secret;
