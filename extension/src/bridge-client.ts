@@ -5,7 +5,7 @@ import { CLOSE_CODES } from '../../shared/protocol/wire.js';
 import { BridgeConnection, type ConnectionEnd, type ConnectionHooks, type Greeting } from './bridge-connection.js';
 import { askNativeHost, loadCredentials, storeCredentials, type Credentials } from './credentials.js';
 import { armAlarm, retryDelay } from './link-timers.js';
-import { readLinkStatus, writeLinkStatus } from './link-status.js';
+import { readLinkStatus, writeLinkStatus, type LinkStatus } from './link-status.js';
 
 export interface PairResult {
   ok: boolean;
@@ -79,7 +79,7 @@ export class BridgeClient {
     const [status, stored] = await Promise.all([readLinkStatus(), loadCredentials()]);
     if (status.state === 'replaced' && !force) return;
     let { port, secret } = stored;
-    if (secret === undefined || status.state === 'unauthorized' || status.state === 'revoked') {
+    if (secret === undefined || status.state === 'unauthorized' || status.state === 'revoked' || status.state === 'impostor') {
       // No secret yet, or the last one was refused: only a secret the native host has and we have not tried helps.
       const fromHost = await askNativeHost();
       if (fromHost === 'revoked') {
@@ -90,7 +90,7 @@ export class BridgeClient {
       if (fromHost && !sameCredentials(fromHost, stored)) {
         await storeCredentials(fromHost);
         ({ port, secret } = fromHost);
-      } else if (!force || secret === undefined) {
+      } else if (secret === undefined || !(force || impostorDue(status))) {
         if (secret === undefined) await writeLinkStatus({ state: 'not_paired', port, detail: NOT_PAIRED });
         return;
       }
@@ -147,17 +147,15 @@ export class BridgeClient {
   }
 
   /**
-   * What answered on the port could not prove it holds our secret: it learnt nothing, and is not dialled again until
-   * the slow alarm (30 s), the person's Reconnect, or new credentials. The native host is asked once whether the app
-   * is elsewhere; a new port from it dials at once.
+   * What answered on the port could not prove it holds our secret: it learnt nothing. It may not be the app, or the
+   * app was paired again since; so, as after a refused secret, the native host is asked once (a new secret or port
+   * from it dials at once), and otherwise the worker does not dial there again until the credentials change, the
+   * person presses Reconnect, or IMPOSTOR_RETRY_MS have passed (the app may have taken its port back by then).
    */
   private async impostor(port: number): Promise<void> {
     await armAlarm(false);
-    await writeLinkStatus({ state: 'impostor', port, detail: impostorDetail(port) });
-    if (this.refreshed) return;
-    this.refreshed = true;
-    const [fromHost, stored] = await Promise.all([askNativeHost(), loadCredentials()]);
-    if (typeof fromHost === 'object' && !sameCredentials(fromHost, stored)) await storeCredentials(fromHost);
+    await writeLinkStatus({ state: 'impostor', port, detail: impostorDetail(port), since: Date.now() });
+    return this.connect();
   }
 
   private async retryLater(end: ConnectionEnd, port: number): Promise<void> {
@@ -186,9 +184,17 @@ export class BridgeClient {
 const NOT_PAIRED = 'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
 const REVOKED = 'The pairing was revoked in the Chrome MCP app, so this browser stays unpaired. To pair again, press Pair on the app\'s Connection screen (or run chrome-mcp pair): it then reconnects by itself, or enter the code below.';
 
+/** How long the worker leaves a server that failed its proof alone, unless the person presses Reconnect. */
+const IMPOSTOR_RETRY_MS = 5 * 60_000;
+
 function impostorDetail(port: number): string {
   return `Something on port ${port} answered but could not prove it is the Chrome MCP app, so this browser told it nothing and ` +
-    'obeys none of it. Trying again every 30 s. If the app is not running, another program holds its port: `chrome-mcp doctor` says which.';
+    'obeys none of it. If the app is not running, another program holds its port (`chrome-mcp doctor` says which); if the app ' +
+    'was paired again, pair this browser again. Trying again in 5 minutes, or now with Reconnect.';
+}
+
+function impostorDue(status: LinkStatus): boolean {
+  return status.state === 'impostor' && Date.now() - (status.since ?? 0) >= IMPOSTOR_RETRY_MS;
 }
 
 function pairRefusal(end: ConnectionEnd, port: number): string {

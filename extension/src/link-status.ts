@@ -10,6 +10,8 @@ const linkStatus = z.object({
   port: z.number().optional(),
   /** One line for the person: what went wrong, or what to do. */
   detail: z.string().optional(),
+  /** When this state began (ms since the epoch), where the worker paces itself by it. */
+  since: z.number().optional(),
 });
 export type LinkStatus = z.infer<typeof linkStatus>;
 

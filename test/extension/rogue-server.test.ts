@@ -85,14 +85,15 @@ describe('a rogue server on the bridge port', () => {
     const status = await until(linkState, (value) => value.state === 'impostor');
     expect(status.state).toBe('impostor');
     expect(status.detail).toContain(`port ${rogue.port}`);
-    // Backed off to the slow alarm (30 s): no dial in the next few seconds (a retry loop would have dialled a dozen
-    // times; this is the one place a wait is the measurement).
+    // Backed off: no dial in the next few seconds, not even when the popup opens (a retry loop would have dialled a
+    // dozen times; this is the one place a wait is the measurement).
     const dials = rogue.connections;
+    const popup = await browser.openPage('popup.html');
     await sleep(3_000);
     expect(rogue.connections).toBe(dials);
 
-    // Opening the popup is the person asking: it dials once more, and the popup says what it found.
-    const popup = await browser.openPage('popup.html');
+    // Reconnect is the person asking: it dials once more, and the popup says what it found.
+    await popup.evaluate(`document.getElementById('reconnect').click()`);
     const again = await rogue.nextLink();
     await refusedAfter(again, { nonce: freshNonce(), proof: toBase64Url(new Uint8Array(32).fill(7)) });
     const headline = () => popup.evaluate<string>('document.getElementById("state").textContent');
@@ -105,6 +106,7 @@ describe('a rogue server on the bridge port', () => {
   it('runs nothing on a welcome that no challenge came before, and keeps no secret it is handed', async () => {
     const dialled = rogue.nextLink();
     const popup = await browser.openPage('popup.html');
+    await popup.evaluate(`document.getElementById('reconnect').click()`);
     const link = await dialled;
     link.send({ type: 'paired', wrapped: toBase64Url(new Uint8Array(64).fill(1)) });
     link.send({ type: 'welcome', v: 2, session: 'r2', heartbeatMs: 15_000 });
@@ -123,6 +125,7 @@ describe('a rogue server on the bridge port', () => {
     replay.sendText(helloText());
     const recorded = await replay.next('challenge');
     const popup = await browser.openPage('popup.html');
+    await popup.evaluate(`document.getElementById('reconnect').click()`);
     const first = await rogue.nextLink();
     await refusedAfter(first, { nonce: recorded.nonce, proof: recorded.proof });
     expect(first.received).toEqual([]);
@@ -143,9 +146,6 @@ describe('a rogue server on the bridge port', () => {
   it('learns no pairing code from a pair attempt: no code, no key from it, no proof made with it', async () => {
     const code = 'K7Q2-9XRT';
     const popup = await browser.openPage('popup.html');
-    // The popup's own wake-up dial, with the secret: refuse it, then pair.
-    const wake = await rogue.nextLink();
-    await refusedAfter(wake, { nonce: freshNonce(), proof: toBase64Url(new Uint8Array(32)) });
     const dialled = rogue.nextLink();
     await popup.evaluate(`document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`);
     const link = await dialled;

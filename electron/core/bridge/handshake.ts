@@ -89,7 +89,11 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
       socket.terminate();
       finish();
     };
-    const closed = () => finish();
+    let hungUp = false;
+    const closed = () => {
+      hungUp = true;
+      finish();
+    };
     // Frames are taken in order, one per step. One sent ahead of its step (a proof before the challenge it would have
     // to answer) is judged at that step, and cannot be right; nothing after a refusal is read at all.
     const queue: Array<string | undefined> = [];
@@ -111,7 +115,7 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
     raw.on('data', count);
     socket.on('message', message);
     socket.on('close', closed);
-    authenticate(socket, next, options).then(
+    authenticate(socket, { next, hungUp: () => hungUp }, options).then(
       (admission) => {
         if (admission) finish(admission);
         else finish();
@@ -129,8 +133,14 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
 }
 
 /** Undefined: the peer went away (or the deadline passed) mid-way. */
-async function authenticate(socket: WebSocket, next: () => Promise<string | undefined>, options: HandshakeOptions): Promise<Admission | undefined> {
-  const text = await next();
+/** The frames of one connection, in order, and whether the peer has hung up. */
+interface FrameReader {
+  next(): Promise<string | undefined>;
+  hungUp(): boolean;
+}
+
+async function authenticate(socket: WebSocket, reader: FrameReader, options: HandshakeOptions): Promise<Admission | undefined> {
+  const text = await reader.next();
   if (text === undefined) return undefined;
   const first = decodeFrame(helloFrame, text) ?? decodeFrame(pairFrame, text);
   if (!first) {
@@ -148,7 +158,7 @@ async function authenticate(socket: WebSocket, next: () => Promise<string | unde
   if (first.type === 'hello') {
     const secret = await options.auth.secret();
     if (secret === undefined) throw new Refused('bad_secret', 'no pairing secret exists (never paired, or revoked)');
-    const proved = await challenge(socket, next, secretKey(secret), context('hello'));
+    const proved = await challenge(socket, reader, options, secretKey(secret), context('hello'));
     if (proved === undefined) return undefined;
     if (!proved) throw new Refused('bad_secret', 'it did not prove it holds the pairing secret');
     return { ext: first.ext };
@@ -157,7 +167,7 @@ async function authenticate(socket: WebSocket, next: () => Promise<string | unde
   const attempt = await options.auth.pairing();
   if (!attempt) throw new Refused('bad_code', 'no pairing code is live (used, expired or out of tries)');
   const pairContext = context('pair');
-  const proved = await challenge(socket, next, attempt.key, pairContext, attempt.salt);
+  const proved = await challenge(socket, reader, options, attempt.key, pairContext, attempt.salt);
   if (proved === undefined) return undefined;
   if (!proved) throw new Refused('bad_code', 'it did not prove it knows the pairing code');
   const secret = await attempt.redeem();
@@ -169,11 +179,22 @@ async function authenticate(socket: WebSocket, next: () => Promise<string | unde
  * Sends the core's proof, then judges the extension's: true when it holds `key`, false when its answer is wrong,
  * undefined when it went away first. One answer only: a wrong one ends the connection.
  */
-async function challenge(socket: WebSocket, next: () => Promise<string | undefined>, key: Uint8Array, context: ProofContext, salt?: string): Promise<boolean | undefined> {
+async function challenge(
+  socket: WebSocket,
+  reader: FrameReader,
+  options: HandshakeOptions,
+  key: Uint8Array,
+  context: ProofContext,
+  salt?: string,
+): Promise<boolean | undefined> {
   const proof = await proofOf(key, 'core', context);
   sendFrame(socket, { type: 'challenge', nonce: context.coreNonce, proof, ...(salt === undefined ? {} : { salt }) });
-  const text = await next();
-  if (text === undefined) return undefined;
+  const text = await reader.next();
+  if (text === undefined) {
+    // Said only for a hang-up: a deadline or a byte limit already said why it ended.
+    if (reader.hungUp()) options.log(`bridge: an extension connection hung up before proving itself: it does not hold this core's ${context.purpose === 'hello' ? 'secret' : 'code'}, or did not trust this core`);
+    return undefined;
+  }
   const answer = decodeFrame(proofFrame, text);
   // Constant time, like every comparison with something derived from the secret.
   return answer !== undefined && sameSecret(answer.proof, await proofOf(key, 'extension', context));
