@@ -1,10 +1,11 @@
 // The worker's side of the link to the core: finds credentials, dials, re-dials after a drop with backoff, asks the
-// native host again when a secret is refused, and pairs with a code the person typed.
+// native host again when a secret is refused, backs off from a server that cannot prove it is the app, and pairs with
+// a code the person typed.
 import { CLOSE_CODES } from '../../shared/protocol/wire.js';
 import { BridgeConnection, type ConnectionEnd, type ConnectionHooks, type Greeting } from './bridge-connection.js';
 import { askNativeHost, loadCredentials, storeCredentials, type Credentials } from './credentials.js';
 import { armAlarm, retryDelay } from './link-timers.js';
-import { readLinkStatus, writeLinkStatus } from './link-status.js';
+import { readLinkStatus, writeLinkStatus, type LinkStatus } from './link-status.js';
 
 export interface PairResult {
   ok: boolean;
@@ -78,7 +79,7 @@ export class BridgeClient {
     const [status, stored] = await Promise.all([readLinkStatus(), loadCredentials()]);
     if (status.state === 'replaced' && !force) return;
     let { port, secret } = stored;
-    if (secret === undefined || status.state === 'unauthorized' || status.state === 'revoked') {
+    if (secret === undefined || status.state === 'unauthorized' || status.state === 'revoked' || status.state === 'impostor') {
       // No secret yet, or the last one was refused: only a secret the native host has and we have not tried helps.
       const fromHost = await askNativeHost();
       if (fromHost === 'revoked') {
@@ -89,7 +90,7 @@ export class BridgeClient {
       if (fromHost && !sameCredentials(fromHost, stored)) {
         await storeCredentials(fromHost);
         ({ port, secret } = fromHost);
-      } else if (!force || secret === undefined) {
+      } else if (secret === undefined || !(force || impostorDue(status))) {
         if (secret === undefined) await writeLinkStatus({ state: 'not_paired', port, detail: NOT_PAIRED });
         return;
       }
@@ -125,10 +126,11 @@ export class BridgeClient {
   private async closed(end: ConnectionEnd, pairing: 'paired' | 'refused' | 'link', port: number): Promise<void> {
     if (pairing === 'paired') return this.connect(true);
     if (pairing === 'refused') {
-      this.settlePair?.({ ok: false, message: end.opened ? 'The app refused the code: check it, or get a new one with `chrome-mcp pair`.' : `Nothing answers on port ${port}: is the app running?` });
+      this.settlePair?.({ ok: false, message: pairRefusal(end, port) });
       // An older secret, if there is one, still gets its normal hello.
       return this.connect(true);
     }
+    if (end.serverFailedProof) return this.impostor(port);
     const refused = end.unauthorized ?? (end.code === CLOSE_CODES.unauthorized ? 'bad_secret' : undefined);
     if (end.code === CLOSE_CODES.replaced || refused === 'replaced') {
       await armAlarm(false);
@@ -142,6 +144,18 @@ export class BridgeClient {
       return this.connect();
     }
     return this.retryLater(end, port);
+  }
+
+  /**
+   * What answered on the port could not prove it holds our secret: it learnt nothing. It may not be the app, or the
+   * app was paired again since; so, as after a refused secret, the native host is asked once (a new secret or port
+   * from it dials at once), and otherwise the worker does not dial there again until the credentials change, the
+   * person presses Reconnect, or IMPOSTOR_RETRY_MS have passed (the app may have taken its port back by then).
+   */
+  private async impostor(port: number): Promise<void> {
+    await armAlarm(false);
+    await writeLinkStatus({ state: 'impostor', port, detail: impostorDetail(port), since: Date.now() });
+    return this.connect();
   }
 
   private async retryLater(end: ConnectionEnd, port: number): Promise<void> {
@@ -169,6 +183,29 @@ export class BridgeClient {
 
 const NOT_PAIRED = 'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
 const REVOKED = 'The pairing was revoked in the Chrome MCP app, so this browser stays unpaired. To pair again, press Pair on the app\'s Connection screen (or run chrome-mcp pair): it then reconnects by itself, or enter the code below.';
+
+/** How long the worker leaves a server that failed its proof alone, unless the person presses Reconnect. */
+const IMPOSTOR_RETRY_MS = 5 * 60_000;
+
+function impostorDetail(port: number): string {
+  return `Something on port ${port} answered but could not prove it is the Chrome MCP app, so this browser told it nothing and ` +
+    'obeys none of it. If the app is not running, another program holds its port (`chrome-mcp doctor` says which); if the app ' +
+    'was paired again, pair this browser again. Trying again in 5 minutes, or now with Reconnect.';
+}
+
+function impostorDue(status: LinkStatus): boolean {
+  return status.state === 'impostor' && Date.now() - (status.since ?? 0) >= IMPOSTOR_RETRY_MS;
+}
+
+function pairRefusal(end: ConnectionEnd, port: number): string {
+  if (!end.opened) return `Nothing answers on port ${port}: is the app running?`;
+  // A wrong code and a server that is not the app look the same from here: neither could prove it knows the code.
+  if (end.serverFailedProof) {
+    return `The app on port ${port} could not prove it knows this code: check it, or get a new one with \`chrome-mcp pair\`. ` +
+      `If the code is right, another program may hold port ${port} (\`chrome-mcp doctor\`). Nothing was sent to it.`;
+  }
+  return 'The app refused the code: check it, or get a new one with `chrome-mcp pair`.';
+}
 
 function sameCredentials(a: Credentials, b: Credentials): boolean {
   return a.port === b.port && a.secret === b.secret;

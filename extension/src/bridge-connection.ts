@@ -1,13 +1,15 @@
 // One WebSocket to the core, from hello (or a pairing code) to close: decodes every frame and drops what does not
-// parse, keeps the site policy the core sends, runs commands once welcomed, answers pings, and keeps the worker alive
-// with traffic.
+// parse, authenticates the server before it authenticates itself (bridge-handshake.ts), keeps the site policy the core
+// sends, runs commands and answers pings only once welcomed by a server that proved itself, and keeps the worker
+// alive with traffic.
 import type { Policy } from '../../shared/policy/policy.js';
-import { coreFrame, decodeFrame, WIRE_VERSION, type ExtensionFrame, type CoreFrame } from '../../shared/protocol/wire.js';
+import { coreFrame, decodeFrame, type ExtensionFrame, type CoreFrame } from '../../shared/protocol/wire.js';
+import { ExtensionHandshake, type Greeting } from './bridge-handshake.js';
 import type { CommandRouter } from './command-router.js';
-import { KEEPALIVE_MS } from './link-timers.js';
+import { HANDSHAKE_TIMEOUT_MS, KEEPALIVE_MS } from './link-timers.js';
 import { PolicyHolder } from './policy-holder.js';
 
-export type Greeting = { kind: 'hello'; secret: string } | { kind: 'pair'; code: string };
+export type { Greeting } from './bridge-handshake.js';
 
 /** The engine side of a welcomed link: its router, and how to wind it down. */
 export interface LinkSession {
@@ -23,6 +25,8 @@ export interface ConnectionEnd {
   welcomed: boolean;
   code: number;
   unauthorized?: UnauthorizedReason;
+  /** The server did not prove it holds our secret (or the code): it was told nothing, and closed. */
+  serverFailedProof?: true;
 }
 
 export interface ConnectionHooks {
@@ -37,6 +41,12 @@ export class BridgeConnection {
   private readonly socket: WebSocket;
   // One per connection: a new link starts from the safe default, never from what an earlier link was told.
   private readonly policy = new PolicyHolder();
+  private readonly handshake: ExtensionHandshake;
+  /** Frames are handled one at a time, in order: a `welcome` waits for the `paired` before it to be opened. */
+  private inbox: Promise<void> = Promise.resolve();
+  private readonly deadline: ReturnType<typeof setTimeout>;
+  private pairedDone = false;
+  private serverFailedProof = false;
   private opened = false;
   private session: Promise<LinkSession | undefined> | undefined;
   private unauthorized: UnauthorizedReason | undefined;
@@ -48,7 +58,12 @@ export class BridgeConnection {
     private readonly greeting: Greeting,
     private readonly hooks: ConnectionHooks,
   ) {
+    this.handshake = new ExtensionHandshake(port, greeting);
     this.socket = new WebSocket(`ws://127.0.0.1:${port}`);
+    // A server that accepts and then stalls would hold the link in "connecting" for good: give it up and dial again.
+    this.deadline = setTimeout(() => {
+      if (!this.welcomed) this.socket.close(1000);
+    }, HANDSHAKE_TIMEOUT_MS);
     this.socket.addEventListener('open', () => this.onOpen());
     this.socket.addEventListener('message', (event) => this.onMessage(event.data));
     this.socket.addEventListener('close', (event) => this.onClose(event.code));
@@ -79,19 +94,44 @@ export class BridgeConnection {
 
   private onOpen(): void {
     this.opened = true;
-    const ext = extensionInfo();
-    this.send(this.greeting.kind === 'hello'
-      ? { type: 'hello', v: WIRE_VERSION, secret: this.greeting.secret, ext }
-      : { type: 'pair', v: WIRE_VERSION, code: this.greeting.code, ext });
+    this.send(this.handshake.opening(extensionInfo()));
   }
 
   private onMessage(data: unknown): void {
     // Binary frames are no part of the wire; text that does not decode is dropped and the link keeps serving.
     const frame = typeof data === 'string' ? decodeFrame(coreFrame, data) : undefined;
-    if (!frame) return;
+    // A frame whose handling fails is dropped like a malformed one; the frames behind it are still handled.
+    if (frame) this.inbox = this.inbox.then(() => this.handle(frame)).catch(() => undefined);
+  }
+
+  /** Ends the connection to a server that failed its proof: it gets no answer, and no second try on this socket. */
+  private refuseServer(): void {
+    this.serverFailedProof = true;
+    this.socket.close(1000);
+  }
+
+  private async handle(frame: CoreFrame): Promise<void> {
     switch (frame.type) {
+      case 'challenge': {
+        const proof = await this.handshake.answer(frame);
+        if (proof) this.send(proof);
+        else this.refuseServer();
+        return;
+      }
+      case 'paired': {
+        // Only from a server that proved the code, and only once; a seal that does not open is a failed proof.
+        if (this.pairedDone || !this.handshake.serverProved) return;
+        const secret = await this.handshake.unwrap(frame.wrapped);
+        if (secret === undefined) return this.refuseServer();
+        this.pairedDone = true;
+        this.hooks.paired(secret);
+        return;
+      }
       case 'welcome':
-        if (this.session) return;
+        // A welcome from a server that has not proved itself (or, pairing, before it handed over the secret) is no
+        // welcome at all: nothing runs on its say.
+        if (this.session || !this.handshake.serverProved || (this.pairing && !this.pairedDone)) return;
+        clearTimeout(this.deadline);
         this.session = this.hooks.startSession(frame.session, (reply) => this.send(reply), () => this.policy.current()).catch(() => {
           // Without an engine no command could be answered: drop the link and let the client dial again.
           this.socket.close(1011);
@@ -99,9 +139,6 @@ export class BridgeConnection {
         });
         this.keepalive = setInterval(() => this.send({ type: 'pong', ts: Date.now() }), KEEPALIVE_MS);
         this.hooks.welcomed();
-        return;
-      case 'paired':
-        if (this.greeting.kind === 'pair') this.hooks.paired(frame.secret);
         return;
       case 'unauthorized':
         this.unauthorized = frame.reason;
@@ -119,13 +156,14 @@ export class BridgeConnection {
         if (this.session) this.policy.update(frame.policy);
         return;
       case 'ping':
-        this.send({ type: 'pong', ts: frame.ts });
+        if (this.session) this.send({ type: 'pong', ts: frame.ts });
         return;
     }
   }
 
   private onClose(code: number): void {
     clearInterval(this.keepalive);
+    clearTimeout(this.deadline);
     const welcomed = this.welcomed;
     void this.session?.then((session) => {
       session?.router.abortAll();
@@ -134,6 +172,7 @@ export class BridgeConnection {
     if (this.silent) return;
     const end: ConnectionEnd = { opened: this.opened, welcomed, code };
     if (this.unauthorized) end.unauthorized = this.unauthorized;
+    if (this.serverFailedProof) end.serverFailedProof = true;
     this.hooks.closed(end);
   }
 }

@@ -2,11 +2,16 @@
 import { z } from 'zod';
 
 const linkStatus = z.object({
-  /** `revoked`: the native host says the person revoked the pairing in the app, which stands until they pair again. */
-  state: z.enum(['connecting', 'connected', 'not_paired', 'revoked', 'unauthorized', 'replaced', 'disconnected']),
+  /**
+   * `revoked`: the native host says the person revoked the pairing in the app, which stands until they pair again.
+   * `impostor`: what answered on the port failed to prove it holds the pairing secret; it was told nothing.
+   */
+  state: z.enum(['connecting', 'connected', 'not_paired', 'revoked', 'unauthorized', 'impostor', 'replaced', 'disconnected']),
   port: z.number().optional(),
   /** One line for the person: what went wrong, or what to do. */
   detail: z.string().optional(),
+  /** When this state began (ms since the epoch), where the worker paces itself by it. */
+  since: z.number().optional(),
 });
 export type LinkStatus = z.infer<typeof linkStatus>;
 

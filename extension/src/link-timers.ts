@@ -2,6 +2,9 @@
 // that outlives the worker, since an alarm is the only thing that wakes a stopped worker on its own.
 export const LINK_ALARM = 'link';
 
+/** How long a server may take to prove itself and welcome us before the dial counts as failed. */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
 /** Chrome 116+ keeps a worker alive while its WebSocket has traffic; it is stopped after 30 s without any. */
 export const KEEPALIVE_MS = 20_000;
 

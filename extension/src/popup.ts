@@ -8,6 +8,7 @@ const HEADLINES: Record<LinkStatus['state'], string> = {
   not_paired: 'Not paired with the app',
   revoked: 'Unpaired in the app',
   unauthorized: 'The app refused this browser',
+  impostor: 'Refused a server that is not the app',
   replaced: 'Another browser is connected to the app',
   disconnected: 'Not connected',
 };

@@ -2,10 +2,12 @@
 // Both ends decode every frame with these schemas; anything that does not parse is dropped, never half-read.
 import { z } from 'zod';
 import { PolicyTransferSchema } from '../policy/transfer.js';
+import { NONCE_PATTERN, PROOF_PATTERN } from './bridge-proof.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { OPERATIONS, type AgentContext } from './operations.js';
 
-export const WIRE_VERSION = 1;
+/** v2: mutual authentication (both sides prove by HMAC over fresh nonces; v1 sent the secret or code in clear). */
+export const WIRE_VERSION = 2;
 export const DEFAULT_BRIDGE_PORT = 38017;
 /** Largest frame either side accepts; a full-page screenshot fits, a memory-exhaustion attempt does not. */
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -28,10 +30,19 @@ const operationResult = z.strictObject({
   data: z.record(z.string(), z.unknown()).optional(),
 });
 
+const nonce = z.string().regex(NONCE_PATTERN);
+const proof = z.string().regex(PROOF_PATTERN);
+
 // ---- extension → core ----
-export const helloFrame = z.strictObject({ type: z.literal('hello'), v: z.literal(WIRE_VERSION), secret: z.string().min(1).max(256), ext: extensionInfo });
-/** Manual pairing: a short one-time code the person typed into the popup, in place of a secret. */
-export const pairFrame = z.strictObject({ type: z.literal('pair'), v: z.literal(WIRE_VERSION), code: z.string().min(1).max(32), ext: extensionInfo });
+// The handshake, in order: hello (or pair) with the extension's nonce → challenge: the core's nonce and its proof →
+// proof: the extension's → (paired, for a pair) welcome, policy. The extension proves nothing to a server that has not
+// proved first, and neither proof is any use on another connection.
+/** Opens a connection keyed by the long-lived pairing secret; it carries no secret, only a fresh nonce. */
+export const helloFrame = z.strictObject({ type: z.literal('hello'), v: z.literal(WIRE_VERSION), nonce, ext: extensionInfo });
+/** Manual pairing by the one-time code the person typed into the popup; the code itself is never sent. */
+export const pairFrame = z.strictObject({ type: z.literal('pair'), v: z.literal(WIRE_VERSION), nonce, ext: extensionInfo });
+/** The extension's proof, sent only after the core's challenge proved the core holds the same key. */
+export const proofFrame = z.strictObject({ type: z.literal('proof'), proof });
 export const resultFrame = z.strictObject({ type: z.literal('result'), id: z.string().max(64), ok: z.literal(true), result: operationResult });
 export const errorFrame = z.strictObject({
   type: z.literal('result'),
@@ -52,10 +63,20 @@ export const progressFrame = z.strictObject({
 /** The person pressed Esc in a tab the agent was acting in: the core stops the agent with this message. */
 export const stopFrame = z.strictObject({ type: z.literal('stop'), message: z.string().max(500) });
 
-export const extensionFrame = z.union([helloFrame, pairFrame, resultFrame, errorFrame, pongFrame, progressFrame, stopFrame]);
+export const extensionFrame = z.union([helloFrame, pairFrame, proofFrame, resultFrame, errorFrame, pongFrame, progressFrame, stopFrame]);
 export type ExtensionFrame = z.infer<typeof extensionFrame>;
 
 // ---- core → extension ----
+/**
+ * The core's answer to a hello or pair: its own nonce and its proof over both. For a pair it also names the salt the
+ * code's key was derived with (see CODE_KDF), which is no secret.
+ */
+export const challengeFrame = z.strictObject({
+  type: z.literal('challenge'),
+  nonce,
+  proof,
+  salt: z.string().regex(/^[\w-]{22}$/).optional(),
+});
 export const welcomeFrame = z.strictObject({
   type: z.literal('welcome'),
   v: z.literal(WIRE_VERSION),
@@ -63,9 +84,15 @@ export const welcomeFrame = z.strictObject({
   session: z.string().max(16),
   heartbeatMs: z.number(),
 });
-/** Sent once after a successful `pair`: the long-lived secret the extension keeps for later hellos. */
-export const pairedFrame = z.strictObject({ type: z.literal('paired'), secret: z.string().min(1).max(256) });
-/** Why the core closed the connection: `bad_frame` = the first frame was not a hello or pair it could read. */
+/**
+ * Sent once after a successful `pair`: the new long-lived secret, sealed under the code's key and this connection's
+ * nonces (wrapSecret), so only the holder of the code can read it and nobody else can slip in one of their own.
+ */
+export const pairedFrame = z.strictObject({ type: z.literal('paired'), wrapped: z.string().regex(/^[\w-]{1,512}$/) });
+/**
+ * Why the core closed the connection: `bad_frame` = the first frame was not a hello or pair it could read;
+ * `bad_secret` / `bad_code` = it holds no such secret or live code, or the extension's proof did not match.
+ */
 export const unauthorizedFrame = z.strictObject({ type: z.literal('unauthorized'), reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced', 'bad_frame']) });
 /** The most MCP sessions a command names as live; beyond it the oldest others are left out (see agentOnWire). */
 const MAX_LIVE_AGENTS = 64;
@@ -87,7 +114,7 @@ export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number(
  */
 export const policyFrame = z.strictObject({ type: z.literal('policy'), policy: PolicyTransferSchema });
 
-export const coreFrame = z.union([welcomeFrame, pairedFrame, unauthorizedFrame, commandFrame, cancelFrame, pingFrame, policyFrame]);
+export const coreFrame = z.union([challengeFrame, welcomeFrame, pairedFrame, unauthorizedFrame, commandFrame, cancelFrame, pingFrame, policyFrame]);
 export type CoreFrame = z.infer<typeof coreFrame>;
 
 /** WebSocket close codes the two ends use, so the extension knows whether to retry or to ask for pairing. */

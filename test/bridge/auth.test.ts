@@ -1,7 +1,9 @@
-// Who gets in: the secret or a one-time code from our extension id behind our Origin, within the hello deadline;
-// everyone else is refused before anything they send is acted on. And one active connection at a time.
+// Who gets in: a peer that proves it holds the secret (or knows the one-time code), from our extension id behind our
+// Origin, within the handshake deadline; everyone else is refused before anything they send is acted on. And one
+// active connection at a time. The attacks on the handshake itself are in handshake.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../shared/protocol/errors.js';
+import { proofOf, secretKey } from '../../shared/protocol/bridge-proof.js';
 import { CLOSE_CODES, WIRE_VERSION } from '../../shared/protocol/wire.js';
 import { startBridge } from './support/bridge-harness.js';
 import { EXT, helloText, ok, Peer, UpgradeRefused } from './support/peer.js';
@@ -22,18 +24,20 @@ describe('bridge authentication', () => {
   it('sends the session and heartbeat in welcome', async () => {
     const { bridge, auth, dial } = await startBridge({ heartbeatMs: 12_345 });
     const peer = await dial();
-    peer.sendText(helloText(auth.secret));
+    await peer.greet(auth.current);
     const welcome = await peer.next('welcome');
     expect(welcome).toEqual({ type: 'welcome', v: WIRE_VERSION, session: bridge.link()?.identity.session, heartbeatMs: 12_345 });
   });
 
-  it('refuses a wrong secret with unauthorized + 4401 and acts on nothing sent after it', async () => {
+  it('refuses a wrong proof with unauthorized + 4401 and acts on nothing sent after it', async () => {
     const { bridge, auth, dial } = await startBridge();
     const peer = await dial();
-    peer.sendText(helloText('not-the-secret'));
-    // Queued behind the bad hello: a correct hello and an answer frame. Neither may be read.
-    peer.sendText(helloText(auth.secret));
+    const { coreProved, context } = await peer.greet('not-the-secret');
+    // Queued behind the wrong proof: the right one, a second hello and an answer frame. None may be read.
+    peer.send({ type: 'proof', proof: await proofOf(secretKey(auth.current), 'extension', context) });
+    peer.sendText(helloText());
     peer.send({ type: 'result', id: '1', ok: true, result: { text: 'x' } });
+    expect(coreProved).toBe(false);
     expect(await peer.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_secret' });
     expect((await peer.closed).code).toBe(CLOSE_CODES.unauthorized);
     expect(auth.asked).toBe(1);
@@ -50,34 +54,43 @@ describe('bridge authentication', () => {
     expect(auth.asked).toBe(0);
   });
 
-  it('tells an extension built for another wire version so', async () => {
-    const { auth, dial } = await startBridge();
+  it('refuses the old hello (wire v1, the secret in clear) as bad_version, saying the extension is older', async () => {
+    const { auth, dial, lines } = await startBridge();
     const peer = await dial();
-    peer.send({ type: 'hello', v: WIRE_VERSION + 1, secret: auth.secret, ext: EXT });
+    peer.send({ type: 'hello', v: 1, secret: auth.current, ext: EXT });
     expect(await peer.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_version' });
     expect((await peer.closed).code).toBe(CLOSE_CODES.unauthorized);
     expect(auth.asked).toBe(0);
+    expect(lines.some((line) => line.includes(`wire v1, this core v${WIRE_VERSION}`) && line.includes('older than the app'))).toBe(true);
   });
 
-  it('pairs with a one-time code: paired carries the new secret, welcome and the policy follow, and the code is spent', async () => {
-    const { bridge, auth, dial } = await startBridge();
-    auth.codes.add('K7Q-2MX');
+  it('tells an extension built for a newer wire version so', async () => {
+    const { auth, dial } = await startBridge();
     const peer = await dial();
-    peer.send({ type: 'pair', v: WIRE_VERSION, code: 'K7Q-2MX', ext: EXT });
-    const paired = await peer.next('paired');
-    expect(paired.secret).toBe(auth.secret);
+    peer.send({ type: 'hello', v: WIRE_VERSION + 1, nonce: 'n'.repeat(43), ext: EXT });
+    expect(await peer.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_version' });
+    expect(auth.asked).toBe(0);
+  });
+
+  it('pairs with a one-time code it never sees: paired seals the new secret, welcome and the policy follow, the code is spent', async () => {
+    const { bridge, auth, dial } = await startBridge();
+    auth.code = 'K7Q2-9XRT';
+    const peer = await dial();
+    const secret = await peer.pair('k7q2 9xrt');
+    expect(secret).toBe(auth.current);
     await peer.next('welcome');
     await peer.next('policy');
     expect(bridge.link()).toBeDefined();
     expect(peer.frames).toEqual([]);
 
+    // Spent: there is no live code, so no challenge either.
     const again = await dial();
-    again.send({ type: 'pair', v: WIRE_VERSION, code: 'K7Q-2MX', ext: EXT });
+    again.sendText(helloText(undefined, EXT, 'pair'));
     expect(await again.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_code' });
     expect((await again.closed).code).toBe(CLOSE_CODES.unauthorized);
 
     // The secret it was given is the one that works from now on.
-    const later = await Peer.connect(bridge.port, paired.secret);
+    const later = await Peer.connect(bridge.port, secret);
     later.close();
   });
 
@@ -113,9 +126,10 @@ describe('bridge authentication', () => {
     const session = bridge.link()?.identity.session;
 
     const intruder = await dial();
-    intruder.sendText(helloText(auth.secret, { ...EXT, id: 'aaaabbbbccccddddeeeeffffgggghhhh' }));
+    intruder.sendText(helloText(undefined, { ...EXT, id: 'aaaabbbbccccddddeeeeffffgggghhhh' }));
     expect(await intruder.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_origin' });
     expect((await intruder.closed).code).toBe(CLOSE_CODES.unauthorized);
+    expect(intruder.frames).toEqual([]);
     expect(auth.asked).toBe(1);
 
     expect(bridge.link()?.identity.session).toBe(session);
@@ -192,11 +206,11 @@ describe('bridge authentication', () => {
 
   it('closes with 1011 (retry later, not unauthorized) when the pairing store fails', async () => {
     const { auth, dial, lines } = await startBridge();
-    auth.failWith = `keychain locked while checking ${'s3cr3t-presented'}`;
+    auth.failWith = 'keychain locked';
     const peer = await dial();
-    peer.sendText(helloText('s3cr3t-presented'));
+    peer.sendText(helloText());
     expect((await peer.closed).code).toBe(1011);
     expect(peer.frames).toEqual([]);
-    expect(lines.some((line) => line.includes('keychain locked while checking [redacted]'))).toBe(true);
+    expect(lines.some((line) => line.includes('could not check an extension connection: keychain locked'))).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { policyFromTransfer, policyToTransfer } from '../../shared/policy/transf
 import { coreFrame, decodeFrame } from '../../shared/protocol/wire.js';
 import { TEST_POLICY } from '../support/test-policy.js';
 import { startBridge } from './support/bridge-harness.js';
-import { helloText, ok } from './support/peer.js';
+import { ok } from './support/peer.js';
 
 const BLOCKED: Policy = { ...DEFAULT_POLICY, default: 'blocked', rules: [{ site: parseSitePattern('127.0.0.1'), level: 'blocked' }] };
 
@@ -64,7 +64,7 @@ describe('the bridge and the policy', () => {
     // The earliest any caller can send a command: as soon as the link is announced.
     bridge.once('connected', (link) => void link.call('tabs', {}).catch(() => undefined));
     const peer = await dial();
-    peer.sendText(helloText(auth.secret));
+    await peer.greet(auth.current);
     await expect.poll(() => peer.frames.length).toBeGreaterThanOrEqual(3);
     expect(peer.frames.map((frame) => frame.type)).toEqual(['welcome', 'policy', 'command']);
     expect(peer.frames[1]).toEqual({ type: 'policy', policy: policyToTransfer(TEST_POLICY) });

@@ -12,7 +12,7 @@ describe('round trip', () => {
     const { bridge, auth } = await startBridge();
     const connected = new Promise((resolve) => bridge.once('connected', resolve));
     const child = spawn(process.execPath, ['--import', 'tsx', ECHO, String(bridge.port)], {
-      env: { ...process.env, CHROME_MCP_TEST_SECRET: auth.secret },
+      env: { ...process.env, CHROME_MCP_TEST_SECRET: auth.current },
       stdio: 'inherit',
     });
     try {

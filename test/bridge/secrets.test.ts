@@ -1,9 +1,9 @@
-// No secret or pairing code ever appears in a log line, an error the model could read, or a close reason — across
-// every path that handles one: success, wrong secret, pairing, spent code, store failure, replacement, disconnect.
+// No secret or pairing code ever appears in a log line, an error the model could read, a close reason, or on the wire
+// — across every path that handles one: success, wrong secret, pairing, wrong and spent code, store failure,
+// replacement, disconnect.
 // And the constant-time compare the pairing store uses answers correctly for every length.
 import { describe, expect, it } from 'vitest';
 import { sameSecret } from '../../electron/core/bridge/secret-compare.js';
-import { WIRE_VERSION } from '../../shared/protocol/wire.js';
 import { startBridge } from './support/bridge-harness.js';
 import { EXT, helloText } from './support/peer.js';
 
@@ -15,34 +15,34 @@ describe('secrets stay out of logs and errors', () => {
     const note = (error: unknown) => texts.push(String(error), (error as { next?: string }).next ?? '');
     const closeReason = async (peer: Awaited<ReturnType<typeof dial>>) => texts.push((await peer.closed).reason);
 
-    seen.push(auth.secret);
+    seen.push(auth.current);
     const first = await connect();
     const waiting = bridge.link()!.call('snapshot', {}).catch(note);
 
     const wrongSecret = 'WRONG-secret-7d1c0f9e2b';
     seen.push(wrongSecret);
     const wrong = await dial();
-    wrong.sendText(helloText(wrongSecret));
+    await wrong.greet(wrongSecret);
     await closeReason(wrong);
 
-    auth.codes.add('CODE-4821');
-    seen.push('CODE-4821');
+    auth.code = 'CODE-4821';
+    seen.push('CODE-4821', 'CODE4821');
+    const mistyped = await dial();
+    await mistyped.greet('CODE-4822', { purpose: 'pair' });
+    await closeReason(mistyped);
     const pairing = await dial();
-    pairing.send({ type: 'pair', v: WIRE_VERSION, code: 'CODE-4821', ext: EXT });
-    seen.push((await pairing.next('paired')).secret);
+    seen.push(await pairing.pair('CODE-4821'));
     await pairing.next('welcome');
     await waiting;
     await closeReason(first);
 
     const spent = await dial();
-    spent.send({ type: 'pair', v: WIRE_VERSION, code: 'CODE-4821', ext: EXT });
+    spent.sendText(helloText(undefined, EXT, 'pair'));
     await closeReason(spent);
 
-    const failingSecret = 'FAILING-secret-93ab';
-    seen.push(failingSecret);
-    auth.failWith = `store exploded on ${failingSecret}`;
+    auth.failWith = 'store exploded';
     const failing = await dial();
-    failing.sendText(helloText(failingSecret));
+    failing.sendText(helloText());
     await closeReason(failing);
     auth.failWith = undefined;
 
@@ -56,8 +56,10 @@ describe('secrets stay out of logs and errors', () => {
 
     expect(lines.length).toBeGreaterThan(8);
     expect(texts.length).toBeGreaterThan(6);
+    // What the core sent on every one of those sockets, too: proofs and seals, never a secret or a code.
+    const wire = [first, wrong, mistyped, pairing, spent, failing, afterwards].flatMap((peer) => peer.frames.map((frame) => JSON.stringify(frame)));
     for (const secret of seen) {
-      for (const line of [...lines, ...texts]) expect(line).not.toContain(secret);
+      for (const line of [...lines, ...texts, ...wire]) expect(line).not.toContain(secret);
     }
   });
 });

@@ -11,7 +11,6 @@ import type { Keychain } from '../../electron/core/pairing/keychain.js';
 import { CODE_TTL_MS } from '../../electron/core/pairing/pairing-code.js';
 import { REVOKED_FILE } from '../../electron/core/pairing/revocation.js';
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
-import { WIRE_VERSION } from '../../shared/protocol/wire.js';
 import { EXT, helloText, Peer } from '../bridge/support/peer.js';
 import { TEST_POLICY } from '../support/test-policy.js';
 import { makeHub, tempDataDirs } from './support.js';
@@ -82,8 +81,7 @@ async function setup(keychain: () => Promise<Keychain | undefined> = noKeychain)
   const pairWith = async (code: string) => {
     const peer = await Peer.dial(bridge.port);
     peers.push(peer);
-    peer.send({ type: 'pair', v: WIRE_VERSION, code, ext: EXT });
-    const { secret } = await peer.next('paired');
+    const secret = await peer.pair(code);
     await peer.next('welcome');
     return { peer, secret };
   };
@@ -144,7 +142,8 @@ describe('pairing.code', () => {
     expect(second.code).not.toBe(first.code);
     const peer = await Peer.dial(bridge.port);
     peers.push(peer);
-    peer.send({ type: 'pair', v: WIRE_VERSION, code: first.code, ext: EXT });
+    // The core proves with the latest code's key: the earlier code cannot match it, nor make a proof it takes.
+    expect((await peer.greet(first.code, { purpose: 'pair' })).coreProved).toBe(false);
     expect(await peer.next('unauthorized')).toMatchObject({ reason: 'bad_code' });
     expect((await hub.call('pairing.status', {})).code).toEqual({ expires: second.expires });
   });
@@ -166,7 +165,8 @@ describe('pairing.revoke', () => {
   it('forgets the secret and the outstanding code and drops the link at once, telling the extension its secret is bad', async () => {
     const { hub, dataDir, bridge, pairWith } = await setup();
     const { peer, secret } = await pairWith((await hub.call('pairing.code', {})).code);
-    const pending = await hub.call('pairing.code', {});
+    // A second code, outstanding when the revoke comes: it goes too.
+    await hub.call('pairing.code', {});
 
     expect(await hub.call('pairing.revoke', {})).toEqual(revoked);
     expect(bridge.link()).toBeUndefined();
@@ -179,12 +179,15 @@ describe('pairing.revoke', () => {
     // Neither the old secret nor the code issued before the revoke gets back in.
     const again = await Peer.dial(bridge.port);
     peers.push(again);
-    again.send({ type: 'hello', v: WIRE_VERSION, secret, ext: EXT });
+    // With no secret and no code left, the core has nothing to prove with: a refusal, and no challenge.
+    again.sendText(helloText());
     expect(await again.next('unauthorized')).toMatchObject({ reason: 'bad_secret' });
     const withCode = await Peer.dial(bridge.port);
     peers.push(withCode);
-    withCode.send({ type: 'pair', v: WIRE_VERSION, code: pending.code, ext: EXT });
+    withCode.sendText(helloText(undefined, EXT, 'pair'));
     expect(await withCode.next('unauthorized')).toMatchObject({ reason: 'bad_code' });
+    expect([...again.frames, ...withCode.frames].some((frame) => frame.type === 'challenge')).toBe(false);
+    expect(secret).toBeTruthy();
 
     const { events } = await hub.call('activity.list', {});
     expect(events.map((event) => event.type === 'pairing' && event.change)).toEqual(['code-issued', 'code-issued', 'revoked']);
@@ -231,10 +234,12 @@ describe('pairing.revoke against checks in flight', () => {
     const held = secrets.hold('read');
     const late = await Peer.dial(bridge.port);
     peers.push(late);
-    late.sendText(helloText(secret));
+    // It holds the old secret and proves it: only the revoke that landed meanwhile keeps it out.
+    const greeted = late.greet(secret);
     await held.reached;
     expect(await hub.call('pairing.revoke', {})).toEqual(revoked);
     held.release();
+    expect((await greeted).coreProved).toBe(true);
     expect(await verdict(late)).toBe('bad_secret');
     expect((await late.closed).code).toBe(4401);
     expect(bridge.link()).toBeUndefined();
@@ -246,7 +251,7 @@ describe('pairing.revoke against checks in flight', () => {
     const held = secrets.hold('replace');
     const pairing = await Peer.dial(bridge.port);
     peers.push(pairing);
-    pairing.send({ type: 'pair', v: WIRE_VERSION, code, ext: EXT });
+    const handed = pairing.pair(code).catch(() => undefined);
     // The code is spent and its new secret not written yet when the person presses Revoke.
     await held.reached;
     const revoking = hub.call('pairing.revoke', {});
@@ -258,11 +263,11 @@ describe('pairing.revoke against checks in flight', () => {
     expect((await pairing.closed).code).toBe(4401);
     expect(await secrets.read()).toBeUndefined();
     expect(await hub.call('pairing.status', {})).toEqual(revoked);
-    const handed = pairing.frames.find((frame) => frame.type === 'paired');
-    if (handed?.type === 'paired') {
+    if ((await handed) !== undefined) {
+      // Whatever it was handed, the core now holds no secret to prove with: it is refused at once.
       const again = await Peer.dial(bridge.port);
       peers.push(again);
-      again.sendText(helloText(handed.secret));
+      again.sendText(helloText());
       expect(await verdict(again)).toBe('bad_secret');
     }
   });

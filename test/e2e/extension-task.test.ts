@@ -49,10 +49,14 @@ describe('the whole task through the extension', () => {
     const secret = (await new SecretStore(dataDir).read())?.secret;
     if (!secret) throw new Error('no pairing secret');
 
-    // The real secret under another extension's id: refused, and the real extension is not displaced.
+    // Another extension's id: refused before the core proves anything, and the real extension is not displaced.
     const impostor = await Peer.dial(port);
-    impostor.sendText(helloText(secret, { id: 'a'.repeat(32), version: '1', chrome: '1' }));
+    impostor.sendText(helloText(undefined, { id: 'a'.repeat(32), version: '1', chrome: '1' }));
     expect((await impostor.next('unauthorized')).reason).toBe('bad_origin');
+    // Our id with a wrong secret: the core's proof does not check out, and the wrong proof is refused.
+    const guesser = await Peer.dial(port);
+    expect((await guesser.greet(`${secret}x`)).coreProved).toBe(false);
+    expect((await guesser.next('unauthorized')).reason).toBe('bad_secret');
     // A web page's Origin, and a missing one: refused before any frame.
     for (const origin of ['https://evil.example', null]) {
       await expect(Peer.dial(port, { origin })).rejects.toBeInstanceOf(UpgradeRefused);

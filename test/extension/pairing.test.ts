@@ -32,14 +32,14 @@ describe('pairing with a code in the popup', () => {
     const headline = () => popup.evaluate<string>('document.getElementById("state").textContent');
     expect(await until(headline, (text) => text === 'Not paired with the app')).toBe('Not paired with the app');
 
-    auth.codes.add('K7Q2-9XRT');
+    auth.code = 'K7Q2-9XRT';
     const linked = new Promise<ExtensionLink>((resolve) => bridge.once('connected', resolve));
     await popup.evaluate(`document.getElementById('code').value = ' K7Q2-9XRT '; document.getElementById('pair-form').requestSubmit()`);
     expect(await until(() => popup.evaluate<string>('document.getElementById("result").textContent'), (text) => text !== 'Pairing…')).toBe('Paired.');
     await linked;
 
     const stored = await browser.evaluate<{ bridge: { port: number; secret: string } }>('chrome.storage.local.get("bridge")');
-    expect(stored.bridge).toEqual({ port: bridge.port, secret: auth.secret });
+    expect(stored.bridge).toEqual({ port: bridge.port, secret: auth.current });
     expect(await until(headline, (text) => text.startsWith('Connected'))).toBe('Connected to the Chrome MCP app');
     expect(await popup.evaluate<string>('document.getElementById("port").textContent')).toBe(`Port ${bridge.port}`);
     expect(await bridge.link()?.ping(2_000)).toBe(true);

@@ -1,4 +1,4 @@
-// The extension's end of the wire against a bare core that can send anything: the hello, junk dropped without
+// The extension's end of the wire against a bare core that can send anything: the handshake, junk dropped without
 // harm, every command id answered exactly once, pings, progress and cancel, the site policy, and a refused secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const dialled = core.nextLink();
   await browser.seed({ port: core.port, secret: SECRET });
   link = await dialled;
-  link.welcome(SESSION);
+  await link.accept(SECRET, SESSION);
   link.policy(TEST_POLICY);
 });
 
@@ -56,8 +56,9 @@ async function outcome(op: string, args: Record<string, unknown> = {}): Promise<
 }
 
 describe('the extension on the wire', () => {
-  it('dials the seeded port and says hello with the seeded secret and its identity', () => {
-    expect(link.greeting).toMatchObject({ type: 'hello', v: WIRE_VERSION, secret: SECRET, ext: { id: EXTENSION_ID, version: '0.1.0' } });
+  it('dials the seeded port and says hello with a fresh nonce and its identity, not the secret', () => {
+    expect(link.greeting).toEqual({ type: 'hello', v: WIRE_VERSION, nonce: expect.stringMatching(/^[\w-]{43}$/), ext: { id: EXTENSION_ID, version: '0.1.0', chrome: expect.any(String) } });
+    expect(link.texts.join('\n')).not.toContain(SECRET);
   });
 
   it('drops frames that do not decode, and answers the next command', async () => {
@@ -148,6 +149,7 @@ describe('the site policy from the core', () => {
     link.close();
     link = await dialled;
     // Like a command, a policy before the welcome is not the extension's to take.
+    expect(await link.authenticate(SECRET)).toBe(true);
     link.policy(TEST_POLICY);
     link.welcome('p2');
     // The tab is still current; only the policy is gone with the old link.
@@ -158,7 +160,7 @@ describe('the site policy from the core', () => {
 });
 
 describe('a refused secret', () => {
-  it('stops dialling until the credentials change, then says hello with the new secret', async () => {
+  it('stops dialling until the credentials change, then proves the new secret', async () => {
     link.refuse('bad_secret', CLOSE_CODES.unauthorized);
     await link.closed;
     // The native host is asked again once (none is installed here), then the extension waits: no new dial.
@@ -169,6 +171,7 @@ describe('a refused secret', () => {
     const dialled = core.nextLink();
     await browser.seed({ port: core.port, secret: 'a-new-secret' });
     link = await dialled;
-    expect(link.greeting).toMatchObject({ type: 'hello', secret: 'a-new-secret' });
+    expect(link.greeting).toMatchObject({ type: 'hello' });
+    expect(await link.authenticate('a-new-secret')).toBe(true);
   });
 });

@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { BridgeServer } from '../../electron/core/bridge/bridge-server.js';
 import { applySteps } from '../../electron/core/cli/install-native-host.js';
 import { planInstall } from '../../electron/core/cli/install-plan.js';
 import { EXTENSION_DIR, extensionBuilt } from '../../electron/core/cli/package-root.js';
@@ -12,14 +14,18 @@ import { BridgeStateFile } from '../../electron/core/pairing/bridge-state.js';
 import { MANIFEST_FILE } from '../../electron/core/pairing/host-manifest.js';
 import { writeFileAtomic } from '../../electron/core/pairing/private-files.js';
 import { markRevoked } from '../../electron/core/pairing/revocation.js';
+import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
+import { TEST_POLICY } from '../support/test-policy.js';
 import { envWithoutKeychain, runCli, tempDirs } from './support/cli.js';
 import { frame } from './support/framing.js';
 
 const dirs = tempDirs('doctor');
 const servers: Server[] = [];
+const bridges: BridgeServer[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  for (const bridge of bridges.splice(0)) await bridge.close();
 });
 afterAll(() => dirs.cleanup());
 
@@ -63,12 +69,18 @@ describe('doctor', () => {
     const dataDir = dirs.dataDir();
     const env = { ...process.env, HOME: home };
     expect((await runCli(['install-native-host', '--browser', 'chromium', '--data-dir', dataDir], { env })).code).toBe(0);
-    const { port, state } = await fakeCore(dataDir);
-    state.extensionConnected(true);
     const { kind } = await new SecretStore(dataDir).ensure();
+    // A real bridge on the data dir's store: doctor checks that it proves it holds the secret.
+    const bridge = await BridgeServer.start({ port: 0, auth: createBridgeAuth({ dataDir }), log: () => undefined, policy: () => TEST_POLICY });
+    bridges.push(bridge);
+    const { port } = bridge;
+    const state = new BridgeStateFile(dataDir);
+    state.started(port);
+    state.extensionConnected(true);
     const { code, out } = await doctor(dataDir, env);
     expect(out).toContain(`ok chromium: native host installed (${join(home, '.config/chromium/NativeMessagingHosts', MANIFEST_FILE)})`);
     expect(out).toContain(`ok core: running (pid ${process.pid}), bridge on 127.0.0.1:${port}`);
+    expect(out).toContain("ok bridge: proves it holds this data dir's pairing secret");
     expect(out).toMatch(/ok extension: connected since \d{4}-/);
     expect(out).toContain(kind === 'keychain' ? 'ok pairing secret: in the OS keychain (service chrome-mcp' : `ok pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)}`);
     expect(out).toContain(extensionBuilt() ? `ok extension built: ${EXTENSION_DIR}` : '!! extension not built');
@@ -101,6 +113,26 @@ describe('doctor', () => {
     await new Promise((resolve) => servers.pop()!.close(resolve));
     expect((await doctor(dataDir, env)).out).toContain(`!! core: pid ${process.pid} runs, but nothing listens on 127.0.0.1:${port}`);
     state.stopped();
+  });
+
+  it('names a server on the bridge port that cannot prove it holds the secret as not this core, with how to find it', async () => {
+    const dataDir = dirs.dataDir();
+    const env = { ...process.env, HOME: dirs.make() };
+    await new SecretStore(dataDir).ensure();
+    // A rogue that took the port: it speaks the handshake, but proves with a key of its own.
+    const rogue = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => rogue.once('listening', () => resolve()));
+    rogue.on('connection', (socket) => socket.once('message', () => socket.send(JSON.stringify({ type: 'challenge', nonce: 'n'.repeat(43), proof: 'p'.repeat(43) }))));
+    try {
+      const { port } = rogue.address() as { port: number };
+      new BridgeStateFile(dataDir).started(port);
+      const { code, out } = await doctor(dataDir, env);
+      expect(code).toBe(1);
+      expect(out).toContain(`!! bridge: 127.0.0.1:${port} answered but could not prove it holds the pairing secret: it is not this core; the extension refuses it and tells it nothing`);
+      expect(out).toMatch(new RegExp(`fix: find the program: lsof -nP -iTCP:${port} -sTCP:LISTEN; stop it`));
+    } finally {
+      await new Promise((resolve) => rogue.close(resolve));
+    }
   });
 
   it('takes the wrapper the app writes (its binary in --native-host mode) as installed, naming the app, until the app is gone', async () => {

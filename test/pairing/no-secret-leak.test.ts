@@ -10,6 +10,7 @@ import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { CLI, type CliRun, envWithoutKeychain, runCli, tempDirs } from './support/cli.js';
 import { frame, replies } from './support/framing.js';
+import { holds, redeemCode } from './support/redeem.js';
 
 const dirs = tempDirs('leak');
 afterAll(() => dirs.cleanup());
@@ -93,10 +94,10 @@ for (const keychain of ['as this machine has it', 'with no keychain (file store)
       const code = /Pairing code: (\S+)/.exec(paired.stdout.toString())![1]!;
       // The running core's side: the bridge redeems the code and gets the new secret.
       const auth = createBridgeAuth({ dataDir, store });
-      expect(await auth.redeemCode('WRONG-CODE')).toBeUndefined();
-      const secondSecret = (await auth.redeemCode(code))!;
+      expect(await redeemCode(auth, 'WRONG-CODE')).toBeUndefined();
+      const secondSecret = (await redeemCode(auth, code))!;
       expect(secondSecret).toBeDefined();
-      expect(await auth.verifySecret(firstSecret)).toBe(false);
+      expect(await holds(auth, firstSecret)).toBe(false);
       const [again] = (await host('host after re-pairing', ours, pairing)) as Array<{ secret: string }>;
       expect(again!.secret).toBe(secondSecret);
       await cli('doctor after re-pairing', ['doctor', '--data-dir', dataDir, '--browser-data-dir', browserDir]);

@@ -10,6 +10,7 @@ import { markRevoked, PairingRevokedError, REVOKED_FILE } from '../../electron/c
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { tempDirs } from './support/cli.js';
 import { EXPECT_KEYCHAIN, keychainUnavailable } from './support/keychain-probe.js';
+import { holds } from './support/redeem.js';
 
 const dirs = tempDirs('store');
 afterAll(() => dirs.cleanup());
@@ -51,20 +52,20 @@ describe('secret store without a keychain', () => {
     const store = new SecretStore(dataDir, noKeychain);
     const auth = createBridgeAuth({ dataDir, store });
     const old = await store.ensure();
-    expect(await auth.verifySecret(old.secret)).toBe(true);
+    expect(await holds(auth, old.secret)).toBe(true);
     const fresh = await store.replace();
     expect(fresh.secret).not.toBe(old.secret);
-    expect(await auth.verifySecret(old.secret)).toBe(false);
-    expect(await auth.verifySecret(fresh.secret)).toBe(true);
+    expect(await holds(auth, old.secret)).toBe(false);
+    expect(await holds(auth, fresh.secret)).toBe(true);
   });
 
   it('verifies nothing before pairing, nor an empty, truncated, extended or huge secret', async () => {
     const dataDir = dirs.dataDir();
     const store = new SecretStore(dataDir, noKeychain);
     const auth = createBridgeAuth({ dataDir, store });
-    expect(await auth.verifySecret('')).toBe(false);
+    expect(await holds(auth, '')).toBe(false);
     const { secret } = await store.ensure();
-    for (const wrong of ['', secret.slice(0, -1), `${secret}A`, secret.toUpperCase(), 'x'.repeat(10_000)]) expect(await auth.verifySecret(wrong)).toBe(false);
+    for (const wrong of ['', secret.slice(0, -1), `${secret}A`, secret.toUpperCase(), 'x'.repeat(10_000)]) expect(await holds(auth, wrong)).toBe(false);
   });
 
   it('forgetting revokes: the file goes, nothing verifies, and the next ensure makes a new secret', async () => {
@@ -75,7 +76,7 @@ describe('secret store without a keychain', () => {
     await store.forget();
     expect(store.location()).toBeUndefined();
     expect(await store.read()).toBeUndefined();
-    expect(await auth.verifySecret(old.secret)).toBe(false);
+    expect(await holds(auth, old.secret)).toBe(false);
     expect((await store.ensure()).secret).not.toBe(old.secret);
   });
 
@@ -132,7 +133,7 @@ describe('secret store without a keychain', () => {
     writeFileAtomic(join(dataDir, SECRET_FILE), record);
     await expect(stranded.read()).rejects.toThrow(/keychain/);
     await expect(stranded.ensure()).rejects.toThrow(/keychain/);
-    expect(await auth.verifySecret('anything')).toBe(false);
+    expect(await holds(auth, 'anything')).toBe(false);
     expect(logs.join('\n')).toMatch(/could not read the pairing secret/);
     expect(readFileSync(join(dataDir, SECRET_FILE), 'utf8')).toBe(record);
   });
@@ -166,8 +167,8 @@ describe.skipIf(unavailable !== undefined)(`secret store in the real OS keychain
     expect((await new SecretStore(a).read())?.secret).toBe(replaced.secret);
     expect((await new SecretStore(b).read())?.secret).toBe(second.secret);
     const auth = createBridgeAuth({ dataDir: a });
-    expect(await auth.verifySecret(first.secret)).toBe(false);
-    expect(await auth.verifySecret(replaced.secret)).toBe(true);
+    expect(await holds(auth, first.secret)).toBe(false);
+    expect(await holds(auth, replaced.secret)).toBe(true);
   });
 
   it('moves a file secret into the keychain on re-pairing, leaving no secret in the file', async () => {

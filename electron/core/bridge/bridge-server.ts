@@ -1,5 +1,5 @@
-// The core's end of the extension link: a WebSocket server on loopback that admits only our extension, authenticated,
-// and keeps exactly one active connection (a newer one from the same extension replaces it, loudly).
+// The core's end of the extension link: a WebSocket server on loopback that admits only our extension, mutually
+// authenticated (handshake.ts), and keeps exactly one active connection (a newer one from the same extension replaces it, loudly).
 import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -135,16 +135,16 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     ws.on('error', (error) => this.settings.log(`bridge: connection error: ${error.message}`));
     this.unauthenticated++;
     const epoch = this.epoch;
-    const admission = await handshake(ws, raw, this.settings).finally(() => this.unauthenticated--);
+    const admission = await handshake(ws, raw, { ...this.settings, port: this.port }).finally(() => this.unauthenticated--);
     if (!admission || ws.readyState !== WebSocket.OPEN || this.closing) return;
     // Checked here, in the same turn as adopting: no revoke can land between this check and the link going live.
     if (epoch !== this.epoch) {
       this.settings.log('bridge: refused an extension connection: the pairing was revoked while it was being checked');
-      refuseConnection(ws, admission.pairedSecret === undefined ? 'bad_secret' : 'bad_code');
+      refuseConnection(ws, admission.wrappedSecret === undefined ? 'bad_secret' : 'bad_code');
       return;
     }
-    if (admission.pairedSecret !== undefined) {
-      sendFrame(ws, { type: 'paired', secret: admission.pairedSecret });
+    if (admission.wrappedSecret !== undefined) {
+      sendFrame(ws, { type: 'paired', wrapped: admission.wrappedSecret });
       this.settings.log('bridge: the extension paired with a one-time code');
     }
     this.adopt(ws, admission.ext);

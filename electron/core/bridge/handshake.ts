@@ -1,20 +1,33 @@
-// Authenticates a new connection before anything else is read from it: its first frame must be a valid `hello`
-// (the pairing secret) or `pair` (a one-time code) from our extension id, within the hello deadline and the
-// pre-auth byte budget. Anything else is answered `unauthorized` and closed. The bridge has the last word (see admit).
+// Authenticates a new connection before anything else is read from it, both ways: the extension's hello (or pair)
+// brings its nonce and our extension id; the core proves first that it holds the pairing secret (or the live code's
+// key), then the extension proves it too, all within the handshake deadline and the pre-auth byte budget. Anything else
+// is answered `unauthorized` and closed. The bridge has the last word (see admit).
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
-import { decodeFrame, helloFrame, pairFrame, WIRE_VERSION } from '../../../shared/protocol/wire.js';
+import { freshNonce, proofOf, type ProofContext, secretKey, wrapSecret } from '../../../shared/protocol/bridge-proof.js';
+import { decodeFrame, helloFrame, pairFrame, proofFrame, WIRE_VERSION } from '../../../shared/protocol/wire.js';
 import type { Log } from '../log.js';
-import { frameText, refuseConnection, type UnauthorizedReason } from './frame-io.js';
+import { frameText, refuseConnection, sendFrame, type UnauthorizedReason } from './frame-io.js';
 import { PRE_AUTH_MAX_BYTES } from './limits.js';
+import { sameSecret } from './secret-compare.js';
 
-/** The pairing store as the bridge sees it (electron/core/pairing implements it). */
+/** One pairing attempt against the live code: it has already spent one of the code's tries. */
+export interface PairingAttempt {
+  /** base64url; sent to the extension so it can derive the same key from the code the person typed. */
+  salt: string;
+  /** The code's key (CODE_KDF): the HMAC key of both proofs and of the new secret's seal. */
+  key: Uint8Array;
+  /** Once the extension has proved the code: spends it and mints the new secret; undefined when it was withdrawn. */
+  redeem(): Promise<string | undefined>;
+}
+
+/** The pairing store as the bridge sees it (electron/core/pairing implements it). Nothing from it goes on the wire. */
 export interface BridgeAuth {
-  /** True when `secret` is the current pairing secret; compared in constant time (see secret-compare.ts). */
-  verifySecret(secret: string): Promise<boolean>;
-  /** The NEW long-lived secret when `code` is a valid one-time pairing code, else undefined. */
-  redeemCode(code: string): Promise<string | undefined>;
+  /** The current pairing secret, read afresh; undefined when there is none (never paired, or revoked). */
+  secret(): Promise<string | undefined>;
+  /** Opens an attempt against the live pairing code; undefined when none is live (never issued, used, expired, spent). */
+  pairing(): Promise<PairingAttempt | undefined>;
 }
 
 export type ExtensionInfo = z.infer<typeof helloFrame>['ext'];
@@ -22,17 +35,26 @@ export type ExtensionInfo = z.infer<typeof helloFrame>['ext'];
 export interface HandshakeOptions {
   auth: BridgeAuth;
   extensionId: string;
+  /** The port this bridge listens on: both proofs name it. */
+  port: number;
   helloTimeoutMs: number;
   log: Log;
 }
 
-/** A connection that passed: who it is, and the new secret when it paired with a code (not yet sent to it). */
+/** A connection that passed: who it is, and the new secret, already sealed, when it paired with a code. */
 export interface Admission {
   ext: ExtensionInfo;
-  pairedSecret?: string;
+  wrappedSecret?: string;
 }
 
-type Verdict = Admission | { refuse: UnauthorizedReason; why: string };
+class Refused extends Error {
+  constructor(
+    readonly reason: UnauthorizedReason,
+    why: string,
+  ) {
+    super(why);
+  }
+}
 
 // Just enough of a frame to tell an extension built for another wire version from junk.
 const versionProbe = z.object({ type: z.enum(['hello', 'pair']), v: z.number() });
@@ -43,16 +65,19 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
   return new Promise((resolve) => {
     let settled = false;
     let received = 0;
+    let awaiting: ((text: string | undefined) => void) | undefined;
     const finish = (admission?: Admission) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       raw.off('data', count);
-      socket.off('message', first);
+      socket.off('message', message);
       socket.off('close', closed);
+      awaiting?.(undefined);
       resolve(admission);
     };
     const refuse = (reason: UnauthorizedReason, why: string) => {
+      if (settled) return;
       log(`bridge: refused an extension connection: ${why}`);
       refuseConnection(socket, reason);
       finish();
@@ -64,59 +89,113 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
       socket.terminate();
       finish();
     };
-    const closed = () => finish();
-    // Only the first frame is read; whatever else arrives before the verdict is ignored, never processed.
-    const first = (data: RawData, isBinary: boolean) => {
-      socket.off('message', first);
-      judge(frameText(data, isBinary), options).then(
-        (verdict) => {
-          if (settled) return;
-          if ('refuse' in verdict) return refuse(verdict.refuse, verdict.why);
-          finish(verdict);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          log(`bridge: could not check an extension connection: ${error instanceof Error ? error.message : String(error)}`);
-          // Not `unauthorized`: the extension did nothing wrong and should simply retry.
-          socket.close(1011, 'pairing store unavailable');
-          finish();
-        },
-      );
+    let hungUp = false;
+    const closed = () => {
+      hungUp = true;
+      finish();
     };
-    const timer = setTimeout(() => refuse('timeout', `no valid hello within ${helloTimeoutMs} ms`), helloTimeoutMs);
+    // Frames are taken in order, one per step. One sent ahead of its step (a proof before the challenge it would have
+    // to answer) is judged at that step, and cannot be right; nothing after a refusal is read at all.
+    const queue: Array<string | undefined> = [];
+    const message = (data: RawData, isBinary: boolean) => {
+      // Binary is no frame of ours: as empty text it fails to decode, like any other junk.
+      const text = frameText(data, isBinary) ?? '';
+      const take = awaiting;
+      awaiting = undefined;
+      if (take) take(text);
+      else queue.push(text);
+    };
+    const next = () =>
+      new Promise<string | undefined>((wake) => {
+        if (settled) return wake(undefined);
+        if (queue.length > 0) return wake(queue.shift());
+        awaiting = wake;
+      });
+    const timer = setTimeout(() => refuse('timeout', `no valid handshake within ${helloTimeoutMs} ms`), helloTimeoutMs);
     raw.on('data', count);
-    socket.on('message', first);
+    socket.on('message', message);
     socket.on('close', closed);
+    authenticate(socket, { next, hungUp: () => hungUp }, options).then(
+      (admission) => {
+        if (admission) finish(admission);
+        else finish();
+      },
+      (error: unknown) => {
+        if (settled) return;
+        if (error instanceof Refused) return refuse(error.reason, error.message);
+        log(`bridge: could not check an extension connection: ${error instanceof Error ? error.message : String(error)}`);
+        // Not `unauthorized`: the extension did nothing wrong and should simply retry.
+        socket.close(1011, 'pairing store unavailable');
+        finish();
+      },
+    );
   });
 }
 
-async function judge(text: string | undefined, options: HandshakeOptions): Promise<Verdict> {
-  const hello = text === undefined ? undefined : decodeFrame(helloFrame, text);
-  const pair = text === undefined || hello ? undefined : decodeFrame(pairFrame, text);
-  const first = hello ?? pair;
-  if (!first) {
-    const probe = text === undefined ? undefined : decodeFrame(versionProbe, text);
-    if (probe && probe.v !== WIRE_VERSION) return { refuse: 'bad_version', why: `it speaks wire v${probe.v}, this core v${WIRE_VERSION}` };
-    return { refuse: 'bad_frame', why: 'its first frame was not a valid hello or pair' };
-  }
-  // The id is checked before the store is asked, so a stranger cannot even spend a pairing code's tries.
-  if (first.ext.id !== options.extensionId) {
-    return { refuse: 'bad_origin', why: `its hello names extension ${JSON.stringify(first.ext.id)}, not ours` };
-  }
-  if (first.type === 'hello') {
-    const valid = await ask(() => options.auth.verifySecret(first.secret), first.secret);
-    return valid ? { ext: first.ext } : { refuse: 'bad_secret', why: 'wrong secret' };
-  }
-  const secret = await ask(() => options.auth.redeemCode(first.code), first.code);
-  return secret === undefined ? { refuse: 'bad_code', why: 'wrong, used or expired pairing code' } : { ext: first.ext, pairedSecret: secret };
+/** Undefined: the peer went away (or the deadline passed) mid-way. */
+/** The frames of one connection, in order, and whether the peer has hung up. */
+interface FrameReader {
+  next(): Promise<string | undefined>;
+  hungUp(): boolean;
 }
 
-/** Asks the pairing store; its failure is rethrown with whatever was presented scrubbed out, since it gets logged. */
-async function ask<T>(question: () => Promise<T>, presented: string): Promise<T> {
-  try {
-    return await question();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(message.split(presented).join('[redacted]'));
+async function authenticate(socket: WebSocket, reader: FrameReader, options: HandshakeOptions): Promise<Admission | undefined> {
+  const text = await reader.next();
+  if (text === undefined) return undefined;
+  const first = decodeFrame(helloFrame, text) ?? decodeFrame(pairFrame, text);
+  if (!first) {
+    const probe = decodeFrame(versionProbe, text);
+    if (probe && probe.v !== WIRE_VERSION) {
+      const older = probe.v < WIRE_VERSION ? ': the extension is older than the app; reload it from `chrome-mcp extension-path`' : '';
+      throw new Refused('bad_version', `it speaks wire v${probe.v}, this core v${WIRE_VERSION}${older}`);
+    }
+    throw new Refused('bad_frame', 'its first frame was not a valid hello or pair');
   }
+  // The id is checked before the store is asked, so a stranger cannot even spend a pairing code's tries.
+  if (first.ext.id !== options.extensionId) throw new Refused('bad_origin', `its hello names extension ${JSON.stringify(first.ext.id)}, not ours`);
+  const context = (purpose: ProofContext['purpose']): ProofContext => ({ purpose, port: options.port, extensionNonce: first.nonce, coreNonce: freshNonce() });
+
+  if (first.type === 'hello') {
+    const secret = await options.auth.secret();
+    if (secret === undefined) throw new Refused('bad_secret', 'no pairing secret exists (never paired, or revoked)');
+    const proved = await challenge(socket, reader, options, secretKey(secret), context('hello'));
+    if (proved === undefined) return undefined;
+    if (!proved) throw new Refused('bad_secret', 'it did not prove it holds the pairing secret');
+    return { ext: first.ext };
+  }
+
+  const attempt = await options.auth.pairing();
+  if (!attempt) throw new Refused('bad_code', 'no pairing code is live (used, expired or out of tries)');
+  const pairContext = context('pair');
+  const proved = await challenge(socket, reader, options, attempt.key, pairContext, attempt.salt);
+  if (proved === undefined) return undefined;
+  if (!proved) throw new Refused('bad_code', 'it did not prove it knows the pairing code');
+  const secret = await attempt.redeem();
+  if (secret === undefined) throw new Refused('bad_code', 'the pairing code was withdrawn while it was being checked');
+  return { ext: first.ext, wrappedSecret: await wrapSecret(attempt.key, pairContext, secret) };
+}
+
+/**
+ * Sends the core's proof, then judges the extension's: true when it holds `key`, false when its answer is wrong,
+ * undefined when it went away first. One answer only: a wrong one ends the connection.
+ */
+async function challenge(
+  socket: WebSocket,
+  reader: FrameReader,
+  options: HandshakeOptions,
+  key: Uint8Array,
+  context: ProofContext,
+  salt?: string,
+): Promise<boolean | undefined> {
+  const proof = await proofOf(key, 'core', context);
+  sendFrame(socket, { type: 'challenge', nonce: context.coreNonce, proof, ...(salt === undefined ? {} : { salt }) });
+  const text = await reader.next();
+  if (text === undefined) {
+    // Said only for a hang-up: a deadline or a byte limit already said why it ended.
+    if (reader.hungUp()) options.log(`bridge: an extension connection hung up before proving itself: it does not hold this core's ${context.purpose === 'hello' ? 'secret' : 'code'}, or did not trust this core`);
+    return undefined;
+  }
+  const answer = decodeFrame(proofFrame, text);
+  // Constant time, like every comparison with something derived from the secret.
+  return answer !== undefined && sameSecret(answer.proof, await proofOf(key, 'extension', context));
 }

@@ -1,4 +1,4 @@
-// Compares a presented secret with the stored one in constant time, for the SecretStore behind verifySecret.
+// Compares a presented secret or proof with the expected one in constant time (the bridge's and the core socket's handshakes).
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**

@@ -1,12 +1,15 @@
-// doctor, part two: is a core running with its bridge listening, is the extension connected, where is the secret, and
-// does a revoke stand?
+// doctor, part two: is a core running with its bridge listening and proving it holds the pairing secret (or is
+// something else on that port, or on the default one, that the extension will refuse), is the extension connected,
+// where is the secret, and does a revoke stand?
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { DEFAULT_BRIDGE_PORT } from '../../../shared/protocol/wire.js';
 import { processAlive, readBridgeState } from '../pairing/bridge-state.js';
 import { KEYCHAIN_SERVICE } from '../pairing/keychain.js';
 import { revokedAt } from '../pairing/revocation.js';
 import { SECRET_FILE, type SecretStore } from '../pairing/secret-store.js';
 import type { Finding } from './doctor-finding.js';
+import { probeBridge } from './doctor-probe.js';
 import { fixes } from './fix-commands.js';
 
 const PROBE_TIMEOUT_MS = 1_000;
@@ -24,19 +27,54 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-export async function linkFindings(dataDir: string): Promise<Finding[]> {
+/** `secret`: this data dir's pairing secret, to check the server's proof with; without one there is nothing to check. */
+export async function linkFindings(dataDir: string, secret: string | undefined): Promise<Finding[]> {
   const state = readBridgeState(dataDir);
-  if (!state) return [{ ok: false, text: `core: not running (no bridge.json in ${dataDir})`, fix: fixes.startCore(dataDir) }];
-  if (!processAlive(state.pid)) return [{ ok: false, text: `core: not running (bridge.json is left from pid ${state.pid})`, fix: fixes.startCore(dataDir) }];
+  const notRunning = !state
+    ? { ok: false, text: `core: not running (no bridge.json in ${dataDir})`, fix: fixes.startCore(dataDir) }
+    : !processAlive(state.pid)
+      ? { ok: false, text: `core: not running (bridge.json is left from pid ${state.pid})`, fix: fixes.startCore(dataDir) }
+      : undefined;
+  // With no core alive the native host names the default port, and the extension dials whatever listens there.
+  if (notRunning || !state) return [...(notRunning ? [notRunning] : []), ...(await squatterFindings(dataDir, secret))];
   if (!(await listening(state.port))) {
     return [{ ok: false, text: `core: pid ${state.pid} runs, but nothing listens on 127.0.0.1:${state.port}`, fix: `restart your MCP client; ${fixes.startCore(dataDir)}` }];
   }
   return [
     { ok: true, text: `core: running (pid ${state.pid}), bridge on 127.0.0.1:${state.port}` },
+    ...(await proofFindings(dataDir, state.port, secret)),
     state.extensionConnected
       ? { ok: true, text: `extension: connected since ${state.since}` }
       : { ok: false, text: 'extension: not connected', fix: fixes.loadExtension(dataDir) },
   ];
+}
+
+async function proofFindings(dataDir: string, port: number, secret: string | undefined): Promise<Finding[]> {
+  if (secret === undefined) return [];
+  const verdict = await probeBridge(port, secret);
+  if (verdict === 'proved') return [{ ok: true, text: `bridge: proves it holds this data dir's pairing secret` }];
+  if (verdict === 'refused') {
+    return [{ ok: false, text: `bridge: 127.0.0.1:${port} holds no pairing secret (it refused to prove one), though this data dir has one`, fix: fixes.pair(dataDir) }];
+  }
+  return [impostor(port, verdict === 'failed' ? 'answered but could not prove it holds the pairing secret' : 'does not speak the bridge handshake', dataDir)];
+}
+
+async function squatterFindings(dataDir: string, secret: string | undefined): Promise<Finding[]> {
+  const port = DEFAULT_BRIDGE_PORT;
+  if (!(await listening(port))) return [];
+  const verdict = secret === undefined ? 'unchecked' : await probeBridge(port, secret);
+  if (verdict === 'proved') return [{ ok: true, text: `bridge: 127.0.0.1:${port} proves it holds the pairing secret (a core without bridge.json?)` }];
+  const why = verdict === 'unchecked' ? 'is not this data dir\'s core (no pairing secret here to check it with)' : 'could not prove it holds the pairing secret';
+  return [impostor(port, `listens though no core of this data dir runs, and ${why}`, dataDir)];
+}
+
+/** Something the extension dials and refuses (it tells it nothing): which program holds the port is the person's to find. */
+function impostor(port: number, what: string, dataDir: string): Finding {
+  return {
+    ok: false,
+    text: `bridge: 127.0.0.1:${port} ${what}: it is not this core; the extension refuses it and tells it nothing`,
+    fix: `find the program: ${process.platform === 'win32' ? `netstat -ano | findstr :${port}` : `lsof -nP -iTCP:${port} -sTCP:LISTEN`}; stop it, then ${fixes.startCore(dataDir)}`,
+  };
 }
 
 export async function secretFindings(dataDir: string, store: SecretStore): Promise<Finding[]> {

@@ -7,8 +7,8 @@ import { parseFlags } from './args.js';
 export const usage = `Usage: chrome-mcp pair [--data-dir DIR]
 
 Shows a one-time code to type into the Chrome MCP extension's popup. It works once, for
-${CODE_TTL_MS / 60_000} minutes, and dies after ${CODE_TRIES} wrong tries; pairing gives the extension a new secret and the
-old one stops working. The core (your MCP client's chrome-mcp) must be running to take it.
+${CODE_TTL_MS / 60_000} minutes, and dies after ${CODE_TRIES} pairing attempts. It is never sent: the app and the extension
+each prove they know it. Pairing gives the extension a new secret and the old one stops working. The core (your MCP client's chrome-mcp) must be running to take it.
 
 Options:
   --data-dir DIR   the core's state folder (env CHROME_MCP_DATA, default ~/.chrome-mcp)

@@ -1,8 +1,8 @@
-// The core's view of pairing: checks a presented secret, turns a valid one-time code into a new secret, and revokes.
+// The core's view of pairing: reads the current secret, opens attempts on the one-time code (which turn into a new
+// secret once the extension proved the code), and revokes.
 import type { BridgeAuth } from '../bridge/handshake.js';
-import { sameSecret } from '../bridge/secret-compare.js';
 import type { Log } from '../log.js';
-import { cancelPairingCode, type Clock, consumePairingCode } from './pairing-code.js';
+import { cancelPairingCode, type Clock, openPairingAttempt, redeemPairingCode } from './pairing-code.js';
 import { SecretStore } from './secret-store.js';
 
 export interface PairingAuth extends BridgeAuth {
@@ -31,15 +31,20 @@ export function createBridgeAuth({ dataDir, store = new SecretStore(dataDir), no
   };
   return {
     // Read afresh on every connection: the native host, a separate process, may have created or replaced the secret.
-    async verifySecret(secret) {
+    async secret() {
       const current = await store.read().catch((error: unknown) => {
         log(`pairing: could not read the pairing secret: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       });
-      return current !== undefined && sameSecret(secret, current.secret);
+      return current?.secret;
     },
-    redeemCode(code) {
-      return oneAtATime(async () => (consumePairingCode(dataDir, code, now) ? (await store.replace()).secret : undefined));
+    async pairing() {
+      const opened = openPairingAttempt(dataDir, now);
+      if (!opened) return undefined;
+      return {
+        ...opened,
+        redeem: () => oneAtATime(async () => (redeemPairingCode(dataDir, opened.key, now) ? (await store.replace()).secret : undefined)),
+      };
     },
     revoke() {
       return oneAtATime(async () => {

@@ -39,7 +39,7 @@ export async function startBridge(options: Partial<Omit<BridgeOptions, 'auth' | 
     bridge,
     auth,
     lines,
-    connect: async () => track(await Peer.connect(bridge.port, auth.secret)),
+    connect: async () => track(await Peer.connect(bridge.port, auth.current)),
     dial: async (dialOptions) => track(await Peer.dial(bridge.port, dialOptions)),
   };
 }

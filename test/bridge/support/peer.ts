@@ -1,6 +1,16 @@
-// A test extension: a real ws client speaking the wire protocol to the bridge, with helpers to authenticate,
-// read the core's frames in order, answer commands, and observe how the connection ends.
+// A test extension: a real ws client speaking the wire protocol to the bridge, with helpers to authenticate (the
+// mutual handshake, honestly or as an attacker would), read the core's frames in order, answer commands, and observe
+// how the connection ends.
 import { WebSocket } from 'ws';
+import {
+  codeKey,
+  freshNonce,
+  proofOf,
+  secretKey,
+  unwrapSecret,
+  verifyProof,
+  type ProofContext,
+} from '../../../shared/protocol/bridge-proof.js';
 import { type CoreFrame, coreFrame, decodeFrame, WIRE_VERSION } from '../../../shared/protocol/wire.js';
 import { EXTENSION_ID, EXTENSION_ORIGIN } from '../../../shared/protocol/extension-id.js';
 
@@ -15,8 +25,19 @@ export type Answer = Record<string, unknown> | string | undefined;
 
 export const EXT = { id: EXTENSION_ID, version: '1.0.0', chrome: '140.0.0.0' };
 
-export function helloText(secret: string, ext: { id: string; version: string; chrome: string } = EXT): string {
-  return JSON.stringify({ type: 'hello', v: WIRE_VERSION, secret, ext });
+type ExtInfo = { id: string; version: string; chrome: string };
+
+/** The opening frame of a connection: a hello (or pair) with a fresh nonce; no secret, no code. */
+export function helloText(nonce = freshNonce(), ext: ExtInfo = EXT, type: 'hello' | 'pair' = 'hello'): string {
+  return JSON.stringify({ type, v: WIRE_VERSION, nonce, ext });
+}
+
+/** How a handshake went from the peer's side: the core's challenge, whether its proof held, and the context. */
+export interface Greeted {
+  challenge: Extract<CoreFrame, { type: 'challenge' }>;
+  coreProved: boolean;
+  context: ProofContext;
+  key: Uint8Array;
 }
 
 export class Peer {
@@ -58,9 +79,40 @@ export class Peer {
   /** Dials and authenticates with `secret`; resolves once `welcome` has arrived. */
   static async connect(port: number, secret: string): Promise<Peer> {
     const peer = await Peer.dial(port);
-    peer.sendText(helloText(secret));
+    const { coreProved } = await peer.greet(secret);
+    if (!coreProved) throw new Error('the bridge did not prove it holds the secret');
     await peer.next('welcome');
     return peer;
+  }
+
+  /**
+   * Says hello (or pair) and answers the core's challenge with a proof made from `secret` (or the code), whether or
+   * not the core's own proof held: an attacker's moves too. `ext` names the extension in the hello.
+   */
+  async greet(secretOrCode: string, options: { purpose?: 'hello' | 'pair'; ext?: ExtInfo; port?: number } = {}): Promise<Greeted> {
+    const purpose = options.purpose ?? 'hello';
+    const nonce = freshNonce();
+    this.sendText(helloText(nonce, options.ext ?? EXT, purpose));
+    const challenge = await this.next('challenge');
+    const key = purpose === 'hello' ? secretKey(secretOrCode) : await codeKey(secretOrCode, challenge.salt ?? '');
+    // `port`: the one the proof names, as a relay on another port would have it.
+    const context: ProofContext = { purpose, port: options.port ?? this.port, extensionNonce: nonce, coreNonce: challenge.nonce };
+    const coreProved = await verifyProof(key, 'core', context, challenge.proof);
+    this.send({ type: 'proof', proof: await proofOf(key, 'extension', context) });
+    return { challenge, coreProved, context, key };
+  }
+
+  /** Pairs with `code` as the real extension does; resolves with the new secret it opened from `paired`. */
+  async pair(code: string): Promise<string> {
+    const { coreProved, context, key } = await this.greet(code, { purpose: 'pair' });
+    if (!coreProved) throw new Error('the bridge did not prove it knows the code');
+    const secret = await unwrapSecret(key, context, (await this.next('paired')).wrapped);
+    if (secret === undefined) throw new Error('the paired frame did not open with the code');
+    return secret;
+  }
+
+  get port(): number {
+    return Number(new URL(this.socket.url).port);
   }
 
   send(frame: Record<string, unknown>): void {

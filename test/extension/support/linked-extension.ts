@@ -44,7 +44,7 @@ export async function startLinkedExtension({ policy = () => TEST_POLICY, ...brow
   try {
     browser = await startExtensionBrowser(browserOptions);
     const linked = nextLink();
-    await browser.seed({ port: bridge.port, secret: auth.secret });
+    await browser.seed({ port: bridge.port, secret: auth.current });
     await linked;
   } catch (error) {
     await browser?.close();

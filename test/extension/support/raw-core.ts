@@ -1,22 +1,33 @@
-// A bare core for protocol tests: a loopback ws server that takes the extension's first frame, welcomes it (or
-// refuses it), then lets the test send any text, malformed frames included, and read every frame sent back.
+// A bare core for protocol tests: a loopback ws server that takes the extension's first frame, proves itself with
+// the secret the test gives (or fails to, as a rogue on the port would), welcomes it (or refuses it), then lets the
+// test send any text, malformed frames included, and read every frame and every byte of text sent back.
 import { WebSocketServer, type WebSocket } from 'ws';
+import { freshNonce, proofOf, secretKey, verifyProof, type ProofContext } from '../../../shared/protocol/bridge-proof.js';
 import type { Policy } from '../../../shared/policy/policy.js';
 import { policyToTransfer } from '../../../shared/policy/transfer.js';
 import { decodeFrame, extensionFrame, WIRE_VERSION, type CoreFrame, type ExtensionFrame } from '../../../shared/protocol/wire.js';
 
+type Greeting = Extract<ExtensionFrame, { type: 'hello' | 'pair' }>;
+
 export class RawLink {
+  /** Every frame after the greeting. */
   readonly received: ExtensionFrame[] = [];
+  /** Every text the extension sent on this socket, the greeting included, as it came. */
+  readonly texts: string[];
   readonly closed: Promise<number>;
   private waiters: Array<() => void> = [];
 
   constructor(
     private readonly socket: WebSocket,
     /** The extension's first frame: a hello or a pair. */
-    readonly greeting: ExtensionFrame,
+    readonly greeting: Greeting,
+    greetingText: string,
+    private readonly port: number,
   ) {
+    this.texts = [greetingText];
     this.closed = new Promise((resolve) => socket.once('close', (code) => resolve(code)));
     socket.on('message', (data) => {
+      this.texts.push(data.toString());
       const frame = decodeFrame(extensionFrame, data.toString());
       if (!frame) throw new Error(`the extension sent a frame the wire does not know: ${data.toString().slice(0, 200)}`);
       this.received.push(frame);
@@ -34,6 +45,29 @@ export class RawLink {
 
   sendBinary(bytes: Uint8Array): void {
     this.socket.send(bytes, { binary: true });
+  }
+
+  /** This connection's proof context, for a challenge with `coreNonce`. */
+  context(coreNonce: string): ProofContext {
+    return { purpose: this.greeting.type, port: this.port, extensionNonce: this.greeting.nonce, coreNonce };
+  }
+
+  /**
+   * As the real core: proves with `secret`, then judges the extension's answer. True when the extension proved it
+   * holds the same secret; rejects when no proof came (it refused us).
+   */
+  async authenticate(secret: string): Promise<boolean> {
+    const context = this.context(freshNonce());
+    const key = secretKey(secret);
+    this.send({ type: 'challenge', nonce: context.coreNonce, proof: await proofOf(key, 'core', context) });
+    const { proof } = await this.next((frame): frame is Extract<ExtensionFrame, { type: 'proof' }> => frame.type === 'proof');
+    return verifyProof(key, 'extension', context, proof);
+  }
+
+  /** Authenticates with `secret` and welcomes; throws when the extension's proof was wrong. */
+  async accept(secret: string, session: string): Promise<void> {
+    if (!(await this.authenticate(secret))) throw new Error('the extension did not prove it holds the secret');
+    this.welcome(session);
   }
 
   welcome(session: string): void {
@@ -76,15 +110,18 @@ export class RawLink {
 }
 
 export class RawCore {
+  /** Connections the extension has made so far (counted as they open). */
+  connections = 0;
   private readonly queue: RawLink[] = [];
   private waiting: Array<(link: RawLink) => void> = [];
 
   private constructor(private readonly server: WebSocketServer) {
     server.on('connection', (socket) => {
+      this.connections++;
       socket.once('message', (data) => {
         const greeting = decodeFrame(extensionFrame, data.toString());
-        if (!greeting) return socket.close(4400, 'first frame unreadable');
-        const link = new RawLink(socket, greeting);
+        if (greeting?.type !== 'hello' && greeting?.type !== 'pair') return socket.close(4400, 'first frame unreadable');
+        const link = new RawLink(socket, greeting, data.toString(), this.port);
         const waiter = this.waiting.shift();
         if (waiter) waiter(link);
         else this.queue.push(link);
