@@ -7,7 +7,7 @@ import type { AgentContext, Executor } from '../../shared/protocol/operations.js
 import { BackendManager } from './backend/backend-manager.js';
 import { BridgeServer } from './bridge/bridge-server.js';
 import { extensionBackend } from './bridge/extension-executor.js';
-import { EXTENSION_DIR } from './cli/package-root.js';
+import { EXTENSION_DIR } from './package-root.js';
 import type { Config } from './config.js';
 import { ControlHub } from './control/hub.js';
 import { ControlServer } from './control/control-server.js';

@@ -4,7 +4,7 @@ import type { CdpEvent } from '../cdp.js';
 import { withDeadline } from '../deadline.js';
 import { shownUrl } from '../egress-report.js';
 import type { PageContext } from '../page-context.js';
-import { policyError } from '../../policy/decision.js';
+import { policyError } from '../../protocol/policy-error.js';
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationResult } from '../../protocol/operations.js';
 

@@ -2,8 +2,8 @@
 // (a fragment never reaches a server, a log or a Referer; the panel moves it out of the address bar at once).
 import { spawn } from 'node:child_process';
 import { loopbackOrigin } from '../../../shared/control/client.js';
-import { resolveDataDir } from '../config.js';
-import { readControlFile } from '../control/control-file.js';
+import { resolveDataDir } from '../../core/config.js';
+import { readControlFile } from '../../core/control/control-file.js';
 import { parseFlags } from './args.js';
 
 export const usage = `Usage: chrome-mcp ui [--data-dir DIR] [--print]

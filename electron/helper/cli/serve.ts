@@ -1,8 +1,8 @@
 // `chrome-mcp serve`: one long-lived core that every MCP client of this data dir shares, each through
 // `chrome-mcp relay` as its own session; it speaks no MCP on its own stdio and logs to stderr.
-import { startCoreOrRefuse } from '../core-process.js';
-import { claimCoreHost } from '../host/host-core.js';
-import { log, routeConsoleToLog } from '../log.js';
+import { startCoreOrRefuse } from '../../core/core-process.js';
+import { claimCoreHost } from '../../core/host/host-core.js';
+import { log, routeConsoleToLog } from '../../core/log.js';
 import { coreConfig } from './core-flags.js';
 
 export const usage = `Usage: chrome-mcp serve [options]
@@ -18,8 +18,8 @@ Options: the same as chrome-mcp's own (chrome-mcp --help).
 // No client is waiting on this exit, but a hung browser close must not leave a core that looks alive.
 const CLOSE_DEADLINE_MS = 5_000;
 
-export async function run(argv: string[]): Promise<number> {
-  const config = coreConfig(argv);
+export async function run(argv: string[], cliUsage: string): Promise<number> {
+  const config = coreConfig(argv, cliUsage);
   if (typeof config === 'number') return config;
   routeConsoleToLog();
 
