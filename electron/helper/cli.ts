@@ -4,7 +4,6 @@
 import { cliUsage, isCommand, runCommand } from './cli/commands.js';
 import { parseCli } from '../core/config.js';
 import { log } from '../core/log.js';
-import { startStdio } from '../core/start-stdio.js';
 
 const [first, ...rest] = process.argv.slice(2);
 if (isCommand(first)) {
@@ -18,6 +17,8 @@ if (isCommand(first)) {
     if (outcome.stderr) process.stderr.write(outcome.stderr);
     process.exitCode = outcome.code;
   } else {
+    // Loaded only here: the core and the MCP server are most of what this package loads, and a subcommand needs neither.
+    const { startStdio } = await import('../core/start-stdio.js');
     await startStdio(outcome.config).catch((error: unknown) => {
       log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
