@@ -1,7 +1,6 @@
 // `chrome-mcp serve`: one long-lived core that every MCP client of this data dir shares, each through
 // `chrome-mcp relay` as its own session; it speaks no MCP on its own stdio and logs to stderr.
-import { startCoreOrRefuse } from '../../core/core-process.js';
-import { claimCoreHost } from '../../core/host/host-core.js';
+import { onSignals, refuseBadPolicy, runCoreProcess } from '../../core/core-process.js';
 import { log, routeConsoleToLog } from '../../core/log.js';
 import { coreConfig } from './core-flags.js';
 
@@ -22,37 +21,21 @@ export async function run(argv: string[], cliUsage: string): Promise<number> {
   const config = coreConfig(argv, cliUsage);
   if (typeof config === 'number') return config;
   routeConsoleToLog();
-
-  // The socket first: a core that is going to be refused must not start, taking the bridge port from the one serving.
-  const claim = await claimCoreHost({ dataDir: config.dataDir, log });
-  const core = await startCoreOrRefuse(config, 'chrome-mcp serve').catch(async (error: unknown) => {
-    await claim.release();
-    throw error;
-  });
-  if (core === 2) {
-    await claim.release();
-    return 2;
-  }
-  const host = claim.serve(core);
-  log(`ready: ${config.headless ? 'headless' : 'headed'}, data in ${config.dataDir}, clients connect with \`chrome-mcp relay\``);
-
-  const code = await new Promise<number>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-      process.once(signal, () => {
-        log(`shutting down: ${signal}`);
-        resolve(0);
-      });
-    }
-    process.once('uncaughtException', (error) => {
-      log(`shutting down: uncaught ${error.stack ?? String(error)}`);
-      resolve(1);
+  // The shell's exit, in time or at the deadline, is this command's exit code: the CLI then ends the process.
+  let exited: (code: number) => void = () => undefined;
+  const code = new Promise<number>((resolve) => (exited = resolve));
+  try {
+    await runCoreProcess({
+      config,
+      log,
+      hostSessions: true,
+      stopOn: [onSignals(log)],
+      deadlineMs: CLOSE_DEADLINE_MS,
+      exit: (status) => exited(status),
     });
-  });
-  setTimeout(() => {
-    log('the browser did not close in time; exiting anyway');
-    process.exit(code || 1);
-  }, CLOSE_DEADLINE_MS).unref();
-  await host.close();
-  await core.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
+  } catch (error) {
+    return refuseBadPolicy(error, config, 'chrome-mcp serve');
+  }
+  log(`ready: ${config.headless ? 'headless' : 'headed'}, data in ${config.dataDir}, clients connect with \`chrome-mcp relay\``);
   return code;
 }
