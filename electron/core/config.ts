@@ -5,7 +5,6 @@ import { parseArgs } from 'node:util';
 import { policyFromFlags, type PolicyFlags } from '../../shared/policy/flags.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
 import type { BrowserChoice } from './backend/backend-manager.js';
-import { commandSummaries } from './cli/commands.js';
 import { VERSION } from './version.js';
 
 export interface Config {
@@ -60,9 +59,7 @@ Options:
                            (repeatable; the = is needed)
   --help                   show this help
   --version                show the version
-
-Commands:
-${commandSummaries()}`;
+`;
 
 const OPTIONS = {
   headless: { type: 'boolean' },
@@ -95,30 +92,39 @@ function readFlags(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
 }
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): CliOutcome {
+/**
+ * `usage` is what --help and a bad flag print: the CLI passes USAGE with its command list appended (the core knows
+ * nothing of the commands), the app and the tests the bare USAGE.
+ */
+export function parseCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  usage = USAGE,
+): CliOutcome {
   let values: ReturnType<typeof readFlags>;
   try {
     values = readFlags(argv);
   } catch (error) {
-    return badFlag((error as Error).message);
+    return badFlag((error as Error).message, usage);
   }
-  if (values.help) return { kind: 'exit', code: 0, stdout: USAGE };
+  if (values.help) return { kind: 'exit', code: 0, stdout: usage };
   if (values.version) return { kind: 'exit', code: 0, stdout: `${VERSION}\n` };
   const dataDir = resolveDataDir(values['data-dir'], env);
   const browser = (values.browser ?? 'auto') as BrowserChoice;
-  if (!BROWSER_CHOICES.includes(browser)) return badFlag(`--browser takes ${BROWSER_CHOICES.join(', ')}, not "${values.browser}"`);
+  if (!BROWSER_CHOICES.includes(browser)) return badFlag(`--browser takes ${BROWSER_CHOICES.join(', ')}, not "${values.browser}"`, usage);
   const port = values.port === undefined ? DEFAULT_BRIDGE_PORT : Number(values.port);
-  if (!isPort(port)) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`);
+  if (!isPort(port)) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`, usage);
   const controlPort = values['control-port'] === undefined ? 0 : Number(values['control-port']);
-  if (!isPort(controlPort)) return badFlag(`--control-port takes a port number (0 for any free one), not "${values['control-port']}"`);
+  if (!isPort(controlPort)) return badFlag(`--control-port takes a port number (0 for any free one), not "${values['control-port']}"`, usage);
   const browserArgs = values['browser-arg'] ?? [];
   const badArg = browserArgs.find((arg) => !arg.startsWith('--') || OWNED_BROWSER_FLAGS.some((owned) => arg.split('=')[0] === owned));
-  if (badArg !== undefined) return badFlag(`--browser-arg takes a Chromium flag (--name or --name=value) other than ${OWNED_BROWSER_FLAGS.join(', ')}, not "${badArg}"`);
+  if (badArg !== undefined) return badFlag(`--browser-arg takes a Chromium flag (--name or --name=value) other than ${OWNED_BROWSER_FLAGS.join(', ')}, not "${badArg}"`, usage);
   const grants = { allow: values.allow ?? [], trust: values.trust ?? [] };
   try {
     policyFromFlags(grants);
   } catch (error) {
-    return badFlag((error as Error).message);
+    return badFlag((error as Error).message, usage);
   }
   return {
     kind: 'run',
@@ -142,6 +148,6 @@ function isPort(port: number): boolean {
   return Number.isInteger(port) && port >= 0 && port <= 65_535;
 }
 
-function badFlag(message: string): CliOutcome {
-  return { kind: 'exit', code: 2, stderr: `chrome-mcp: ${message}\n\n${USAGE}` };
+function badFlag(message: string, usage: string): CliOutcome {
+  return { kind: 'exit', code: 2, stderr: `chrome-mcp: ${message}\n\n${usage}` };
 }

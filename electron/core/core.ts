@@ -7,7 +7,8 @@ import type { AgentContext, Executor } from '../../shared/protocol/operations.js
 import { BackendManager } from './backend/backend-manager.js';
 import { BridgeServer } from './bridge/bridge-server.js';
 import { extensionBackend } from './bridge/extension-executor.js';
-import { EXTENSION_DIR } from './cli/package-root.js';
+import { type ExtensionSide, NoBridge } from './bridge/extension-side.js';
+import { EXTENSION_DIR } from './package-root.js';
 import type { Config } from './config.js';
 import { ControlHub } from './control/hub.js';
 import { ControlServer } from './control/control-server.js';
@@ -70,7 +71,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
       dataDir: config.dataDir,
       log,
       auth,
-      bridge: () => (bridge instanceof BridgeServer ? bridge : undefined),
+      bridge: () => bridge,
       extensionDir: options.extensionDir ?? EXTENSION_DIR,
     }),
   });
@@ -82,38 +83,34 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     : lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, extraArgs: config.browserArgs, log, policy, onPersonStop: personStop });
   const bridge = await startBridge(config, log, policy, auth);
   const stateFile = new BridgeStateFile(config.dataDir);
-  if (bridge instanceof BridgeServer) {
-    stateFile.started(bridge.port);
-    bridge.on('connected', (link) => {
-      log(`extension connected (Chrome ${link.identity.chrome}, session ${link.identity.session})`);
-      stateFile.extensionConnected(true);
-      control.recordLink('connected', link.identity.chrome);
-    });
-    bridge.on('disconnected', (link, why) => {
-      log(`extension disconnected: ${why}`);
-      control.recordLink('disconnected', link.identity.chrome);
-      stateFile.extensionConnected(bridge.link() !== undefined);
-    });
-  }
+  const listening = bridge.listening();
+  if ('port' in listening) stateFile.started(listening.port);
+  bridge.on('connected', (link) => {
+    log(`extension connected (Chrome ${link.identity.chrome}, session ${link.identity.session})`);
+    stateFile.extensionConnected(true);
+    control.recordLink('connected', link.identity.chrome);
+  });
+  bridge.on('disconnected', (link, why) => {
+    log(`extension disconnected: ${why}`);
+    control.recordLink('disconnected', link.identity.chrome);
+    stateFile.extensionConnected(bridge.link() !== undefined);
+  });
   // Every change reaches the extension at once; the fallback's engine reads the store on every check.
-  if (bridge instanceof BridgeServer) {
-    control.onPolicyChange(() => bridge.policyChanged());
-    bridge.on('personStop', personStop);
-  }
+  control.onPolicyChange(() => bridge.policyChanged());
+  bridge.on('personStop', personStop);
   const controlServer = await ControlServer.start({ hub: control, dataDir: config.dataDir, port: config.controlPort, log });
   // The panel is ours: the agent never reads or acts on it, whatever the rules say.
   store.setSelf([parseSitePattern(`127.0.0.1:${controlServer.port}`), parseSitePattern(`localhost:${controlServer.port}`)]);
-  const noLink = { link: () => undefined };
   // A link that held acts closing takes them with it: the person's cards say so at once, not when Send is pressed.
-  const extension = extensionBackend(bridge instanceof BridgeServer ? bridge : noLink, (id, why) => control.expireHeld(id, why));
+  const extension = extensionBackend(bridge, (id, why) => control.expireHeld(id, why));
   const manager = new BackendManager(config.browser, extension, fallback.executor);
   const secrets = new SecretStore(config.dataDir);
 
   const extensionStatus = (): ExtensionStatus => {
-    const link = bridge instanceof BridgeServer ? bridge.link() : undefined;
+    const link = bridge.link();
     return {
       connected: link !== undefined,
-      bridge: bridge instanceof BridgeServer ? { port: bridge.port } : { error: bridge.error },
+      bridge: bridge.listening(),
       pairing: secrets.location() ?? 'none',
       ...(link ? { chrome: link.identity.chrome } : {}),
     };
@@ -130,14 +127,14 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     status,
     async close() {
       stateFile.stopped();
-      await Promise.all([fallback.close(), bridge instanceof BridgeServer ? bridge.close() : undefined, controlServer.close(), control.flush()]);
+      await Promise.all([fallback.close(), bridge.close(), controlServer.close(), control.flush()]);
     },
   };
 }
 
 /** The bridge, or why it could not listen: the fallback keeps serving when another core holds the port. */
-async function startBridge(config: Config, log: Log, policy: () => Policy, auth: PairingAuth): Promise<BridgeServer | { error: string }> {
-  if (config.browser === 'fallback') return { error: 'off (--browser fallback)' };
+async function startBridge(config: Config, log: Log, policy: () => Policy, auth: PairingAuth): Promise<ExtensionSide> {
+  if (config.browser === 'fallback') return new NoBridge('off (--browser fallback)');
   try {
     const bridge = await BridgeServer.start({ port: config.port, auth, log, policy });
     log(`bridge listening on 127.0.0.1:${bridge.port}`);
@@ -145,6 +142,6 @@ async function startBridge(config: Config, log: Log, policy: () => Policy, auth:
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`bridge not listening: ${message}; the extension cannot connect to this server`);
-    return { error: message };
+    return new NoBridge(message);
   }
 }

@@ -1,7 +1,7 @@
 // Serves MCP on stdio from an in-process core (extension bridge + fallback browser), and closes what it opened on the way out.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from './config.js';
-import { startCoreOrRefuse } from './core-process.js';
+import { onSignals, refuseBadPolicy, runCoreProcess } from './core-process.js';
 import { log, routeConsoleToLog } from './log.js';
 import { buildServer, serverDeps } from './mcp/build-server.js';
 
@@ -11,32 +11,17 @@ const EXIT_DEADLINE_MS = 1_500;
 
 export async function startStdio(config: Config): Promise<void> {
   routeConsoleToLog();
-  const core = await startCoreOrRefuse(config, 'chrome-mcp');
-  if (core === 2) process.exit(2);
+  const running = await runCoreProcess({
+    config,
+    log,
+    hostSessions: false,
+    stopOn: [onSignals(log), (stop) => process.stdin.once('end', () => stop('stdin closed'))],
+    deadlineMs: EXIT_DEADLINE_MS,
+    exit: (code) => process.exit(code),
+  }).catch((error: unknown) => process.exit(refuseBadPolicy(error, config, 'chrome-mcp')));
   // One session for the process's life: stdio has one client.
-  const server = buildServer(serverDeps(core, log), core.agents.open());
-
-  let stopping = false;
-  const stop = async (reason: string, code = 0): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    log(`shutting down: ${reason}`);
-    setTimeout(() => {
-      log('browser did not close in time; exiting anyway');
-      process.exit(code || 1);
-    }, EXIT_DEADLINE_MS).unref();
-    await core.close().catch((error: unknown) => log(`closing the browser failed: ${String(error)}`));
-    await server.close().catch(() => undefined);
-    process.exit(code);
-  };
-
-  process.stdin.once('end', () => void stop('stdin closed'));
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stop(signal));
-  process.once('uncaughtException', (error) => {
-    log(`uncaught: ${error.stack ?? String(error)}`);
-    void stop('uncaught exception', 1);
-  });
-
+  const server = buildServer(serverDeps(running.core, log), running.core.agents.open());
+  running.closeLast(() => server.close().catch(() => undefined));
   const transport = new StdioServerTransport();
   transport.onerror = (error) => log(`stdio: ${error.message}`);
   await server.connect(transport);

@@ -6,9 +6,9 @@ import { app, dialog, nativeImage, Notification, shell } from 'electron';
 import type { ClientName } from '../core/clients/client-paths.js';
 import { writeHelperLauncher } from '../core/clients/helper-launcher.js';
 import { parseCli } from '../core/config.js';
-import { type Core, startCore } from '../core/core.js';
+import { startCore } from '../core/core.js';
+import { type CoreProcess, runCoreProcess } from '../core/core-process.js';
 import { CoreBusyError } from '../core/host/claim-address.js';
-import { type CoreClaim, type CoreHost, claimCoreHost } from '../core/host/host-core.js';
 import { PolicyFormatError } from '../../shared/policy/format-error.js';
 import { type AppPaths, extensionDir, iconPath, panelCandidates, preloadPath } from './app-paths.js';
 import { connectClient } from './connect-client.js';
@@ -64,36 +64,36 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   const settingsPath = settingsFile(app.getPath('userData'));
   let settings = readSettings(settingsPath);
 
-  // The socket first, as `chrome-mcp serve` does: an app that is going to be refused must not start a core, which would
-  // take the bridge port and write over the serving core's control.json and bridge.json.
-  let claim: CoreClaim;
+  // The shell claims the socket first, as for `chrome-mcp serve`: an app that is going to be refused must not start a
+  // core, which would take the bridge port and write over the serving core's control.json and bridge.json.
+  let running: CoreProcess;
   try {
-    claim = await claimCoreHost({ dataDir: config.dataDir, log });
-  } catch (error) {
-    if (error instanceof CoreBusyError) throw new StartRefused(`Another Chrome MCP already serves ${config.dataDir} (perhaps \`chrome-mcp serve\`). Stop it, then start the app again.`);
-    throw error;
-  }
-  let core: Core;
-  try {
-    core = await startCore(config, log, {
-      fallback: electronFallback({
-        showWindows: () => settings.showBrowser,
-        profileDir: join(app.getPath('userData'), 'Partitions', FALLBACK_PARTITION.replace(/^persist:/, '')),
+    running = await runCoreProcess({
+      config,
+      log,
+      hostSessions: true,
+      start: () => startCore(config, log, {
+        fallback: electronFallback({
+          showWindows: () => settings.showBrowser,
+          profileDir: join(app.getPath('userData'), 'Partitions', FALLBACK_PARTITION.replace(/^persist:/, '')),
+        }),
+        extensionDir: extensionDir(paths),
       }),
-      extensionDir: extensionDir(paths),
+      // Quit: Electron must not go on to close the app before the core is closed (app.exit does not come back here).
+      stopOn: [(stop) => app.on('before-quit', (event) => {
+        event.preventDefault();
+        stop('quit');
+      })],
+      deadlineMs: QUIT_DEADLINE_MS,
+      deadlineCode: () => 0,
+      exit: (code) => app.exit(code),
     });
   } catch (error) {
-    await claim.release();
+    if (error instanceof CoreBusyError) throw new StartRefused(`Another Chrome MCP already serves ${config.dataDir} (perhaps \`chrome-mcp serve\`). Stop it, then start the app again.`);
     if (error instanceof PolicyFormatError) throw new StartRefused(`${config.policyFile}: ${error.message}\n\nFix the file (or remove it) and start Chrome MCP again.`);
     throw error;
   }
-  let host: CoreHost;
-  try {
-    host = claim.serve(core);
-  } catch (error) {
-    await core.close().catch(() => undefined);
-    throw error;
-  }
+  const { core } = running;
   const command = appCommand(process.execPath, paths.appPath, paths.isPackaged);
   let launcher: string | undefined;
   try {
@@ -164,21 +164,10 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
     log,
   });
 
-  let closing = false;
-  app.on('before-quit', (event) => {
-    // app.exit below does not come back here.
-    event.preventDefault();
-    if (closing) return;
-    closing = true;
-    setTimeout(() => app.exit(0), QUIT_DEADLINE_MS).unref();
-    void (async () => {
-      tray.dispose();
-      stopNotifications();
-      stopIpc();
-      await host.close().catch(() => undefined);
-      await core.close().catch((error: unknown) => log(`closing the core failed: ${String(error)}`));
-      app.exit(0);
-    })();
+  running.closeFirst(() => {
+    tray.dispose();
+    stopNotifications();
+    stopIpc();
   });
 
   log(`ready: data in ${config.dataDir}, helper launcher ${launcher ?? 'not written'}`);

@@ -1,8 +1,8 @@
 // The app keeps the pairing host installed: at each start, the wrapper in the data dir and the manifests of the browsers
 // here name this binary in --native-host mode, so the extension fetches its secret with no node or CLI on the machine.
 import { homedir } from 'node:os';
-import { applySteps, browsersHere } from '../core/cli/install-native-host.js';
-import { planInstall } from '../core/cli/install-plan.js';
+import { applySteps, browsersHere } from '../helper/cli/install-native-host.js';
+import { planInstall } from '../helper/cli/install-plan.js';
 import type { Log } from '../core/log.js';
 import { type HostCommand, NATIVE_HOST_FLAG } from '../core/pairing/host-wrapper.js';
 

@@ -2,7 +2,7 @@
 // sendNativeMessage. The host is `chrome-mcp native-host` itself, given the arguments after the flag; run as the app,
 // it needs no node (a packaged app cannot run as Node). Like the helper: no window, no tray, no single-instance lock.
 import { app } from 'electron';
-import { run } from '../core/cli/native-host.js';
+import { run } from '../helper/cli/native-host.js';
 import { log } from '../core/log.js';
 import { NATIVE_HOST_FLAG } from '../core/pairing/host-wrapper.js';
 import { becomeStdioProcess } from './stdio-process.js';

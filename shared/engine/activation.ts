@@ -3,7 +3,8 @@
 // (`<a download>`) while downloads are off. chrome.debugger cannot hold a new tab's first request, so there the only
 // way that request never leaves is not to click.
 import type { ToolError } from '../protocol/errors.js';
-import { policyError, type Denied } from '../policy/decision.js';
+import type { Denied } from '../policy/decision.js';
+import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import type { Opens } from './page/activation.js';
 import type { PageContext } from './page-context.js';

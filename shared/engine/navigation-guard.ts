@@ -3,7 +3,8 @@
 // be saved as files while downloads are off; and notes the new windows and downloads a page starts, for the act's report.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { ToolError } from '../protocol/errors.js';
-import { policyError, type Denied } from '../policy/decision.js';
+import type { Denied } from '../policy/decision.js';
+import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import { siteOf } from '../policy/site.js';
 import { isDownloadResponse } from './download-response.js';

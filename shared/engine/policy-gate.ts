@@ -1,5 +1,6 @@
 // The engine's side of the site policy: one judgement of a frame, a tab or a URL against the policy as it stands now.
-import { policyError, type Decision } from '../policy/decision.js';
+import type { Decision } from '../policy/decision.js';
+import { policyError } from '../protocol/policy-error.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { AccessLevel } from '../policy/levels.js';
 import type { Policy } from '../policy/policy.js';

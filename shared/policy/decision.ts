@@ -1,6 +1,5 @@
-// What an evaluation answers, worded so a model knows what to do next, and how a refusal becomes a ToolError.
+// What an evaluation answers, worded so a model knows what to do next (shared/protocol/policy-error.ts makes the error).
 import type { PolicyLevel } from '../tools/define.js';
-import { ToolError } from '../protocol/errors.js';
 import type { AccessLevel, DefaultLevel, RuleLevel } from './levels.js';
 
 export type DenyReason = 'blind' | 'blocked' | 'below' | 'ask' | 'unsupported_scheme' | 'bad_url' | 'downloads_off';
@@ -77,16 +76,4 @@ function wording({ reason, site, have, need, rule, why }: Refusal): [string, str
     case 'downloads_off':
       return ['Downloads are off in the policy.', 'Ask the person to turn downloads on, or read the page instead.'];
   }
-}
-
-/** The error a tool returns for a refusal: the person is being asked (`ask`), or the policy said no. */
-export function policyError(denied: Denied): ToolError {
-  const code = denied.reason === 'ask' ? 'DOMAIN_CONFIRMATION_REQUIRED' : 'POLICY_DENIED';
-  const { reason, site, origin, have, need, rule } = denied;
-  return new ToolError(code, denied.message, {
-    next: denied.next,
-    data: {
-      reason, site, ...(origin === undefined ? {} : { origin }), have, need, ...(rule === undefined ? {} : { rule }),
-    },
-  });
 }

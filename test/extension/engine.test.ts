@@ -1,5 +1,6 @@
 // The page engine inside the real extension, driven through the real bridge: a background tab in the agent's tab
-// group, a snapshot across a cross-origin iframe, a click in it, the text read back, and eval latency.
+// group, a snapshot across a cross-origin iframe, a click in it, the text read back, and evals back to back (their
+// latency is measured by `npm run bench`, not asserted: a busy machine would fail it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChromeTab, startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 
@@ -51,19 +52,11 @@ describe('the engine in the extension', () => {
     await linked.run('tab_close', { tab: String(second.data?.['tab']) });
   });
 
-  it('answers eval through the bridge and chrome.debugger within a few ms at p50', async () => {
+  it('answers evals through the bridge and chrome.debugger back to back, each with its own value', async () => {
     await linked.run('tab_use', { url: linked.fixtures.url('frames.html') });
-    const times: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const start = performance.now();
-      await linked.run('eval', { expression: '1 + 1' });
-      times.push(performance.now() - start);
+    for (let i = 0; i < 20; i++) {
+      const result = await linked.run('eval', { expression: `${i} + 1` });
+      expect(result.text).toBe(String(i + 1));
     }
-    times.sort((a, b) => a - b);
-    const p50 = times[Math.floor(times.length / 2)]!;
-    const p95 = times[Math.floor(times.length * 0.95)]!;
-    process.stderr.write(`extension eval: p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${times.length} calls\n`);
-    // Loose on purpose: a shared 2-core machine; the bench holds the real target (raw CDP + 1.5 ms).
-    expect(p50).toBeLessThan(15);
   });
 });

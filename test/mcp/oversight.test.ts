@@ -10,7 +10,7 @@ import type { ControlHub } from '../../electron/core/control/hub.js';
 import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
 import { buildServer } from '../../electron/core/mcp/build-server.js';
 import { statusReport } from '../../electron/core/mcp/status.js';
-import { policyError } from '../../shared/policy/decision.js';
+import { policyError } from '../../shared/protocol/policy-error.js';
 import { evaluatePolicy } from '../../shared/policy/evaluate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { ToolError } from '../../shared/protocol/errors.js';

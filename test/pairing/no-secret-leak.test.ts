@@ -56,7 +56,8 @@ function filesUnder(dir: string): Array<{ path: string; text: string }> {
 
 for (const keychain of ['as this machine has it', 'with no keychain (file store)'] as const) {
   describe(`no secret in any output, ${keychain}`, () => {
-    it('through install, pairing by host and by code, re-pairing, doctor, the MCP server and refused callers', async () => {
+    // About fifteen real processes one after another, each loading node: room for a busy machine, not a speed bound.
+    it('through install, pairing by host and by code, re-pairing, doctor, the MCP server and refused callers', { timeout: 120_000 }, async () => {
       const home = dirs.make();
       const dataDir = dirs.dataDir();
       const browserDir = dirs.make();

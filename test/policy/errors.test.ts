@@ -1,6 +1,6 @@
 // A refusal becomes a ToolError the model can act on: asked → DOMAIN_CONFIRMATION_REQUIRED, refused → POLICY_DENIED.
 import { describe, expect, it } from 'vitest';
-import { policyError } from '../../shared/policy/decision.js';
+import { policyError } from '../../shared/protocol/policy-error.js';
 import { evaluatePolicy } from '../../shared/policy/evaluate.js';
 import { policy } from './support.js';
 

@@ -1,9 +1,9 @@
-// Never throws, stays linear, and is cheap: fuzzed and hostile input, huge strings, deep and cyclic data, a 25 KB snapshot.
+// Never throws and stays linear (its cost is a figure of `npm run bench`): fuzzed and hostile input, huge strings, deep and cyclic data, a 25 KB snapshot.
 import { describe, expect, it } from 'vitest';
 import { MASK_FAILED } from '../../shared/redact/mask.js';
 import { redactText } from '../../shared/redact/text.js';
 import { redactValue } from '../../shared/redact/value.js';
-import { chars, NAMED, SHAPED } from './samples.js';
+import { chars, SHAPED, snapshot25k } from './samples.js';
 
 // Characters the patterns care about, weighted so fuzzed text is full of near-misses.
 const FUZZ = 'aZ09_-.:=;&?#%"\'<>[]{}()\\/ \n\t@+eyJ-----BEGIN sk-ghp_AKIA Bearer Cookie: token=';
@@ -78,7 +78,8 @@ describe('stays linear on hostile input', () => {
     const smallMs = Math.max(timed(() => redactText(small)), 1);
     const largeMs = timed(() => redactText(large));
     expect(largeMs, `${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms`).toBeLessThan(smallMs * 10 + 50);
-    expect(largeMs).toBeLessThan(1_000);
+    // A backtracking pattern takes minutes on 400 KB; this is that bound, with room for a busy machine.
+    expect(largeMs).toBeLessThan(10_000);
   });
 
   it('a 5 MB string redacts without throwing', () => {
@@ -88,26 +89,14 @@ describe('stays linear on hostile input', () => {
   });
 });
 
-/** A 25 KB snapshot shaped like the engine's output, with a few secrets among ordinary controls and text. */
-function snapshot25k(): string {
-  const lines = ['Page: Admin — Settings http://127.0.0.1:5173/settings?tab=api', '- banner:', '  - link "Home" [ref=e1]', '  - navigation "Main":'];
-  for (let i = 0; lines.join('\n').length < 25_000; i += 1) {
-    lines.push(`  - row: link "Customer ${i}" [ref=e${i + 10}] | user${i}@example.com | Editor | $${(i * 1.25).toFixed(2)} | button "Delete" [ref=e${i + 11}]`);
-    lines.push(`  - text: Order 3f2b8c1e-9d4a-4b7e-a1c2-${String(i).padStart(12, '0')} shipped on 2025-06-${String((i % 28) + 1).padStart(2, '0')}, see https://shop.example.com/orders/${i}?page=2&sort=asc`);
-    if (i % 25 === 0) lines.push(`  - textbox "API key" [ref=e${i + 12}]: ${SHAPED[i % SHAPED.length]!.token}`);
-    if (i % 40 === 0) lines.push(`  - link "Callback" [ref=e${i + 13}]: https://app.example.com/cb?${NAMED[i % NAMED.length]!.name}=${NAMED[i % NAMED.length]!.value.replace(/\W/g, '')}`);
-  }
-  return lines.join('\n').slice(0, 25_000);
-}
-
-describe('cost', () => {
-  it('redacts a 25 KB snapshot in well under 5 ms (median of 50)', () => {
+describe('a snapshot-sized page', () => {
+  // Its cost (median of 50) is a figure of `npm run bench`: a busy machine would fail a bound on it.
+  it('redacts the secrets among ordinary controls of a 25 KB snapshot and leaves the rest', () => {
     const text = snapshot25k();
     expect(text.length).toBe(25_000);
-    for (let i = 0; i < 10; i += 1) redactText(text);
-    const runs = Array.from({ length: 50 }, () => timed(() => redactText(text))).sort((a, b) => a - b);
-    const median = runs[25]!;
-    console.log(`redactText on a 25 KB snapshot: median ${median.toFixed(2)} ms, p90 ${runs[45]!.toFixed(2)} ms`);
-    expect(median).toBeLessThan(5);
+    const out = redactText(text);
+    for (const { token } of SHAPED) if (text.includes(token)) expect(out).not.toContain(token);
+    expect(out).toContain('link "Customer 1"');
+    expect(out).toContain('user1@example.com');
   });
 });

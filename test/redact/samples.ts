@@ -108,3 +108,15 @@ export const DATABASE_URLS: { url: string; password: string; user: string; host:
   const password = chars(PASSWORD_CHARS.replace(/[@.~]/g, ''), 18);
   return { url: `${scheme}://${user}:${password}@${rest}`, password, user: user!, host: rest!.split(/[:/]/)[0]! };
 });
+
+/** A 25 KB snapshot shaped like the engine's output, with a few secrets among ordinary controls and text. */
+export function snapshot25k(): string {
+  const lines = ['Page: Admin — Settings http://127.0.0.1:5173/settings?tab=api', '- banner:', '  - link "Home" [ref=e1]', '  - navigation "Main":'];
+  for (let i = 0; lines.join('\n').length < 25_000; i += 1) {
+    lines.push(`  - row: link "Customer ${i}" [ref=e${i + 10}] | user${i}@example.com | Editor | $${(i * 1.25).toFixed(2)} | button "Delete" [ref=e${i + 11}]`);
+    lines.push(`  - text: Order 3f2b8c1e-9d4a-4b7e-a1c2-${String(i).padStart(12, '0')} shipped on 2025-06-${String((i % 28) + 1).padStart(2, '0')}, see https://shop.example.com/orders/${i}?page=2&sort=asc`);
+    if (i % 25 === 0) lines.push(`  - textbox "API key" [ref=e${i + 12}]: ${SHAPED[i % SHAPED.length]!.token}`);
+    if (i % 40 === 0) lines.push(`  - link "Callback" [ref=e${i + 13}]: https://app.example.com/cb?${NAMED[i % NAMED.length]!.name}=${NAMED[i % NAMED.length]!.value.replace(/\W/g, '')}`);
+  }
+  return lines.join('\n').slice(0, 25_000);
+}

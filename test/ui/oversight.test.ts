@@ -45,13 +45,16 @@ describe('oversight', () => {
       { tool: 'click', args: { selector: '#add' } },
       { tool: 'wait_for', args: { selector: '#never', timeout: 500 } },
     ]).flat();
-    const started = Date.now();
+    // The tab of the test before, whose click the page has counted already.
+    const before = await run.call('get_text', { selector: '#count' });
     const batch = run.call('batch', { steps });
-    // The batch needs ten seconds; it is well under way after one.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const { page } = run;
     await page.getByLabel('Stop message').fill('Wrong account, wait for me');
+    // Under way: the page has counted the batch's first click (a read runs beside the batch).
+    await expect.poll(() => run.call('get_text', { selector: '#count' }), { timeout: 10_000 }).not.toBe(before);
+    const started = Date.now();
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    // The batch needs ten seconds: STOPPED is the proof it did not run on; the bound, that Stop acts within a step.
     expect(await batch).toMatch(/^STOPPED: /);
     expect(Date.now() - started).toBeLessThan(5_000);
     await page.getByText('The agent is stopped').waitFor();

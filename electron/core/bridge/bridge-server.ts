@@ -30,7 +30,7 @@ export interface BridgeOptions {
   helloTimeoutMs?: number;
 }
 
-interface BridgeEvents {
+export interface BridgeEvents {
   connected: [link: ExtensionLink];
   disconnected: [link: ExtensionLink, why: string];
   /** Security-relevant: a new authenticated connection displaced the active one. */
@@ -84,6 +84,11 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
 
   get address(): string {
     return (this.http.address() as AddressInfo).address;
+  }
+
+  /** Where the extension dials (the stand-in for a bridge that could not listen says why instead). */
+  listening(): { port: number } | { error: string } {
+    return { port: this.port };
   }
 
   /** The active, authenticated extension connection, if any. */

@@ -3,7 +3,7 @@
 // seam; the core builds it over the real parts.
 import type { PairingCode, PairingStatus } from '../../../shared/control/pairing.js';
 import type { BridgeServer } from '../bridge/bridge-server.js';
-import { extensionBuilt } from '../cli/package-root.js';
+import { extensionBuilt } from '../package-root.js';
 import type { Log } from '../log.js';
 import type { PairingAuth } from '../pairing/bridge-auth.js';
 import { type Clock, issuePairingCode, outstandingPairingCode } from '../pairing/pairing-code.js';

@@ -3,7 +3,7 @@
 // that lets the page load only its own scripts and talk only to this server.
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { PACKAGE_ROOT } from '../cli/package-root.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 /** Where `npm run build:renderer` writes the panel. */
 export const PANEL_DIR = join(PACKAGE_ROOT, 'dist', 'renderer');

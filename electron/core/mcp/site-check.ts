@@ -1,6 +1,6 @@
 // The core's end of the site policy: the URLs a call names, judged before it is sent to any backend.
 import { withScheme } from '../../../shared/engine/ops/navigate.js';
-import { policyError } from '../../../shared/policy/decision.js';
+import { policyError } from '../../../shared/protocol/policy-error.js';
 import { evaluatePolicy } from '../../../shared/policy/evaluate.js';
 import type { Policy } from '../../../shared/policy/policy.js';
 import type { ToolDefinition } from '../../../shared/tools/define.js';

@@ -6,7 +6,7 @@ import type { CdpEvent } from '../cdp.js';
 import { shownUrl } from '../egress-report.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
-import { policyError } from '../../policy/decision.js';
+import { policyError } from '../../protocol/policy-error.js';
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationResult } from '../../protocol/operations.js';
 import { documentOf, sendAgain, type HeldRecord } from './replay.js';

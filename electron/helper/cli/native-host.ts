@@ -1,9 +1,9 @@
 // `chrome-mcp native-host --data-dir DIR <origin>`: what the browser runs through our wrapper for sendNativeMessage.
 import { parseArgs } from 'node:util';
-import { resolveDataDir } from '../config.js';
-import { log } from '../log.js';
-import { serveNativeHost } from '../pairing/native-host.js';
-import { SecretStore } from '../pairing/secret-store.js';
+import { resolveDataDir } from '../../core/config.js';
+import { log } from '../../core/log.js';
+import { serveNativeHost } from '../../core/pairing/native-host.js';
+import { SecretStore } from '../../core/pairing/secret-store.js';
 
 export const usage = `Usage: chrome-mcp native-host --data-dir DIR <origin>
 

@@ -1,8 +1,8 @@
 // What installing the native host does (`install-native-host`, and the app at each start), as a list of steps: planned
 // without touching anything (so the Windows registry commands can be checked on any machine) and then applied.
 import { posix, win32 } from 'node:path';
-import { BROWSERS, type BrowserName, hostManifest, manifestPathIn, profileRoot, REGISTRY_KEYS, windowsManifestPath } from '../pairing/host-manifest.js';
-import { type HostProgram, hostWrapper } from '../pairing/host-wrapper.js';
+import { BROWSERS, type BrowserName, hostManifest, manifestPathIn, profileRoot, REGISTRY_KEYS, windowsManifestPath } from '../../core/pairing/host-manifest.js';
+import { type HostProgram, hostWrapper } from '../../core/pairing/host-wrapper.js';
 
 export type InstallStep =
   | { kind: 'private-dir'; path: string }

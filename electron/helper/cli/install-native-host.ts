@@ -3,12 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { resolveDataDir } from '../config.js';
-import { BROWSERS, type BrowserName, profileRoot } from '../pairing/host-manifest.js';
-import { ensurePrivateDir, writeFileAtomic } from '../pairing/private-files.js';
+import { resolveDataDir } from '../../core/config.js';
+import { BROWSERS, type BrowserName, profileRoot } from '../../core/pairing/host-manifest.js';
+import { ensurePrivateDir, writeFileAtomic } from '../../core/pairing/private-files.js';
 import { parseFlags, UsageError } from './args.js';
 import { type InstallStep, planInstall } from './install-plan.js';
-import { BUILT_CLI } from './package-root.js';
+import { BUILT_CLI } from '../../core/package-root.js';
 
 export const usage = `Usage: chrome-mcp install-native-host [--browser chrome|chromium|edge|brave|all] [--browser-data-dir DIR]
                                      [--data-dir DIR] [--remove]

@@ -1,8 +1,8 @@
 // `chrome-mcp doctor`: what is installed, what is connected, where the secret lives, and the fix for each problem.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { resolveDataDir } from '../config.js';
-import { SecretStore } from '../pairing/secret-store.js';
+import { resolveDataDir } from '../../core/config.js';
+import { SecretStore } from '../../core/pairing/secret-store.js';
 import { parseFlags } from './args.js';
 import type { Finding } from './doctor-finding.js';
 import { installFindings } from './doctor-install.js';

@@ -2,13 +2,13 @@
 // the helper launcher in the data dir so the entry survives moving or updating chrome-mcp.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CLIENT_NAMES, CLIENTS, type ClientName, isClientName } from '../clients/client-paths.js';
-import { writeHelperLauncher } from '../clients/helper-launcher.js';
-import { SERVER_NAME } from '../clients/mcp-servers.js';
-import { registerClient, type RegisterResult } from '../clients/register-client.js';
-import { resolveDataDir } from '../config.js';
+import { CLIENT_NAMES, CLIENTS, type ClientName, isClientName } from '../../core/clients/client-paths.js';
+import { writeHelperLauncher } from '../../core/clients/helper-launcher.js';
+import { SERVER_NAME } from '../../core/clients/mcp-servers.js';
+import { registerClient, type RegisterResult } from '../../core/clients/register-client.js';
+import { resolveDataDir } from '../../core/config.js';
 import { parseFlags, UsageError } from './args.js';
-import { BUILT_CLI } from './package-root.js';
+import { BUILT_CLI } from '../../core/package-root.js';
 
 export const usage = `Usage: chrome-mcp install-client ${CLIENT_NAMES.join('|')} [--config PATH] [--data-dir DIR] [--remove]
 

@@ -4,10 +4,10 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/protocol/wire.js';
-import { processAlive, readBridgeState } from '../pairing/bridge-state.js';
-import { KEYCHAIN_SERVICE } from '../pairing/keychain.js';
-import { revokedAt } from '../pairing/revocation.js';
-import { SECRET_FILE, type SecretStore } from '../pairing/secret-store.js';
+import { processAlive, readBridgeState } from '../../core/pairing/bridge-state.js';
+import { KEYCHAIN_SERVICE } from '../../core/pairing/keychain.js';
+import { revokedAt } from '../../core/pairing/revocation.js';
+import { SECRET_FILE, type SecretStore } from '../../core/pairing/secret-store.js';
 import type { Finding } from './doctor-finding.js';
 import { probeBridge } from './doctor-probe.js';
 import { fixes } from './fix-commands.js';

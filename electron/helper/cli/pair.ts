@@ -1,7 +1,7 @@
 // `chrome-mcp pair`: a one-time code for the extension's popup, the manual way to pair.
-import { resolveDataDir } from '../config.js';
-import { readLiveBridgeState } from '../pairing/bridge-state.js';
-import { CODE_TRIES, CODE_TTL_MS, issuePairingCode } from '../pairing/pairing-code.js';
+import { resolveDataDir } from '../../core/config.js';
+import { readLiveBridgeState } from '../../core/pairing/bridge-state.js';
+import { CODE_TRIES, CODE_TTL_MS, issuePairingCode } from '../../core/pairing/pairing-code.js';
 import { parseFlags } from './args.js';
 
 export const usage = `Usage: chrome-mcp pair [--data-dir DIR]

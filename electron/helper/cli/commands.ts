@@ -1,11 +1,12 @@
 // The human subcommands of `chrome-mcp` (pairing, install, diagnosis), each loaded only when named, so the default
 // command (the MCP server) never pays for them.
+import { USAGE } from '../../core/config.js';
 import { UsageError } from './args.js';
 
 export interface Command {
   usage: string;
-  /** The exit code; the command writes to stdout and stderr itself. */
-  run(argv: string[]): Promise<number>;
+  /** The exit code; the command writes to stdout and stderr itself. `cliUsage`: the top-level help, for a bad flag. */
+  run(argv: string[], cliUsage: string): Promise<number>;
 }
 
 const COMMANDS = {
@@ -28,10 +29,15 @@ export function isCommand(name: string | undefined): name is CommandName {
 }
 
 /** `  name   summary` lines for the top-level --help. */
-export function commandSummaries(): string {
+function commandSummaries(): string {
   const shown = Object.entries(COMMANDS).filter(([, command]) => command.summary);
   const width = Math.max(...shown.map(([name]) => name.length)) + 3;
   return shown.map(([name, command]) => `  ${name.padEnd(width)}${command.summary}\n`).join('');
+}
+
+/** The top-level --help: the core's options (the core knows nothing of the commands), then the commands. */
+export function cliUsage(): string {
+  return `${USAGE}\nCommands:\n${commandSummaries()}`;
 }
 
 export async function runCommand(name: CommandName, argv: string[]): Promise<number> {
@@ -41,7 +47,7 @@ export async function runCommand(name: CommandName, argv: string[]): Promise<num
     return 0;
   }
   try {
-    return await command.run(argv);
+    return await command.run(argv, cliUsage());
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`chrome-mcp ${name}: ${error.message}\n\n${command.usage}`);

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loopbackOrigin } from '../../../shared/control/client.js';
-import { resolveDataDir } from '../config.js';
-import { readControlFile } from '../control/control-file.js';
-import { writeFileAtomic } from '../pairing/private-files.js';
+import { resolveDataDir } from '../../core/config.js';
+import { readControlFile } from '../../core/control/control-file.js';
+import { writeFileAtomic } from '../../core/pairing/private-files.js';
 import { parseFlags } from './args.js';
 
 /** In the data dir beside control.json, with the same protection: it holds the same token. */

@@ -1,5 +1,5 @@
 // The exact commands `doctor` tells a person to run, spelled with the data dir they asked about.
-import { EXTENSION_DIR } from './package-root.js';
+import { EXTENSION_DIR } from '../../core/package-root.js';
 
 const dataDirFlag = (dataDir: string) => ` --data-dir ${JSON.stringify(dataDir)}`;
 

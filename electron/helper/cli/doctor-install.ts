@@ -2,11 +2,11 @@
 // Chrome MCP app, which installs its own)?
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ALLOWED_ORIGINS, BROWSERS, manifestPathIn, profileRoot, windowsManifestPath } from '../pairing/host-manifest.js';
-import { hostWrapper, NATIVE_HOST_FLAG, wrapperCommand } from '../pairing/host-wrapper.js';
+import { ALLOWED_ORIGINS, BROWSERS, manifestPathIn, profileRoot, windowsManifestPath } from '../../core/pairing/host-manifest.js';
+import { hostWrapper, NATIVE_HOST_FLAG, wrapperCommand } from '../../core/pairing/host-wrapper.js';
 import type { Finding } from './doctor-finding.js';
 import { fixes } from './fix-commands.js';
-import { BUILT_CLI, EXTENSION_DIR, extensionBuilt, PACKAGE_ROOT } from './package-root.js';
+import { BUILT_CLI, EXTENSION_DIR, extensionBuilt, PACKAGE_ROOT } from '../../core/package-root.js';
 
 export interface InstallContext {
   dataDir: string;

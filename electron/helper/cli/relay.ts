@@ -1,10 +1,10 @@
 // `chrome-mcp relay`: what an MCP client runs to share one core with other clients, as its own session; it starts
 // `chrome-mcp serve` in the background when no core is running.
 import { spawn } from 'node:child_process';
-import { runRelay } from '../../helper/relay.js';
-import { log } from '../log.js';
+import { runRelay } from '../relay.js';
+import { log } from '../../core/log.js';
 import { coreConfig } from './core-flags.js';
-import { BUILT_CLI } from './package-root.js';
+import { BUILT_CLI } from '../../core/package-root.js';
 
 export const usage = `Usage: chrome-mcp relay [options]
 
@@ -16,8 +16,8 @@ clients can drive the browser through one core. When no core is running it start
 Options: the same as chrome-mcp's own (chrome-mcp --help); they apply when this relay starts the core.
 `;
 
-export async function run(argv: string[]): Promise<number> {
-  const config = coreConfig(argv);
+export async function run(argv: string[], cliUsage: string): Promise<number> {
+  const config = coreConfig(argv, cliUsage);
   if (typeof config === 'number') return config;
   const { dataDir } = config;
   // The data dir as this relay resolved it, last so it wins over a relative one: the core must serve the folder the

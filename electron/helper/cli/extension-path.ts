@@ -1,6 +1,6 @@
 // `chrome-mcp extension-path`: the folder a person loads with "Load unpacked" in chrome://extensions.
 import { parseFlags } from './args.js';
-import { EXTENSION_DIR, extensionBuilt, PACKAGE_ROOT } from './package-root.js';
+import { EXTENSION_DIR, extensionBuilt, PACKAGE_ROOT } from '../../core/package-root.js';
 
 export const usage = `Usage: chrome-mcp extension-path
 
