@@ -98,22 +98,22 @@ async function focusTarget(page: PageContext, target: Target, editableOnly: bool
 }
 
 async function focusHandle(page: PageContext, handle: ElementHandle, editableOnly: boolean): Promise<Field> {
-  const state = await callOnElement<InputState | null>(page, handle, 'focusForInput', [editableOnly]);
+  const state = await callOnElement(page, handle, 'focusForInput', [editableOnly]);
   if (state) return { frame: handle.frame, state };
   // A widget that is not itself a field (a code editor's surface, a custom input) routes focus to its real field
   // when a person clicks it; element.focus() on it would not.
   await clickElement(page, handle);
-  return { frame: handle.frame, state: await page.frames.call<InputState>(handle.frame, 'inputState') };
+  return { frame: handle.frame, state: await page.frames.call(handle.frame, 'inputState') };
 }
 
 /** The frame that holds focus and its focused element's state; the main frame unless focus sits in a child frame. */
 async function focusedField(page: PageContext): Promise<Field> {
   const frames = await page.frames.list();
   const main = frames[0]!;
-  const state = await page.frames.call<InputState>(main, 'inputState');
+  const state = await page.frames.call(main, 'inputState');
   if (!state.inChildFrame) return { frame: main, state };
   const states = await Promise.all(
-    frames.slice(1).map((frame) => page.frames.call<InputState>(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
+    frames.slice(1).map((frame) => page.frames.call(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
   );
   const focused = states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame);
   if (focused) {
@@ -149,10 +149,10 @@ async function typeIntoField(page: PageContext, field: Field, text: string, opti
     await pressCombo(page.cdp, parseCombo('Backspace'));
   }
   if (text) {
-    const pasted = options.mode === 'verbatim' && (await page.frames.call<boolean>(field.frame, 'pasteText', [text]));
+    const pasted = options.mode === 'verbatim' && (await page.frames.call(field.frame, 'pasteText', [text]));
     if (!pasted) await page.cdp.send('Input.insertText', { text });
   }
-  const after = await page.frames.call<InputState>(field.frame, 'inputState');
+  const after = await page.frames.call(field.frame, 'inputState');
   return { what: after.what, match: checkLanded(before, after, text, options.clear) };
 }
 
