@@ -11,6 +11,14 @@ export interface MainFrame {
   origin?: string;
 }
 
+interface NavigatedFrame {
+  id: string;
+  parentId?: string;
+  url: string;
+  urlFragment?: string;
+  securityOrigin?: string;
+}
+
 export class FramePlaces {
   /** The main frame as its navigation events last told it. */
   private mainFrame: MainFrame | undefined;
@@ -83,8 +91,9 @@ export class FramePlaces {
   private onEvent(event: CdpEvent): void {
     switch (event.method) {
       case 'Page.frameNavigated': {
-        const frame = event.params['frame'] as { id: string; parentId?: string; url: string; urlFragment?: string; securityOrigin?: string };
-        const place = { url: frame.url + (frame.urlFragment ?? ''), ...(frame.securityOrigin === undefined ? {} : { origin: frame.securityOrigin }) };
+        const frame = event.params['frame'] as NavigatedFrame;
+        const origin = frame.securityOrigin === undefined ? {} : { origin: frame.securityOrigin };
+        const place = { url: frame.url + (frame.urlFragment ?? ''), ...origin };
         this.places.set(frame.id, place);
         if (event.sessionId === undefined && frame.parentId === undefined) this.mainFrame = { id: frame.id, ...place };
         return;
@@ -97,7 +106,9 @@ export class FramePlaces {
         const frameId = String(event.params['frameId']);
         const place = this.places.get(frameId);
         if (place) place.url = String(event.params['url']);
-        if (event.sessionId === undefined && this.mainFrame?.id === frameId) this.mainFrame.url = String(event.params['url']);
+        if (event.sessionId === undefined && this.mainFrame?.id === frameId) {
+          this.mainFrame.url = String(event.params['url']);
+        }
         return;
       }
       case 'Inspector.detached':

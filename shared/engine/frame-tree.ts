@@ -57,7 +57,9 @@ export class FrameTree {
     private readonly places: FramePlaces,
   ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
-    this.navigation = new NavigationGuard(cdp, gate, (frameId, sessionId) => sessionId === undefined && places.isMain(frameId));
+    const isMainDocument = (frameId: string | undefined, sessionId: string | undefined) =>
+      sessionId === undefined && places.isMain(frameId);
+    this.navigation = new NavigationGuard(cdp, gate, isMainDocument);
   }
 
   dispose(): void {
@@ -131,7 +133,8 @@ export class FrameTree {
     const tree = await this.frameTree(undefined);
     if (!tree) throw new ToolError('TAB_NOT_FOUND', 'The tab did not answer for its main frame.');
     const { id, securityOrigin } = tree.frame;
-    return this.places.main({ id, url: urlOf(tree.frame), ...(securityOrigin === undefined ? {} : { origin: securityOrigin }) })!;
+    const origin = securityOrigin === undefined ? {} : { origin: securityOrigin };
+    return this.places.main({ id, url: urlOf(tree.frame), ...origin })!;
   }
 
   /** The session's frame tree; undefined when the session is gone or refuses. */

@@ -2,7 +2,8 @@
 import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
 import { isErrorCode, ToolError } from '../protocol/errors.js';
 import type { Frame } from './frame-tree.js';
-import { pageLibrarySource, type Handles, type PageCallTail, type PageFunction, type PageResult } from './page/library.js';
+import { pageLibrarySource } from './page/library.js';
+import type { Handles, PageCallTail, PageFunction, PageResult } from './page/library.js';
 import { PERSON_STOP_BINDING } from './presence.js';
 
 const WORLD_NAME = '__chrome_mcp__';
@@ -34,7 +35,8 @@ export class FrameWorlds {
     ...[args, opts]: PageCallTail<N, H, R>
   ): Promise<PageResult<N, R>> {
     // The one untyped step: the page runs the library's own function, whose types are those above.
-    return this.run(frame, name, args ?? [], opts?.handles ?? [], opts?.returnHandle === true) as Promise<PageResult<N, R>>;
+    const answer = this.run(frame, name, args ?? [], opts?.handles ?? [], opts?.returnHandle === true);
+    return answer as Promise<PageResult<N, R>>;
   }
 
   /** Releases remote objects we no longer need, so long sessions do not leak page memory. */
@@ -42,7 +44,13 @@ export class FrameWorlds {
     for (const objectId of objectIds) void this.cdp.send('Runtime.releaseObject', { objectId }, frame.sessionId).catch(() => undefined);
   }
 
-  private async run(frame: Frame, name: string, args: readonly unknown[], handles: Handles, returnHandle: boolean): Promise<unknown> {
+  private async run(
+    frame: Frame,
+    name: string,
+    args: readonly unknown[],
+    handles: Handles,
+    returnHandle: boolean,
+  ): Promise<unknown> {
     const declaration = `function(...a){return globalThis.__cm.${name}(...a)}`;
     const once = async (): Promise<unknown> => {
       // The backstop under every op: nothing of ours runs in, or reads from, a document whose site may not be read.

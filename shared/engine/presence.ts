@@ -3,7 +3,7 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { Frame, FrameRegistry } from './frames.js';
 
-/** The CDP binding our isolated world gets (frame-worlds.ts adds it to each new top-frame world); the page's world has none. */
+/** The CDP binding our isolated world gets (frame-worlds.ts adds it to each new top-frame world); the page's has none. */
 export const PERSON_STOP_BINDING = '__chromeMcpStop';
 // The page keeps the pill up (and Esc armed) this long after the engine last refreshed it: the linger after a call.
 const SHOWN_FOR_MS = 3_000;
@@ -70,7 +70,9 @@ export class Presence {
    */
   async ownKeys<T>(key: string, send: () => Promise<T>): Promise<T> {
     if (key !== 'Escape') return send();
-    const told = await this.top().then((top) => this.frames.call(top, 'expectOwnEscape', [true])).then(() => true, () => false);
+    const told = await this.top()
+      .then((top) => this.frames.call(top, 'expectOwnEscape', [true]))
+      .then(() => true, () => false);
     try {
       return await send();
     } finally {
@@ -98,7 +100,8 @@ export class Presence {
   /** The top frame for a page-library call, known from navigation events: no frame listing, no round trip. */
   private async top(): Promise<Frame> {
     const main = await this.frames.mainFrameUrl();
-    return { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url, ...(main.origin === undefined ? {} : { origin: main.origin }) };
+    const origin = main.origin === undefined ? {} : { origin: main.origin };
+    return { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url, ...origin };
   }
 
   private onEvent(event: CdpEvent): void {

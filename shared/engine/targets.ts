@@ -87,11 +87,17 @@ async function findTarget(page: PageContext, target: Target): Promise<ElementHan
   throw new ToolError('NOT_FOUND', `${total} elements match; there is no nth=${target.nth}.`);
 }
 
-/** `args` as callOnElement takes them: the function's parameters after its element, left out only when it takes none. */
-type ElementArgs<N extends PageFunction> = [] extends PageArgs<N, [string]> ? [args?: PageArgs<N, [string]>] : [args: PageArgs<N, [string]>];
+/** `args` as callOnElement takes them: the parameters after the element, left out only when there are none. */
+type ElementArgs<N extends PageFunction> =
+  [] extends PageArgs<N, [string]> ? [args?: PageArgs<N, [string]>] : [args: PageArgs<N, [string]>];
 
 /** Calls `__cm.<name>(element, ...args)` on a resolved element in its own frame, typed as `frames.call` is. */
-export function callOnElement<N extends PageFunction>(page: PageContext, handle: ElementHandle, name: N, ...[args]: ElementArgs<N>): Promise<PageReturn<N>> {
+export function callOnElement<N extends PageFunction>(
+  page: PageContext,
+  handle: ElementHandle,
+  name: N,
+  ...[args]: ElementArgs<N>
+): Promise<PageReturn<N>> {
   // The tail is the one `call` takes for one handle; TS cannot see that through the conditional types while N is open.
   const tail = [args, { handles: [handle.objectId] }] as PageCallTail<N, [string], false>;
   return page.frames.call<N, [string], false>(handle.frame, name, ...tail);

@@ -30,9 +30,13 @@ export class WorkerSessions {
     return () => this.preparers.delete(prepare);
   }
 
-  /** A worker that could not be prepared (within a child frame's listing bound) stays paused: run, it would send past what should have held it. */
+  /**
+   * A worker that could not be prepared (within a child frame's listing bound) stays paused: run, it would send past
+   * what should have held it.
+   */
   private async start(sessionId: string): Promise<void> {
-    const prepared = Promise.all([...this.preparers].map((prepare) => prepare(sessionId))).then(() => true, () => false);
+    const preparing = [...this.preparers].map((prepare) => prepare(sessionId));
+    const prepared = Promise.all(preparing).then(() => true, () => false);
     if (!(await withDeadline(prepared, CHILD_LIST_TIMEOUT_MS, () => false))) return;
     await this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
   }

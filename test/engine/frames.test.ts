@@ -36,8 +36,9 @@ describe('frames: calls typed by the page library', () => {
     const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const [main] = await page.frames.list();
     const frame = main!;
-    const objectId: string = await page.frames.call(frame, 'pickElement', [{ selector: '#top' }, undefined], { returnHandle: true });
-    const text: { text: string; total: number } = await page.frames.call(frame, 'elementText', [100], { handles: [objectId] });
+    const pick = [{ selector: '#top' }, undefined] as const;
+    const objectId: string = await page.frames.call(frame, 'pickElement', [...pick], { returnHandle: true });
+    const text: { text: string } = await page.frames.call(frame, 'elementText', [100], { handles: [objectId] });
     expect(text.text).toBe('Top button');
     expect((await callOnElement(page, { frame, objectId }, 'elementHtml', [200])).text).toContain('id="top"');
     const count: number = await page.frames.call(frame, 'countElements', [{ selector: 'iframe' }]);

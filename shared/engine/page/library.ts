@@ -85,7 +85,7 @@ export type PageLibrary = typeof FUNCTIONS;
 /** A page-library function's name. */
 export type PageFunction = keyof PageLibrary;
 
-/** Object ids of elements found earlier: each stands for one leading element parameter (any number of them for `...Element[]`). */
+/** Object ids of elements found earlier: each fills one leading element parameter (any number fill `...Element[]`). */
 export type Handles = readonly string[];
 
 /** `P` without the leading parameters that `H` fills; never when such a parameter would not take any element. */
