@@ -3,13 +3,7 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { AccessLevel } from '../policy/levels.js';
 import { isOpaqueBlank, type DocumentPlace, type PolicyGate } from './policy-gate.js';
-import type { Frame } from './frame-tree.js';
-
-export interface MainFrame {
-  id: string;
-  url: string;
-  origin?: string;
-}
+import type { Frame, MainFrame } from './frame.js';
 
 interface NavigatedFrame {
   id: string;

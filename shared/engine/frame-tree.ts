@@ -4,22 +4,9 @@ import type { Cdp, CdpEvent } from './cdp.js';
 import { ToolError } from '../protocol/errors.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { NavigationGuard } from './navigation-guard.js';
-import type { FramePlaces, MainFrame } from './frame-places.js';
+import type { Frame, MainFrame } from './frame.js';
+import type { FramePlaces } from './frame-places.js';
 import type { PolicyGate } from './policy-gate.js';
-
-export interface Frame {
-  /** Stable per tab: 0 is the main frame; refs of frame N are prefixed `fN`. */
-  ordinal: number;
-  frameId: string;
-  /** Child session holding this frame (out-of-process iframe); undefined for the tab's own session. */
-  sessionId: string | undefined;
-  parentFrameId: string | undefined;
-  url: string;
-  /** The document's security origin, which an about:blank or srcdoc frame takes from its maker. */
-  origin?: string;
-  /** Why the frame cannot be read, when its session did not answer the listing; the frame is then known only from its attachment. */
-  unreadable?: string;
-}
 
 interface FrameTreeNode {
   frame: { id: string; parentId?: string; url: string; urlFragment?: string; securityOrigin?: string };

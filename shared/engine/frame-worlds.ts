@@ -1,7 +1,7 @@
 // One isolated world per frame, where our in-page library runs unseen by the page, and the typed call into it.
 import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
 import { isErrorCode, ToolError } from '../protocol/errors.js';
-import type { Frame } from './frame-tree.js';
+import type { Frame } from './frame.js';
 import { pageLibrarySource } from './page/library.js';
 import type { Handles, PageCallTail, PageFunction, PageResult } from './page/library.js';
 import { PERSON_STOP_BINDING } from './presence.js';

@@ -3,14 +3,15 @@
 // library runs in (frame-worlds.ts), and the tab's worker sessions (worker-sessions.ts).
 import type { Cdp } from './cdp.js';
 import type { AccessLevel } from '../policy/levels.js';
-import { FramePlaces, type MainFrame } from './frame-places.js';
-import { FrameTree, type Frame } from './frame-tree.js';
+import type { Frame, MainFrame } from './frame.js';
+import { FramePlaces } from './frame-places.js';
+import { FrameTree } from './frame-tree.js';
 import { FrameWorlds } from './frame-worlds.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import type { DocumentPlace, PolicyGate } from './policy-gate.js';
 import { WorkerSessions } from './worker-sessions.js';
 
-export type { Frame } from './frame-tree.js';
+export type { Frame } from './frame.js';
 
 export class FrameRegistry {
   private readonly places: FramePlaces;
