@@ -6,7 +6,6 @@ import type { ToolError } from '../protocol/errors.js';
 import type { Denied } from '../policy/decision.js';
 import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
-import type { Opens } from './page/activation.js';
 import type { PageContext } from './page-context.js';
 import type { ElementHandle } from './targets.js';
 
@@ -15,7 +14,7 @@ import type { ElementHandle } from './targets.js';
  * download while downloads are off. `newWindow`: the act itself opens one (a middle click, Ctrl/Cmd/Shift held).
  */
 export async function refuseWhatActivationOpens(page: PageContext, handle: ElementHandle, opts: { newWindow?: boolean } = {}): Promise<void> {
-  const opens = await page.frames.call<Opens | null>(handle.frame, 'opensOnActivation', [opts.newWindow === true], { handles: [handle.objectId] });
+  const opens = await page.frames.call(handle.frame, 'opensOnActivation', [opts.newWindow === true], { handles: [handle.objectId] });
   if (!opens) return;
   if (opens.download) {
     const decision = evaluateDownload([opens.url], page.gate.current());

@@ -6,6 +6,7 @@ import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
+import { TabArming } from './tab-arming.js';
 import { ToolError } from '../protocol/errors.js';
 
 /** One eval's stretch of the hold. */
@@ -66,20 +67,21 @@ const RESTORE_TIMEOUT_MS = 3_000;
  * the origin's service worker, makes requests from a target no tab session attaches to.
  */
 class TabHold {
-  private users = 0;
   private readonly ledger = new HeldLedger();
-  /** The arming in force or under way; undefined while the tab is not held. */
-  private armed: Promise<void> | undefined;
-  private readonly sessions = new Set<string | undefined>();
   private allowed = new AllowedOrigins([]);
   private readonly inflight = new InflightRequests();
-  /** Undoes the event listener and the guard's interceptor; set from the first arming until the restore is answered. */
-  private unhook: (() => void) | undefined;
+  /** The hold: active while the tab is held; its listeners stay from the first arming until the restore is answered. */
+  private readonly arming = new TabArming({
+    arm: () => this.arm(),
+    restore: (sessions) => this.restore(sessions),
+    hook: () => this.hook(),
+    restoreTimeoutMs: RESTORE_TIMEOUT_MS,
+    unhooked: () => this.inflight.clear(),
+  });
 
   constructor(private readonly page: PageContext) {}
 
   async open(): Promise<EgressWindow> {
-    this.users++;
     const sends = this.ledger.start();
     const window: EgressWindow = {
       held: sends.held,
@@ -87,8 +89,7 @@ class TabHold {
       close: () => this.close(sends.stop),
     };
     try {
-      this.armed ??= this.arm();
-      await this.armed;
+      await this.arming.join();
     } catch (error) {
       window.close();
       throw error;
@@ -98,19 +99,19 @@ class TabHold {
 
   private close(stop: () => void): void {
     stop();
-    if (--this.users === 0) void this.restore();
+    this.arming.leave();
   }
 
   private async arm(): Promise<void> {
     const frames = await this.page.frames.list();
     // A frame the policy does not let us read (one loaded before we attached) lends its origin no trust.
     this.allowed = new AllowedOrigins(frames.filter((frame) => this.page.frames.allows(frame, 'read')).map((frame) => frame.origin ?? originOf(frame.url)));
-    this.unhook ??= this.hook();
+    this.arming.listen();
     const sessions = new Set(frames.map((frame) => frame.sessionId));
-    for (const sessionId of sessions) this.sessions.add(sessionId);
+    for (const sessionId of sessions) this.arming.track(sessionId);
     // Workers already running could be told to send by the script: they are held too. One ending meanwhile is no failure.
     const workers = this.page.frames.workerSessions();
-    for (const sessionId of workers) this.sessions.add(sessionId);
+    for (const sessionId of workers) this.arming.track(sessionId);
     const arming = [...[...sessions].map((sessionId) => this.armSession(sessionId)), ...workers.map((sessionId) => this.armSession(sessionId).catch(() => undefined))];
     const outcomes = await withDeadline(Promise.allSettled(arming), ARM_TIMEOUT_MS, () => {
       throw new ToolError('TIMEOUT', `eval: a frame of the tab ${noAnswerWithin(ARM_TIMEOUT_MS)} when its requests were to be held; the script did not run.`);
@@ -137,17 +138,11 @@ class TabHold {
     ]);
   }
 
-  /**
-   * Restores every session it armed, sent at once so that an eval arming the tab again meanwhile sends its own commands
-   * after these. An arming that failed has settled by now (its window closes only after it), so there is no race.
-   */
-  private async restore(): Promise<void> {
-    this.armed = undefined;
-    const sessions = [...this.sessions];
-    this.sessions.clear();
+  /** Lifts the hold from every session it armed (the arming's cycle says when, tab-arming.ts). */
+  private restore(sessions: (string | undefined)[]): Promise<unknown> {
     const { cdp } = this.page;
     // Every command is tried on every session: one that fails (a frame gone) must not leave the others held.
-    const restored = Promise.all(
+    return Promise.all(
       sessions.flatMap((sessionId) =>
         [
           cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
@@ -157,12 +152,6 @@ class TabHold {
         ].map((sent) => sent.catch(() => undefined)),
       ),
     );
-    // A busy session applies its restore when it is free; until then it holds, and no request of it waits on us.
-    await withDeadline(restored, RESTORE_TIMEOUT_MS, () => undefined);
-    if (this.armed !== undefined) return;
-    this.unhook?.();
-    this.unhook = undefined;
-    this.inflight.clear();
   }
 
   private hook(): () => void {
@@ -178,8 +167,8 @@ class TabHold {
 
   /** A worker started while the tab is held gets the same rules before its first line runs. */
   private async armWorker(sessionId: string): Promise<void> {
-    if (this.armed === undefined) return;
-    this.sessions.add(sessionId);
+    if (!this.arming.active) return;
+    this.arming.track(sessionId);
     await this.armSession(sessionId);
   }
 
@@ -191,7 +180,7 @@ class TabHold {
     const paused = event.params as { requestId: string; request: { url: string; method: string }; responseStatusCode?: number; responseErrorReason?: string };
     const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
     // Once the last window closed, the next call's own navigation may already be on its way: the policy alone judges it.
-    if (this.armed === undefined || atResponse || this.allowed.allows(paused.request.url)) return false;
+    if (!this.arming.active || atResponse || this.allowed.allows(paused.request.url)) return false;
     void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }, event.sessionId).catch(() => undefined);
     this.ledger.held({ method: paused.request.method, url: paused.request.url, kind: 'navigation' });
     return true;
@@ -220,9 +209,9 @@ class TabHold {
         // A frame that moves into its own process while the tab is held is held too. Our commands follow the frame
         // registry's, which resumes the frame only once its own are answered, so none of its requests precede ours.
         const info = event.params['targetInfo'] as { type: string };
-        if (this.armed === undefined || info.type !== 'iframe') return;
+        if (!this.arming.active || info.type !== 'iframe') return;
         const sessionId = String(event.params['sessionId']);
-        this.sessions.add(sessionId);
+        this.arming.track(sessionId);
         void this.armSession(sessionId).catch(() => undefined);
         return;
       }

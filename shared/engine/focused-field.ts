@@ -14,10 +14,10 @@ export interface Field {
 export async function focusedField(frames: FrameRegistry): Promise<Field> {
   const list = await frames.list();
   const main = list[0]!;
-  const state = await frames.call<InputState>(main, 'inputState');
+  const state = await frames.call(main, 'inputState');
   if (!state.inChildFrame) return { frame: main, state };
   const states = await Promise.all(
-    list.slice(1).map((frame) => frames.call<InputState>(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
+    list.slice(1).map((frame) => frames.call(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
   );
   const focused = states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame);
   if (focused) {

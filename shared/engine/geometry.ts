@@ -3,7 +3,6 @@
 import { ToolError } from '../protocol/errors.js';
 import { CdpCommandError } from './cdp.js';
 import type { Frame } from './frames.js';
-import type { AimPoint } from './page/aim.js';
 import type { PageContext } from './page-context.js';
 import { callOnElement, type ElementHandle } from './targets.js';
 
@@ -33,10 +32,10 @@ export interface Aim extends Point {
  * every frame above it.
  */
 export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim> {
-  if (handle.frame.parentFrameId === undefined) return callOnElement<AimPoint>(page, handle, 'aimPoint', [true]);
+  if (handle.frame.parentFrameId === undefined) return callOnElement(page, handle, 'aimPoint', [true]);
   await revealInFrames(page, handle);
   const chain = await frameChain(page, handle.frame);
-  const [offsets, local] = await Promise.all([frameOffsets(page, chain), callOnElement<AimPoint>(page, handle, 'aimPoint', [false])]);
+  const [offsets, local] = await Promise.all([frameOffsets(page, chain), callOnElement(page, handle, 'aimPoint', [false])]);
   const own = offsets[0]!;
   const point = { x: local.x + own.x, y: local.y + own.y };
   // The hit test in the element's frame cannot see a dialog of the page above it covering the whole iframe.
@@ -44,7 +43,7 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
     chain.slice(1).map(async (ancestor, index) => {
       const at = offsets[index + 1]!;
       const child = offsets[index]!;
-      const cover = await page.frames.call<string>(ancestor, 'frameOwnerAt', [point.x - at.x, point.y - at.y, child.x - at.x, child.y - at.y]);
+      const cover = await page.frames.call(ancestor, 'frameOwnerAt', [point.x - at.x, point.y - at.y, child.x - at.x, child.y - at.y]);
       if (cover === 'outside') throw new ToolError('NOT_VISIBLE', `${local.what} is outside the visible part of its frame.`);
       if (cover) throw new ToolError('OBSCURED', `${cover} covers ${local.what} (in frame f${handle.frame.ordinal}).`);
     }),

@@ -3,7 +3,7 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { Frame, FrameRegistry } from './frames.js';
 
-/** The CDP binding our isolated world gets (frames.ts adds it to each new top-frame world); the page's world has none. */
+/** The CDP binding our isolated world gets (frame-worlds.ts adds it to each new top-frame world); the page's has none. */
 export const PERSON_STOP_BINDING = '__chromeMcpStop';
 // The page keeps the pill up (and Esc armed) this long after the engine last refreshed it: the linger after a call.
 const SHOWN_FOR_MS = 3_000;
@@ -70,11 +70,13 @@ export class Presence {
    */
   async ownKeys<T>(key: string, send: () => Promise<T>): Promise<T> {
     if (key !== 'Escape') return send();
-    const told = await this.call('expectOwnEscape', [true]).then(() => true, () => false);
+    const told = await this.top()
+      .then((top) => this.frames.call(top, 'expectOwnEscape', [true]))
+      .then(() => true, () => false);
     try {
       return await send();
     } finally {
-      if (told) void this.call('expectOwnEscape', [false]).catch(() => undefined);
+      if (told) void this.top().then((top) => this.frames.call(top, 'expectOwnEscape', [false])).catch(() => undefined);
     }
   }
 
@@ -91,15 +93,15 @@ export class Presence {
     this.indicate().catch(() => (this.refreshedAt = 0));
   }
 
-  private indicate(): Promise<void> {
-    return this.call('indicate', [SHOWN_FOR_MS, this.capturing === 0, PERSON_STOP_BINDING]);
+  private async indicate(): Promise<void> {
+    await this.frames.call(await this.top(), 'indicate', [SHOWN_FOR_MS, this.capturing === 0, PERSON_STOP_BINDING]);
   }
 
-  /** Calls the page library in the top frame's world, known from navigation events: no frame listing, no round trip. */
-  private async call(name: string, args: unknown[]): Promise<void> {
+  /** The top frame for a page-library call, known from navigation events: no frame listing, no round trip. */
+  private async top(): Promise<Frame> {
     const main = await this.frames.mainFrameUrl();
-    const top: Frame = { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url, ...(main.origin === undefined ? {} : { origin: main.origin }) };
-    await this.frames.call(top, name, args);
+    const origin = main.origin === undefined ? {} : { origin: main.origin };
+    return { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url, ...origin };
   }
 
   private onEvent(event: CdpEvent): void {

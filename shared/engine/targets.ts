@@ -4,6 +4,7 @@ import type { Target } from '../protocol/target.js';
 import type { AccessLevel } from '../policy/levels.js';
 import type { Frame } from './frames.js';
 import type { PageContext } from './page-context.js';
+import type { PageArgs, PageCallTail, PageFunction, PageReturn } from './page/library.js';
 
 export interface ElementHandle {
   frame: Frame;
@@ -33,7 +34,7 @@ export async function resolveRef(page: PageContext, ref: string): Promise<Elemen
     throw new ToolError(minted ? 'REF_EXPIRED' : 'REF_UNKNOWN', `${ref}: its frame f${ordinal} is gone.`);
   });
   try {
-    const objectId = await page.frames.call<string>(frame, 'elementForRef', [ref.trim()], { returnHandle: true });
+    const objectId = await page.frames.call(frame, 'elementForRef', [ref.trim()], { returnHandle: true });
     return { frame, objectId };
   } catch (error) {
     // A ref this tab minted that the page no longer knows means the page changed under it.
@@ -66,9 +67,9 @@ async function findTarget(page: PageContext, target: Target): Promise<ElementHan
   const frames = await framesFor(page, target.frame);
   if (frames.length === 1) {
     const frame = frames[0]!;
-    return { frame, objectId: await page.frames.call<string>(frame, 'pickElement', [spec, target.nth], { returnHandle: true }) };
+    return { frame, objectId: await page.frames.call(frame, 'pickElement', [spec, target.nth], { returnHandle: true }) };
   }
-  const counts = await Promise.all(frames.map((frame) => page.frames.call<number>(frame, 'countElements', [spec]).catch(() => 0)));
+  const counts = await Promise.all(frames.map((frame) => page.frames.call(frame, 'countElements', [spec]).catch(() => 0)));
   const total = counts.reduce((sum, count) => sum + count, 0);
   let index = target.nth ?? 0;
   if (total === 0) throw new ToolError('NOT_FOUND', `Nothing matches in ${frames.length} frames.`);
@@ -79,14 +80,25 @@ async function findTarget(page: PageContext, target: Target): Promise<ElementHan
   for (const [i, frame] of frames.entries()) {
     const count = counts[i]!;
     if (index < count) {
-      return { frame, objectId: await page.frames.call<string>(frame, 'pickElement', [spec, index], { returnHandle: true }) };
+      return { frame, objectId: await page.frames.call(frame, 'pickElement', [spec, index], { returnHandle: true }) };
     }
     index -= count;
   }
   throw new ToolError('NOT_FOUND', `${total} elements match; there is no nth=${target.nth}.`);
 }
 
-/** Calls `__cm.<name>(element, ...args)` on a resolved element in its own frame. */
-export function callOnElement<R>(page: PageContext, handle: ElementHandle, name: string, args: unknown[] = []): Promise<R> {
-  return page.frames.call<R>(handle.frame, name, args, { handles: [handle.objectId] });
+/** `args` as callOnElement takes them: the parameters after the element, left out only when there are none. */
+type ElementArgs<N extends PageFunction> =
+  [] extends PageArgs<N, [string]> ? [args?: PageArgs<N, [string]>] : [args: PageArgs<N, [string]>];
+
+/** Calls `__cm.<name>(element, ...args)` on a resolved element in its own frame, typed as `frames.call` is. */
+export function callOnElement<N extends PageFunction>(
+  page: PageContext,
+  handle: ElementHandle,
+  name: N,
+  ...[args]: ElementArgs<N>
+): Promise<PageReturn<N>> {
+  // The tail is the one `call` takes for one handle; TS cannot see that through the conditional types while N is open.
+  const tail = [args, { handles: [handle.objectId] }] as PageCallTail<N, [string], false>;
+  return page.frames.call<N, [string], false>(handle.frame, name, ...tail);
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { find } from '../../shared/engine/ops/find.js';
 import { snapshot } from '../../shared/engine/ops/snapshot.js';
-import type { TextSlice } from '../../shared/engine/page/text.js';
 import { callOnElement, resolveRef } from '../../shared/engine/targets.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 
@@ -22,7 +21,7 @@ describe('find', () => {
     expect(withoutRefs(lines[1]!)).toBe('- row: link "Row 377" [ref=] | user377@example.com | Viewer | $471.25 | button "Delete" [ref=]');
     const buttonRef = /button "Delete" \[ref=(e\d+)\]/.exec(lines[1]!)![1]!;
     const button = await resolveRef(page, buttonRef);
-    expect((await callOnElement<TextSlice>(page, button, 'elementHtml', [200])).text).toContain('data-row="377"');
+    expect((await callOnElement(page, button, 'elementHtml', [200])).text).toContain('data-row="377"');
   });
 
   it('answers role + name lookups in their rows, with a count when more match than shown', async () => {
@@ -56,7 +55,7 @@ describe('find', () => {
     ]);
     const crossRef = /\[ref=(f2e\d+)\]/.exec(result.text)![1]!;
     const handle = await resolveRef(page, crossRef);
-    expect((await callOnElement<TextSlice>(page, handle, 'elementText', [100])).text).toBe('Child button');
+    expect((await callOnElement(page, handle, 'elementText', [100])).text).toBe('Child button');
   });
 
   it('finds by selector, by text inside open shadow roots, and text that spans elements', async () => {

@@ -1,6 +1,7 @@
 // The frame registry on real Chromium: same- and cross-origin iframes are listed and each runs our isolated library.
 import { describe, expect, it } from 'vitest';
 import { withDeadline } from '../../shared/engine/deadline.js';
+import { callOnElement } from '../../shared/engine/targets.js';
 import { useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
 
@@ -24,9 +25,45 @@ describe('frames', () => {
     const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const frames = await page.frames.list();
     for (const frame of frames) {
-      expect(await page.frames.call<number>(frame, 'refHigh')).toBe(0);
+      expect(await page.frames.call(frame, 'refHigh')).toBe(0);
     }
     expect(await pageEval(page, 'typeof globalThis.__cm')).toBe('undefined');
+  });
+});
+
+describe('frames: calls typed by the page library', () => {
+  it('takes each function by its name, its parameters after the handles, and gives back its result', async () => {
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
+    const [main] = await page.frames.list();
+    const frame = main!;
+    const pick = [{ selector: '#top' }, undefined] as const;
+    const objectId: string = await page.frames.call(frame, 'pickElement', [...pick], { returnHandle: true });
+    const text: { text: string } = await page.frames.call(frame, 'elementText', [100], { handles: [objectId] });
+    expect(text.text).toBe('Top button');
+    expect((await callOnElement(page, { frame, objectId }, 'elementHtml', [200])).text).toContain('id="top"');
+    const count: number = await page.frames.call(frame, 'countElements', [{ selector: 'iframe' }]);
+    expect(count).toBe(2);
+    // Checked by tsc (npm run typecheck), never run: each line would compile if calls still took any name and cast.
+    const wrong = async () => {
+      // @ts-expect-error: no such page-library function
+      await page.frames.call(frame, 'noSuchFunction');
+      // @ts-expect-error: elementText takes its element as a handle, then maxChars
+      await page.frames.call(frame, 'elementText', [100]);
+      // @ts-expect-error: maxChars is a number
+      await page.frames.call(frame, 'pageText', ['100']);
+      // @ts-expect-error: pageText needs its maxChars
+      await page.frames.call(frame, 'pageText');
+      // @ts-expect-error: countElements answers a number
+      const named: string = await page.frames.call(frame, 'countElements', [{ selector: 'a' }]);
+      // @ts-expect-error: only a function that returns an element gives a handle
+      await page.frames.call(frame, 'countElements', [{ selector: 'a' }], { returnHandle: true });
+      // @ts-expect-error: pageText's first parameter is no element
+      await page.frames.call(frame, 'pageText', [], { handles: [objectId] });
+      // @ts-expect-error: on an element, elementText still needs its maxChars
+      await callOnElement(page, { frame, objectId }, 'elementText');
+      return named;
+    };
+    expect(typeof wrong).toBe('function');
   });
 });
 

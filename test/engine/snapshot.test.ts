@@ -4,7 +4,6 @@ import { ToolError } from '../../shared/protocol/errors.js';
 import { frames } from '../../shared/engine/ops/frames.js';
 import { snapshot } from '../../shared/engine/ops/snapshot.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
-import type { TextSlice } from '../../shared/engine/page/text.js';
 import { callOnElement, resolveRef } from '../../shared/engine/targets.js';
 import { loadUrl } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
@@ -24,7 +23,7 @@ function refIn(line: string | undefined, role: string): string {
 
 async function textOfRef(page: PageContext, ref: string): Promise<string> {
   const handle = await resolveRef(page, ref);
-  return (await callOnElement<TextSlice>(page, handle, 'elementText', [1000])).text;
+  return (await callOnElement(page, handle, 'elementText', [1000])).text;
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
@@ -108,7 +107,7 @@ describe('snapshot', () => {
     const row377 = rows.get(377)!;
     expect(row377).toContain('user377@example.com');
     const button = await resolveRef(page, refIn(row377, 'button'));
-    const html = await callOnElement<TextSlice>(page, button, 'elementHtml', [200]);
+    const html = await callOnElement(page, button, 'elementHtml', [200]);
     expect(html.text).toBe('<button type="button" data-row="377">Delete</button>');
     expect(await textOfRef(page, refIn(row377, 'link'))).toBe('Row 377');
   });
@@ -141,7 +140,7 @@ describe('snapshot', () => {
     ]);
     const cross = await resolveRef(page, refIn(lines[8], 'button'));
     expect(cross.frame.sessionId).toBeDefined();
-    expect((await callOnElement<TextSlice>(page, cross, 'elementHtml', [200])).text).toMatch(/^<button id="child" .*>Child button<\/button>$/);
+    expect((await callOnElement(page, cross, 'elementHtml', [200])).text).toMatch(/^<button id="child" .*>Child button<\/button>$/);
     expect(await textOfRef(page, refIn(lines[4], 'button'))).toBe('Child button');
   });
 

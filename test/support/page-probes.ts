@@ -21,7 +21,7 @@ export async function frameWith(page: PageContext, piece: string): Promise<Frame
 
 /** Runs `fn` (a function source taking the element as `this`) on the element `selector` picks in `frame`. */
 export async function onElement<T>(page: PageContext, frame: Frame, selector: string, fn: string): Promise<T> {
-  const objectId = await page.frames.call<string>(frame, 'pickElement', [{ selector }, undefined], { returnHandle: true });
+  const objectId = await page.frames.call(frame, 'pickElement', [{ selector }, undefined], { returnHandle: true });
   const { result } = await page.cdp.send<{ result: { value: T } }>(
     'Runtime.callFunctionOn',
     { objectId, functionDeclaration: fn, returnByValue: true },

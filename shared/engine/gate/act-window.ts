@@ -128,11 +128,11 @@ export class ActWindow implements InputWindow {
   }
 
   private async read(activated: Activated): Promise<ControlVerdict> {
-    if ('handle' in activated) return callOnElement<ControlVerdict>(this.page, activated.handle, 'controlVerdict');
+    if ('handle' in activated) return callOnElement(this.page, activated.handle, 'controlVerdict');
     const frame = activated.frame ?? (await this.page.frames.mainFrame());
     this.frame = frame;
     const { point } = activated;
-    return point ? this.page.frames.call<ControlVerdict>(frame, 'controlVerdictAt', [point.x, point.y]) : this.page.frames.call<ControlVerdict>(frame, 'controlVerdict', [null]);
+    return point ? this.page.frames.call(frame, 'controlVerdictAt', [point.x, point.y]) : this.page.frames.call(frame, 'controlVerdict', [null]);
   }
 
   /** Takes every write made while the act judges; anything else goes on as the tab's defaults say. */

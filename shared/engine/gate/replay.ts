@@ -71,7 +71,7 @@ export async function sendAgain(page: PageContext, frame: Frame, record: HeldRec
   // Another act widening the tab meanwhile would judge this request as one of its own: it is the person's, and goes on.
   const stop = passOn(page, record);
   try {
-    const resent = page.frames.call<Resent>(frame, 'resendRequest', [
+    const resent = page.frames.call(frame, 'resendRequest', [
       record.method,
       record.url,
       headers,

@@ -2,9 +2,9 @@
 // (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always), each paused request goes to the
 // act's judge, and the guard's documents-only patterns come back when the last act is done.
 import type { CdpEvent } from '../cdp.js';
-import { withDeadline } from '../deadline.js';
 import type { RequestPattern } from '../navigation-guard.js';
 import type { PageContext } from '../page-context.js';
+import { TabArming } from '../tab-arming.js';
 
 /** A request as Fetch.requestPaused tells it, at the request stage. */
 export interface PausedSend {
@@ -37,13 +37,18 @@ const gates = new WeakMap<PageContext, TabGate>();
  * session apply in order, so the next call's own finds the tab as it was.
  */
 export class TabGate {
-  private users = 0;
-  /** The widening in force or under way; undefined while the tab pauses documents only. */
-  private armed: Promise<void> | undefined;
-  private readonly sessions = new Set<string | undefined>();
   private readonly judges: Judge[] = [];
-  /** Undoes the guard's interceptor and the event listener; kept until the restore is answered, so no request paused under the wide patterns reaches the guard. */
-  private unhook: (() => void) | undefined;
+  /**
+   * The widening: active while the tab pauses sends too, not documents only. Its listeners stay until the restore is
+   * answered, so no request paused under the wide patterns reaches the guard.
+   */
+  private readonly arming = new TabArming({
+    arm: () => this.widen(),
+    restore: (sessions) =>
+      Promise.all(sessions.map((sessionId) => this.page.frames.navigation.enable(sessionId).catch(() => undefined))),
+    hook: () => this.hook(),
+    restoreTimeoutMs: RESTORE_TIMEOUT_MS,
+  });
 
   private constructor(private readonly page: PageContext) {}
 
@@ -58,13 +63,12 @@ export class TabGate {
 
   /** Widens every session of the tab; resolves once each pauses sends. Pair each call with one `disarm`. */
   arm(): Promise<void> {
-    this.users++;
-    this.armed ??= this.widen();
-    return this.armed;
+    return this.arming.join();
   }
 
+  /** Back to the guard's own patterns once the last act is done; a request held stays paused (measured, Chromium 156). */
   disarm(): void {
-    if (--this.users === 0) void this.restore();
+    this.arming.leave();
   }
 
   /** Routes paused requests to `judge` (the latest one registered wins) until the returned function is called. */
@@ -77,25 +81,13 @@ export class TabGate {
   }
 
   private async widen(): Promise<void> {
-    this.unhook ??= this.hook();
+    this.arming.listen();
     const sessions = new Set((await this.page.frames.list()).map((frame) => frame.sessionId));
-    for (const sessionId of sessions) this.sessions.add(sessionId);
+    for (const sessionId of sessions) this.arming.track(sessionId);
     const outcomes = await Promise.allSettled([...sessions].map((sessionId) => this.page.frames.navigation.enable(sessionId, SEND_PATTERNS)));
     // A child frame that went away meanwhile has nothing left to send; the tab's own session must be widened.
     const main = outcomes[[...sessions].indexOf(undefined)];
     if (main?.status === 'rejected') throw main.reason;
-  }
-
-  /** Back to the guard's own patterns on every session widened; a request still held stays paused (measured, Chromium 156). */
-  private async restore(): Promise<void> {
-    this.armed = undefined;
-    const sessions = [...this.sessions];
-    this.sessions.clear();
-    const restored = Promise.all(sessions.map((sessionId) => this.page.frames.navigation.enable(sessionId).catch(() => undefined)));
-    await withDeadline(restored, RESTORE_TIMEOUT_MS, () => undefined);
-    if (this.armed !== undefined) return;
-    this.unhook?.();
-    this.unhook = undefined;
   }
 
   private hook(): () => void {
@@ -125,10 +117,10 @@ export class TabGate {
    * documents first and resumes it once that is answered, so a request it makes before ours lands goes unjudged.
    */
   private onAttached(event: CdpEvent): void {
-    if (event.method !== 'Target.attachedToTarget' || this.armed === undefined) return;
+    if (event.method !== 'Target.attachedToTarget' || !this.arming.active) return;
     if ((event.params['targetInfo'] as { type: string }).type !== 'iframe') return;
     const sessionId = String(event.params['sessionId']);
-    this.sessions.add(sessionId);
+    this.arming.track(sessionId);
     void this.page.frames.navigation.enable(sessionId, SEND_PATTERNS).catch(() => undefined);
   }
 }

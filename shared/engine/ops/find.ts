@@ -3,7 +3,7 @@ import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { FindArgs } from '../../tools/args.js';
 import type { PageContext } from '../page-context.js';
-import type { FindAnswer, FindSpec } from '../page/text.js';
+import type { FindSpec } from '../page/text.js';
 import { framesFor } from '../targets.js';
 import { perFrame, refPrefix, urlWithoutQuery } from './per-frame.js';
 
@@ -16,7 +16,7 @@ export async function find(page: PageContext, args: FindArgs, _ctx: OperationCon
   const limit = Math.max(1, Math.floor(args.limit ?? DEFAULT_LIMIT));
   const frames = await framesFor(page, args.frame);
   const start = page.refCounter.n;
-  const outcomes = await perFrame(frames, (frame) => page.frames.call<FindAnswer>(frame, 'findElements', [spec, limit, refPrefix(frame), start]));
+  const outcomes = await perFrame(frames, (frame) => page.frames.call(frame, 'findElements', [spec, limit, refPrefix(frame), start]));
 
   const what = asked.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(', ');
   const found = outcomes.filter((outcome) => outcome.value && outcome.value.total > 0);

@@ -4,7 +4,7 @@ import type { OperationContext, OperationResult } from '../../protocol/operation
 import type { Target } from '../../protocol/target.js';
 import type { FillFormArgs, SelectOptionArgs } from '../../tools/args.js';
 import type { Frame } from '../frames.js';
-import type { ChosenOptions, FieldResult, FillOutcome, FillValue } from '../page/form-fields.js';
+import type { FillOutcome, FillValue } from '../page/form-fields.js';
 import type { PageContext } from '../page-context.js';
 import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
 import { typeIntoElement } from './keyboard.js';
@@ -28,7 +28,7 @@ export async function selectOption(page: PageContext, args: SelectOptionArgs, _c
     const values = Array.isArray(args.values) ? args.values : [args.values];
     page.input.note({ handle });
     await page.input.beforeAct();
-    const chosen = await callOnElement<ChosenOptions>(page, handle, 'chooseOptions', [values]);
+    const chosen = await callOnElement(page, handle, 'chooseOptions', [values]);
     return { text: `selected ${chosen.labels.map((label) => `"${label}"`).join(', ')} in ${args.element ?? chosen.what}` };
   } finally {
     page.frames.release(handle.frame, [handle.objectId]);
@@ -58,7 +58,7 @@ export async function fillForm(page: PageContext, args: FillFormArgs, _ctx: Oper
     await page.input.beforeAct();
     await Promise.all(
       [...byFrame.values()].map(async ({ frame, fields }) => {
-        const results = await page.frames.call<FieldResult[]>(frame, 'fillFields', [fields.map((field) => field.value)], {
+        const results = await page.frames.call(frame, 'fillFields', [fields.map((field) => field.value)], {
           handles: fields.map((field) => field.handle.objectId),
         });
         results.forEach((result, i) => {
@@ -95,7 +95,7 @@ async function toggle(page: PageContext, handle: ElementHandle, value: FillValue
   } catch (error) {
     if (!(error instanceof ToolError) || (error.code !== 'NOT_VISIBLE' && error.code !== 'OBSCURED')) throw error;
     // Styled checkboxes hide the input and draw its label: click the label, as a person would.
-    const label = await page.frames.call<string>(handle.frame, 'visibleLabel', [], { handles: [handle.objectId], returnHandle: true }).catch(() => {
+    const label = await page.frames.call(handle.frame, 'visibleLabel', [], { handles: [handle.objectId], returnHandle: true }).catch(() => {
       throw error;
     });
     try {
@@ -104,7 +104,7 @@ async function toggle(page: PageContext, handle: ElementHandle, value: FillValue
       page.frames.release(handle.frame, [label]);
     }
   }
-  if ((await callOnElement<FillOutcome>(page, handle, 'fillField', [value])) !== 'done') {
+  if ((await callOnElement(page, handle, 'fillField', [value])) !== 'done') {
     throw new ToolError('INPUT_NOT_LANDED', `Clicking ${what} did not change it; the page may have refused the change.`, {
       next: 'Call snapshot to see the field, then click it or its label yourself.',
     });

@@ -4,12 +4,6 @@ import type { FramesArgs } from '../../tools/args.js';
 import type { PageContext } from '../page-context.js';
 import { perFrame, urlWithoutQuery } from './per-frame.js';
 
-interface FrameInfo {
-  origin: string;
-  controls: number;
-  hidden: boolean;
-}
-
 interface FrameRow {
   frame: number;
   parent: number | undefined;
@@ -25,7 +19,7 @@ interface FrameRow {
 export async function frames(page: PageContext, _args: FramesArgs, _ctx: OperationContext): Promise<OperationResult> {
   const list = await page.frames.list();
   const ordinals = new Map(list.map((frame) => [frame.frameId, frame.ordinal]));
-  const outcomes = await perFrame(list, (frame) => page.frames.call<FrameInfo>(frame, 'frameInfo'));
+  const outcomes = await perFrame(list, (frame) => page.frames.call(frame, 'frameInfo'));
   const rows = outcomes.map(({ frame, value, error }): FrameRow => ({
     frame: frame.ordinal,
     parent: frame.parentFrameId === undefined ? undefined : ordinals.get(frame.parentFrameId),

@@ -91,12 +91,12 @@ async function focusTarget(page: PageContext, target: Target, editableOnly: bool
 }
 
 async function focusHandle(page: PageContext, handle: ElementHandle, editableOnly: boolean): Promise<Field> {
-  const state = await callOnElement<InputState | null>(page, handle, 'focusForInput', [editableOnly]);
+  const state = await callOnElement(page, handle, 'focusForInput', [editableOnly]);
   if (state) return { frame: handle.frame, state };
   // A widget that is not itself a field (a code editor's surface, a custom input) routes focus to its real field
   // when a person clicks it; element.focus() on it would not.
   await clickElement(page, handle);
-  return { frame: handle.frame, state: await page.frames.call<InputState>(handle.frame, 'inputState') };
+  return { frame: handle.frame, state: await page.frames.call(handle.frame, 'inputState') };
 }
 
 interface Landed {
@@ -123,10 +123,10 @@ async function typeIntoField(page: PageContext, field: Field, text: string, opti
     await pressCombo(page, field.frame, parseCombo('Backspace'), { leadIn: true });
   }
   if (text) {
-    const pasted = options.mode === 'verbatim' && (await page.frames.call<boolean>(field.frame, 'pasteText', [text]));
+    const pasted = options.mode === 'verbatim' && (await page.frames.call(field.frame, 'pasteText', [text]));
     if (!pasted) await page.input.send([{ kind: 'text', text }], { frame: field.frame, leadIn: true });
   }
-  const after = await page.frames.call<InputState>(field.frame, 'inputState');
+  const after = await page.frames.call(field.frame, 'inputState');
   return { what: after.what, match: checkLanded(before, after, text, options.clear) };
 }
 

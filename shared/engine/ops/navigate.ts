@@ -87,7 +87,7 @@ async function landed(page: PageContext): Promise<OperationResult> {
   const title = entry?.title ?? '';
   const status = await page.frames
     .mainFrame()
-    .then((frame) => page.frames.call<number>(frame, 'navigationStatus'))
+    .then((frame) => page.frames.call(frame, 'navigationStatus'))
     .catch(() => 0);
   const failed = status !== 0 && (status < 200 || status > 299);
   return {

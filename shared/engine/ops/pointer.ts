@@ -93,7 +93,7 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
     }
   }
   if (activates) page.input.note({ frame: main!, point: { x: target.x, y: target.y } });
-  const what = await page.frames.call<string>(main!, 'describeAt', [target.x, target.y]);
+  const what = await page.frames.call(main!, 'describeAt', [target.x, target.y]);
   return { x: target.x, y: target.y, what: `${what} at ${target.x},${target.y}` };
 }
 

@@ -17,7 +17,7 @@ export async function getText(page: PageContext, args: GetTextArgs, _ctx: Operat
   const maxChars = capOf(args.maxChars, TEXT_MAX_CHARS);
   if (namesElement(args)) return capped(await readElement(page, args, 'elementText', maxChars), maxChars);
   const frames = args.frame === undefined ? await page.frames.list() : await framesFor(page, args.frame);
-  const outcomes = await perFrame(frames, (frame) => page.frames.call<TextSlice>(frame, 'pageText', [maxChars]));
+  const outcomes = await perFrame(frames, (frame) => page.frames.call(frame, 'pageText', [maxChars]));
   // Each frame under a header when there are several; empty ones (hidden iframes, blank ads) are left out.
   const shown = outcomes.filter(({ frame, value }) => frame.ordinal === 0 || !value || value.text.trim() !== '');
   const parts = shown.map(({ frame, value, error }) => {
@@ -40,7 +40,7 @@ export async function getHtml(page: PageContext, args: GetHtmlArgs, _ctx: Operat
   if (args.frame !== undefined && frames.length > 1) {
     throw new ToolError('AMBIGUOUS', `frame ${JSON.stringify(args.frame)} matches frames ${frames.map((frame) => frame.ordinal).join(', ')}; pass its index.`);
   }
-  const result = capped(await page.frames.call<TextSlice>(frames[0]!, 'pageHtml', [maxChars]), maxChars);
+  const result = capped(await page.frames.call(frames[0]!, 'pageHtml', [maxChars]), maxChars);
   if (args.frame === undefined && frames.length > 1) result.text += `\n(This is frame 0; each frame is its own document: get_html frame=N reads frame N, frames lists them.)`;
   return result;
 }
@@ -52,7 +52,7 @@ function namesElement(args: ReadArgs): boolean {
 async function readElement(page: PageContext, args: ReadArgs, reader: 'elementText' | 'elementHtml', maxChars: number): Promise<TextSlice> {
   const handle = await resolveTarget(page, args);
   try {
-    return await callOnElement<TextSlice>(page, handle, reader, [maxChars]);
+    return await callOnElement(page, handle, reader, [maxChars]);
   } finally {
     page.frames.release(handle.frame, [handle.objectId]);
   }

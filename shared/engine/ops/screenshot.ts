@@ -86,7 +86,7 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
  * the capture, as it refuses eval.
  */
 async function withSecretsMasked<T>(page: PageContext, frames: Frame[], capture: () => Promise<T>): Promise<T> {
-  const outcomes = await perFrame(frames, (frame) => page.frames.call<number>(frame, 'maskSecretFields', [true]));
+  const outcomes = await perFrame(frames, (frame) => page.frames.call(frame, 'maskSecretFields', [true]));
   const masked = outcomes.filter((outcome) => outcome.value !== undefined && outcome.value > 0).map((outcome) => outcome.frame);
   try {
     const silent = outcomes.find((outcome) => outcome.error !== undefined);

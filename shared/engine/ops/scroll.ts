@@ -23,13 +23,13 @@ export async function scroll(page: PageContext, args: ScrollArgs, _ctx: Operatio
     if (!moves) throw new ToolError('BAD_ARGS', 'Give dx/dy, to (top or bottom), or a target to bring into view.');
     const [frame] = await framesFor(page, args.frame);
     page.frames.require(frame!, 'act');
-    return reply(await page.frames.call<ScrollPosition>(frame!, 'scrollPage', [dx, dy, to]));
+    return reply(await page.frames.call(frame!, 'scrollPage', [dx, dy, to]));
   }
   const handle = await resolveTarget(page, args, 'act');
   try {
-    if (moves) return reply(await callOnElement<ScrollPosition>(page, handle, 'scrollElement', [dx, dy, to]), args.element);
+    if (moves) return reply(await callOnElement(page, handle, 'scrollElement', [dx, dy, to]), args.element);
     await revealInFrames(page, handle);
-    const what = await callOnElement<string>(page, handle, 'revealElement');
+    const what = await callOnElement(page, handle, 'revealElement');
     return { text: `scrolled ${args.element ?? what} into view` };
   } finally {
     page.frames.release(handle.frame, [handle.objectId]);

@@ -88,7 +88,7 @@ async function waitInFrames(
       const round = Math.min(left, ROUND_MS);
       const flips = frames
         .filter((_, i) => states[i] !== want && states[i] !== undefined)
-        .map((frame) => page.frames.call<boolean>(frame, 'waitForCondition', [condition, want, round]).then((flipped) => (flipped ? undefined : never())));
+        .map((frame) => page.frames.call(frame, 'waitForCondition', [condition, want, round]).then((flipped) => (flipped ? undefined : never())));
       await Promise.race([changes.next(round, ctx.signal), ...flips.map((flip) => flip.catch(() => never()))]);
       changes.interrupt();
       stopIfAborted(ctx);
@@ -104,7 +104,7 @@ async function waitInFrames(
  */
 async function holds(page: PageContext, frame: Frame, condition: WaitCondition, ms: number): Promise<boolean | undefined> {
   try {
-    return await withDeadline(page.frames.call<boolean>(frame, 'conditionHolds', [condition]), ms, () => undefined);
+    return await withDeadline(page.frames.call(frame, 'conditionHolds', [condition]), ms, () => undefined);
   } catch (error) {
     if (error instanceof ToolError && error.code === 'BAD_ARGS') throw error;
     return undefined;

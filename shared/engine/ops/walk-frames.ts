@@ -18,7 +18,7 @@ export async function walkFrames(page: PageContext, frames: Frame[], known: Fram
   // Every walk starts from the same counter: refs of different frames differ by their prefix, and each world never re-mints.
   const start = page.refCounter.n;
   const outcomes = await perFrame(frames, async (frame) => {
-    const outline = await page.frames.call<FrameOutline>(frame, 'snapshotFrame', [refPrefix(frame), start]);
+    const outline = await page.frames.call(frame, 'snapshotFrame', [refPrefix(frame), start]);
     const owners = new Map<number, Frame | undefined>();
     await Promise.all(outline.owners.map(async ([, index]) => owners.set(index, await ownerFrame(page, frame, outline.walk, index, known))));
     return { outline, owners };
@@ -38,7 +38,7 @@ export async function walkFrames(page: PageContext, frames: Frame[], known: Fram
 /** The frame an iframe element shows: DOM.describeNode names the content frame of a frame owner, out-of-process ones too. */
 async function ownerFrame(page: PageContext, frame: Frame, walk: number, index: number, known: Frame[]): Promise<Frame | undefined> {
   try {
-    const objectId = await page.frames.call<string>(frame, 'snapshotOwner', [walk, index], { returnHandle: true });
+    const objectId = await page.frames.call(frame, 'snapshotOwner', [walk, index], { returnHandle: true });
     try {
       const { node } = await page.cdp.send<{ node: { frameId?: string } }>('DOM.describeNode', { objectId }, frame.sessionId);
       return known.find((candidate) => candidate.frameId === node.frameId);

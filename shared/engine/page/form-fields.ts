@@ -83,7 +83,7 @@ export function fillField(element: Element, value: FillValue): FillOutcome {
 }
 
 /** Fills several fields of this frame in one call: the elements come first, then their values in the same order. */
-export function fillFields(...input: unknown[]): FieldResult[] {
+export function fillFields(...input: [...Element[], FillValue[]]): FieldResult[] {
   const values = input.pop() as FillValue[];
   return (input as Element[]).map((element, index) => {
     const what = __cm.describeElement(element);

@@ -83,6 +83,55 @@ const FUNCTIONS = {
 
 export type PageLibrary = typeof FUNCTIONS;
 
+// How `frames.call` is typed against the library: the name is one of its functions, the args that function's
+// parameters (minus the leading elements that `handles` stand for), the result its awaited return, or the object id of
+// the element it returns when a handle is asked for. A wrong name, argument or result type is then a compile error.
+
+/** A page-library function's name. */
+export type PageFunction = keyof PageLibrary;
+
+/** Object ids of elements found earlier: each fills one leading element parameter (any number fill `...Element[]`). */
+export type Handles = readonly string[];
+
+/** `P` without the leading parameters that `H` fills; never when such a parameter would not take any element. */
+type AfterHandles<P extends readonly unknown[], H extends Handles> = H extends readonly []
+  ? P
+  : H extends readonly [string, ...infer More extends Handles]
+    ? P extends readonly [infer First, ...infer Rest]
+      ? [Element] extends [First]
+        ? AfterHandles<Rest, More>
+        : never
+      : never
+    : P extends readonly [...Element[], ...infer Rest]
+      ? Rest
+      : never;
+
+/** The values passed after the handles. */
+export type PageArgs<N extends PageFunction, H extends Handles = []> = AfterHandles<Parameters<PageLibrary[N]>, H>;
+
+/** What the function returns once awaited, as it comes back by value. */
+export type PageReturn<N extends PageFunction> = Awaited<ReturnType<PageLibrary[N]>>;
+
+/** The call's result: the returned value, or with `returnHandle` the object id of the element returned. */
+export type PageResult<N extends PageFunction, R extends boolean> = R extends true ? string : PageReturn<N>;
+
+export interface PageCallOptions<H extends Handles, R extends boolean> {
+  handles?: H;
+  /** Return the result's object id instead of its value: only for a function that returns an element. */
+  returnHandle?: R;
+}
+
+/** `args` then `opts` as `frames.call` takes them: args may be left out only when the function takes none. */
+export type PageCallTail<N extends PageFunction, H extends Handles, R extends boolean> = R extends true
+  ? PageReturn<N> extends Element
+    ? ArgsThenOptions<N, H, R>
+    : never
+  : ArgsThenOptions<N, H, R>;
+
+type ArgsThenOptions<N extends PageFunction, H extends Handles, R extends boolean> = [] extends PageArgs<N, H>
+  ? [args?: PageArgs<N, H>, opts?: PageCallOptions<H, R>]
+  : [args: PageArgs<N, H>, opts?: PageCallOptions<H, R>];
+
 declare global {
   var __cm: PageLibrary;
 }

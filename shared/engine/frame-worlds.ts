@@ -1,0 +1,139 @@
+// One isolated world per frame, where our in-page library runs unseen by the page, and the typed call into it.
+import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
+import { isErrorCode, ToolError } from '../protocol/errors.js';
+import type { Frame } from './frame.js';
+import { pageLibrarySource } from './page/library.js';
+import type { Handles, PageCallTail, PageFunction, PageResult } from './page/library.js';
+import { PERSON_STOP_BINDING } from './presence.js';
+
+const WORLD_NAME = '__chrome_mcp__';
+
+export class FrameWorlds {
+  private readonly worlds = new Map<string, Promise<number>>();
+  private readonly unsubscribe: () => void;
+
+  /** `mayRun` throws when nothing of ours may run in the frame's document (its site may not be read). */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly mayRun: (frame: Frame) => void,
+  ) {
+    this.unsubscribe = cdp.on((event) => this.onEvent(event));
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /**
+   * Calls `__cm.<name>(...args)` from the page library inside the frame's isolated world, typed by the library: `args`
+   * are the function's parameters after those that `handles` (object ids of elements found earlier) fill, and the
+   * result is what it returns, or with `returnHandle` the object id of the element it returns.
+   */
+  call<N extends PageFunction, const H extends Handles = [], R extends boolean = false>(
+    frame: Frame,
+    name: N,
+    ...[args, opts]: PageCallTail<N, H, R>
+  ): Promise<PageResult<N, R>> {
+    // The one untyped step: the page runs the library's own function, whose types are those above.
+    const answer = this.run(frame, name, args ?? [], opts?.handles ?? [], opts?.returnHandle === true);
+    return answer as Promise<PageResult<N, R>>;
+  }
+
+  /** Releases remote objects we no longer need, so long sessions do not leak page memory. */
+  release(frame: Frame, objectIds: string[]): void {
+    for (const objectId of objectIds) void this.cdp.send('Runtime.releaseObject', { objectId }, frame.sessionId).catch(() => undefined);
+  }
+
+  private async run(
+    frame: Frame,
+    name: string,
+    args: readonly unknown[],
+    handles: Handles,
+    returnHandle: boolean,
+  ): Promise<unknown> {
+    const declaration = `function(...a){return globalThis.__cm.${name}(...a)}`;
+    const once = async (): Promise<unknown> => {
+      // The backstop under every op: nothing of ours runs in, or reads from, a document whose site may not be read.
+      this.mayRun(frame);
+      const executionContextId = await this.world(frame);
+      const params: Record<string, unknown> = {
+        functionDeclaration: declaration,
+        arguments: [...handles.map((objectId) => ({ objectId })), ...args.map((value) => ({ value }))],
+        returnByValue: !returnHandle,
+        awaitPromise: true,
+      };
+      // An object argument fixes the context; otherwise name the world explicitly.
+      if (handles.length === 0) params['executionContextId'] = executionContextId;
+      else params['objectId'] = handles[0];
+      const result = await this.cdp.send<CallResult>('Runtime.callFunctionOn', params, frame.sessionId);
+      if (result.exceptionDetails) {
+        const description = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text;
+        throw pageScriptError(description);
+      }
+      return returnHandle ? result.result.objectId : result.result.value;
+    };
+    try {
+      return await once();
+    } catch (error) {
+      if (!isContextGone(error)) throw error;
+      // The frame navigated since the world was made: a fresh world has none of the old refs.
+      this.worlds.delete(frame.frameId);
+      return once();
+    }
+  }
+
+  private world(frame: Frame): Promise<number> {
+    let world = this.worlds.get(frame.frameId);
+    if (!world) {
+      world = this.createWorld(frame);
+      this.worlds.set(frame.frameId, world);
+      world.catch(() => this.worlds.delete(frame.frameId));
+    }
+    return world;
+  }
+
+  private async createWorld(frame: Frame): Promise<number> {
+    const { executionContextId } = await this.cdp
+      .send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false }, frame.sessionId)
+      .catch((error: unknown) => {
+        throw new ToolError('FRAME_UNREADABLE', `Frame f${frame.ordinal} (${frame.url}) cannot run scripts: ${messageOf(error)}`);
+      });
+    const [installed] = await Promise.all([
+      this.cdp.send<CallResult>('Runtime.evaluate', { expression: pageLibrarySource(), contextId: executionContextId, returnByValue: true }, frame.sessionId),
+      // Only our world can reach the binding: it is added to contexts of that name, and without Runtime.enable (which
+      // would replay the console) only to those that exist already, so each new top-frame world asks again.
+      frame.sessionId === undefined && frame.parentFrameId === undefined
+        ? this.cdp.send('Runtime.addBinding', { name: PERSON_STOP_BINDING, executionContextName: WORLD_NAME }).catch(() => undefined)
+        : undefined,
+    ]);
+    if (installed.exceptionDetails) throw new ToolError('INTERNAL', `Page library failed to install: ${installed.exceptionDetails.text}`);
+    return executionContextId;
+  }
+
+  /** A world dies with its document: the next call makes a fresh one. */
+  private onEvent(event: CdpEvent): void {
+    if (event.method === 'Page.frameNavigated') this.worlds.delete((event.params['frame'] as { id: string }).id);
+    else if (event.method === 'Page.frameDetached') this.worlds.delete(String(event.params['frameId']));
+    else if (event.method === 'Inspector.detached') this.worlds.clear();
+  }
+}
+
+interface CallResult {
+  result: { value?: unknown; objectId?: string };
+  exceptionDetails?: { text: string; exception?: { description?: string } };
+}
+
+/** Page-library functions throw `CODE: message` to report a typed failure. */
+function pageScriptError(description: string): ToolError {
+  const match = /([A-Z_]{4,}): (.*)/s.exec(description);
+  if (match && isErrorCode(match[1])) return new ToolError(match[1], match[2]!.split('\n    at ')[0]);
+  return new ToolError('INTERNAL', `Page script failed: ${description.split('\n')[0]}`);
+}
+
+function isContextGone(error: unknown): boolean {
+  return error instanceof CdpCommandError && /Cannot find context|Execution context was destroyed|Cannot find object/i.test(error.cdpMessage);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,56 @@
+// The sessions of a tab's dedicated workers: auto-attach pauses each one at its start, and it runs once every preparer
+// (the egress hold putting its rules on it) is done with it.
+import type { Cdp, CdpEvent } from './cdp.js';
+import { withDeadline } from './deadline.js';
+import { CHILD_LIST_TIMEOUT_MS } from './frame-tree.js';
+
+export class WorkerSessions {
+  /** What each new worker of the tab waits for before it runs. */
+  private readonly preparers = new Set<(sessionId: string) => Promise<unknown>>();
+  /** The sessions of the tab's workers that are running now. */
+  private readonly running = new Set<string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly cdp: Cdp) {
+    this.unsubscribe = cdp.on((event) => this.onEvent(event));
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** The sessions of the tab's running workers (dedicated ones: the page's own session attaches those). */
+  sessions(): string[] {
+    return [...this.running];
+  }
+
+  /** `prepare` runs on each worker the tab starts from now on, before the worker's first line; returns the undo. */
+  onStart(prepare: (sessionId: string) => Promise<unknown>): () => void {
+    this.preparers.add(prepare);
+    return () => this.preparers.delete(prepare);
+  }
+
+  /**
+   * A worker that could not be prepared (within a child frame's listing bound) stays paused: run, it would send past
+   * what should have held it.
+   */
+  private async start(sessionId: string): Promise<void> {
+    const preparing = [...this.preparers].map((prepare) => prepare(sessionId));
+    const prepared = Promise.all(preparing).then(() => true, () => false);
+    if (!(await withDeadline(prepared, CHILD_LIST_TIMEOUT_MS, () => false))) return;
+    await this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+  }
+
+  private onEvent(event: CdpEvent): void {
+    if (event.method === 'Target.attachedToTarget') {
+      // Frames are the frame tree's (frame-tree.ts); every other target auto-attach brings is a worker.
+      if ((event.params['targetInfo'] as { type: string }).type === 'iframe') return;
+      const sessionId = String(event.params['sessionId']);
+      // Workers are not ours to read, but auto-attach paused them: they run once what watches their requests is on.
+      this.running.add(sessionId);
+      if (event.params['waitingForDebugger'] === true) void this.start(sessionId);
+    } else if (event.method === 'Target.detachedFromTarget') {
+      this.running.delete(String(event.params['sessionId']));
+    }
+  }
+}
