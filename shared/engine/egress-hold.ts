@@ -4,6 +4,7 @@ import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
+import { followed } from './egress-trail.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
 import { ToolError } from '../protocol/errors.js';
@@ -148,14 +149,17 @@ class TabHold {
     const { cdp } = this.page;
     // Every command is tried on every session: one that fails (a frame gone) must not leave the others held.
     const restored = Promise.all(
-      sessions.flatMap((sessionId) =>
-        [
+      sessions.flatMap((sessionId) => {
+        // What the script trail follows stays followed: a session keeps telling initiators, a script's worker its rules.
+        const trail = followed(this.page, sessionId);
+        if (trail === 'whole') return [];
+        return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
           cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
           cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-          cdp.send('Network.disable', {}, sessionId),
-        ].map((sent) => sent.catch(() => undefined)),
-      ),
+          trail === 'requests' ? Promise.resolve() : cdp.send('Network.disable', {}, sessionId),
+        ].map((sent) => sent.catch(() => undefined));
+      }),
     );
     // A busy session applies its restore when it is free; until then it holds, and no request of it waits on us.
     await withDeadline(restored, RESTORE_TIMEOUT_MS, () => undefined);
