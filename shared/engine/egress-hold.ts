@@ -192,12 +192,20 @@ class TabHold {
    * allowed origin, and every response the guard pauses, go on to the guard.
    */
   private onDocument(event: CdpEvent): boolean {
-    const paused = event.params as { requestId: string; request: { url: string; method: string }; responseStatusCode?: number; responseErrorReason?: string };
+    const paused = event.params as {
+      requestId: string;
+      resourceType: string;
+      request: { url: string; method: string };
+      responseStatusCode?: number;
+      responseErrorReason?: string;
+    };
     const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
     // Once the last window closed, the next call's own navigation may already be on its way: the policy alone judges it.
     if (this.armed === undefined || atResponse || this.allowed.allows(paused.request.url)) return false;
     void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }, event.sessionId).catch(() => undefined);
-    this.ledger.held({ method: paused.request.method, url: paused.request.url, kind: 'navigation' });
+    // Once a script ran, the trail's standing pattern pauses every request here, not only documents.
+    const kind = paused.resourceType === 'Document' ? 'navigation' : paused.resourceType;
+    this.ledger.held({ method: paused.request.method, url: paused.request.url, kind });
     return true;
   }
 
