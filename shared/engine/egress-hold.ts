@@ -4,6 +4,7 @@ import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
+import { followed } from './egress-trail.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
 import { TabArming } from './tab-arming.js';
@@ -143,14 +144,17 @@ class TabHold {
     const { cdp } = this.page;
     // Every command is tried on every session: one that fails (a frame gone) must not leave the others held.
     return Promise.all(
-      sessions.flatMap((sessionId) =>
-        [
+      sessions.flatMap((sessionId) => {
+        // What the script trail follows stays followed: a session keeps telling initiators, a script's worker its rules.
+        const trail = followed(this.page, sessionId);
+        if (trail === 'whole') return [];
+        return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
           cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
           cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-          cdp.send('Network.disable', {}, sessionId),
-        ].map((sent) => sent.catch(() => undefined)),
-      ),
+          trail === 'requests' ? Promise.resolve() : cdp.send('Network.disable', {}, sessionId),
+        ].map((sent) => sent.catch(() => undefined));
+      }),
     );
   }
 
@@ -177,12 +181,20 @@ class TabHold {
    * allowed origin, and every response the guard pauses, go on to the guard.
    */
   private onDocument(event: CdpEvent): boolean {
-    const paused = event.params as { requestId: string; request: { url: string; method: string }; responseStatusCode?: number; responseErrorReason?: string };
+    const paused = event.params as {
+      requestId: string;
+      resourceType: string;
+      request: { url: string; method: string };
+      responseStatusCode?: number;
+      responseErrorReason?: string;
+    };
     const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
     // Once the last window closed, the next call's own navigation may already be on its way: the policy alone judges it.
     if (!this.arming.active || atResponse || this.allowed.allows(paused.request.url)) return false;
     void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }, event.sessionId).catch(() => undefined);
-    this.ledger.held({ method: paused.request.method, url: paused.request.url, kind: 'navigation' });
+    // Once a script ran, the trail's standing pattern pauses every request here, not only documents.
+    const kind = paused.resourceType === 'Document' ? 'navigation' : paused.resourceType;
+    this.ledger.held({ method: paused.request.method, url: paused.request.url, kind });
     return true;
   }
 

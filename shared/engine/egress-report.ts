@@ -5,32 +5,47 @@ import type { Send } from './egress-ledger.js';
 
 export interface EgressSends {
   held: readonly Send[];
+  /** Stopped since the last result, outside any eval: what an earlier script left behind tried to send. */
+  late?: readonly Send[];
+  /** How many that was (the list keeps the first ones). */
+  lateCount?: number;
 }
 
 // A script in a loop can try thousands; the count says so, the list stays short.
 const LISTED = 10;
 const PATH_CHARS = 120;
 
-/** The lines an eval result ends with; empty when the script sent nothing to another origin. */
-export function egressNote({ held }: EgressSends): string {
-  if (held.length === 0) return '';
-  return (
-    `\nHeld, not sent: ${count(held)} to other origins while the script ran: ${listed(held)}. ` +
-    'A script reaches only the origins of the tab’s own frames; anything else the tab sends meanwhile is held too, whoever started it.'
-  );
+/** The lines an eval result ends with; empty when no script sent anything to another origin. */
+export function egressNote({ held, late = [], lateCount = late.length }: EgressSends): string {
+  let note = '';
+  if (held.length > 0) {
+    note +=
+      `\nHeld, not sent: ${count(held.length)} to other origins while the script ran: ${listed(held, held.length)}. ` +
+      'A script reaches only the origins of the tab’s own frames; anything else the tab sends meanwhile is held too, whoever started it.';
+  }
+  if (lateCount > 0) {
+    note +=
+      `\nHeld, not sent, since the last eval returned: ${count(lateCount)} to other origins that earlier scripts started ` +
+      `(a timer, a promise, a handler or a worker they left behind): ${listed(late, lateCount)}. ` +
+      'What a script starts stays held for as long as the tab lives.';
+  }
+  return note;
 }
 
-/** The result data's `held` field, at most LISTED long; none when nothing was held. */
-export function egressData({ held }: EgressSends): { held?: string[] } {
-  return held.length > 0 ? { held: held.slice(0, LISTED).map(shown) } : {};
+/** The result data's `held` and `heldLater` fields, at most LISTED long; none when nothing was held. */
+export function egressData({ held, late = [] }: EgressSends): { held?: string[]; heldLater?: string[] } {
+  return {
+    ...(held.length > 0 ? { held: held.slice(0, LISTED).map(shown) } : {}),
+    ...(late.length > 0 ? { heldLater: late.slice(0, LISTED).map(shown) } : {}),
+  };
 }
 
-function count(sends: readonly Send[]): string {
-  return sends.length === 1 ? '1 request' : `${sends.length} requests`;
+function count(n: number): string {
+  return n === 1 ? '1 request' : `${n} requests`;
 }
 
-function listed(sends: readonly Send[]): string {
-  const more = sends.length > LISTED ? `; and ${sends.length - LISTED} more` : '';
+function listed(sends: readonly Send[], total: number): string {
+  const more = total > LISTED ? `; and ${total - LISTED} more` : '';
   return sends.slice(0, LISTED).map(shown).join('; ') + more;
 }
 

@@ -38,7 +38,8 @@ interface PausedRequest {
 
 /** A Fetch.enable pattern. */
 export interface RequestPattern {
-  resourceType: string;
+  resourceType?: string;
+  urlPattern?: string;
   requestStage: 'Request' | 'Response';
 }
 
@@ -65,6 +66,8 @@ export class NavigationGuard {
    * during an eval, gate/tab-gate.ts during an act, gate/replay.ts for a released request it sends again.
    */
   private interceptors: ((event: CdpEvent) => boolean)[] = [];
+  /** Patterns kept on every session beyond documents (see `stand`). */
+  private standing: readonly RequestPattern[] = [];
 
   constructor(
     private readonly cdp: Cdp,
@@ -80,8 +83,22 @@ export class NavigationGuard {
    * guard's patterns, and a request paused meanwhile stays paused until answered.
    */
   enable(sessionId: string | undefined, also: readonly RequestPattern[] = []): Promise<void> {
-    const patterns = also.length === 0 ? DOCUMENT_REQUESTS : { patterns: [...DOCUMENT_REQUESTS.patterns, ...also] };
+    const wider = [...this.standing, ...also];
+    const patterns = wider.length === 0 ? DOCUMENT_REQUESTS : { patterns: [...DOCUMENT_REQUESTS.patterns, ...wider] };
     return this.cdp.send('Fetch.enable', patterns, sessionId).then(() => undefined);
+  }
+
+  /**
+   * Patterns every later `enable` keeps, on every session, for the tab's life (egress-trail.ts, once a script ran):
+   * an act's own widening and its end would otherwise drop them. The caller enables its sessions again to apply them.
+   */
+  stand(patterns: readonly RequestPattern[]): void {
+    this.standing = [...this.standing, ...patterns];
+  }
+
+  /** Answers a paused request an interceptor took and then let go, as the guard would have without it. */
+  judge(event: CdpEvent): void {
+    this.onPaused(event, []);
   }
 
   /** Routes paused requests to `interceptor` first (before any routed earlier) until the returned function is called. */
@@ -116,14 +133,8 @@ export class NavigationGuard {
 
   private onEvent(event: CdpEvent): void {
     switch (event.method) {
-      case 'Fetch.requestPaused': {
-        for (const interceptor of this.interceptors) if (interceptor(event)) return;
-        const paused = event.params as unknown as PausedRequest;
-        // Paused by an interceptor's wider patterns after it stepped aside: a page's own subresource is not ours to judge.
-        if (paused.resourceType !== 'Document') return this.continue(paused, event.sessionId);
-        const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
-        return atResponse ? this.onResponse(paused, event.sessionId) : this.onRequest(paused, event.sessionId);
-      }
+      case 'Fetch.requestPaused':
+        return this.onPaused(event, this.interceptors);
       case 'Page.windowOpen':
         return this.onWindowOpen(String(event.params['url'] ?? ''), event.sessionId);
       case 'Page.downloadWillBegin':
@@ -134,6 +145,15 @@ export class NavigationGuard {
       case 'Page.downloadProgress':
         return this.onDownloadProgress(String(event.params['guid']), String(event.params['state']), event.sessionId);
     }
+  }
+
+  private onPaused(event: CdpEvent, interceptors: readonly ((event: CdpEvent) => boolean)[]): void {
+    for (const interceptor of interceptors) if (interceptor(event)) return;
+    const paused = event.params as unknown as PausedRequest;
+    // Paused by an interceptor's wider patterns after it stepped aside: a page's own subresource is not ours to judge.
+    if (paused.resourceType !== 'Document') return this.continue(paused, event.sessionId);
+    const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
+    return atResponse ? this.onResponse(paused, event.sessionId) : this.onRequest(paused, event.sessionId);
   }
 
   private onRequest(paused: PausedRequest, sessionId: string | undefined): void {

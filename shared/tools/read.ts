@@ -71,7 +71,7 @@ export const get_text = defineTool({
 export const get_html = defineTool({
   name: 'get_html',
   category: 'read',
-  description: 'Outer HTML of the page or one element; maxChars default 20000.',
+  description: 'Outer HTML of the page or one element, script and style bodies shown by length; maxChars default 20000.',
   input: pageOrElementInput,
   readOnly: true,
   destructive: false,

@@ -37,4 +37,23 @@ describe('eval through the extension', () => {
     expect(held).toEqual(['GET W/direct (Fetch)', 'GET W/worker-get (Fetch)', 'PUT W/worker-put?d=[redacted 1 chars] (Fetch)']);
     expect(watched.requests).toEqual([]);
   });
+
+  it('holds a fetch the script\'s timer sends a second after it returned, and names it in the next result', async () => {
+    const scheduled = await linked.run('eval', {
+      tab,
+      expression: `setTimeout(() => fetch('${watched.origin}/late?key=' + encodeURIComponent(document.title))
+        .catch(() => undefined).finally(() => (window.lateDone = true)), 1000); 'scheduled'`,
+    });
+    expect(scheduled.text).toBe('"scheduled"');
+    // The page's own marker says the late send was tried; a result after the hold stopped it names it.
+    const results = [scheduled];
+    const deadline = Date.now() + 20_000;
+    while (!results.at(-1)!.text.startsWith('true') && Date.now() < deadline) {
+      if (results.length > 1) await new Promise((resolve) => setTimeout(resolve, 200));
+      results.push(await linked.run('eval', { tab, expression: 'window.lateDone === true' }));
+    }
+    const later = results.flatMap((result) => (result.data?.['heldLater'] ?? []) as string[]);
+    expect(later.map((entry) => entry.replaceAll(watched.origin, 'W'))).toEqual(['GET W/late?key=[redacted 11 chars] (Fetch)']);
+    expect(watched.requests).toEqual([]);
+  });
 });

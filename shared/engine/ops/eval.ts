@@ -6,15 +6,20 @@ import type { EvalArgs } from '../../tools/args.js';
 import { EVAL_GROUP, evaluateInMainWorld, type ExceptionDetails, type RemoteObject } from '../main-world.js';
 import { withDeadline } from '../deadline.js';
 import { openEgressWindow, type EgressWindow } from '../egress-hold.js';
+import { trailOf, type ScriptTrail } from '../egress-trail.js';
 import { egressData, egressNote, type EgressSends } from '../egress-report.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { serializeForModel } from '../page/serialize.js';
+import { documentChanged, judgedDocument, type JudgedDocument } from '../judged-document.js';
+import { siteOf } from '../../policy/site.js';
 import { framesFor } from '../targets.js';
 import { refuseOnPasswordField } from './password-guard.js';
 
 export const EVAL_MAX_CHARS = 20_000;
 const EVAL_TIMEOUT_MS = 30_000;
+// Marking runs no page code; a page too busy to answer it would not run the script either.
+const MARK_TIMEOUT_MS = 15_000;
 
 export async function evaluate(page: PageContext, args: EvalArgs, _ctx: OperationContext): Promise<OperationResult> {
   // The guard checks every frame whichever one the script targets; a named frame is looked up alongside it. No frame
@@ -25,28 +30,47 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
   // What the script sends to other origins is held from before it starts until what it queued has run (egress-hold.ts).
   // The hold is armed while the guard reads the frames, so the script waits for neither in turn.
   const opening = openEgressWindow(page);
+  const judged = judgedDocument();
+  const trail = trailOf(page);
   let frame: Frame | undefined;
   let hold: EgressWindow;
   try {
-    [frame, hold] = await Promise.all([args.frame === undefined ? undefined : oneFrame(page, args.frame), opening, refuseOnPasswordField(page)]);
+    // The document is marked as it is judged (judged-document.ts), alongside the guard and the arming.
+    const framing = args.frame === undefined ? Promise.resolve(undefined) : oneFrame(page, args.frame);
+    const marking = framing.then((named) => whereMarked(page, named, judged));
+    let href: string;
+    // What the script leaves behind is followed from before it starts, for the tab's life (egress-trail.ts).
+    [frame, hold, href] = await Promise.all([framing, opening, marking, refuseOnPasswordField(page), trail.follow()]);
+    // Judged after the mark is in: the frame as its last navigation told it, and the marked document by its own URL.
     if (frame) page.frames.require(frame, 'trusted');
+    else await page.frames.requireMain('trusted');
+    if (siteOf(href).kind !== 'inherits') page.gate.require({ url: href }, 'trusted', frame && frame.ordinal !== 0 ? `Frame f${frame.ordinal}` : undefined);
   } catch (error) {
     // Refused before the script ran: the hold is lifted once its arming settles, and the refusal does not wait for that.
     void opening.then((opened) => opened.close(), () => undefined);
     throw error;
   }
   try {
-    return await run(page, frame, args.expression, hold);
+    return await run(page, frame, trail.tag(`${judged.guard}\n${args.expression}`), hold, trail);
   } finally {
     hold.close();
   }
 }
 
-async function run(page: PageContext, frame: Frame | undefined, expression: string, hold: EgressWindow): Promise<OperationResult> {
+/** Marks the document the script is to run in, and tells its URL. */
+async function whereMarked(page: PageContext, frame: Frame | undefined, judged: JudgedDocument): Promise<string> {
+  const marked = await evaluateInMainWorld(page, frame, judged.mark, MARK_TIMEOUT_MS);
+  if (marked.exceptionDetails || typeof marked.result.value !== 'string') {
+    throw new ToolError('EVAL_FAILED', `eval: the document could not be checked before the script (${marked.exceptionDetails?.text ?? 'no URL'}); the script did not run.`);
+  }
+  return marked.result.value;
+}
+
+async function run(page: PageContext, frame: Frame | undefined, source: string, hold: EgressWindow, trail: ScriptTrail): Promise<OperationResult> {
   const sessionId = frame?.sessionId;
   try {
     // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
-    const answer = withDeadline(evaluateInMainWorld(page, frame, expression, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {
+    const answer = withDeadline(evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {
       throw new ToolError('TIMEOUT', `eval: no result within ${EVAL_TIMEOUT_MS / 1000} s.`);
     });
     // The drain goes right behind the script. A script that finishes in one go has answered before the page takes the
@@ -55,13 +79,15 @@ async function run(page: PageContext, frame: Frame | undefined, expression: stri
     const drained = answeredFirst(answer, hold.drain(sessionId));
     const outcome = await answer;
     if (outcome.exceptionDetails) {
+      const changed = documentChanged(outcome.exceptionDetails);
+      if (changed) throw changed;
       if (!(await drained)) await hold.drain(sessionId);
-      return failed(exceptionText(outcome.exceptionDetails), sendsOf(hold));
+      return failed(exceptionText(outcome.exceptionDetails), sendsOf(hold, trail));
     }
     const { text, total } = await describe(page, sessionId, outcome.result);
     if (outcome.result.objectId !== undefined || !(await drained)) await hold.drain(sessionId);
     const note = total > text.length ? `\n… truncated: ${text.length} of ${total} chars shown` : '';
-    const sends = sendsOf(hold);
+    const sends = sendsOf(hold, trail);
     return { text: text + note + egressNote(sends), data: { ok: true, type: outcome.result.subtype ?? outcome.result.type, ...egressData(sends) } };
   } finally {
     void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, sessionId).catch(() => undefined);
@@ -91,8 +117,9 @@ function failed(error: string, sends: EgressSends): OperationResult {
   return { text: JSON.stringify({ ok: false, error }) + egressNote(sends), data: { ok: false, error, ...egressData(sends) } };
 }
 
-function sendsOf(hold: EgressWindow): EgressSends {
-  return { held: hold.held() };
+function sendsOf(hold: EgressWindow, trail: ScriptTrail): EgressSends {
+  const late = trail.takeLate();
+  return { held: hold.held(), late: late.sends, lateCount: late.count };
 }
 
 function exceptionText(details: ExceptionDetails): string {

@@ -35,14 +35,23 @@ export async function getText(page: PageContext, args: GetTextArgs, _ctx: Operat
 /** Outer HTML of one element, or of one frame's document (the main frame unless `frame`); password values masked. */
 export async function getHtml(page: PageContext, args: GetHtmlArgs, _ctx: OperationContext): Promise<OperationResult> {
   const maxChars = capOf(args.maxChars, HTML_MAX_CHARS);
-  if (namesElement(args)) return capped(await readElement(page, args, 'elementHtml', maxChars), maxChars);
+  if (namesElement(args)) return withCodeNote(await readElement(page, args, 'elementHtml', maxChars), maxChars);
   const frames = await framesFor(page, args.frame);
   if (args.frame !== undefined && frames.length > 1) {
     throw new ToolError('AMBIGUOUS', `frame ${JSON.stringify(args.frame)} matches frames ${frames.map((frame) => frame.ordinal).join(', ')}; pass its index.`);
   }
-  const result = capped(await page.frames.call(frames[0]!, 'pageHtml', [maxChars]), maxChars);
+  const result = withCodeNote(await page.frames.call(frames[0]!, 'pageHtml', [maxChars]), maxChars);
   if (args.frame === undefined && frames.length > 1) result.text += `\n(This is frame 0; each frame is its own document: get_html frame=N reads frame N, frames lists them.)`;
   return result;
+}
+
+/** HTML capped, and saying how many script and style bodies it left out (page/text.ts withoutCode says why). */
+function withCodeNote(slice: TextSlice, maxChars: number): OperationResult {
+  const result = capped(slice, maxChars);
+  if (!slice.omitted) return result;
+  const bodies = slice.omitted === 1 ? '1 script or style body' : `${slice.omitted} script and style bodies`;
+  result.text += `\n(${bodies} left out, shown by length: a page's code holds values it never shows. get_text reads what it shows.)`;
+  return { ...result, data: { ...result.data, omitted: slice.omitted } };
 }
 
 function namesElement(args: ReadArgs): boolean {

@@ -3,7 +3,7 @@
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
 import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
 import { snapshotBuild, snapshotFrame, snapshotOwner, snapshotRender } from './snapshot.js';
-import { elementHtml, elementText, findElements, pageHtml, pageText, textMatches, visibleText } from './text.js';
+import { elementHtml, elementText, findElements, pageHtml, pageText, textMatches, visibleText, withoutCode } from './text.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
@@ -48,6 +48,7 @@ const FUNCTIONS = {
   elementText,
   pageHtml,
   elementHtml,
+  withoutCode,
   textMatches,
   findElements,
   conditionHolds,

@@ -5,6 +5,8 @@ export interface TextSlice {
   text: string;
   /** Length of the whole text before it was cut to the caller's maximum. */
   total: number;
+  /** get_html: how many script and style bodies were left out. */
+  omitted?: number;
 }
 
 export interface FindSpec extends QuerySpec {
@@ -133,7 +135,40 @@ export function elementHtml(element: Element, maxChars: number): TextSlice {
     const attribute = /value="[^"]*"/.exec(probe.outerHTML)?.[0];
     if (attribute) html = html.split(attribute).join('value="[hidden]"');
   }
-  return { text: html.slice(0, maxChars), total: html.length };
+  const inside = [element, ...element.querySelectorAll('*'), ...roots.flatMap((root) => [...root.querySelectorAll('*')])];
+  const { text, omitted } = __cm.withoutCode(html, inside);
+  return { text: text.slice(0, maxChars), total: text.length, ...(omitted > 0 ? { omitted } : {}) };
+}
+
+/**
+ * The HTML with every script and style body replaced by its length (`<script>… 412 chars</script>`): a page's own
+ * code holds what no page shows (a password a script sets, a token it stores, an API key in its config), and the
+ * redaction that follows cannot know every form such a value takes. Each element's own serialisation is found whole
+ * in the page's (an element serialises the same alone as inside its parent), longest first, so a script whose text
+ * spells another's is cut as one.
+ */
+export function withoutCode(html: string, elements: Element[]): { text: string; omitted: number } {
+  const code = elements.filter((element) => (element.localName === 'script' || element.localName === 'style') && element.innerHTML !== '');
+  const cuts = code.map((element) => {
+    const whole = element.outerHTML;
+    const body = element.innerHTML;
+    const close = whole.lastIndexOf('</');
+    const open = whole.slice(0, close - body.length);
+    return { whole, shown: `${open}… ${body.length} chars${whole.slice(close)}` };
+  });
+  let text = html;
+  let omitted = 0;
+  for (const { whole, shown } of cuts.sort((a, b) => b.whole.length - a.whole.length)) {
+    if (!text.includes(whole)) continue;
+    text = text.split(whole).join(shown);
+    omitted++;
+  }
+  // A body that was not found whole (which serialisation never produces) is cut from its first character on.
+  for (const element of code) {
+    const body = element.innerHTML;
+    if (body.length >= 8 && text.includes(body)) text = text.split(body).join(`… ${body.length} chars`);
+  }
+  return { text, omitted };
 }
 
 /** Elements whose visible text (or name / value) contains `text`, in document order, piercing open shadow roots. */

