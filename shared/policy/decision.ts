@@ -1,7 +1,6 @@
 // What an evaluation answers, worded so a model knows what to do next, and how a refusal becomes a ToolError.
-import type { PolicyLevel } from '../tools/define.js';
 import { ToolError } from '../protocol/errors.js';
-import type { AccessLevel, DefaultLevel, RuleLevel } from './levels.js';
+import type { AccessLevel, DefaultLevel, PolicyLevel, RuleLevel } from './levels.js';
 
 export type DenyReason = 'blind' | 'blocked' | 'below' | 'ask' | 'unsupported_scheme' | 'bad_url' | 'downloads_off';
 

@@ -1,5 +1,6 @@
 // The shape of a catalog entry: declared once, from which MCP registration, the README table and policy gates derive.
 import type { z } from 'zod';
+import type { PolicyLevel } from '../policy/levels.js';
 import type { Operation } from '../protocol/operations.js';
 
 /** Operations the core answers itself, never a backend: they concern the core and the person, not a page. */
@@ -11,9 +12,6 @@ export function isCoreOperation(op: string): op is CoreOperation {
 }
 
 export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 'scripts';
-
-/** Policy level a tool needs on the page's site: none (no page), read, act, or trusted (runs scripts). */
-export type PolicyLevel = 'none' | 'read' | 'act' | 'trusted';
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
