@@ -1,4 +1,4 @@
-// Which engine function serves each page operation, and which operations act on the page (and so may navigate it).
+// Which engine function serves each page operation (the catalog entry's `op`).
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
 import { evaluate } from './ops/eval.js';
 import { find } from './ops/find.js';
@@ -16,18 +16,12 @@ import type { PageContext } from './page-context.js';
 
 export type PageOp = (page: PageContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
-export interface PageEntry {
-  run: PageOp;
-  /** Acts report ` → <new url>` when they navigate the tab. */
-  act: boolean;
-}
-
-function entry<A>(run: (page: PageContext, args: A, ctx: OperationContext) => Promise<OperationResult>, act = false): PageEntry {
+function entry<A>(run: (page: PageContext, args: A, ctx: OperationContext) => Promise<OperationResult>): PageOp {
   // Arguments reach the executor already parsed by the tool's zod schema (MCP layer, wire guard or batch).
-  return { run: run as unknown as PageOp, act };
+  return run as unknown as PageOp;
 }
 
-export const PAGE_OPS: Record<PageOperation, PageEntry> = {
+export const PAGE_OPS: Record<PageOperation, PageOp> = {
   navigate: entry(navigate),
   snapshot: entry(snapshot),
   find: entry(find),
@@ -35,15 +29,13 @@ export const PAGE_OPS: Record<PageOperation, PageEntry> = {
   get_text: entry(getText),
   get_html: entry(getHtml),
   screenshot: entry(screenshot),
-  click: entry(click, true),
-  hover: entry(hover, true),
-  type: entry(type, true),
-  press: entry(press, true),
-  fill_form: entry(fillForm, true),
-  select_option: entry(selectOption, true),
-  scroll: entry(scroll, true),
+  click: entry(click),
+  hover: entry(hover),
+  type: entry(type),
+  press: entry(press),
+  fill_form: entry(fillForm),
+  select_option: entry(selectOption),
+  scroll: entry(scroll),
   wait_for: entry(waitFor),
-  // Not watched for navigation: that costs a renderer round trip per call, and eval is the call whose cost matters
-  // most (it is the agent's cheapest probe). A script that navigates says so in its own value, or `tabs` shows it.
   eval: entry(evaluate),
 };
