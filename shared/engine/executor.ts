@@ -3,7 +3,8 @@ import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
 import type { AgentContext, Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
 import type { Policy } from '../policy/policy.js';
-import type { BatchArgs, TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../tools/args.js';
+import type { ArgsOf, BatchArgs } from '../tools/args.js';
+import { bindHandlers } from '../tools/bind.js';
 import { toolOf, type ToolOperation } from '../tools/catalog.js';
 import { mainLevelOf } from '../tools/define.js';
 import { agentOf } from './agent-currents.js';
@@ -35,14 +36,14 @@ const UNTOOLED = {
   release_held: (held: HeldActs, args: Record<string, unknown>) => releaseHeld(held, args),
 } satisfies Record<Exclude<Operation, ToolOperation>, unknown>;
 
-// Arguments are already parsed by the tool's schema; the casts only name which one.
-const TAB_OPS: Record<TabOperation, TabOp> = {
-  tabs: (session, agent) => tabs(session, agent),
-  tab_use: (session, agent, args, ctx) => tabUse(session, agent, args as TabUseArgs, ctx),
-  tab_new: (session, agent, args, ctx) => tabNew(session, agent, args as TabNewArgs, ctx),
-  tab_select: (session, agent, args) => tabSelect(session, agent, args as TabSelectArgs),
-  tab_close: (session, agent, args) => tabClose(session, agent, args as TabCloseArgs),
-};
+// Each handler takes exactly its tool's arguments (shared/tools/bind.ts); they arrive parsed by that tool's schema.
+const TAB_OPS: Record<TabOperation, TabOp> = bindHandlers<TabOp, 2>()({
+  tabs: (session: TabSession, agent: AgentContext, _args: ArgsOf<'tabs'>) => tabs(session, agent),
+  tab_use: tabUse,
+  tab_new: tabNew,
+  tab_select: tabSelect,
+  tab_close: tabClose,
+});
 
 export interface EngineOptions {
   /** Names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag. */

@@ -1,4 +1,4 @@
-// Which engine function serves each page operation (the catalog entry's `op`).
+// Which engine function serves each page operation (the catalog entry's `op`), bound by type to its tool's arguments.
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
 import { evaluate } from './ops/eval.js';
 import { find } from './ops/find.js';
@@ -13,29 +13,30 @@ import { scroll } from './ops/scroll.js';
 import { snapshot } from './ops/snapshot.js';
 import { waitFor } from './ops/wait.js';
 import type { PageContext } from './page-context.js';
+import { bindHandlers } from '../tools/bind.js';
 
 export type PageOp = (page: PageContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
-function entry<A>(run: (page: PageContext, args: A, ctx: OperationContext) => Promise<OperationResult>): PageOp {
-  // Arguments reach the executor already parsed by the tool's zod schema (MCP layer, wire guard or batch).
-  return run as unknown as PageOp;
-}
-
-export const PAGE_OPS: Record<PageOperation, PageOp> = {
-  navigate: entry(navigate),
-  snapshot: entry(snapshot),
-  find: entry(find),
-  frames: entry(frames),
-  get_text: entry(getText),
-  get_html: entry(getHtml),
-  screenshot: entry(screenshot),
-  click: entry(click),
-  hover: entry(hover),
-  type: entry(type),
-  press: entry(press),
-  fill_form: entry(fillForm),
-  select_option: entry(selectOption),
-  scroll: entry(scroll),
-  wait_for: entry(waitFor),
-  eval: entry(evaluate),
-};
+/**
+ * The handlers as the executor calls them: with arguments its caller parsed by the op's own tool schema (the MCP
+ * layer, the wire guard into the extension, or the batch). Each takes exactly its tool's arguments (shared/tools/bind.ts):
+ * binding another's is a compile error.
+ */
+export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()({
+  navigate,
+  snapshot,
+  find,
+  frames,
+  get_text: getText,
+  get_html: getHtml,
+  screenshot,
+  click,
+  hover,
+  type,
+  press,
+  fill_form: fillForm,
+  select_option: selectOption,
+  scroll,
+  wait_for: waitFor,
+  eval: evaluate,
+});
