@@ -13,13 +13,15 @@ type Answer = Extract<ExtensionFrame, { type: 'result' | 'progress' }>;
 
 const MAX_PROGRESS_CHARS = 1000;
 
+type UntooledRun = (executor: Executor, frame: CommandFrame, ctx: OperationContext) => Promise<OperationResult>;
+
 /** Wire operations no tool stands for, so no tool's schema parses them. */
 const UNTOOLED = {
   // The core's liveness probe: answered without touching the browser, so it measures the link and the worker only.
   ping: async () => ({ text: 'pong' }),
   // The person's decision on a held act: the engine parses its arguments itself (gate/release-held.ts).
   release_held: (executor, frame, ctx) => executor.run('release_held', frame.args, ctx),
-} satisfies Record<Exclude<WireOperation, ToolOperation>, (executor: Executor, frame: CommandFrame, ctx: OperationContext) => Promise<OperationResult>>;
+} satisfies Record<Exclude<WireOperation, ToolOperation>, UntooledRun>;
 
 export class CommandRouter {
   private readonly running = new Map<string, AbortController>();
@@ -57,14 +59,16 @@ export class CommandRouter {
    * again before the model: a secret must get past both ends to reach it). A screenshot is pixels and passes as it is.
    */
   private reply(frame: Answer): void {
-    if (frame.type === 'progress') return this.send({ ...frame, message: redactText(frame.message).slice(0, MAX_PROGRESS_CHARS) });
+    if (frame.type === 'progress') {
+      return this.send({ ...frame, message: redactText(frame.message).slice(0, MAX_PROGRESS_CHARS) });
+    }
     if (!frame.ok) {
-      const { data, ...error } = frame.error;
-      const next = error.next === undefined ? {} : { next: redactText(error.next) };
-      return this.send({ ...frame, error: { ...error, message: redactText(error.message), ...next, ...(data ? { data: redactValue(data) } : {}) } });
+      const { data, next, ...error } = frame.error;
+      const extra = { ...(next === undefined ? {} : { next: redactText(next) }), ...redactedData(data) };
+      return this.send({ ...frame, error: { ...error, message: redactText(error.message), ...extra } });
     }
     const { data, ...result } = frame.result;
-    this.send({ ...frame, result: { ...result, text: redactText(result.text), ...(data ? { data: redactValue(data) } : {}) } });
+    this.send({ ...frame, result: { ...result, text: redactText(result.text), ...redactedData(data) } });
   }
 
   private async answer(frame: CommandFrame, signal: AbortSignal): Promise<Answer> {
@@ -95,6 +99,10 @@ export class CommandRouter {
     // against its tool's schema, so nothing malformed reaches the engine whoever sent it.
     return this.executor.run(frame.op, parseToolArgs(tool, frame.args), ctx);
   }
+}
+
+function redactedData(data: Record<string, unknown> | undefined): { data?: Record<string, unknown> } {
+  return data ? { data: redactValue(data) } : {};
 }
 
 function isUntooled(op: WireOperation): op is keyof typeof UNTOOLED {

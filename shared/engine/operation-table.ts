@@ -19,8 +19,8 @@ export type PageOp = (page: PageContext, args: Record<string, unknown>, ctx: Ope
 
 /**
  * The handlers as the executor calls them: with arguments its caller parsed by the op's own tool schema (the MCP
- * layer, the wire guard into the extension, or the batch). Each takes exactly its tool's arguments (shared/tools/bind.ts):
- * binding another's is a compile error.
+ * layer, the wire guard into the extension, or the batch). Each takes exactly its tool's arguments
+ * (shared/tools/bind.ts): binding another's is a compile error.
  */
 export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()({
   navigate,

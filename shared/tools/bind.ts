@@ -1,5 +1,5 @@
 // Handler tables bound by type: each operation's handler must take exactly its tool's arguments, or it is a compile
-// error naming the operation. Assignable is not enough: every element tool's arguments (all optional) fit every other's.
+// error naming the operation. Assignable is not enough: every element tool's (all optional) arguments fit another's.
 import type { ArgsOf } from './args.js';
 import type { ToolOperation } from './catalog.js';
 
@@ -18,7 +18,8 @@ type WrongBindings<Table, At extends number> = {
  * the shape its caller invokes: with arguments already parsed by the operation's own tool schema.
  */
 export function bindHandlers<Run, At extends number>() {
-  return <Table>(table: Table & Record<WrongBindings<Table, At>, "takes another tool's arguments">): Record<keyof Table, Run> =>
+  type Checked<Table> = Table & Record<WrongBindings<Table, At>, "takes another tool's arguments">;
+  return <Table>(table: Checked<Table>): Record<keyof Table, Run> =>
     // The one widening: the check above ties each handler to its tool, and its callers parse by that tool's schema.
     table as unknown as Record<keyof Table, Run>;
 }

@@ -16,7 +16,9 @@ export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 
 
 // Traits that depend on the call are methods: their argument is the call's arguments as the tool's own schema parsed
 // them (a method, so an entry still widens to ToolDefinition while its own methods see its own argument type).
-export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op extends Operation | CoreOperation = Operation | CoreOperation> {
+type ToolOp = Operation | CoreOperation;
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op extends ToolOp = ToolOp> {
   name: string;
   category: ToolCategory;
   description: string;
@@ -37,7 +39,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
   mainLevel?(args: z.infer<Input>): AccessLevel | 'none';
   /** Its `url` argument is a page it loads: the core judges it before sending the call anywhere (mcp/site-check.ts). */
   loadsUrl?: true;
-  /** Its `timeout` argument's default, ms: the engine waits that long, the core that plus a margin (bridge/call-budget.ts). */
+  /** Its `timeout` argument's default, ms: the engine waits that long, the core that plus a margin (call-budget.ts). */
   defaultTimeoutMs?: number;
   /** How long the core waits for a backend's answer, when longer than the default (bridge/call-budget.ts). */
   budgetMs?: number;
@@ -50,7 +52,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
 }
 
 /** An entry keeps the exact type of what it declares: `navigate.defaultTimeoutMs` is a number, not maybe one. */
-export function defineTool<Input extends z.ZodObject, Op extends Operation | CoreOperation, Declared extends ToolDefinition<Input, Op>>(
+export function defineTool<Input extends z.ZodObject, Op extends ToolOp, Declared extends ToolDefinition<Input, Op>>(
   definition: Declared & ToolDefinition<Input, Op>,
 ): Declared {
   return definition;

@@ -12,7 +12,8 @@ const MARGIN_MS = 15_000;
 const MAX_CALL_MS = 600_000;
 
 const timeoutArg = z.object({ timeout: z.number().positive().finite() });
-const stepsArg = z.object({ steps: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() })) });
+const step = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() });
+const stepsArg = z.object({ steps: z.array(step) });
 
 export function callBudgetMs(op: WireOperation, args: Record<string, unknown>): number {
   const tool = toolOf(op);

@@ -36,7 +36,12 @@ const CORE_TOOLS: Record<CoreOperation, CoreRun> = bindHandlers<CoreRun, 0>()({
   ask,
 });
 
-export function runCoreTool(op: CoreOperation, args: Record<string, unknown>, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
+export function runCoreTool(
+  op: CoreOperation,
+  args: Record<string, unknown>,
+  deps: CoreToolDeps,
+  signal: AbortSignal,
+): Promise<OperationResult> {
   return CORE_TOOLS[op](args, deps, signal);
 }
 
