@@ -3,13 +3,15 @@ import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
 import type { AgentContext, Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
 import type { Policy } from '../policy/policy.js';
-import type { BatchArgs, TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../tools/args.js';
+import type { ArgsOf, BatchArgs } from '../tools/args.js';
+import { bindHandlers } from '../tools/bind.js';
+import { toolOf, type ToolOperation } from '../tools/catalog.js';
+import { mainLevelOf } from '../tools/define.js';
 import { agentOf } from './agent-currents.js';
 import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { refusedNavigationError } from './navigation-guard.js';
 import { PolicyGate } from './policy-gate.js';
-import type { AccessLevel } from '../policy/levels.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
 import type { TabSessionStore } from './session-state.js';
@@ -29,14 +31,19 @@ export interface EngineExecutor extends Executor {
 
 type TabOp = (session: TabSession, agent: AgentContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
-// Arguments are already parsed by the tool's schema; the casts only name which one.
-const TAB_OPS: Record<TabOperation, TabOp> = {
-  tabs: (session, agent) => tabs(session, agent),
-  tab_use: (session, agent, args, ctx) => tabUse(session, agent, args as TabUseArgs, ctx),
-  tab_new: (session, agent, args, ctx) => tabNew(session, agent, args as TabNewArgs, ctx),
-  tab_select: (session, agent, args) => tabSelect(session, agent, args as TabSelectArgs),
-  tab_close: (session, agent, args) => tabClose(session, agent, args as TabCloseArgs),
-};
+/** Operations no tool stands for: the core sends them on the person's behalf (see protocol/operations.ts). */
+const UNTOOLED = {
+  release_held: (held: HeldActs, args: Record<string, unknown>) => releaseHeld(held, args),
+} satisfies Record<Exclude<Operation, ToolOperation>, unknown>;
+
+// Each handler takes exactly its tool's arguments (shared/tools/bind.ts); they arrive parsed by that tool's schema.
+const TAB_OPS: Record<TabOperation, TabOp> = bindHandlers<TabOp, 2>()({
+  tabs: (session: TabSession, agent: AgentContext, _args: ArgsOf<'tabs'>) => tabs(session, agent),
+  tab_use: tabUse,
+  tab_new: tabNew,
+  tab_select: tabSelect,
+  tab_close: tabClose,
+});
 
 export interface EngineOptions {
   /** Names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag. */
@@ -57,17 +64,19 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
   const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
     const agent = agentOf(ctx);
     if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, agent, args, ctx);
-    if (op === 'release_held') return releaseHeld(held, args);
-    const entry = PAGE_OPS[op as PageOperation] as (typeof PAGE_OPS)[PageOperation] | undefined;
+    if (op in UNTOOLED) return UNTOOLED[op as keyof typeof UNTOOLED](held, args);
+    const run = PAGE_OPS[op as PageOperation] as PageOp | undefined;
+    const tool = toolOf(op);
     // Only `batch` itself gets here unlisted: batch validation refuses nesting before anything runs.
-    if (!entry) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
+    if (!run || !tool) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
     const tab = await session.use(agent, typeof args['tab'] === 'string' ? args['tab'] : undefined);
-    const acted = await tab.page.presence.acting(op === 'screenshot');
+    const acted = await tab.page.presence.acting(tool.captures === true);
     try {
-      // Leaving a page needs nothing of it; everything else reads the page (scripts are judged where they run, by eval).
-      if (op !== 'navigate') await tab.page.frames.requireMain(mainLevel(op, args, entry.act));
-      if (!entry.act) return await entry.run(tab.page, args, ctx);
-      const act = () => runAct(op, entry.run, tab, args, ctx, held);
+      const level = mainLevelOf(tool, args);
+      if (level !== 'none') await tab.page.frames.requireMain(level);
+      // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.
+      if (tool.policy !== 'act') return await run(tab.page, args, ctx);
+      const act = () => runAct(op, run, tab, args, ctx, held);
       return await (host.holdNewWindows ? host.holdNewWindows(tab.hostId, gate.current(), act) : act());
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
@@ -81,7 +90,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
   return {
     async run(op, args, ctx) {
       try {
-        if (op === 'batch') return await runBatch(args as BatchArgs, runOne, ctx);
+        if (toolOf(op)?.runsSteps) return await runBatch(args as BatchArgs, runOne, ctx);
         return await runOne(op, args, ctx);
       } catch (error) {
         throw asToolError(error);
@@ -132,15 +141,6 @@ async function runAct(op: Operation, run: PageOp, tab: TabInUse, args: Record<st
   // The act has happened: a failing snapshot must not read as a failed click (the model would click again).
   const after = await snapshot(page, {}, ctx).catch((error: unknown) => ({ text: `(snapshot after the act failed: ${toToolError(error).message})` }));
   return { ...result, text: `${result.text}\n${after.text}` };
-}
-
-/**
- * What the top document must allow before an op starts. A script with no frame runs in the top document, so it needs
- * `trusted` there from the start: asked about an undecided site, the person is asked for what the call needs.
- */
-function mainLevel(op: Operation, args: Record<string, unknown>, act: boolean): AccessLevel {
-  if (op === 'eval' && args['frame'] === undefined) return 'trusted';
-  return act ? 'act' : 'read';
 }
 
 /** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */

@@ -1,4 +1,4 @@
-// Which engine function serves each page operation, and which operations act on the page (and so may navigate it).
+// Which engine function serves each page operation (the catalog entry's `op`), bound by type to its tool's arguments.
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
 import { evaluate } from './ops/eval.js';
 import { find } from './ops/find.js';
@@ -13,37 +13,30 @@ import { scroll } from './ops/scroll.js';
 import { snapshot } from './ops/snapshot.js';
 import { waitFor } from './ops/wait.js';
 import type { PageContext } from './page-context.js';
+import { bindHandlers } from '../tools/bind.js';
 
 export type PageOp = (page: PageContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
 
-export interface PageEntry {
-  run: PageOp;
-  /** Acts report ` → <new url>` when they navigate the tab. */
-  act: boolean;
-}
-
-function entry<A>(run: (page: PageContext, args: A, ctx: OperationContext) => Promise<OperationResult>, act = false): PageEntry {
-  // Arguments reach the executor already parsed by the tool's zod schema (MCP layer, wire guard or batch).
-  return { run: run as unknown as PageOp, act };
-}
-
-export const PAGE_OPS: Record<PageOperation, PageEntry> = {
-  navigate: entry(navigate),
-  snapshot: entry(snapshot),
-  find: entry(find),
-  frames: entry(frames),
-  get_text: entry(getText),
-  get_html: entry(getHtml),
-  screenshot: entry(screenshot),
-  click: entry(click, true),
-  hover: entry(hover, true),
-  type: entry(type, true),
-  press: entry(press, true),
-  fill_form: entry(fillForm, true),
-  select_option: entry(selectOption, true),
-  scroll: entry(scroll, true),
-  wait_for: entry(waitFor),
-  // Not watched for navigation: that costs a renderer round trip per call, and eval is the call whose cost matters
-  // most (it is the agent's cheapest probe). A script that navigates says so in its own value, or `tabs` shows it.
-  eval: entry(evaluate),
-};
+/**
+ * The handlers as the executor calls them: with arguments its caller parsed by the op's own tool schema (the MCP
+ * layer, the wire guard into the extension, or the batch). Each takes exactly its tool's arguments
+ * (shared/tools/bind.ts): binding another's is a compile error.
+ */
+export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()({
+  navigate,
+  snapshot,
+  find,
+  frames,
+  get_text: getText,
+  get_html: getHtml,
+  screenshot,
+  click,
+  hover,
+  type,
+  press,
+  fill_form: fillForm,
+  select_option: selectOption,
+  scroll,
+  wait_for: waitFor,
+  eval: evaluate,
+});

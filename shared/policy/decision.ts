@@ -1,6 +1,5 @@
 // What an evaluation answers, worded so a model knows what to do next (shared/protocol/policy-error.ts makes the error).
-import type { PolicyLevel } from '../tools/define.js';
-import type { AccessLevel, DefaultLevel, RuleLevel } from './levels.js';
+import type { AccessLevel, DefaultLevel, PolicyLevel, RuleLevel } from './levels.js';
 
 export type DenyReason = 'blind' | 'blocked' | 'below' | 'ask' | 'unsupported_scheme' | 'bad_url' | 'downloads_off';
 

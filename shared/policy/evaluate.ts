@@ -1,8 +1,7 @@
 // The policy check both ends run: a URL (or a whole redirect chain) and the level a call needs, against the policy.
-import type { PolicyLevel } from '../tools/define.js';
 import { blindGroup } from './blind.js';
 import { deny, type Decision, type Denied, type Refusal } from './decision.js';
-import { meets, type AccessLevel } from './levels.js';
+import { meets, type AccessLevel, type PolicyLevel } from './levels.js';
 import { patternText } from './pattern.js';
 import { standingOf, type Policy } from './policy.js';
 import { originOf, siteLabel, siteOf } from './site.js';

@@ -1,9 +1,10 @@
 // Policy levels and their order: what a rule grants, what a tool needs, and the one comparison between them.
-import type { PolicyLevel } from '../tools/define.js';
-
 /** What a rule can give a site, weakest first; `trusted` is the only level that runs scripts. */
 export const RULE_LEVELS = ['blocked', 'read', 'act', 'trusted'] as const;
 export type RuleLevel = (typeof RULE_LEVELS)[number];
+
+/** Policy level a tool needs on the page's site: none (no page), read, act, or trusted (runs scripts). */
+export type PolicyLevel = 'none' | 'read' | 'act' | 'trusted';
 
 /** What a tool needs on a page: every catalog level except `none`, which touches no page. */
 export type AccessLevel = Exclude<PolicyLevel, 'none'>;

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { defineTool } from './define.js';
 import { frameField, pointShape, tabShape, targetShape } from './target-shape.js';
 
+const WAIT_TIMEOUT_MS = 10_000;
+
 const MODIFIERS = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional();
 
 export const click = defineTool({
@@ -22,6 +24,7 @@ export const click = defineTool({
   destructive: false,
   policy: 'act',
   op: 'click',
+  commits: () => true,
 });
 
 export const hover = defineTool({
@@ -52,6 +55,8 @@ export const type = defineTool({
   destructive: false,
   policy: 'act',
   op: 'type',
+  // Typing alone sends nothing; pressing Enter after it may submit.
+  commits: (args) => args.submit === true,
 });
 
 export const press = defineTool({
@@ -67,6 +72,7 @@ export const press = defineTool({
   destructive: false,
   policy: 'act',
   op: 'press',
+  commits: () => true,
 });
 
 export const fill_form = defineTool({
@@ -84,6 +90,7 @@ export const fill_form = defineTool({
   destructive: false,
   policy: 'act',
   op: 'fill_form',
+  commits: () => true,
 });
 
 export const select_option = defineTool({
@@ -99,6 +106,7 @@ export const select_option = defineTool({
   destructive: false,
   policy: 'act',
   op: 'select_option',
+  commits: () => true,
 });
 
 export const scroll = defineTool({
@@ -121,7 +129,7 @@ export const scroll = defineTool({
 export const wait_for = defineTool({
   name: 'wait_for',
   category: 'act',
-  description: 'Wait until text or selector appears (gone: disappears) or the URL contains url; timeout ms (default 10000) answers matched:false.',
+  description: `Wait until text or selector appears (gone: disappears) or the URL contains url; timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
   input: z.strictObject({
     text: z.string().optional(),
     selector: z.string().optional(),
@@ -135,4 +143,5 @@ export const wait_for = defineTool({
   destructive: false,
   policy: 'read',
   op: 'wait_for',
+  defaultTimeoutMs: WAIT_TIMEOUT_MS,
 });

@@ -6,8 +6,12 @@ import type { navigate } from './navigation.js';
 import type * as read from './read.js';
 import type { evaluate } from './scripts.js';
 import type * as tabs from './tabs.js';
+import type { ToolOf, ToolOperation } from './catalog.js';
 
 type Args<T extends { input: z.ZodType }> = z.infer<T['input']>;
+
+/** The arguments of the tool that stands for `Op`, as its schema parses them. */
+export type ArgsOf<Op extends ToolOperation> = Args<ToolOf<Op>>;
 
 export type NavigateArgs = Args<typeof navigate>;
 export type SnapshotArgs = Args<typeof read.snapshot>;

@@ -19,4 +19,5 @@ export const batch = defineTool({
   destructive: false,
   policy: 'act',
   op: 'batch',
+  runsSteps: true,
 });

@@ -9,7 +9,7 @@ import { ask, plan } from './oversight.js';
 import { status } from './session.js';
 import * as tabs from './tabs.js';
 
-export const CATALOG: readonly ToolDefinition[] = [
+export const CATALOG = [
   status,
   plan,
   ask,
@@ -35,8 +35,20 @@ export const CATALOG: readonly ToolDefinition[] = [
   act.wait_for,
   evaluate,
   batch,
-] as ToolDefinition[];
+] as const satisfies readonly ToolDefinition[];
+
+/** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */
+export type ToolOperation = (typeof CATALOG)[number]['op'];
+export type ToolOf<Op extends ToolOperation> = Extract<(typeof CATALOG)[number], { op: Op }>;
+
+const BY_NAME = new Map<string, ToolDefinition>(CATALOG.map((tool) => [tool.name, tool]));
+const BY_OP = new Map<string, ToolDefinition>(CATALOG.map((tool) => [tool.op, tool]));
 
 export function toolByName(name: string): ToolDefinition | undefined {
-  return CATALOG.find((tool) => tool.name === name);
+  return BY_NAME.get(name);
+}
+
+/** The tool that stands for an operation; undefined for the wire's own (ping, release_held), which no tool does. */
+export function toolOf(op: string): ToolDefinition | undefined {
+  return BY_OP.get(op);
 }

@@ -1,5 +1,7 @@
-// The shape of a catalog entry: declared once, from which MCP registration, the README table and policy gates derive.
+// The shape of a catalog entry: the tool declared once, with every trait the layers around its handler act on. MCP
+// registration, dispatch, the extension's router, the act window, the core's budgets and the README derive from it.
 import type { z } from 'zod';
+import type { AccessLevel, PolicyLevel } from '../policy/levels.js';
 import type { Operation } from '../protocol/operations.js';
 
 /** Operations the core answers itself, never a backend: they concern the core and the person, not a page. */
@@ -12,21 +14,56 @@ export function isCoreOperation(op: string): op is CoreOperation {
 
 export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 'scripts';
 
-/** Policy level a tool needs on the page's site: none (no page), read, act, or trusted (runs scripts). */
-export type PolicyLevel = 'none' | 'read' | 'act' | 'trusted';
+// Traits that depend on the call are methods: their argument is the call's arguments as the tool's own schema parsed
+// them (a method, so an entry still widens to ToolDefinition while its own methods see its own argument type).
+type ToolOp = Operation | CoreOperation;
 
-export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op extends ToolOp = ToolOp> {
   name: string;
   category: ToolCategory;
   description: string;
-  input: z.ZodObject<Shape>;
+  input: Input;
   readOnly: boolean;
   destructive: boolean;
+  /**
+   * The level the page's site must allow (the engine's policy gate), and the level the top document must allow
+   * before the call starts unless `mainLevel` says otherwise. `act` also makes it an act (engine/executor.ts runAct):
+   * watched for the navigation it causes, and run inside the gate's act window when it `commits`.
+   */
   policy: PolicyLevel;
-  /** The executor operation behind it, or one the core answers itself. */
-  op: Operation | CoreOperation;
+  /** The operation behind it: a page or tab operation the executor runs (engine/operation-table.ts), or a core one. */
+  op: Op;
+  /** Its input may commit a send as the person, so the gate judges what it sends (engine/gate/act-window.ts). */
+  commits?(args: z.infer<Input>): boolean;
+  /** What the top document must allow before it starts, when not `policy` (`none`: it needs nothing of the page). */
+  mainLevel?(args: z.infer<Input>): AccessLevel | 'none';
+  /** Its `url` argument is a page it loads: the core judges it before sending the call anywhere (mcp/site-check.ts). */
+  loadsUrl?: true;
+  /** Its `timeout` argument's default, ms: the engine waits that long, the core that plus a margin (call-budget.ts). */
+  defaultTimeoutMs?: number;
+  /** How long the core waits for a backend's answer, when longer than the default (bridge/call-budget.ts). */
+  budgetMs?: number;
+  /** It captures the page's pixels, so the presence indicator is hidden first (engine/presence.ts). */
+  captures?: true;
+  /** It runs other tools' calls as its steps (engine/batch.ts): never nested, budgets and URLs are its steps'. */
+  runsSteps?: true;
+  /** Answered even while the person has stopped the agent: it is how the agent learns it was stopped. */
+  whileStopped?: true;
 }
 
-export function defineTool<Shape extends z.ZodRawShape>(definition: ToolDefinition<Shape>): ToolDefinition<Shape> {
+/** An entry keeps the exact type of what it declares: `navigate.defaultTimeoutMs` is a number, not maybe one. */
+export function defineTool<Input extends z.ZodObject, Op extends ToolOp, Declared extends ToolDefinition<Input, Op>>(
+  definition: Declared & ToolDefinition<Input, Op>,
+): Declared {
   return definition;
+}
+
+/** Whether this call of the tool may commit a send (arguments already parsed by the tool's schema). */
+export function commitsOf(tool: ToolDefinition, args: Record<string, unknown>): boolean {
+  return tool.commits?.(args) ?? false;
+}
+
+/** What the top document must allow before this call of the tool starts. */
+export function mainLevelOf(tool: ToolDefinition, args: Record<string, unknown>): AccessLevel | 'none' {
+  return tool.mainLevel?.(args) ?? tool.policy;
 }

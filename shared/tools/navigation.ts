@@ -5,10 +5,12 @@ import { tabShape } from './target-shape.js';
 
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
 
+const NAVIGATE_TIMEOUT_MS = 30_000;
+
 export const navigate = defineTool({
   name: 'navigate',
   category: 'navigation',
-  description: 'Go to url, or back/forward/reload; waits for load (or waitUntil), timeout ms default 30000.',
+  description: `Go to url, or back/forward/reload; waits for load (or waitUntil), timeout ms default ${NAVIGATE_TIMEOUT_MS}.`,
   input: z.strictObject({
     url: z.string().optional(),
     action: z.enum(['back', 'forward', 'reload']).optional(),
@@ -20,4 +22,8 @@ export const navigate = defineTool({
   destructive: false,
   policy: 'read',
   op: 'navigate',
+  loadsUrl: true,
+  defaultTimeoutMs: NAVIGATE_TIMEOUT_MS,
+  // Leaving a page needs nothing of it: the page it loads is judged by `policy`.
+  mainLevel: () => 'none',
 });

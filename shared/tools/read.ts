@@ -94,4 +94,7 @@ export const screenshot = defineTool({
   destructive: false,
   policy: 'read',
   op: 'screenshot',
+  captures: true,
+  // Longer than the default: a capture waits for the tab to draw, and a full page is a large answer to carry.
+  budgetMs: 60_000,
 });

@@ -14,6 +14,11 @@ export const evaluate = defineTool({
   }),
   readOnly: false,
   destructive: false,
+  // Not an act, so not watched for navigation: that costs a renderer round trip per call, and eval is the call whose
+  // cost matters most (the agent's cheapest probe). A script that navigates says so in its value, or `tabs` shows it.
   policy: 'trusted',
   op: 'eval',
+  // With no frame it runs in the top document, which must be trusted from the start (so an undecided site is asked
+  // for what the call needs); in a frame it is judged where it runs (ops/eval.ts), and the top need only be readable.
+  mainLevel: (args) => (args.frame === undefined ? 'trusted' : 'read'),
 });

@@ -11,4 +11,5 @@ export const status = defineTool({
   destructive: false,
   policy: 'none',
   op: 'status',
+  whileStopped: true,
 });

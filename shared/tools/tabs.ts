@@ -25,6 +25,7 @@ export const tab_use = defineTool({
   destructive: false,
   policy: 'read',
   op: 'tab_use',
+  loadsUrl: true,
 });
 
 export const tab_new = defineTool({
@@ -39,6 +40,7 @@ export const tab_new = defineTool({
   destructive: false,
   policy: 'read',
   op: 'tab_new',
+  loadsUrl: true,
 });
 
 export const tab_select = defineTool({

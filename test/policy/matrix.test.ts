@@ -1,7 +1,7 @@
 // The policy matrix: pattern × URL × needed level → decision, covering every URL trick the parser must see through.
 import { describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../shared/policy/evaluate.js';
-import type { PolicyLevel } from '../../shared/tools/define.js';
+import type { PolicyLevel } from '../../shared/policy/levels.js';
 import { outcome, policy, type RuleSpec } from './support.js';
 
 type Row = readonly [rule: RuleSpec | null, url: string, need: PolicyLevel, expected: string];

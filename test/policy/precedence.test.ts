@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../shared/policy/evaluate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import type { PolicyLevel } from '../../shared/tools/define.js';
+import type { PolicyLevel } from '../../shared/policy/levels.js';
 import { outcome, policy, type RuleSpec } from './support.js';
 
 type Case = readonly [name: string, rules: readonly RuleSpec[], grants: readonly RuleSpec[], url: string, need: PolicyLevel, expected: string];

@@ -1,6 +1,8 @@
 // The tools the core answers itself: status (backends and the person's oversight), plan, and ask.
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { OperationResult } from '../../../shared/protocol/operations.js';
+import type { ArgsOf } from '../../../shared/tools/args.js';
+import { bindHandlers } from '../../../shared/tools/bind.js';
 import type { CoreOperation } from '../../../shared/tools/define.js';
 import type { ControlHub } from '../control/hub.js';
 import type { Elicitor } from './elicit.js';
@@ -16,26 +18,34 @@ export interface CoreToolDeps {
 // Long enough for a person to notice and type; a model waiting longer would rather go on and ask again.
 const ASK_TIMEOUT_MS = 120_000;
 
-export async function runCoreTool(op: CoreOperation, args: Record<string, unknown>, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
-  switch (op) {
-    case 'status': {
-      const report = await deps.status();
-      const oversight = deps.control.oversightStatus();
-      const base = statusResult(report);
-      return { text: [base.text, ...oversightLines(oversight)].join('\n'), data: { ...base.data, oversight } };
-    }
-    case 'plan': {
-      const steps = args['steps'] as string[];
-      const plan = deps.control.setPlan(steps, args['askFirst'] === true);
-      const wait = plan.askFirst ? '; acts wait until the person approves it' : '';
-      return { text: `plan shown to the person (${steps.length} steps)${wait}`, data: { ...plan } };
-    }
-    case 'ask':
-      return ask(args as { question: string; choices?: string[] }, deps, signal);
-  }
+type CoreRun = (args: Record<string, unknown>, deps: CoreToolDeps, signal: AbortSignal) => Promise<OperationResult>;
+
+// Each handler takes exactly its tool's arguments (shared/tools/bind.ts), parsed by the dispatcher.
+const CORE_TOOLS: Record<CoreOperation, CoreRun> = bindHandlers<CoreRun, 0>()({
+  status: async (_args: ArgsOf<'status'>, deps: CoreToolDeps) => {
+    const report = await deps.status();
+    const oversight = deps.control.oversightStatus();
+    const base = statusResult(report);
+    return { text: [base.text, ...oversightLines(oversight)].join('\n'), data: { ...base.data, oversight } };
+  },
+  plan: async (args: ArgsOf<'plan'>, deps: CoreToolDeps) => {
+    const plan = deps.control.setPlan(args.steps, args.askFirst === true);
+    const wait = plan.askFirst ? '; acts wait until the person approves it' : '';
+    return { text: `plan shown to the person (${args.steps.length} steps)${wait}`, data: { ...plan } };
+  },
+  ask,
+});
+
+export function runCoreTool(
+  op: CoreOperation,
+  args: Record<string, unknown>,
+  deps: CoreToolDeps,
+  signal: AbortSignal,
+): Promise<OperationResult> {
+  return CORE_TOOLS[op](args, deps, signal);
 }
 
-async function ask(args: { question: string; choices?: string[] }, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
+async function ask(args: ArgsOf<'ask'>, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
   // A client that can put the question to the person itself does so: they answer where they are already looking.
   const elicited = await deps.elicitor.reply(args.question, args.choices, signal);
   if (elicited !== undefined) return elicited === null ? { text: 'The person declined to answer.', data: { answered: false } } : replied(elicited);

@@ -66,7 +66,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
   /** `answered`: the person already answered a question for this call, so a second refusal is final. */
   const guarded = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, answered = false): Promise<OperationResult> => {
     const stopped = control.stopped();
-    if (stopped && tool.op !== 'status') throw stoppedError(stopped);
+    if (stopped && !tool.whileStopped) throw stoppedError(stopped);
     const plan = control.plan();
     if (plan?.askFirst && !plan.approved && tool.policy !== 'none' && !tool.readOnly) {
       throw new ToolError('PLAN_NOT_APPROVED', 'The person has not approved your plan yet, and you asked to wait for that before acting.');

@@ -12,6 +12,8 @@ import type { DocumentPlace } from '../policy-gate.js';
 import { callOnElement } from '../targets.js';
 import { ToolError } from '../../protocol/errors.js';
 import type { Operation } from '../../protocol/operations.js';
+import { toolOf } from '../../tools/catalog.js';
+import { commitsOf } from '../../tools/define.js';
 import { fingerprint, lastName, summarize, whyHeld, type HeldCard, type HeldSend } from './card.js';
 import type { HeldActs } from './held-acts.js';
 import { bodyText, contentType, resendBody } from './paused-body.js';
@@ -236,9 +238,10 @@ export class ActWindow implements InputWindow {
   }
 }
 
-// Acts whose input may commit a send; typing does only when it presses Enter after.
+// Acts whose input may commit a send: the tool's `commits` trait (shared/tools) says which, and for which arguments.
 function mayCommit(op: Operation, args: Record<string, unknown>): boolean {
-  return op === 'click' || op === 'press' || op === 'fill_form' || op === 'select_option' || (op === 'type' && args['submit'] === true);
+  const tool = toolOf(op);
+  return tool !== undefined && commitsOf(tool, args);
 }
 
 // A click or key activates a control, whose words count for a write to its site; filling fields activates none, and

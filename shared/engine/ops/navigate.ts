@@ -2,12 +2,13 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { NavigateArgs } from '../../tools/args.js';
+import { navigate as tool } from '../../tools/navigation.js';
 import { withDeadline } from '../deadline.js';
 import { refusedNavigationError } from '../navigation-guard.js';
 import { LoadWaiter } from '../load-waiter.js';
 import type { PageContext } from '../page-context.js';
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = tool.defaultTimeoutMs;
 const GRACE_MS = 1_000;
 
 interface NavigateResult {

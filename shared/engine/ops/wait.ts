@@ -1,6 +1,7 @@
 // wait_for: text, selector or URL appears (or is gone) in any readable frame; a timeout is an answer, never an error.
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
+import { wait_for } from '../../tools/act.js';
 import type { WaitForArgs } from '../../tools/args.js';
 import { withDeadline } from '../deadline.js';
 import type { Frame } from '../frames.js';
@@ -8,7 +9,7 @@ import type { PageContext } from '../page-context.js';
 import type { WaitCondition } from '../page/wait.js';
 import { framesFor } from '../targets.js';
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = wait_for.defaultTimeoutMs;
 // Longest the wait goes without re-listing frames: frames that appear late, or changes no mutation reports
 // (CSS animations, shadow roots), are caught within this.
 const ROUND_MS = 1_000;
