@@ -133,7 +133,7 @@ async function bridgeRoundTrip(): Promise<void> {
   const bridge = await BridgeServer.start({ port: 0, auth, log: () => undefined, policy: () => TEST_POLICY });
   const connected = new Promise((resolve) => bridge.once('connected', resolve));
   const child = spawn(process.execPath, ['--import', 'tsx', ECHO_EXTENSION, String(bridge.port)], {
-    env: { ...process.env, CHROME_MCP_TEST_SECRET: auth.secret },
+    env: { ...process.env, CHROME_MCP_TEST_SECRET: auth.current },
     stdio: 'inherit',
   });
   try {

@@ -10,7 +10,7 @@ const MODIFIERS = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional(
 export const click = defineTool({
   name: 'click',
   category: 'act',
-  description: 'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true answers the new outline.',
+  description: 'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true adds the new outline.',
   input: z.strictObject({
     ...targetShape,
     ...pointShape,
@@ -62,7 +62,7 @@ export const type = defineTool({
 export const press = defineTool({
   name: 'press',
   category: 'act',
-  description: 'Press a key or combo (Enter, Control+A, Shift+Tab) on the target or the focused element.',
+  description: 'Press a key or combo (Enter, Control+A, Shift+Tab) on the target or focused element.',
   input: z.strictObject({
     ...targetShape,
     keys: z.string(),
@@ -112,7 +112,7 @@ export const select_option = defineTool({
 export const scroll = defineTool({
   name: 'scroll',
   category: 'act',
-  description: 'Scroll the page or an element by dx/dy px, to top/bottom, or bring a target into view.',
+  description: 'Scroll the page or an element by dx/dy px, to top/bottom, or a target into view.',
   input: z.strictObject({
     ...targetShape,
     dx: z.number().optional(),
@@ -129,7 +129,7 @@ export const scroll = defineTool({
 export const wait_for = defineTool({
   name: 'wait_for',
   category: 'act',
-  description: `Wait until text or selector appears (gone: disappears) or the URL contains url; timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
+  description: `Wait until text/selector appears (gone: disappears) or the URL contains url; timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
   input: z.strictObject({
     text: z.string().optional(),
     selector: z.string().optional(),

@@ -71,7 +71,7 @@ export const get_text = defineTool({
 export const get_html = defineTool({
   name: 'get_html',
   category: 'read',
-  description: 'Outer HTML of the page or one element, script and style bodies shown by length; maxChars default 20000.',
+  description: 'Outer HTML of the page or one element (script/style bodies as lengths); maxChars default 20000.',
   input: pageOrElementInput,
   readOnly: true,
   destructive: false,
@@ -82,7 +82,7 @@ export const get_html = defineTool({
 export const screenshot = defineTool({
   name: 'screenshot',
   category: 'read',
-  description: 'Screenshot of the viewport, the full page (clamped) or one element. JPEG unless png.',
+  description: 'Screenshot of the viewport, full page (clamped) or one element; JPEG unless png.',
   input: z.strictObject({
     ...targetShape,
     fullPage: z.boolean().optional(),

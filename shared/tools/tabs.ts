@@ -16,7 +16,7 @@ export const tabs = defineTool({
 export const tab_use = defineTool({
   name: 'tab_use',
   category: 'tabs',
-  description: 'Make a tab current: reuse one matching url (exact, same path, same origin) or open it in the background.',
+  description: 'Make a tab current: reuse one matching url (exact, path, origin) or open it in the background.',
   input: z.strictObject({
     url: z.string(),
     focus: z.boolean().optional(),

@@ -10,6 +10,7 @@ import type { OperationResult } from '../../shared/protocol/operations.js';
 import { loadUrl } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
+import { testServerHosts } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 
 const suite = useEngineSuite();
@@ -20,7 +21,8 @@ const pages: PageContext[] = [];
 beforeAll(async () => {
   watched = await startWatchedSite();
   // The second origin may be read, so a navigation or a window to it meets no policy refusal: only the hold stops it.
-  const gate = new PolicyGate(() => policyFromFlags({ allow: ['127.0.0.2'], trust: ['127.0.0.1', 'localhost'] }));
+  const policy = () => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() });
+  const gate = new PolicyGate(policy);
   const tab = await suite.browser.host.create('about:blank', { focus: false });
   page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
   pages.push(page);

@@ -5,6 +5,7 @@ import { navigate } from '../../shared/engine/ops/navigate.js';
 import type { OperationContext } from '../../shared/protocol/operations.js';
 import { failure, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
+import { registerTestServerPort } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
 
@@ -41,7 +42,10 @@ describe('navigate', () => {
 
   it('fails with the network error text when nothing answers', async () => {
     const { page } = await suite.browser.open('about:blank');
-    const url = `http://127.0.0.1:${await closedPort()}/`;
+    const port = await closedPort();
+    // Granted like a test server's port, so the policy lets the navigation go and the browser's own error comes back.
+    registerTestServerPort(port);
+    const url = `http://127.0.0.1:${port}/`;
     const error = await failure(navigate(page, { url }, context()));
     expect(error.code).toBe('NAVIGATION_FAILED');
     expect(error.message).toContain('ERR_CONNECTION_REFUSED');

@@ -8,7 +8,8 @@ import { redactValue } from '../../shared/redact/value.js';
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 // form.html plants a CSRF token, a password value and a ?token= URL on purpose; redact-*.html are all secrets.
 // Pages that hold a password or secret on purpose: what they test is that it never shows.
-const PLANTED = (name: string) => name === 'form.html' || name.startsWith('gate-') || name.startsWith('redact-');
+const PLANTED = (name: string) =>
+  ['form.html', 'read-code.html'].includes(name) || ['gate-', 'redact-', 'shot-secrets'].some((prefix) => name.startsWith(prefix));
 
 const CORPUS = [
   // Snapshot lines as the engine writes them.
