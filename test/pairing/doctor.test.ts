@@ -188,7 +188,8 @@ describe('subcommand routing', () => {
     const bad = await runCli(['doctor', '--bogus']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^chrome-mcp doctor: Unknown option '--bogus'[\s\S]*Usage: chrome-mcp doctor/);
-  });
+    // Ten CLI starts one after another: a second or more each on a busy 2-core box, so it gets room, not a race.
+  }, 120_000);
 
   it('extension-path prints the built folder, and says how to build it when it is missing', async () => {
     if (extensionBuilt()) {
