@@ -20,7 +20,9 @@ const config: ForgeConfig = {
     extendInfo: { LSUIElement: true },
     extraResource: ['dist/extension', 'build/icons'],
     // A function (not a list) so Forge's Vite plugin keeps it: everything not in KEEP stays out of the package.
-    ignore: (file: string) => Boolean(file) && !KEEP.some((kept) => file === kept || file.startsWith(`${kept}/`) || kept.startsWith(`${file}/`)),
+    ignore: (file: string) =>
+      Boolean(file) &&
+      !KEEP.some((kept) => file === kept || file.startsWith(`${kept}/`) || kept.startsWith(`${file}/`)),
   },
   rebuildConfig: {},
   // No Forge makers: installers (dmg, nsis, AppImage, deb) come from electron-builder.yml.

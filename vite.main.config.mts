@@ -13,7 +13,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const runtime = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 
 function external(id: string): boolean {
-  if (id === 'electron' || id.startsWith('electron/') || id.startsWith('node:') || builtinModules.includes(id)) return true;
+  if (id === 'electron' || id.startsWith('electron/') || id.startsWith('node:') || builtinModules.includes(id))
+    return true;
   return runtime.some((name) => id === name || id.startsWith(`${name}/`));
 }
 

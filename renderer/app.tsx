@@ -47,9 +47,18 @@ function Frame() {
       <nav className="sidebar" aria-label="Screens">
         <p className="brand">Chrome MCP</p>
         {(Object.keys(SCREENS) as ScreenName[]).map((name) => (
-          <button key={name} type="button" aria-current={shown === name ? 'page' : undefined} onClick={() => setShown(name)}>
+          <button
+            key={name}
+            type="button"
+            aria-current={shown === name ? 'page' : undefined}
+            onClick={() => setShown(name)}
+          >
             {SCREENS[name].label}
-            {name === 'needs' && waiting ? <span className="badge" aria-label={`${waiting} waiting`}>{waiting}</span> : null}
+            {name === 'needs' && waiting ? (
+              <span className="badge" aria-label={`${waiting} waiting`}>
+                {waiting}
+              </span>
+            ) : null}
           </button>
         ))}
         <p className={`link ${activity.online ? 'online' : 'offline'}`} role="status">

@@ -2,7 +2,11 @@
 import type { ReactNode } from 'react';
 
 export function Problem({ text }: { text: string | undefined }) {
-  return text ? <p className="problem" role="alert">{text}</p> : null;
+  return text ? (
+    <p className="problem" role="alert">
+      {text}
+    </p>
+  ) : null;
 }
 
 export function Card({ title, children, className }: { title?: ReactNode; children: ReactNode; className?: string }) {

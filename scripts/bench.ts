@@ -48,14 +48,30 @@ async function time(rounds: number, run: () => Promise<unknown>): Promise<{ p50:
 const rows: string[][] = [];
 function report(name: string, ours: { p50: number; p95: number }, raw?: { p50: number; p95: number }): void {
   const ms = (value: number) => value.toFixed(2);
-  rows.push([name, ms(ours.p50), ms(ours.p95), raw ? ms(raw.p50) : '', raw ? ms(raw.p95) : '', raw ? `${(ours.p50 / raw.p50).toFixed(1)}x` : '']);
+  rows.push([
+    name,
+    ms(ours.p50),
+    ms(ours.p95),
+    raw ? ms(raw.p50) : '',
+    raw ? ms(raw.p95) : '',
+    raw ? `${(ours.p50 / raw.p50).toFixed(1)}x` : '',
+  ]);
 }
 
-async function connect(dataDir: string, flags: string[] = [], env?: NodeJS.ProcessEnv): Promise<{ client: Client; startMs: number; listBytes: number }> {
+async function connect(
+  dataDir: string,
+  flags: string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
   // The bench pages are served from loopback; the run trusts it, as a person would trust their own dev server.
   const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', '127.0.0.1,localhost', ...flags];
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...(env ? { env: env as Record<string, string> } : {}) });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: 'ignore',
+    ...(env ? { env: env as Record<string, string> } : {}),
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   const list = await client.listTools();
@@ -76,11 +92,22 @@ async function rawBaseline(server: FixtureServer) {
     const host = new CdpTabHost(browser.connection, new PolicyGate(() => DEFAULT_POLICY), { windowPerTab: true });
     const tab = await host.create(server.url('bench-signup.html'), { focus: false });
     const cdp = await host.cdp(tab.id);
-    await cdp.send('Runtime.evaluate', { expression: 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))', awaitPromise: true });
-    const evaluate = await time(ROUNDS, () => cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }));
+    await cdp.send('Runtime.evaluate', {
+      expression: 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))',
+      awaitPromise: true,
+    });
+    const evaluate = await time(ROUNDS, () =>
+      cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }),
+    );
     const click = await time(ROUNDS, async () => {
       await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: 20, y: 20, button: 'left', clickCount: 1 });
-      await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: 20, y: 20, button: 'left', clickCount: 1 });
+      await cdp.send('Input.dispatchMouseEvent', {
+        type: 'mouseReleased',
+        x: 20,
+        y: 20,
+        button: 'left',
+        clickCount: 1,
+      });
     });
     return { evaluate, click };
   } finally {
@@ -99,7 +126,10 @@ async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
   const { client } = await connect(dataDir, ['--browser', 'extension'], env);
   const browser = await startExtensionBrowser();
   try {
-    const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env });
+    const install = await runCli(
+      ['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir],
+      { env },
+    );
     if (install.code !== 0) throw new Error(`install-native-host failed: ${install.stderr}`);
     await browser.openPage('popup.html');
     for (let tries = 0; !(await extensionConnected(client)); tries++) {
@@ -108,17 +138,31 @@ async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
     }
     const url = server.url('bench-signup.html');
     await call(client, 'tab_new', { url });
-    const { targetInfos } = await browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>('Target.getTargets');
+    const { targetInfos } = await browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>(
+      'Target.getTargets',
+    );
     const target = targetInfos.find((info) => info.url === url);
     if (!target) throw new Error('the agent tab is not among the browser targets');
-    const { sessionId } = await browser.control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
-    const rawEval = await time(ROUNDS, () => browser.control.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }, sessionId));
-    report('eval document.title (extension)', await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })), rawEval);
+    const { sessionId } = await browser.control.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId: target.targetId,
+      flatten: true,
+    });
+    const rawEval = await time(ROUNDS, () =>
+      browser.control.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }, sessionId),
+    );
+    report(
+      'eval document.title (extension)',
+      await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })),
+      rawEval,
+    );
     report('click (selector, extension)', await time(ROUNDS, () => call(client, 'click', { selector: '#terms' })));
-    report('snapshot 500-row table (extension)', await (async () => {
-      await call(client, 'navigate', { url: server.url('bench-table.html') });
-      return time(20, () => call(client, 'snapshot', {}));
-    })());
+    report(
+      'snapshot 500-row table (extension)',
+      await (async () => {
+        await call(client, 'navigate', { url: server.url('bench-table.html') });
+        return time(20, () => call(client, 'snapshot', {}));
+      })(),
+    );
     return await runWholeTask(client, server);
   } finally {
     await client.close();
@@ -139,7 +183,10 @@ async function bridgeRoundTrip(): Promise<void> {
   try {
     await connected;
     const link = bridge.link()!;
-    report('bridge round trip (stand-in extension process)', await time(ROUNDS * 10, () => link.call('eval', { expression: '1' })));
+    report(
+      'bridge round trip (stand-in extension process)',
+      await time(ROUNDS * 10, () => link.call('eval', { expression: '1' })),
+    );
   } finally {
     child.kill();
     await bridge.close();
@@ -161,7 +208,9 @@ function redactionCost(): void {
 
 async function extensionConnected(client: Client): Promise<boolean> {
   const status = await client.callTool({ name: 'status', arguments: {} });
-  return (status.structuredContent as { extension?: { connected?: boolean } } | undefined)?.extension?.connected === true;
+  return (
+    (status.structuredContent as { extension?: { connected?: boolean } } | undefined)?.extension?.connected === true
+  );
 }
 
 async function main(): Promise<void> {
@@ -185,34 +234,57 @@ async function main(): Promise<void> {
   const { client } = await connect(dataDir);
   try {
     await call(client, 'tab_new', { url: server.url('bench-signup.html') });
-    report('eval document.title', await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })), raw.evaluate);
-    report('click (selector, static page)', await time(ROUNDS, () => call(client, 'click', { selector: '#terms' })), raw.click);
+    report(
+      'eval document.title',
+      await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })),
+      raw.evaluate,
+    );
+    report(
+      'click (selector, static page)',
+      await time(ROUNDS, () => call(client, 'click', { selector: '#terms' })),
+      raw.click,
+    );
     const form = textOf(await call(client, 'snapshot', {}));
     const nameRef = refIn(form, /textbox "Name/);
     report('click (ref, static page)', await time(ROUNDS, () => call(client, 'click', { ref: nameRef })), raw.click);
-    report('type 12 chars (ref)', await time(50, () => call(client, 'type', { ref: nameRef, text: 'Ada Lovelace', clear: true })));
+    report(
+      'type 12 chars (ref)',
+      await time(50, () => call(client, 'type', { ref: nameRef, text: 'Ada Lovelace', clear: true })),
+    );
     report('snapshot sign-up form', await time(50, () => call(client, 'snapshot', {})));
 
     await call(client, 'navigate', { url: server.url('bench-table.html') });
     const table = textOf(await call(client, 'snapshot', {}));
     report('snapshot 500-row table', await time(20, () => call(client, 'snapshot', {})));
     report('find in 500-row table', await time(50, () => call(client, 'find', { text: 'Customer 377' })));
-    report('navigate (local page)', await time(20, () => call(client, 'navigate', { url: server.url('bench-signup.html') })));
+    report(
+      'navigate (local page)',
+      await time(20, () => call(client, 'navigate', { url: server.url('bench-signup.html') })),
+    );
 
     const task = await runWholeTask(client, server);
     const extensionTask = await extensionBackend(server);
 
-    console.log(`\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over the browser's launch pipe on the same page)\n`);
+    console.log(
+      `\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over the browser's launch pipe on the same page)\n`,
+    );
     const header = ['operation', 'p50', 'p95', 'raw p50', 'raw p95', 'p50 ratio'];
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-    for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
-    console.log(`\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`);
+    for (const row of [header, ...rows])
+      console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+    console.log(
+      `\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`,
+    );
     console.log(`tools/list: ${listBytes} bytes (${(listBytes / 1024).toFixed(1)} KiB)`);
     console.log(`snapshot, sign-up form: ${form.length} chars ≈ ${tokens(form.length)} tokens`);
     console.log(`snapshot, 500-row table (default page): ${table.length} chars ≈ ${tokens(table.length)} tokens`);
-    console.log(`whole task (form + table + iframes, ${task.steps.length} calls): ${task.chars} chars ≈ ${tokens(task.chars)} tokens of tool results`);
+    console.log(
+      `whole task (form + table + iframes, ${task.steps.length} calls): ${task.chars} chars ≈ ${tokens(task.chars)} tokens of tool results`,
+    );
     console.log(`  ${task.steps.join(', ')}`);
-    console.log(`whole task through the extension: ${extensionTask.chars} chars ≈ ${tokens(extensionTask.chars)} tokens of tool results`);
+    console.log(
+      `whole task through the extension: ${extensionTask.chars} chars ≈ ${tokens(extensionTask.chars)} tokens of tool results`,
+    );
   } finally {
     await client.close();
     await server.close();

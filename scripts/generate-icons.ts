@@ -16,7 +16,12 @@ const BLACK: Rgba = [0, 0, 0, 255];
 // The mark in a unit square.
 const PLATE = { x0: 0.06, y0: 0.06, x1: 0.94, y1: 0.94, r: 0.2 };
 const RING = { cx: 0.44, cy: 0.44, outer: 0.27, inner: 0.17 };
-const POINTER: Point[] = [[0.54, 0.54], [0.9, 0.67], [0.73, 0.73], [0.67, 0.9]];
+const POINTER: Point[] = [
+  [0.54, 0.54],
+  [0.9, 0.67],
+  [0.73, 0.73],
+  [0.67, 0.9],
+];
 
 function inPlate(x: number, y: number): boolean {
   const { x0, y0, x1, y1, r } = PLATE;
@@ -117,9 +122,12 @@ export function encodePng(size: number, pixels: Buffer): Buffer {
 function svg(plate: boolean, ink: string): string {
   const s = (v: number) => +(v * 1024).toFixed(1);
   const { x0, y0, x1, y1, r } = PLATE;
-  const ringPath = `M ${s(RING.cx - RING.outer)} ${s(RING.cy)} a ${s(RING.outer)} ${s(RING.outer)} 0 1 0 ${s(2 * RING.outer)} 0 a ${s(RING.outer)} ${s(RING.outer)} 0 1 0 ${-s(2 * RING.outer)} 0 Z `
-    + `M ${s(RING.cx - RING.inner)} ${s(RING.cy)} a ${s(RING.inner)} ${s(RING.inner)} 0 1 1 ${s(2 * RING.inner)} 0 a ${s(RING.inner)} ${s(RING.inner)} 0 1 1 ${-s(2 * RING.inner)} 0 Z`;
-  const plateRect = plate ? `  <rect x="${s(x0)}" y="${s(y0)}" width="${s(x1 - x0)}" height="${s(y1 - y0)}" rx="${s(r)}" fill="rgb(${BACKGROUND.slice(0, 3).join(',')})"/>\n` : '';
+  const ringPath =
+    `M ${s(RING.cx - RING.outer)} ${s(RING.cy)} a ${s(RING.outer)} ${s(RING.outer)} 0 1 0 ${s(2 * RING.outer)} 0 a ${s(RING.outer)} ${s(RING.outer)} 0 1 0 ${-s(2 * RING.outer)} 0 Z ` +
+    `M ${s(RING.cx - RING.inner)} ${s(RING.cy)} a ${s(RING.inner)} ${s(RING.inner)} 0 1 1 ${s(2 * RING.inner)} 0 a ${s(RING.inner)} ${s(RING.inner)} 0 1 1 ${-s(2 * RING.inner)} 0 Z`;
+  const plateRect = plate
+    ? `  <rect x="${s(x0)}" y="${s(y0)}" width="${s(x1 - x0)}" height="${s(y1 - y0)}" rx="${s(r)}" fill="rgb(${BACKGROUND.slice(0, 3).join(',')})"/>\n`
+    : '';
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024" width="1024" height="1024">
 ${plateRect}  <path d="${ringPath}" fill="${ink}" fill-rule="evenodd"/>
   <polygon points="${POINTER.map(([x, y]) => `${s(x)},${s(y)}`).join(' ')}" fill="${ink}"/>
@@ -135,7 +143,10 @@ function main(): void {
   writeFileSync(join(root, 'tray-template.svg'), svg(false, 'black'));
   writeFileSync(join(root, 'icon.png'), encodePng(1024, render(1024, true, WHITE)));
   writeFileSync(join(root, 'icon-512.png'), encodePng(512, render(512, true, WHITE)));
-  for (const [name, size] of [['', 16], ['@2x', 32]] as const) {
+  for (const [name, size] of [
+    ['', 16],
+    ['@2x', 32],
+  ] as const) {
     writeFileSync(join(icons, `trayTemplate${name}.png`), encodePng(size, render(size, false, BLACK)));
     writeFileSync(join(icons, `tray${name}.png`), encodePng(size, render(size, true, WHITE)));
   }

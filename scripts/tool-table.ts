@@ -20,7 +20,9 @@ function cell(text: string): string {
 }
 
 export function renderTable(catalog: readonly ToolDefinition[]): string {
-  const rows = catalog.map((tool) => `| ${tool.category} | \`${tool.name}\` | ${cell(tool.description)} | ${effect(tool)} |`);
+  const rows = catalog.map(
+    (tool) => `| ${tool.category} | \`${tool.name}\` | ${cell(tool.description)} | ${effect(tool)} |`,
+  );
   return ['| category | tool | what it does | effect |', '|---|---|---|---|', ...rows].join('\n');
 }
 

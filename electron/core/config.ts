@@ -36,8 +36,7 @@ const OWNED_BROWSER_FLAGS = ['--user-data-dir', '--remote-debugging-pipe'];
 const BROWSER_CHOICES: readonly BrowserChoice[] = ['auto', 'extension', 'fallback'];
 
 export type CliOutcome =
-  | { kind: 'run'; config: Config }
-  | { kind: 'exit'; code: 0 | 2; stdout?: string; stderr?: string };
+  { kind: 'run'; config: Config } | { kind: 'exit'; code: 0 | 2; stdout?: string; stderr?: string };
 
 export const USAGE = `Usage: chrome-mcp [options]
        chrome-mcp <command> [--help]
@@ -112,14 +111,22 @@ export function parseCli(
   if (values.version) return { kind: 'exit', code: 0, stdout: `${VERSION}\n` };
   const dataDir = resolveDataDir(values['data-dir'], env);
   const browser = (values.browser ?? 'auto') as BrowserChoice;
-  if (!BROWSER_CHOICES.includes(browser)) return badFlag(`--browser takes ${BROWSER_CHOICES.join(', ')}, not "${values.browser}"`, usage);
+  if (!BROWSER_CHOICES.includes(browser))
+    return badFlag(`--browser takes ${BROWSER_CHOICES.join(', ')}, not "${values.browser}"`, usage);
   const port = values.port === undefined ? DEFAULT_BRIDGE_PORT : Number(values.port);
   if (!isPort(port)) return badFlag(`--port takes a port number (0 for any free one), not "${values.port}"`, usage);
   const controlPort = values['control-port'] === undefined ? 0 : Number(values['control-port']);
-  if (!isPort(controlPort)) return badFlag(`--control-port takes a port number (0 for any free one), not "${values['control-port']}"`, usage);
+  if (!isPort(controlPort))
+    return badFlag(`--control-port takes a port number (0 for any free one), not "${values['control-port']}"`, usage);
   const browserArgs = values['browser-arg'] ?? [];
-  const badArg = browserArgs.find((arg) => !arg.startsWith('--') || OWNED_BROWSER_FLAGS.some((owned) => arg.split('=')[0] === owned));
-  if (badArg !== undefined) return badFlag(`--browser-arg takes a Chromium flag (--name or --name=value) other than ${OWNED_BROWSER_FLAGS.join(', ')}, not "${badArg}"`, usage);
+  const badArg = browserArgs.find(
+    (arg) => !arg.startsWith('--') || OWNED_BROWSER_FLAGS.some((owned) => arg.split('=')[0] === owned),
+  );
+  if (badArg !== undefined)
+    return badFlag(
+      `--browser-arg takes a Chromium flag (--name or --name=value) other than ${OWNED_BROWSER_FLAGS.join(', ')}, not "${badArg}"`,
+      usage,
+    );
   const grants = { allow: values.allow ?? [], trust: values.trust ?? [] };
   try {
     policyFromFlags(grants);

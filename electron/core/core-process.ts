@@ -37,7 +37,9 @@ export interface CoreProcess {
 /** The core, serving, with the stops wired; start-up errors (CoreBusyError, PolicyFormatError) are thrown. */
 export async function runCoreProcess(options: CoreProcessOptions): Promise<CoreProcess> {
   const { config, log } = options;
-  const claim: CoreClaim | undefined = options.hostSessions ? await claimCoreHost({ dataDir: config.dataDir, log }) : undefined;
+  const claim: CoreClaim | undefined = options.hostSessions
+    ? await claimCoreHost({ dataDir: config.dataDir, log })
+    : undefined;
   const core = await (options.start ?? (() => startCore(config, log)))().catch(async (error: unknown) => {
     await claim?.release();
     throw error;
@@ -46,7 +48,8 @@ export async function runCoreProcess(options: CoreProcessOptions): Promise<CoreP
   const first: Array<() => void | Promise<void>> = [];
   const last: Array<() => void | Promise<void>> = [];
   const closeAll = async (parts: Array<() => void | Promise<void>>): Promise<void> => {
-    for (const close of parts) await Promise.resolve(close()).catch((error: unknown) => log(`closing failed: ${String(error)}`));
+    for (const close of parts)
+      await Promise.resolve(close()).catch((error: unknown) => log(`closing failed: ${String(error)}`));
   };
   let stopping = false;
   const stop: Stop = (reason, code = 0) => {

@@ -50,7 +50,11 @@ export interface CoreOptions {
 export async function startCore(config: Config, log: Log, options: CoreOptions = {}): Promise<Core> {
   ensurePrivateDir(config.dataDir);
   // Throws PolicyFormatError naming the file's mistake before anything listens.
-  const store = new PolicyStore({ file: config.policyFile, required: config.policyFileRequired, grants: policyFromFlags(config.grants).grants });
+  const store = new PolicyStore({
+    file: config.policyFile,
+    required: config.policyFileRequired,
+    grants: policyFromFlags(config.grants).grants,
+  });
   // One for the bridge and the control API both: a revoke and a code redemption must queue behind each other.
   const auth = createBridgeAuth({ dataDir: config.dataDir, log });
   // Each client, once it has introduced itself, and its leaving reach the panel and the tray as activity.
@@ -80,7 +84,15 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   const personStop = (message: string): void => void control.stop(message);
   const fallback = options.fallback
     ? options.fallback({ log, policy, onPersonStop: personStop })
-    : lazyFallback({ executablePath: config.executablePath, headless: config.headless, profileDir: config.profileDir, extraArgs: config.browserArgs, log, policy, onPersonStop: personStop });
+    : lazyFallback({
+        executablePath: config.executablePath,
+        headless: config.headless,
+        profileDir: config.profileDir,
+        extraArgs: config.browserArgs,
+        log,
+        policy,
+        onPersonStop: personStop,
+      });
   const bridge = await startBridge(config, log, policy, auth);
   const stateFile = new BridgeStateFile(config.dataDir);
   const listening = bridge.listening();
@@ -98,9 +110,17 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   // Every change reaches the extension at once; the fallback's engine reads the store on every check.
   control.onPolicyChange(() => bridge.policyChanged());
   bridge.on('personStop', personStop);
-  const controlServer = await ControlServer.start({ hub: control, dataDir: config.dataDir, port: config.controlPort, log });
+  const controlServer = await ControlServer.start({
+    hub: control,
+    dataDir: config.dataDir,
+    port: config.controlPort,
+    log,
+  });
   // The panel is ours: the agent never reads or acts on it, whatever the rules say.
-  store.setSelf([parseSitePattern(`127.0.0.1:${controlServer.port}`), parseSitePattern(`localhost:${controlServer.port}`)]);
+  store.setSelf([
+    parseSitePattern(`127.0.0.1:${controlServer.port}`),
+    parseSitePattern(`localhost:${controlServer.port}`),
+  ]);
   // A link that held acts closing takes them with it: the person's cards say so at once, not when Send is pressed.
   const extension = extensionBackend(bridge, (id, why) => control.expireHeld(id, why));
   const manager = new BackendManager(config.browser, extension, fallback.executor);
@@ -117,7 +137,12 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   };
 
   const status = async (agent?: AgentContext): Promise<StatusReport> =>
-    statusReport({ choice: config.browser, lastCall: manager.lastSelection(), extension: extensionStatus(), fallback: await fallback.state(agent) });
+    statusReport({
+      choice: config.browser,
+      lastCall: manager.lastSelection(),
+      extension: extensionStatus(),
+      fallback: await fallback.state(agent),
+    });
 
   return {
     executor: manager,

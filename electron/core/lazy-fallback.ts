@@ -17,13 +17,23 @@ export interface LazyFallback {
 
 export function lazyFallback(options: FallbackOptions): LazyFallback {
   let loaded: Promise<FallbackExecutor> | undefined;
-  const load = () => (loaded ??= import('./fallback/fallback-executor.js').then(({ FallbackExecutor }) => new FallbackExecutor(options)));
+  const load = () =>
+    (loaded ??= import('./fallback/fallback-executor.js').then(
+      ({ FallbackExecutor }) => new FallbackExecutor(options),
+    ));
   return {
     executor: { run: async (op, args, ctx) => (await load()).run(op, args, ctx) },
     state: async (agent) => {
       if (loaded) return (await loaded).state(agent);
       const { headless, profileDir, executablePath } = options;
-      return { launched: false, executable: findBrowser(executablePath) ?? null, headless, profileDir, tabs: 0, currentTab: null };
+      return {
+        launched: false,
+        executable: findBrowser(executablePath) ?? null,
+        headless,
+        profileDir,
+        tabs: 0,
+        currentTab: null,
+      };
     },
     close: async () => (await loaded)?.close(),
   };

@@ -13,5 +13,10 @@ export const log: Log = (line) => {
  * messaging), where a stray console.log would corrupt it.
  */
 export function routeConsoleToLog(): void {
-  console.log = console.info = console.debug = console.warn = console.error = (...parts: unknown[]) => log(formatWithOptions({ colors: false }, ...parts));
+  console.log =
+    console.info =
+    console.debug =
+    console.warn =
+    console.error =
+      (...parts: unknown[]) => log(formatWithOptions({ colors: false }, ...parts));
 }

@@ -8,7 +8,11 @@ function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'chrome-mcp') return dir;
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'chrome-mcp'
+    )
+      return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error('cannot find the chrome-mcp package folder above this file');
     dir = parent;

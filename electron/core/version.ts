@@ -6,7 +6,10 @@ function readVersion(): string {
   let dir = new URL('./', import.meta.url);
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: unknown; version?: unknown };
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (pkg.name === 'chrome-mcp' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // No package.json at this level: keep walking.

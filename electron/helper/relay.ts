@@ -24,7 +24,14 @@ const RETRY_MS = 100;
 const END_GRACE_MS = 2_000;
 
 /** The exit code: 0 when the client ended the session, 1 when no core answered or the core went away. */
-export async function runRelay({ dataDir, startCore, input, output, log, waitMs = 15_000 }: RelayOptions): Promise<number> {
+export async function runRelay({
+  dataDir,
+  startCore,
+  input,
+  output,
+  log,
+  waitMs = 15_000,
+}: RelayOptions): Promise<number> {
   const socket = await reachCore(dataDir, startCore, log, waitMs);
   if (typeof socket === 'string') {
     log(`no chrome-mcp core answered for ${dataDir} within ${waitMs / 1000} s (${socket})`);
@@ -66,7 +73,10 @@ async function dial(dataDir: string): Promise<Dialled> {
   });
   if (!connected) {
     const code = failure?.code;
-    return { absent: code === 'ENOENT' || code === 'ECONNREFUSED', why: `${file.socket}: ${failure?.message ?? 'closed'}` };
+    return {
+      absent: code === 'ENOENT' || code === 'ECONNREFUSED',
+      why: `${file.socket}: ${failure?.message ?? 'closed'}`,
+    };
   }
   try {
     await greetCore(socket, file.token);
@@ -100,7 +110,8 @@ function relay(socket: Socket, input: Readable, output: Writable, log: Log): Pro
       finish(0);
     });
     socket.once('close', () => {
-      if (!clientDone) log('the chrome-mcp core ended this session (it quit or was stopped); restart the MCP client to reconnect');
+      if (!clientDone)
+        log('the chrome-mcp core ended this session (it quit or was stopped); restart the MCP client to reconnect');
       finish(clientDone ? 0 : 1);
     });
   });

@@ -43,13 +43,19 @@ export function runApp(paths: AppPaths): void {
   // The tray app lives on with no window open; only Quit ends it.
   app.on('window-all-closed', () => undefined);
   // One handler for every way start-up fails (a rejection inside `start` too), so the person always hears why.
-  app.whenReady()
+  app
+    .whenReady()
     .then(() => start(paths))
     .then(
       (open) => {
         openPanel = open;
       },
-      (error: unknown) => fail(error instanceof StartRefused ? error.message : `Chrome MCP could not start: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) =>
+        fail(
+          error instanceof StartRefused
+            ? error.message
+            : `Chrome MCP could not start: ${error instanceof Error ? error.message : String(error)}`,
+        ),
     );
 }
 
@@ -72,25 +78,35 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
       config,
       log,
       hostSessions: true,
-      start: () => startCore(config, log, {
-        fallback: electronFallback({
-          showWindows: () => settings.showBrowser,
-          profileDir: join(app.getPath('userData'), 'Partitions', FALLBACK_PARTITION.replace(/^persist:/, '')),
+      start: () =>
+        startCore(config, log, {
+          fallback: electronFallback({
+            showWindows: () => settings.showBrowser,
+            profileDir: join(app.getPath('userData'), 'Partitions', FALLBACK_PARTITION.replace(/^persist:/, '')),
+          }),
+          extensionDir: extensionDir(paths),
         }),
-        extensionDir: extensionDir(paths),
-      }),
       // Quit: Electron must not go on to close the app before the core is closed (app.exit does not come back here).
-      stopOn: [(stop) => app.on('before-quit', (event) => {
-        event.preventDefault();
-        stop('quit');
-      })],
+      stopOn: [
+        (stop) =>
+          app.on('before-quit', (event) => {
+            event.preventDefault();
+            stop('quit');
+          }),
+      ],
       deadlineMs: QUIT_DEADLINE_MS,
       deadlineCode: () => 0,
       exit: (code) => app.exit(code),
     });
   } catch (error) {
-    if (error instanceof CoreBusyError) throw new StartRefused(`Another Chrome MCP already serves ${config.dataDir} (perhaps \`chrome-mcp serve\`). Stop it, then start the app again.`);
-    if (error instanceof PolicyFormatError) throw new StartRefused(`${config.policyFile}: ${error.message}\n\nFix the file (or remove it) and start Chrome MCP again.`);
+    if (error instanceof CoreBusyError)
+      throw new StartRefused(
+        `Another Chrome MCP already serves ${config.dataDir} (perhaps \`chrome-mcp serve\`). Stop it, then start the app again.`,
+      );
+    if (error instanceof PolicyFormatError)
+      throw new StartRefused(
+        `${config.policyFile}: ${error.message}\n\nFix the file (or remove it) and start Chrome MCP again.`,
+      );
     throw error;
   }
   const { core } = running;
@@ -105,15 +121,25 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
   const nativeHostFailed = !installNativeHost({ dataDir: config.dataDir, command, log });
 
   // Forge's dev server under `electron-forge start`; the built files on app://panel everywhere else.
-  const devUrl = !paths.isPackaged && typeof PANEL_VITE_DEV_SERVER_URL === 'string' ? PANEL_VITE_DEV_SERVER_URL : undefined;
+  const devUrl =
+    !paths.isPackaged && typeof PANEL_VITE_DEV_SERVER_URL === 'string' ? PANEL_VITE_DEV_SERVER_URL : undefined;
   const panelRoot = findPanelRoot(panelCandidates(paths));
-  if (!devUrl && !panelRoot) log(`the panel is not built (looked in ${panelCandidates(paths).join(', ')}): run npm run build:renderer`);
+  if (!devUrl && !panelRoot)
+    log(`the panel is not built (looked in ${panelCandidates(paths).join(', ')}): run npm run build:renderer`);
   setupPanelProtocol(panelRoot);
   const panelOrigin = devUrl ? new URL(devUrl).origin : PANEL_ORIGIN;
-  const panel: PanelWindowOptions = { preload: preloadPath(paths), url: devUrl ?? PANEL_URL, onLoadError: (message) => log(`panel did not load: ${message}`) };
-  const openPanel = (screen?: string): void => void showPanel(panel, screen === undefined ? undefined : `screen=${screen}`);
+  const panel: PanelWindowOptions = {
+    preload: preloadPath(paths),
+    url: devUrl ?? PANEL_URL,
+    onLoadError: (message) => log(`panel did not load: ${message}`),
+  };
+  const openPanel = (screen?: string): void =>
+    void showPanel(panel, screen === undefined ? undefined : `screen=${screen}`);
   const stopIpc = setupIpc({ hub: core.control, panelOrigin, log });
-  const stopNotifications = setupNotifications((listener) => core.control.subscribe(listener), () => openPanel(SCREENS.needs));
+  const stopNotifications = setupNotifications(
+    (listener) => core.control.subscribe(listener),
+    () => openPanel(SCREENS.needs),
+  );
 
   const loginItem = process.platform === 'linux' ? undefined : () => app.getLoginItemSettings().openAtLogin;
   const notify = (title: string, body: string): void => {
@@ -129,7 +155,9 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
       case 'sites':
         return openPanel(SCREENS.sites);
       case 'stop':
-        return void core.control.call('stop', { message: 'The person stopped the agent from the tray menu.' }).then(() => tray.refresh());
+        return void core.control
+          .call('stop', { message: 'The person stopped the agent from the tray menu.' })
+          .then(() => tray.refresh());
       case 'resume':
         return void core.control.call('resume', {}).then(() => tray.refresh());
       case 'connect':
@@ -154,11 +182,20 @@ async function start(paths: AppPaths): Promise<(screen?: string) => void> {
     notify(outcome.title, outcome.body);
   };
 
-  const trayIcon = nativeImage.createFromPath(iconPath(paths, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'));
+  const trayIcon = nativeImage.createFromPath(
+    iconPath(paths, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
+  );
   if (process.platform === 'darwin') trayIcon.setTemplateImage(true);
   const tray = setupTray({
     icon: trayIcon,
-    state: async () => trayState({ report: await core.status(), control: await core.control.status(), openAtLogin: loginItem?.(), showBrowser: settings.showBrowser, nativeHostFailed }),
+    state: async () =>
+      trayState({
+        report: await core.status(),
+        control: await core.control.status(),
+        openAtLogin: loginItem?.(),
+        showBrowser: settings.showBrowser,
+        nativeHostFailed,
+      }),
     onAction: act,
     onChange: (refresh) => core.control.subscribe(refresh),
     log,

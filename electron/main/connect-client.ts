@@ -10,16 +10,33 @@ export interface ConnectOutcome {
 }
 
 /** `register` is registerClient (tests pass one bound to their own files and PATH). */
-export async function connectClient(client: ClientName, launcher: string, register: typeof registerClient = registerClient): Promise<ConnectOutcome> {
+export async function connectClient(
+  client: ClientName,
+  launcher: string,
+  register: typeof registerClient = registerClient,
+): Promise<ConnectOutcome> {
   const label = CLIENTS[client].label;
   let result: RegisterResult;
   try {
     result = await register({ client, command: launcher });
   } catch (error) {
-    return { ok: false, title: `Could not connect ${label}`, body: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      title: `Could not connect ${label}`,
+      body: error instanceof Error ? error.message : String(error),
+    };
   }
-  if (result.action === 'unchanged') return { ok: true, title: `${label} is already connected`, body: `Its config (${result.path}) already runs Chrome MCP.` };
+  if (result.action === 'unchanged')
+    return {
+      ok: true,
+      title: `${label} is already connected`,
+      body: `Its config (${result.path}) already runs Chrome MCP.`,
+    };
   const backup = result.backup ? ` The old file is kept as ${result.backup}.` : '';
   const caution = result.caution ? ` ${result.caution}` : '';
-  return { ok: true, title: `${label} connected`, body: `Restart ${label} to use Chrome MCP (${result.path}).${backup}${caution}` };
+  return {
+    ok: true,
+    title: `${label} connected`,
+    body: `Restart ${label} to use Chrome MCP (${result.path}).${backup}${caution}`,
+  };
 }

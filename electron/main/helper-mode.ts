@@ -34,7 +34,12 @@ export function appEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** Starts the app in the background, detached from the helper (it outlives this MCP session and serves the next ones). */
 export function launchApp(command: readonly [string, ...string[]], env: NodeJS.ProcessEnv = process.env): void {
   const [program, ...args] = command;
-  const child = spawn(program, [...args, BACKGROUND_FLAG], { detached: true, stdio: 'ignore', env: appEnvironment(env), windowsHide: true });
+  const child = spawn(program, [...args, BACKGROUND_FLAG], {
+    detached: true,
+    stdio: 'ignore',
+    env: appEnvironment(env),
+    windowsHide: true,
+  });
   child.on('error', () => undefined);
   child.unref();
 }
@@ -51,6 +56,13 @@ export interface HelperModeOptions {
 }
 
 /** Relays until the client or the core ends the session; resolves with the exit code. */
-export function runHelper({ dataDir, command, input, output, log, launch = launchApp }: HelperModeOptions): Promise<number> {
+export function runHelper({
+  dataDir,
+  command,
+  input,
+  output,
+  log,
+  launch = launchApp,
+}: HelperModeOptions): Promise<number> {
   return runRelay({ dataDir, startCore: () => launch(command), input, output, log, waitMs: HELPER_WAIT_MS });
 }

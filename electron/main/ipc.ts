@@ -42,7 +42,8 @@ export function isPanelSender(event: SenderEvent, panelOrigin: string): boolean 
 /** One call from the panel, as its reply: the hub's output, or a refusal with its code. */
 export async function handleCall(hub: ControlTarget, name: unknown, input: unknown): Promise<IpcReply> {
   try {
-    if (typeof name !== 'string' || !isControlCall(name)) throw new ControlError('UNKNOWN_CALL', `No control call "${String(name).slice(0, 100)}".`);
+    if (typeof name !== 'string' || !isControlCall(name))
+      throw new ControlError('UNKNOWN_CALL', `No control call "${String(name).slice(0, 100)}".`);
     const parsed = CONTROL_API[name].input.safeParse(input ?? {});
     if (!parsed.success) throw inputError(name, parsed.error);
     return { ok: true, value: await hub.call(name, parsed.data) };
@@ -83,7 +84,8 @@ export function setupIpc({ hub, panelOrigin, log }: IpcOptions): () => void {
   ipcMain.handle(CONTROL_IPC.call, async (event, name: unknown, input: unknown): Promise<IpcReply> => {
     if (!isPanelSender(event, panelOrigin)) return refuse(event, CONTROL_IPC.call);
     const reply = await handleCall(hub, name, input);
-    if (!reply.ok && reply.error.code === 'INTERNAL') log(`control call ${String(name).slice(0, 100)} failed inside the app`);
+    if (!reply.ok && reply.error.code === 'INTERNAL')
+      log(`control call ${String(name).slice(0, 100)} failed inside the app`);
     return reply;
   });
 

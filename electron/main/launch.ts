@@ -27,4 +27,3 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   const { runApp } = await import('./app.js');
   runApp(paths());
 }
-

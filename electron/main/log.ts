@@ -14,7 +14,9 @@ export const LOG_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Every part of a message as redacted text: objects and errors are rendered first, so a secret inside one is masked too. */
 export function redactMessage(message: LogMessage): LogMessage {
-  const data = message.data.map((part: unknown) => redactText(typeof part === 'string' ? part : inspect(part, { depth: 4, breakLength: Infinity })));
+  const data = message.data.map((part: unknown) =>
+    redactText(typeof part === 'string' ? part : inspect(part, { depth: 4, breakLength: Infinity })),
+  );
   return { ...message, data };
 }
 

@@ -45,7 +45,7 @@ export type MenuEntry =
 export function headline(state: TrayState): string {
   if (state.stopped) return 'Agent stopped';
   if (state.extension === 'connected') return `Extension connected${state.chrome ? ` (Chrome ${state.chrome})` : ''}`;
-  if (state.fallbackInUse) return 'Using the app\'s own browser';
+  if (state.fallbackInUse) return "Using the app's own browser";
   if (state.extension === 'unpaired') return 'Extension not paired';
   return 'Extension not connected';
 }
@@ -57,7 +57,10 @@ const NAME_SHOWN_MAX = 24;
 /** One short line on which MCP clients are connected. */
 export function clientsLine(names: readonly string[]): string {
   if (names.length === 0) return 'No MCP client connected';
-  const shown = names.slice(0, NAMES_SHOWN).map((name) => shorten(name, NAME_SHOWN_MAX)).join(', ');
+  const shown = names
+    .slice(0, NAMES_SHOWN)
+    .map((name) => shorten(name, NAME_SHOWN_MAX))
+    .join(', ');
   const more = names.length > NAMES_SHOWN ? `, +${names.length - NAMES_SHOWN} more` : '';
   return `${names.length} client${names.length === 1 ? '' : 's'} connected: ${shown}${more}`;
 }
@@ -70,20 +73,45 @@ export function tooltip(state: TrayState): string {
 
 export function menuModel(state: TrayState): MenuEntry[] {
   const entries: MenuEntry[] = [{ type: 'label', label: headline(state) }];
-  if (state.extension !== 'connected' && state.fallbackInUse) entries.push({ type: 'label', label: 'Your Chrome is not being used: pair the extension to use it' });
+  if (state.extension !== 'connected' && state.fallbackInUse)
+    entries.push({ type: 'label', label: 'Your Chrome is not being used: pair the extension to use it' });
   if (state.nativeHostFailed) entries.push({ type: 'label', label: 'Pairing host not installed: see Open logs' });
   entries.push({ type: 'label', label: clientsLine(state.clients) });
   entries.push({ type: 'separator' });
   // Pairing comes first while there is none: nothing reaches the person's Chrome before it.
-  entries.push({ type: 'item', label: state.extension === 'unpaired' ? 'Pair extension…' : 'Pair extension again…', action: { kind: 'pair' } });
-  entries.push({ type: 'item', label: state.waiting ? `Open panel (${state.waiting} waiting)` : 'Open panel', action: { kind: 'panel' } });
+  entries.push({
+    type: 'item',
+    label: state.extension === 'unpaired' ? 'Pair extension…' : 'Pair extension again…',
+    action: { kind: 'pair' },
+  });
+  entries.push({
+    type: 'item',
+    label: state.waiting ? `Open panel (${state.waiting} waiting)` : 'Open panel',
+    action: { kind: 'panel' },
+  });
   entries.push({ type: 'item', label: 'Allowed sites…', action: { kind: 'sites' } });
-  entries.push(state.stopped ? { type: 'item', label: 'Resume agent', action: { kind: 'resume' } } : { type: 'item', label: 'Stop agent', action: { kind: 'stop' } });
+  entries.push(
+    state.stopped
+      ? { type: 'item', label: 'Resume agent', action: { kind: 'resume' } }
+      : { type: 'item', label: 'Stop agent', action: { kind: 'stop' } },
+  );
   entries.push({ type: 'separator' });
-  for (const client of CLIENT_NAMES) entries.push({ type: 'item', label: `Connect ${CLIENTS[client].label}`, action: { kind: 'connect', client } });
+  for (const client of CLIENT_NAMES)
+    entries.push({ type: 'item', label: `Connect ${CLIENTS[client].label}`, action: { kind: 'connect', client } });
   entries.push({ type: 'separator' });
-  entries.push({ type: 'checkbox', label: 'Show the app\'s browser windows', checked: state.showBrowser, action: { kind: 'show-browser', enabled: !state.showBrowser } });
-  if (state.openAtLogin !== undefined) entries.push({ type: 'checkbox', label: 'Start at login', checked: state.openAtLogin, action: { kind: 'login', enabled: !state.openAtLogin } });
+  entries.push({
+    type: 'checkbox',
+    label: "Show the app's browser windows",
+    checked: state.showBrowser,
+    action: { kind: 'show-browser', enabled: !state.showBrowser },
+  });
+  if (state.openAtLogin !== undefined)
+    entries.push({
+      type: 'checkbox',
+      label: 'Start at login',
+      checked: state.openAtLogin,
+      action: { kind: 'login', enabled: !state.openAtLogin },
+    });
   entries.push({ type: 'item', label: 'Open logs', action: { kind: 'logs' } });
   entries.push({ type: 'separator' });
   entries.push({ type: 'item', label: 'Quit Chrome MCP', action: { kind: 'quit' } });
@@ -92,14 +120,22 @@ export function menuModel(state: TrayState): MenuEntry[] {
 
 /** The tray state from what the core reports: its `status` (the MCP tool's report) and the control hub's. */
 export function trayState(input: {
-  report: { lastCall: { backend: string } | null; extension: { connected: boolean; pairing: string; chrome?: string }; browser: { launched: boolean } };
+  report: {
+    lastCall: { backend: string } | null;
+    extension: { connected: boolean; pairing: string; chrome?: string };
+    browser: { launched: boolean };
+  };
   control: { stopped: unknown; questions: number; held: number; clients: readonly { name: string }[] };
   openAtLogin: boolean | undefined;
   showBrowser: boolean;
   nativeHostFailed?: boolean;
 }): TrayState {
   const { report, control } = input;
-  const extension = report.extension.connected ? 'connected' : report.extension.pairing === 'none' ? 'unpaired' : 'paired';
+  const extension = report.extension.connected
+    ? 'connected'
+    : report.extension.pairing === 'none'
+      ? 'unpaired'
+      : 'paired';
   return {
     extension,
     ...(report.extension.chrome ? { chrome: report.extension.chrome } : {}),

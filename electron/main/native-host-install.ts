@@ -19,14 +19,29 @@ export interface NativeHostInstall {
  * Installs, rewriting only what changed (a start with nothing moved writes nothing); false when it failed. Never throws:
  * without the host the person can still pair with a code, so a failure is logged and the tray says so.
  */
-export function installNativeHost({ dataDir, command, log, platform = process.platform, home = homedir() }: NativeHostInstall): boolean {
+export function installNativeHost({
+  dataDir,
+  command,
+  log,
+  platform = process.platform,
+  home = homedir(),
+}: NativeHostInstall): boolean {
   try {
-    const steps = planInstall({ platform, home, dataDir, command: [...command, NATIVE_HOST_FLAG], browsers: browsersHere(platform, home), remove: false });
+    const steps = planInstall({
+      platform,
+      home,
+      dataDir,
+      command: [...command, NATIVE_HOST_FLAG],
+      browsers: browsersHere(platform, home),
+      remove: false,
+    });
     const changed = applySteps(steps).filter((line) => !line.startsWith('unchanged'));
     if (changed.length) log(`native host: ${changed.join('; ')}`);
     return true;
   } catch (error) {
-    log(`could not install the native host (the extension cannot fetch its pairing secret by itself; pair with a code): ${error instanceof Error ? error.message : String(error)}`);
+    log(
+      `could not install the native host (the extension cannot fetch its pairing secret by itself; pair with a code): ${error instanceof Error ? error.message : String(error)}`,
+    );
     return false;
   }
 }

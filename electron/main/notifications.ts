@@ -15,11 +15,20 @@ const MAX_BODY = 180;
 export function notificationFor(event: ActivityEvent): NotificationText | undefined {
   if (event.type === 'question' && event.change === 'added') {
     const { question } = event;
-    if (question.kind === 'site') return { title: `Allow ${question.site}?`, body: clip(`The agent wants to ${verb(question.need)} ${question.site} (${question.tool}). Open the panel to answer.`) };
+    if (question.kind === 'site')
+      return {
+        title: `Allow ${question.site}?`,
+        body: clip(
+          `The agent wants to ${verb(question.need)} ${question.site} (${question.tool}). Open the panel to answer.`,
+        ),
+      };
     return { title: 'The agent asks', body: clip(question.text) };
   }
   if (event.type === 'held' && event.change === 'added') {
-    return { title: `Held: ${event.act.method} to ${event.act.site}`, body: clip(`${event.act.why} Release or reject it in the panel.`) };
+    return {
+      title: `Held: ${event.act.method} to ${event.act.site}`,
+      body: clip(`${event.act.why} Release or reject it in the panel.`),
+    };
   }
   return undefined;
 }
@@ -35,7 +44,10 @@ function clip(text: string): string {
 }
 
 /** Subscribes to the hub's activity from now on; returns the unsubscribe. */
-export function setupNotifications(subscribe: (listener: (event: ActivityEvent) => void) => () => void, onClick: () => void): () => void {
+export function setupNotifications(
+  subscribe: (listener: (event: ActivityEvent) => void) => () => void,
+  onClick: () => void,
+): () => void {
   if (!Notification.isSupported()) return () => undefined;
   return subscribe((event) => {
     const text = notificationFor(event);

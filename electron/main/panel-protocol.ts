@@ -47,7 +47,9 @@ const TYPES: Record<string, string> = {
 
 /** Must run before `app` is ready: the scheme is standard (relative URLs, an origin) and secure (like https). */
 export function registerPanelScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: PANEL_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: PANEL_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 /**
@@ -76,7 +78,10 @@ export function panelFile(root: string, requestUrl: string): string | undefined 
 }
 
 /** Where the built panel is: the first of `candidates` holding an index.html. */
-export function findPanelRoot(candidates: readonly string[], exists: (path: string) => boolean = existsSync): string | undefined {
+export function findPanelRoot(
+  candidates: readonly string[],
+  exists: (path: string) => boolean = existsSync,
+): string | undefined {
   return candidates.find((dir) => exists(join(dir, 'index.html')));
 }
 
@@ -84,7 +89,8 @@ export function findPanelRoot(candidates: readonly string[], exists: (path: stri
 export function setupPanelProtocol(root: string | undefined): void {
   protocol.handle(PANEL_SCHEME, async (request) => {
     const file = root === undefined ? undefined : panelFile(root, request.url);
-    if (file === undefined || !existsSync(file)) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    if (file === undefined || !existsSync(file))
+      return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
     const served = await net.fetch(pathToFileURL(file).href);
     return new Response(served.body, {
       status: 200,

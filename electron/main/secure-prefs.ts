@@ -17,6 +17,8 @@ export const SECURE_WEB_PREFERENCES = {
 } as const satisfies WebPreferences;
 
 /** The secure set plus what a window adds (its preload, its partition); `extra` can never turn a secure one off. */
-export function secureWebPreferences(extra: Pick<WebPreferences, 'preload' | 'partition' | 'backgroundThrottling'> = {}): WebPreferences {
+export function secureWebPreferences(
+  extra: Pick<WebPreferences, 'preload' | 'partition' | 'backgroundThrottling'> = {},
+): WebPreferences {
   return { ...extra, ...SECURE_WEB_PREFERENCES };
 }

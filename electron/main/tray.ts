@@ -15,7 +15,10 @@ export interface TrayOptions {
 const POLL_MS = 5_000;
 
 /** Electron's menu template for the model: labels are disabled items, the rest call `onAction`. */
-export function menuTemplate(entries: readonly MenuEntry[], onAction: (action: MenuAction) => void): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  entries: readonly MenuEntry[],
+  onAction: (action: MenuAction) => void,
+): MenuItemConstructorOptions[] {
   return entries.map((entry): MenuItemConstructorOptions => {
     switch (entry.type) {
       case 'label':
@@ -30,7 +33,11 @@ export function menuTemplate(entries: readonly MenuEntry[], onAction: (action: M
   });
 }
 
-export function setupTray({ icon, state, onAction, onChange, log }: TrayOptions): { tray: Tray; refresh: () => Promise<void>; dispose: () => void } {
+export function setupTray({ icon, state, onAction, onChange, log }: TrayOptions): {
+  tray: Tray;
+  refresh: () => Promise<void>;
+  dispose: () => void;
+} {
   const tray = new Tray(icon);
   let shown = '';
   const refresh = async (): Promise<void> => {

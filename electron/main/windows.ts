@@ -50,7 +50,8 @@ export function showPanel(options: PanelWindowOptions, route?: string): BrowserW
     });
     return panel;
   }
-  if (route !== undefined) void panel.webContents.executeJavaScript(`location.hash = ${JSON.stringify(route)}`).catch(() => undefined);
+  if (route !== undefined)
+    void panel.webContents.executeJavaScript(`location.hash = ${JSON.stringify(route)}`).catch(() => undefined);
   if (panel.isMinimized()) panel.restore();
   panel.show();
   panel.focus();

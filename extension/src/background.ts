@@ -18,14 +18,23 @@ import { openSessionStore } from './session-store.js';
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
 const host = new ChromeTabHost();
 
-async function startSession(session: string, send: (frame: ExtensionFrame) => void, policy: () => Policy): Promise<LinkSession> {
+async function startSession(
+  session: string,
+  send: (frame: ExtensionFrame) => void,
+  policy: () => Policy,
+): Promise<LinkSession> {
   const onPersonStop = (where: string) => {
     const message = personStopMessage(where);
     send({ type: 'stop', message });
     // Halts what runs here at once, within the step in flight, rather than after the core's cancel comes back.
     router.abortAll(new ToolError('STOPPED', `Stopped by the person: ${message}`));
   };
-  const executor = createEngineExecutor(host, { tag: `x${session}`, store: await openSessionStore(), policy, onPersonStop });
+  const executor = createEngineExecutor(host, {
+    tag: `x${session}`,
+    store: await openSessionStore(),
+    policy,
+    onPersonStop,
+  });
   const router = new CommandRouter(executor, send);
   return {
     router,

@@ -64,7 +64,10 @@ export class BridgeClient {
     this.connection = undefined;
     const { port } = await loadCredentials();
     return new Promise<PairResult>((resolve) => {
-      const timer = setTimeout(() => finish({ ok: false, message: `The app did not answer on port ${port}.` }), PAIR_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => finish({ ok: false, message: `The app did not answer on port ${port}.` }),
+        PAIR_TIMEOUT_MS,
+      );
       const finish = (result: PairResult) => {
         clearTimeout(timer);
         if (this.settlePair === finish) this.settlePair = undefined;
@@ -79,7 +82,12 @@ export class BridgeClient {
     const [status, stored] = await Promise.all([readLinkStatus(), loadCredentials()]);
     if (status.state === 'replaced' && !force) return;
     let { port, secret } = stored;
-    if (secret === undefined || status.state === 'unauthorized' || status.state === 'revoked' || status.state === 'impostor') {
+    if (
+      secret === undefined ||
+      status.state === 'unauthorized' ||
+      status.state === 'revoked' ||
+      status.state === 'impostor'
+    ) {
       // No secret yet, or the last one was refused: only a secret the native host has and we have not tried helps.
       const fromHost = await askNativeHost();
       if (fromHost === 'revoked') {
@@ -116,7 +124,11 @@ export class BridgeClient {
       },
       closed: (end) => {
         if (this.connection === connection) this.connection = undefined;
-        void this.closed(end, greeting.kind === 'pair' && !end.welcomed ? (paired ? 'paired' : 'refused') : 'link', port);
+        void this.closed(
+          end,
+          greeting.kind === 'pair' && !end.welcomed ? (paired ? 'paired' : 'refused') : 'link',
+          port,
+        );
       },
     });
     this.connection = connection;
@@ -134,7 +146,11 @@ export class BridgeClient {
     const refused = end.unauthorized ?? (end.code === CLOSE_CODES.unauthorized ? 'bad_secret' : undefined);
     if (end.code === CLOSE_CODES.replaced || refused === 'replaced') {
       await armAlarm(false);
-      await writeLinkStatus({ state: 'replaced', port, detail: 'Another browser with the extension took over the link to the app.' });
+      await writeLinkStatus({
+        state: 'replaced',
+        port,
+        detail: 'Another browser with the extension took over the link to the app.',
+      });
       return;
     }
     if (refused === 'bad_secret' || refused === 'bad_origin' || refused === 'bad_version' || refused === 'bad_frame') {
@@ -168,10 +184,18 @@ export class BridgeClient {
     const delay = retryDelay(this.retries++);
     if (delay === undefined) {
       await armAlarm(false);
-      await writeLinkStatus({ state: 'disconnected', port, detail: 'The app is not answering; trying again every 30 s.' });
+      await writeLinkStatus({
+        state: 'disconnected',
+        port,
+        detail: 'The app is not answering; trying again every 30 s.',
+      });
       return;
     }
-    await writeLinkStatus({ state: 'connecting', port, detail: end.opened ? 'The link dropped; reconnecting.' : 'Waiting for the app.' });
+    await writeLinkStatus({
+      state: 'connecting',
+      port,
+      detail: end.opened ? 'The link dropped; reconnecting.' : 'Waiting for the app.',
+    });
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 
@@ -181,16 +205,20 @@ export class BridgeClient {
   }
 }
 
-const NOT_PAIRED = 'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
-const REVOKED = 'The pairing was revoked in the Chrome MCP app, so this browser stays unpaired. To pair again, press Pair on the app\'s Connection screen (or run chrome-mcp pair): it then reconnects by itself, or enter the code below.';
+const NOT_PAIRED =
+  'Not paired yet. In a terminal, run chrome-mcp install-native-host (pairs by itself), or chrome-mcp pair and enter its code below.';
+const REVOKED =
+  "The pairing was revoked in the Chrome MCP app, so this browser stays unpaired. To pair again, press Pair on the app's Connection screen (or run chrome-mcp pair): it then reconnects by itself, or enter the code below.";
 
 /** How long the worker leaves a server that failed its proof alone, unless the person presses Reconnect. */
 const IMPOSTOR_RETRY_MS = 5 * 60_000;
 
 function impostorDetail(port: number): string {
-  return `Something on port ${port} answered but could not prove it is the Chrome MCP app, so this browser told it nothing and ` +
+  return (
+    `Something on port ${port} answered but could not prove it is the Chrome MCP app, so this browser told it nothing and ` +
     'obeys none of it. If the app is not running, another program holds its port (`chrome-mcp doctor` says which); if the app ' +
-    'was paired again, pair this browser again. Trying again in 5 minutes, or now with Reconnect.';
+    'was paired again, pair this browser again. Trying again in 5 minutes, or now with Reconnect.'
+  );
 }
 
 function impostorDue(status: LinkStatus): boolean {
@@ -201,8 +229,10 @@ function pairRefusal(end: ConnectionEnd, port: number): string {
   if (!end.opened) return `Nothing answers on port ${port}: is the app running?`;
   // A wrong code and a server that is not the app look the same from here: neither could prove it knows the code.
   if (end.serverFailedProof) {
-    return `The app on port ${port} could not prove it knows this code: check it, or get a new one with \`chrome-mcp pair\`. ` +
-      `If the code is right, another program may hold port ${port} (\`chrome-mcp doctor\`). Nothing was sent to it.`;
+    return (
+      `The app on port ${port} could not prove it knows this code: check it, or get a new one with \`chrome-mcp pair\`. ` +
+      `If the code is right, another program may hold port ${port} (\`chrome-mcp doctor\`). Nothing was sent to it.`
+    );
   }
   return 'The app refused the code: check it, or get a new one with `chrome-mcp pair`.';
 }
@@ -213,6 +243,7 @@ function sameCredentials(a: Credentials, b: Credentials): boolean {
 
 function refusalDetail(reason: 'bad_secret' | 'bad_origin' | 'bad_version' | 'bad_frame'): string {
   // The app could not read our hello: it speaks another wire version, or another build of the protocol.
-  if (reason === 'bad_version' || reason === 'bad_frame') return 'The app and the extension are different versions: update the one that is older.';
+  if (reason === 'bad_version' || reason === 'bad_frame')
+    return 'The app and the extension are different versions: update the one that is older.';
   return 'The app refused this browser: pair again (`chrome-mcp pair`, then enter the code here).';
 }

@@ -132,11 +132,17 @@ export class BridgeConnection {
         // welcome at all: nothing runs on its say.
         if (this.session || !this.handshake.serverProved || (this.pairing && !this.pairedDone)) return;
         clearTimeout(this.deadline);
-        this.session = this.hooks.startSession(frame.session, (reply) => this.send(reply), () => this.policy.current()).catch(() => {
-          // Without an engine no command could be answered: drop the link and let the client dial again.
-          this.socket.close(1011);
-          return undefined;
-        });
+        this.session = this.hooks
+          .startSession(
+            frame.session,
+            (reply) => this.send(reply),
+            () => this.policy.current(),
+          )
+          .catch(() => {
+            // Without an engine no command could be answered: drop the link and let the client dial again.
+            this.socket.close(1011);
+            return undefined;
+          });
         this.keepalive = setInterval(() => this.send({ type: 'pong', ts: Date.now() }), KEEPALIVE_MS);
         this.hooks.welcomed();
         return;

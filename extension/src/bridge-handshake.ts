@@ -47,7 +47,10 @@ export class ExtensionHandshake {
     if ((purpose === 'pair') !== (challenge.salt !== undefined)) return undefined;
     const context: ProofContext = { purpose, port: this.port, extensionNonce: this.nonce, coreNonce: challenge.nonce };
     try {
-      const key = this.greeting.kind === 'hello' ? secretKey(this.greeting.secret) : await codeKey(this.greeting.code, challenge.salt!);
+      const key =
+        this.greeting.kind === 'hello'
+          ? secretKey(this.greeting.secret)
+          : await codeKey(this.greeting.code, challenge.salt!);
       if (!(await verifyProof(key, 'core', context, challenge.proof))) return undefined;
       this.proved = { key, context };
       return { type: 'proof', proof: await proofOf(key, 'extension', context) };

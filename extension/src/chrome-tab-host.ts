@@ -31,9 +31,10 @@ export class ChromeTabHost implements TabHost {
 
   async create(url: string, opts: { focus: boolean }): Promise<HostTab> {
     const windowId = await focusedWindowId();
-    const tab = windowId === undefined
-      ? (await chrome.windows.create({ url, focused: opts.focus, type: 'normal' }))?.tabs?.[0]
-      : await chrome.tabs.create({ windowId, url, active: opts.focus });
+    const tab =
+      windowId === undefined
+        ? (await chrome.windows.create({ url, focused: opts.focus, type: 'normal' }))?.tabs?.[0]
+        : await chrome.tabs.create({ windowId, url, active: opts.focus });
     if (!tab || !hasId(tab)) throw new ToolError('INTERNAL', 'Chrome opened no tab.');
     if (opts.focus && windowId !== undefined) await chrome.windows.update(windowId, { focused: true });
     // The group only labels the tab for the person: a window that cannot hold groups still gets the tab.
@@ -83,7 +84,11 @@ export class ChromeTabHost implements TabHost {
    */
   popupOpened(details: { sourceTabId: number; tabId: number; url: string }): void {
     if (!this.live.has(details.sourceTabId)) return;
-    const popup: Popup = { id: String(details.tabId), openerId: String(details.sourceTabId), ...(details.url ? { url: details.url } : {}) };
+    const popup: Popup = {
+      id: String(details.tabId),
+      openerId: String(details.sourceTabId),
+      ...(details.url ? { url: details.url } : {}),
+    };
     for (const listener of this.popupListeners) void listener(popup).catch(() => undefined);
   }
 
@@ -103,21 +108,23 @@ export class ChromeTabHost implements TabHost {
   async detachAll(): Promise<void> {
     const attempts = [...this.attaching];
     this.attaching.clear();
-    await Promise.all(attempts.map(([tabId, attempt]) => {
-      // An attach still in flight is let go of too once it lands; a new attach of the tab waits for all of it.
-      const done: Promise<void> = attempt
-        .then((tab) => {
-          tab.detached('session ended');
-          if (this.live.get(tabId) === tab) this.live.delete(tabId);
-          return chrome.debugger.detach({ tabId });
-        })
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.detaching.get(tabId) === done) this.detaching.delete(tabId);
-        });
-      this.detaching.set(tabId, done);
-      return done;
-    }));
+    await Promise.all(
+      attempts.map(([tabId, attempt]) => {
+        // An attach still in flight is let go of too once it lands; a new attach of the tab waits for all of it.
+        const done: Promise<void> = attempt
+          .then((tab) => {
+            tab.detached('session ended');
+            if (this.live.get(tabId) === tab) this.live.delete(tabId);
+            return chrome.debugger.detach({ tabId });
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            if (this.detaching.get(tabId) === done) this.detaching.delete(tabId);
+          });
+        this.detaching.set(tabId, done);
+        return done;
+      }),
+    );
   }
 
   /** The tab's attachment, made once however many calls ask at the same time. */
@@ -157,9 +164,10 @@ function attachError(message: string): ToolError {
   if (/no tab with given id/i.test(message)) return new ToolError('TAB_NOT_FOUND');
   // Chrome's one-client-per-tab refusal. Chromium 156 lets DevTools and other CDP clients share a tab with us
   // (measured) and says this only of this extension's own attachment, which the start-up sweep has let go of.
-  if (/already attached/i.test(message)) return new ToolError('DEVTOOLS_OPEN', `Another debugger holds this tab: ${message}`);
+  if (/already attached/i.test(message))
+    return new ToolError('DEVTOOLS_OPEN', `Another debugger holds this tab: ${message}`);
   return new ToolError('CDP_ERROR', `Chrome refused to attach to this tab: ${message}`, {
-    next: 'Browser pages (chrome://, the Web Store, other extensions\' pages) cannot be driven: use a web page tab.',
+    next: "Browser pages (chrome://, the Web Store, other extensions' pages) cannot be driven: use a web page tab.",
   });
 }
 

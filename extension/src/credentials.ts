@@ -17,7 +17,9 @@ export async function loadCredentials(): Promise<Credentials> {
   // Anything unreadable there is as good as nothing: pairing starts over rather than dialling with garbage.
   const parsed = stored.safeParse(raw ?? {});
   const value = parsed.success ? parsed.data : {};
-  return value.secret === undefined ? { port: value.port ?? DEFAULT_BRIDGE_PORT } : { port: value.port ?? DEFAULT_BRIDGE_PORT, secret: value.secret };
+  return value.secret === undefined
+    ? { port: value.port ?? DEFAULT_BRIDGE_PORT }
+    : { port: value.port ?? DEFAULT_BRIDGE_PORT, secret: value.secret };
 }
 
 export async function storeCredentials(update: Partial<Credentials>): Promise<void> {

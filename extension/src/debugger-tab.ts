@@ -22,8 +22,13 @@ export class DebuggerTab extends PromiseCdp {
     this.end(reason);
   }
 
-  protected override call(method: string, params: Record<string, unknown>, sessionId: string | undefined): Promise<unknown> {
-    const target: chrome.debugger.DebuggerSession = sessionId === undefined ? { tabId: this.tabId } : { tabId: this.tabId, sessionId };
+  protected override call(
+    method: string,
+    params: Record<string, unknown>,
+    sessionId: string | undefined,
+  ): Promise<unknown> {
+    const target: chrome.debugger.DebuggerSession =
+      sessionId === undefined ? { tabId: this.tabId } : { tabId: this.tabId, sessionId };
     return chrome.debugger.sendCommand(target, method, params);
   }
 
@@ -38,7 +43,7 @@ export class DebuggerTab extends PromiseCdp {
   protected override goneError(method: string, reason: string): Error {
     // A closed tab reads as "target closed", which the executor turns into TAB_NOT_FOUND once the tab is missing.
     if (reason === TARGET_CLOSED) return new CdpCommandError(method, 'Target closed');
-    const cause = reason === 'canceled_by_user' ? 'the person pressed Cancel on Chrome\'s debugging bar' : reason;
+    const cause = reason === 'canceled_by_user' ? "the person pressed Cancel on Chrome's debugging bar" : reason;
     return new ToolError('DETACHED', `The debugger detached from the tab (${cause}).`);
   }
 }

@@ -40,17 +40,27 @@ const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * spec
 
 // Every built-in blind site is a plain domain (host and subdomains), which is exactly what requestDomains matches;
 // one rule for all of them keeps the hold clear of Chrome's 1,000 regex-rule budget.
-const BLIND_DOMAINS = Object.values(BLIND_SITES).flat().map((site) => {
-  const pattern = parseSitePattern(site);
-  if (pattern.kind !== 'domain') throw new Error(`blind site ${site} is not a plain domain`);
-  return pattern.host;
-});
+const BLIND_DOMAINS = Object.values(BLIND_SITES)
+  .flat()
+  .map((site) => {
+    const pattern = parseSitePattern(site);
+    if (pattern.kind !== 'domain') throw new Error(`blind site ${site} is not a plain domain`);
+    return pattern.host;
+  });
 
 /** The hold's rules, unnumbered: every new tab's first page is blocked unless the policy allows reading it. */
 export function holdRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'>[] {
-  const condition = { resourceTypes: ['main_frame'] as ['main_frame'], excludedTabIds: scope.excludedTabIds, initiatorDomains: scope.initiatorDomains };
+  const condition = {
+    resourceTypes: ['main_frame'] as ['main_frame'],
+    excludedTabIds: scope.excludedTabIds,
+    initiatorDomains: scope.initiatorDomains,
+  };
   const rules: Omit<HoldRule, 'id'>[] = [];
-  const add = (priority: number, type: 'block' | 'allow', match: Pick<HoldRule['condition'], 'regexFilter' | 'requestDomains' | 'isUrlFilterCaseSensitive'>) => {
+  const add = (
+    priority: number,
+    type: 'block' | 'allow',
+    match: Pick<HoldRule['condition'], 'regexFilter' | 'requestDomains' | 'isUrlFilterCaseSensitive'>,
+  ) => {
     rules.push({ priority, action: { type }, condition: { ...condition, ...match } });
   };
   add(BASE_PRIORITY, 'block', {});
@@ -61,7 +71,10 @@ export function holdRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'
     const key = `${blocked}:${regexFilter}`;
     if (regexFilter === undefined || seen.has(key)) continue;
     seen.add(key);
-    add(patternPriority(rule.site, blocked), blocked ? 'block' : 'allow', { regexFilter, isUrlFilterCaseSensitive: false });
+    add(patternPriority(rule.site, blocked), blocked ? 'block' : 'allow', {
+      regexFilter,
+      isUrlFilterCaseSensitive: false,
+    });
   }
   add(BLIND_PRIORITY, 'block', { requestDomains: BLIND_DOMAINS });
   for (const pattern of policy.self) {

@@ -6,7 +6,16 @@ const linkStatus = z.object({
    * `revoked`: the native host says the person revoked the pairing in the app, which stands until they pair again.
    * `impostor`: what answered on the port failed to prove it holds the pairing secret; it was told nothing.
    */
-  state: z.enum(['connecting', 'connected', 'not_paired', 'revoked', 'unauthorized', 'impostor', 'replaced', 'disconnected']),
+  state: z.enum([
+    'connecting',
+    'connected',
+    'not_paired',
+    'revoked',
+    'unauthorized',
+    'impostor',
+    'replaced',
+    'disconnected',
+  ]),
   port: z.number().optional(),
   /** One line for the person: what went wrong, or what to do. */
   detail: z.string().optional(),

@@ -36,5 +36,6 @@ export async function armAlarm(linked: boolean): Promise<void> {
 
 /** At every worker start: the cold-restart alarm exists (Chrome keeps alarms across restarts, not across reinstalls). */
 export async function ensureAlarm(): Promise<void> {
-  if (!(await chrome.alarms.get(LINK_ALARM))) await chrome.alarms.create(LINK_ALARM, { periodInMinutes: IDLE_PERIOD_MIN });
+  if (!(await chrome.alarms.get(LINK_ALARM)))
+    await chrome.alarms.create(LINK_ALARM, { periodInMinutes: IDLE_PERIOD_MIN });
 }

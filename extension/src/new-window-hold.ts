@@ -64,11 +64,14 @@ export class NewWindowHolds {
       const left = (this.acting.get(tabId) ?? 1) - 1;
       this.acting.set(tabId, left);
       if (left === 0) {
-        this.tails.set(tabId, setTimeout(() => {
-          this.tails.delete(tabId);
-          if (this.acting.get(tabId) === 0) this.acting.delete(tabId);
-          void this.refresh().catch(() => undefined);
-        }, TAIL_MS));
+        this.tails.set(
+          tabId,
+          setTimeout(() => {
+            this.tails.delete(tabId);
+            if (this.acting.get(tabId) === 0) this.acting.delete(tabId);
+            void this.refresh().catch(() => undefined);
+          }, TAIL_MS),
+        );
       }
     }
   }
@@ -87,7 +90,10 @@ export class NewWindowHolds {
     if (shape === this.shape) return;
     // Ids are never reused within a worker, so a late removal can never take rules that replaced them.
     const addRules: HoldRule[] = rules.map((rule) => ({ id: this.nextId++, ...rule }));
-    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: this.ids, addRules: addRules as unknown as chrome.declarativeNetRequest.Rule[] });
+    await chrome.declarativeNetRequest.updateSessionRules({
+      removeRuleIds: this.ids,
+      addRules: addRules as unknown as chrome.declarativeNetRequest.Rule[],
+    });
     this.ids = addRules.map((rule) => rule.id);
     this.shape = shape;
   }
@@ -123,7 +129,8 @@ export class NewWindowHolds {
       chrome.tabs.onRemoved.addListener((tabId) => this.forget(tabId));
       chrome.webNavigation.onCommitted.addListener((details) => this.committed(details));
       // One heard of before this answer came keeps its (later) time.
-      for (const tab of await chrome.tabs.query({})) if (tab.id !== undefined && !this.tabs.has(tab.id)) this.tabs.set(tab.id, 0);
+      for (const tab of await chrome.tabs.query({}))
+        if (tab.id !== undefined && !this.tabs.has(tab.id)) this.tabs.set(tab.id, 0);
     })();
     return this.watching;
   }
@@ -138,10 +145,14 @@ export class NewWindowHolds {
     let frames = this.frames.get(tabId);
     if (!frames) {
       const hosts = new Map<number, string | undefined>();
-      const ready = chrome.webNavigation.getAllFrames({ tabId }).then((list) => {
-        for (const frame of list ?? []) if (!hosts.has(frame.frameId)) hosts.set(frame.frameId, webHost(frame.url)[0]);
-        if (this.acting.has(tabId)) void this.refresh().catch(() => undefined);
-      }, () => undefined);
+      const ready = chrome.webNavigation.getAllFrames({ tabId }).then(
+        (list) => {
+          for (const frame of list ?? [])
+            if (!hosts.has(frame.frameId)) hosts.set(frame.frameId, webHost(frame.url)[0]);
+          if (this.acting.has(tabId)) void this.refresh().catch(() => undefined);
+        },
+        () => undefined,
+      );
       frames = { hosts, ready };
       this.frames.set(tabId, frames);
     }
@@ -178,5 +189,7 @@ function webHost(url: string): string[] {
 async function clearSessionRules(): Promise<void> {
   const stale = await chrome.declarativeNetRequest.getSessionRules().catch(() => []);
   if (stale.length === 0) return;
-  await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: stale.map((rule) => rule.id) }).catch(() => undefined);
+  await chrome.declarativeNetRequest
+    .updateSessionRules({ removeRuleIds: stale.map((rule) => rule.id) })
+    .catch(() => undefined);
 }

@@ -18,7 +18,9 @@ export class PolicyHolder {
     try {
       this.policy = policyFromTransfer(transfer);
     } catch (error) {
-      console.warn(`chrome-mcp: kept the previous site policy; the core sent one that does not parse: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(
+        `chrome-mcp: kept the previous site policy; the core sent one that does not parse: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -13,7 +13,8 @@ export function AuditScreen() {
   const action = useAction();
   const [filter, setFilter] = useState<Filter>({});
   const [entries, setEntries] = useState<AuditEntry[]>();
-  const read = (wanted: Filter) => action.run(async () => setEntries((await client.call('audit.read', { ...wanted, limit: 500 })).entries));
+  const read = (wanted: Filter) =>
+    action.run(async () => setEntries((await client.call('audit.read', { ...wanted, limit: 500 })).entries));
   // Read once on opening; after that the person asks (the log grows with every call, the table should hold still).
   useEffect(() => void read({}), [client]);
   const edit = (change: Partial<Filter>) => setFilter((old) => ({ ...old, ...change }));
@@ -27,8 +28,17 @@ export function AuditScreen() {
           void read(filter);
         }}
       >
-        <input aria-label="Tool" placeholder="tool, e.g. click" value={filter.tool ?? ''} onChange={(event) => edit({ tool: event.target.value || undefined })} />
-        <select aria-label="Decision" value={filter.decision ?? ''} onChange={(event) => edit({ decision: (event.target.value || undefined) as Filter['decision'] })}>
+        <input
+          aria-label="Tool"
+          placeholder="tool, e.g. click"
+          value={filter.tool ?? ''}
+          onChange={(event) => edit({ tool: event.target.value || undefined })}
+        />
+        <select
+          aria-label="Decision"
+          value={filter.decision ?? ''}
+          onChange={(event) => edit({ decision: (event.target.value || undefined) as Filter['decision'] })}
+        >
           <option value="">any decision</option>
           {CALL_DECISIONS.map((decision) => (
             <option key={decision} value={decision}>
@@ -36,7 +46,12 @@ export function AuditScreen() {
             </option>
           ))}
         </select>
-        <input aria-label="URL contains" placeholder="URL contains" value={filter.site ?? ''} onChange={(event) => edit({ site: event.target.value || undefined })} />
+        <input
+          aria-label="URL contains"
+          placeholder="URL contains"
+          value={filter.site ?? ''}
+          onChange={(event) => edit({ site: event.target.value || undefined })}
+        />
         <button type="submit" disabled={action.busy}>
           Show
         </button>

@@ -25,11 +25,18 @@ export function bridgeClient(bridge: ControlBridge): ControlClient {
 function refusal(error: unknown): ControlError {
   const parsed = ErrorBodySchema.shape.error.safeParse(error);
   if (parsed.success) return new ControlError(parsed.data.code, parsed.data.message);
-  return new ControlError('INTERNAL', `The app did not answer: ${error instanceof Error ? error.message : String(error)}`);
+  return new ControlError(
+    'INTERNAL',
+    `The app did not answer: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 /** Push (the bridge's listener) turned into pull (an async iterable), ending when `signal` aborts. */
-async function* bridgeEvents(bridge: ControlBridge, since: number | undefined, signal: AbortSignal | undefined): AsyncGenerator<ActivityEvent> {
+async function* bridgeEvents(
+  bridge: ControlBridge,
+  since: number | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<ActivityEvent> {
   const queue: unknown[] = [];
   let wake: (() => void) | undefined;
   const unsubscribe = bridge.subscribe(since, (event) => {

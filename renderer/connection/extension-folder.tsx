@@ -8,19 +8,26 @@ export function ExtensionFolder({ path }: { path: string | null }) {
   if (path === null) {
     return (
       <Card title="Load the extension">
-        <p>The extension is not built where this chrome-mcp looks for it. In chrome-mcp's folder, run <code>npm run build</code>, then come back here.</p>
+        <p>
+          The extension is not built where this chrome-mcp looks for it. In chrome-mcp's folder, run{' '}
+          <code>npm run build</code>, then come back here.
+        </p>
       </Card>
     );
   }
   const copy = () => {
     setCopied(undefined);
     // The clipboard may be refused (no focus, a policy): the path stays on screen to select by hand.
-    navigator.clipboard.writeText(path).then(() => setCopied('yes'), () => setCopied('no'));
+    navigator.clipboard.writeText(path).then(
+      () => setCopied('yes'),
+      () => setCopied('no'),
+    );
   };
   return (
     <Card title="Load the extension">
       <p>
-        In your Chrome, open <code>chrome://extensions</code>, turn on Developer mode, choose Load unpacked and pick this folder:
+        In your Chrome, open <code>chrome://extensions</code>, turn on Developer mode, choose Load unpacked and pick
+        this folder:
       </p>
       <p className="folder">
         <code data-testid="extension-path">{path}</code>

@@ -6,23 +6,38 @@ import { useAction } from '../live/use-action.js';
 import { usePanel } from '../live/panel-context.js';
 import { Card, clock, Problem } from '../parts.js';
 
-export function PairingCard({ status, onStatus }: { status: PairingStatus; onStatus: (status: PairingStatus) => void }) {
+export function PairingCard({
+  status,
+  onStatus,
+}: {
+  status: PairingStatus;
+  onStatus: (status: PairingStatus) => void;
+}) {
   const { client } = usePanel();
   const action = useAction();
   const [issued, setIssued] = useState<{ code: PairingCode; at: number }>();
   const left = useSecondsLeft(issued?.code.expires);
   // A code whose time ran out is no use to show, nor one the extension has since connected with, nor one a revoke
   // (from this window or another) has since withdrawn.
-  const spent = issued && ((status.browser && status.browser.connectedAt >= issued.at) || (status.revokedAt !== null && status.revokedAt >= issued.at));
+  const spent =
+    issued &&
+    ((status.browser && status.browser.connectedAt >= issued.at) ||
+      (status.revokedAt !== null && status.revokedAt >= issued.at));
   const showing = issued && left > 0 && !spent ? issued.code : undefined;
   return (
     <Card title="Pair your Chrome">
       <p>
-        {status.paired ? `Paired (secret kept in the ${status.store}).` : status.revokedAt === null ? 'Not paired yet.' : 'Not paired.'} To pair, open the Chrome MCP extension's popup in your Chrome and type the code shown here.
+        {status.paired
+          ? `Paired (secret kept in the ${status.store}).`
+          : status.revokedAt === null
+            ? 'Not paired yet.'
+            : 'Not paired.'}{' '}
+        To pair, open the Chrome MCP extension's popup in your Chrome and type the code shown here.
       </p>
       {status.revokedAt !== null ? (
         <p className="revoked" data-testid="revoked">
-          You revoked the pairing at {clock(status.revokedAt)}. The extension stays unpaired, and will not pair itself again, until you pair it again here: press Pair.
+          You revoked the pairing at {clock(status.revokedAt)}. The extension stays unpaired, and will not pair itself
+          again, until you pair it again here: press Pair.
         </p>
       ) : null}
       {showing ? (
@@ -34,11 +49,25 @@ export function PairingCard({ status, onStatus }: { status: PairingStatus; onSta
         </div>
       ) : null}
       <div className="buttons">
-        <button type="button" className="primary" disabled={action.busy} onClick={() => void action.run(async () => setIssued({ code: await client.call('pairing.code'), at: Date.now() }))}>
+        <button
+          type="button"
+          className="primary"
+          disabled={action.busy}
+          onClick={() =>
+            void action.run(async () => setIssued({ code: await client.call('pairing.code'), at: Date.now() }))
+          }
+        >
           {showing ? 'New code' : 'Pair'}
         </button>
         {status.paired ? (
-          <button type="button" className="danger" disabled={action.busy} onClick={() => void action.run(async () => (setIssued(undefined), onStatus(await client.call('pairing.revoke'))))}>
+          <button
+            type="button"
+            className="danger"
+            disabled={action.busy}
+            onClick={() =>
+              void action.run(async () => (setIssued(undefined), onStatus(await client.call('pairing.revoke'))))
+            }
+          >
             Revoke
           </button>
         ) : null}

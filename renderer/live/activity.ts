@@ -20,7 +20,8 @@ export function useActivity(client: ControlClient): ActivityState {
   const [state, setState] = useState<ActivityState>({ events: [], online: false });
   useEffect(() => {
     const abort = new AbortController();
-    const append = (events: ActivityEvent[]) => setState((old) => ({ online: true, events: [...old.events, ...events].slice(-KEEP) }));
+    const append = (events: ActivityEvent[]) =>
+      setState((old) => ({ online: true, events: [...old.events, ...events].slice(-KEEP) }));
     void (async () => {
       let last: number | undefined;
       while (!abort.signal.aborted) {

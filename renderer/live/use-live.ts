@@ -13,7 +13,11 @@ export interface Live<T> {
   reload(): void;
 }
 
-export function useLive<T>(load: (client: ControlClient) => Promise<T>, refreshOn: readonly ActivityEvent['type'][], everyMs?: number): Live<T> {
+export function useLive<T>(
+  load: (client: ControlClient) => Promise<T>,
+  refreshOn: readonly ActivityEvent['type'][],
+  everyMs?: number,
+): Live<T> {
   const { client, activity } = usePanel();
   const [value, setValue] = useState<T>();
   const [error, setError] = useState<string>();

@@ -24,7 +24,9 @@ export function HeldCard({ act, onDecided }: { act: HeldAct; onDecided: (left: H
         <dt>Why held</dt>
         <dd>{act.why}</dd>
       </dl>
-      <p className="quiet">Held at {clock(act.held)} · {act.id}</p>
+      <p className="quiet">
+        Held at {clock(act.held)} · {act.id}
+      </p>
       <div className="buttons">
         <button type="button" className="primary" disabled={action.busy} onClick={() => void decide(true)}>
           Send

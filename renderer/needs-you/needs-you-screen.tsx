@@ -14,7 +14,9 @@ export function NeedsYouScreen() {
       <h1>Needs you</h1>
       <Problem text={questions.error ?? held.error} />
       {questions.value && held.value && waiting === 0 ? <p className="lead">Nothing is waiting for you.</p> : null}
-      {held.value?.held.map((act) => <HeldCard key={act.id} act={act} onDecided={(left) => held.set({ held: left })} />)}
+      {held.value?.held.map((act) => (
+        <HeldCard key={act.id} act={act} onDecided={(left) => held.set({ held: left })} />
+      ))}
       {questions.value?.questions.map((question) => (
         <QuestionCard key={question.id} question={question} onAnswered={(left) => questions.set({ questions: left })} />
       ))}

@@ -8,7 +8,11 @@ import { Card, clock, Problem } from '../parts.js';
 type Answered = (left: Question[]) => void;
 
 export function QuestionCard({ question, onAnswered }: { question: Question; onAnswered: Answered }) {
-  return question.kind === 'site' ? <SiteCard question={question} onAnswered={onAnswered} /> : <AgentCard question={question} onAnswered={onAnswered} />;
+  return question.kind === 'site' ? (
+    <SiteCard question={question} onAnswered={onAnswered} />
+  ) : (
+    <AgentCard question={question} onAnswered={onAnswered} />
+  );
 }
 
 const NEED: Record<SiteQuestion['need'], string> = { read: 'read', act: 'read and act on', trusted: 'run scripts on' };
@@ -22,17 +26,30 @@ const ANSWERS: { answer: SiteAnswer; label: string; className?: string }[] = [
 function SiteCard({ question, onAnswered }: { question: SiteQuestion; onAnswered: Answered }) {
   const { client } = usePanel();
   const action = useAction();
-  const answer = (answer: SiteAnswer) => action.run(async () => onAnswered((await client.call('questions.answer', { id: question.id, answer })).questions));
+  const answer = (answer: SiteAnswer) =>
+    action.run(async () => onAnswered((await client.call('questions.answer', { id: question.id, answer })).questions));
   return (
     <Card className="question" title={`The agent wants to ${NEED[question.need]} ${question.site}`}>
       <p className="quiet">
         {question.tool}
-        {question.url ? <> → <span className="url">{question.url}</span></> : null} · asked {clock(question.asked)}
+        {question.url ? (
+          <>
+            {' '}
+            → <span className="url">{question.url}</span>
+          </>
+        ) : null}{' '}
+        · asked {clock(question.asked)}
       </p>
       <p className="quiet">"Allow once" lasts until chrome-mcp stops; "Always" saves a rule.</p>
       <div className="buttons">
         {ANSWERS.map(({ answer: value, label, className }) => (
-          <button key={value} type="button" className={className} disabled={action.busy} onClick={() => void answer(value)}>
+          <button
+            key={value}
+            type="button"
+            className={className}
+            disabled={action.busy}
+            onClick={() => void answer(value)}
+          >
             {label}
           </button>
         ))}
@@ -46,7 +63,10 @@ function AgentCard({ question, onAnswered }: { question: AgentQuestion; onAnswer
   const { client } = usePanel();
   const action = useAction();
   const [reply, setReply] = useState('');
-  const send = (text: string) => action.run(async () => onAnswered((await client.call('questions.answer', { id: question.id, reply: text })).questions));
+  const send = (text: string) =>
+    action.run(async () =>
+      onAnswered((await client.call('questions.answer', { id: question.id, reply: text })).questions),
+    );
   return (
     <Card className="question" title="The agent asks">
       <p className="asked">{question.text}</p>
@@ -66,7 +86,12 @@ function AgentCard({ question, onAnswered }: { question: AgentQuestion; onAnswer
           if (reply.trim()) void send(reply.trim());
         }}
       >
-        <input aria-label="Your reply" placeholder="Your reply" value={reply} onChange={(event) => setReply(event.target.value)} />
+        <input
+          aria-label="Your reply"
+          placeholder="Your reply"
+          value={reply}
+          onChange={(event) => setReply(event.target.value)}
+        />
         <button type="submit" className="primary" disabled={action.busy || !reply.trim()}>
           Reply
         </button>

@@ -24,7 +24,13 @@ export function InterjectBox() {
           });
         }}
       >
-        <textarea aria-label="Message for the agent" rows={2} placeholder="e.g. Use the work account" value={message} onChange={(event) => setMessage(event.target.value)} />
+        <textarea
+          aria-label="Message for the agent"
+          rows={2}
+          placeholder="e.g. Use the work account"
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
         <div className="row">
           <button type="submit" disabled={action.busy || !message.trim()}>
             Send to the agent

@@ -9,7 +9,12 @@ export function PlanCard() {
   const plan = useLive((c) => c.call('plan.get'), ['plan']);
   const action = useAction();
   const current = plan.value?.plan;
-  if (!current) return <Card title="Plan"><p className="quiet">The agent has not posted a plan.</p></Card>;
+  if (!current)
+    return (
+      <Card title="Plan">
+        <p className="quiet">The agent has not posted a plan.</p>
+      </Card>
+    );
   const waiting = current.askFirst && !current.approved;
   return (
     <Card className={waiting ? 'waiting' : ''} title={`Plan · posted ${clock(current.posted)}`}>
@@ -21,12 +26,19 @@ export function PlanCard() {
       {waiting ? (
         <>
           <p>The agent waits for your approval before it acts.</p>
-          <button type="button" className="primary" disabled={action.busy} onClick={() => void action.run(async () => plan.set(await client.call('plan.approve')))}>
+          <button
+            type="button"
+            className="primary"
+            disabled={action.busy}
+            onClick={() => void action.run(async () => plan.set(await client.call('plan.approve')))}
+          >
             Approve plan
           </button>
         </>
       ) : (
-        <p className="quiet">{current.approved ? 'Approved.' : 'Shown for your information: the agent does not wait for approval.'}</p>
+        <p className="quiet">
+          {current.approved ? 'Approved.' : 'Shown for your information: the agent does not wait for approval.'}
+        </p>
       )}
       <Problem text={action.error ?? plan.error} />
     </Card>

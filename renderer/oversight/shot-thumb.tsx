@@ -18,14 +18,22 @@ export function ShotThumb({ id, label }: { id: string; label: string }) {
     client.call('activity.shot', { id }).then(
       (loaded) => current && setShot(loaded),
       // Many newer screenshots may have come between the event and this ask: the core keeps only the newest few.
-      (failed: unknown) => current && setProblem(failed instanceof ControlError && failed.code === 'NOT_FOUND' ? SHOT_GONE : messageOf(failed)),
+      (failed: unknown) =>
+        current &&
+        setProblem(failed instanceof ControlError && failed.code === 'NOT_FOUND' ? SHOT_GONE : messageOf(failed)),
     );
     return () => void (current = false);
   }, [client, id]);
   if (problem) return <span className="quiet"> ({problem})</span>;
   if (!shot) return null;
   return (
-    <button type="button" className={open ? 'shot shot-open' : 'shot'} aria-expanded={open} title={open ? 'Show smaller' : 'Show larger'} onClick={() => setOpen(!open)}>
+    <button
+      type="button"
+      className={open ? 'shot shot-open' : 'shot'}
+      aria-expanded={open}
+      title={open ? 'Show smaller' : 'Show larger'}
+      onClick={() => setOpen(!open)}
+    >
       <img src={`data:${shot.mimeType};base64,${shot.data}`} alt={label} />
     </button>
   );

@@ -13,7 +13,9 @@ export function StepStream() {
   const events = activity.events.slice(-SHOWN).reverse();
   // The core keeps the images of its newest SHOTS_KEPT calls only: older steps do not ask for theirs, and the panel
   // holds no more pictures than the core does.
-  const kept = new Set(activity.events.flatMap((event) => (event.type === 'call' && event.shot ? [event.id] : [])).slice(-SHOTS_KEPT));
+  const kept = new Set(
+    activity.events.flatMap((event) => (event.type === 'call' && event.shot ? [event.id] : [])).slice(-SHOTS_KEPT),
+  );
   return (
     <Card title="Steps">
       {events.length === 0 ? <p className="quiet">Nothing yet: the agent's calls appear here as they happen.</p> : null}
@@ -21,7 +23,11 @@ export function StepStream() {
         {events.map((event) => (
           <li key={event.seq} className={`step step-${event.type}`}>
             <time>{clock(event.time)}</time>
-            {event.type === 'call' ? <CallStep call={event} kept={kept.has(event.id)} /> : <span className="note">{describe(event)}</span>}
+            {event.type === 'call' ? (
+              <CallStep call={event} kept={kept.has(event.id)} />
+            ) : (
+              <span className="note">{describe(event)}</span>
+            )}
           </li>
         ))}
       </ol>
@@ -34,12 +40,23 @@ function CallStep({ call, kept }: { call: CallEvent; kept: boolean }) {
   return (
     <span className="call">
       <span className={`decision decision-${call.decision}`}>{call.decision}</span> <strong>{call.tool}</strong>
-      {call.element ? <> · <span className="element">{call.element}</span></> : null}
+      {call.element ? (
+        <>
+          {' '}
+          · <span className="element">{call.element}</span>
+        </>
+      ) : null}
       {call.url ? <span className="url"> {call.url}</span> : null}
       {call.code ? <span className="quiet"> {call.code}</span> : null}
       {call.summary ? <span className="quiet"> — {call.summary}</span> : null}
       {call.ms !== undefined ? <span className="quiet"> ({call.ms} ms)</span> : null}
-      {call.shot ? (kept ? <ShotThumb id={call.id} label={shotLabel} /> : <span className="quiet"> ({SHOT_GONE})</span>) : null}
+      {call.shot ? (
+        kept ? (
+          <ShotThumb id={call.id} label={shotLabel} />
+        ) : (
+          <span className="quiet"> ({SHOT_GONE})</span>
+        )
+      ) : null}
     </span>
   );
 }
@@ -47,7 +64,10 @@ function CallStep({ call, kept }: { call: CallEvent; kept: boolean }) {
 function describe(event: Exclude<ActivityEvent, { type: 'call' }>): string {
   switch (event.type) {
     case 'question': {
-      const what = event.question.kind === 'site' ? `${event.question.need} on ${event.question.site}` : `"${event.question.text}"`;
+      const what =
+        event.question.kind === 'site'
+          ? `${event.question.need} on ${event.question.site}`
+          : `"${event.question.text}"`;
       return `Question ${event.change}: ${what}${event.answer ? ` → ${event.answer}` : ''}`;
     }
     case 'held':

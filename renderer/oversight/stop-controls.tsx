@@ -18,7 +18,12 @@ export function StopControls() {
           Since {clock(stopped.since)}: <q>{stopped.message}</q>
         </p>
         <p className="quiet">Every call it makes gets this message back until you resume.</p>
-        <button type="button" className="primary" disabled={action.busy} onClick={() => void action.run(async () => status.set(await client.call('resume')))}>
+        <button
+          type="button"
+          className="primary"
+          disabled={action.busy}
+          onClick={() => void action.run(async () => status.set(await client.call('resume')))}
+        >
           Resume
         </button>
         <Problem text={action.error} />
@@ -38,7 +43,12 @@ export function StopControls() {
           });
         }}
       >
-        <input aria-label="Stop message" placeholder="Why (optional): the agent reads this" value={message} onChange={(event) => setMessage(event.target.value)} />
+        <input
+          aria-label="Stop message"
+          placeholder="Why (optional): the agent reads this"
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
         <button type="submit" className="danger" disabled={action.busy || !status.value}>
           Stop
         </button>

@@ -28,7 +28,10 @@ export function SitesScreen() {
   return (
     <div className="screen">
       <h1>Allowed sites</h1>
-      <p className="lead">What the agent may do on each site. Changes apply to its very next call and are saved to <code>{view.file}</code>.</p>
+      <p className="lead">
+        What the agent may do on each site. Changes apply to its very next call and are saved to{' '}
+        <code>{view.file}</code>.
+      </p>
       <Card title="Your rules">
         <RuleList rules={view.rules} onEdit={save.apply} />
         <AddRule onAdd={(rule) => save.apply((latest) => ({ rules: [...latest.rules, rule] }))} />
@@ -37,13 +40,21 @@ export function SitesScreen() {
       <Card title="Everywhere else">
         <label className="row">
           Sites without a rule:
-          <select aria-label="Sites without a rule" value={view.default} onChange={(event) => void setDefault(event.target.value as PolicyEdit['default'])}>
+          <select
+            aria-label="Sites without a rule"
+            value={view.default}
+            onChange={(event) => void setDefault(event.target.value as PolicyEdit['default'])}
+          >
             <option value="ask">ask me</option>
             <option value="blocked">blocked</option>
           </select>
         </label>
         <label className="row">
-          <input type="checkbox" checked={view.downloads} onChange={(event) => void setDownloads(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={view.downloads}
+            onChange={(event) => void setDownloads(event.target.checked)}
+          />
           Let the agent download files
         </label>
       </Card>
@@ -54,14 +65,26 @@ export function SitesScreen() {
 
 /** Rules are edited by index into the latest accepted list, which is the one shown. */
 function RuleList({ rules, onEdit }: { rules: RuleText[]; onEdit: (edit: Edit) => void }) {
-  if (rules.length === 0) return <p className="quiet">No rules yet: every site is asked about or blocked, as set below.</p>;
+  if (rules.length === 0)
+    return <p className="quiet">No rules yet: every site is asked about or blocked, as set below.</p>;
   return (
     <ul className="rules">
       {rules.map((rule, index) => (
         <li key={`${rule.site}-${index}`}>
           <span className="site">{rule.site}</span>
-          <LevelSelect label={`Level for ${rule.site}`} value={rule.level} onChange={(level) => onEdit((latest) => ({ rules: latest.rules.map((old, i) => (i === index ? { ...old, level } : old)) }))} />
-          <button type="button" className="quiet-button" aria-label={`Remove ${rule.site}`} onClick={() => onEdit((latest) => ({ rules: latest.rules.filter((_, i) => i !== index) }))}>
+          <LevelSelect
+            label={`Level for ${rule.site}`}
+            value={rule.level}
+            onChange={(level) =>
+              onEdit((latest) => ({ rules: latest.rules.map((old, i) => (i === index ? { ...old, level } : old)) }))
+            }
+          />
+          <button
+            type="button"
+            className="quiet-button"
+            aria-label={`Remove ${rule.site}`}
+            onClick={() => onEdit((latest) => ({ rules: latest.rules.filter((_, i) => i !== index) }))}
+          >
             Remove
           </button>
         </li>
@@ -82,14 +105,28 @@ function AddRule({ onAdd }: { onAdd: (rule: RuleText) => Promise<boolean> }) {
         void onAdd({ site: site.trim(), level }).then((added) => added && setSite(''));
       }}
     >
-      <input aria-label="Site" placeholder="example.com, *.example.com, localhost:3000" value={site} onChange={(event) => setSite(event.target.value)} required />
+      <input
+        aria-label="Site"
+        placeholder="example.com, *.example.com, localhost:3000"
+        value={site}
+        onChange={(event) => setSite(event.target.value)}
+        required
+      />
       <LevelSelect label="Level for the new site" value={level} onChange={setLevel} />
       <button type="submit">Add site</button>
     </form>
   );
 }
 
-function LevelSelect({ label, value, onChange }: { label: string; value: RuleLevel; onChange: (level: RuleLevel) => void }) {
+function LevelSelect({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: RuleLevel;
+  onChange: (level: RuleLevel) => void;
+}) {
   return (
     <select aria-label={label} value={value} onChange={(event) => onChange(event.target.value as RuleLevel)}>
       {RULE_LEVELS.map((level) => (

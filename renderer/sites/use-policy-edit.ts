@@ -19,7 +19,12 @@ export function usePolicyEdit(policy: Live<PolicyView>): Action & { apply(edit: 
       save.run(async () => {
         const view = latest.current;
         if (!view) return;
-        const saved = await client.call('policy.set', { rules: view.rules, default: view.default, downloads: view.downloads, ...edit(view) });
+        const saved = await client.call('policy.set', {
+          rules: view.rules,
+          default: view.default,
+          downloads: view.downloads,
+          ...edit(view),
+        });
         latest.current = saved;
         policy.set(saved);
       }),

@@ -56,9 +56,20 @@ export const ActivityEventSchema = z.discriminatedUnion('type', [
     answer: z.string().optional(),
   }),
   z.strictObject({ ...stamp, type: z.literal('plan'), change: z.enum(['posted', 'approved']), plan: PlanSchema }),
-  z.strictObject({ ...stamp, type: z.literal('interjection'), change: z.enum(['queued', 'delivered']), message: z.string() }),
+  z.strictObject({
+    ...stamp,
+    type: z.literal('interjection'),
+    change: z.enum(['queued', 'delivered']),
+    message: z.string(),
+  }),
   /** `why`: for `gone`, what happened first (its page changed, the browser that held it went away). */
-  z.strictObject({ ...stamp, type: z.literal('held'), change: z.enum(['added', ...HELD_OUTCOMES]), act: HeldActSchema, why: HeldWhySchema.optional() }),
+  z.strictObject({
+    ...stamp,
+    type: z.literal('held'),
+    change: z.enum(['added', ...HELD_OUTCOMES]),
+    act: HeldActSchema,
+    why: HeldWhySchema.optional(),
+  }),
   z.strictObject({ ...stamp, type: z.literal('stop'), message: z.string() }),
   z.strictObject({ ...stamp, type: z.literal('resume') }),
   z.strictObject({

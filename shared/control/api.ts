@@ -21,7 +21,9 @@ interface CallDefinition<Input extends z.ZodType, Output extends z.ZodType> {
   output: Output;
 }
 
-function defineCall<Input extends z.ZodType, Output extends z.ZodType>(definition: CallDefinition<Input, Output>): CallDefinition<Input, Output> {
+function defineCall<Input extends z.ZodType, Output extends z.ZodType>(
+  definition: CallDefinition<Input, Output>,
+): CallDefinition<Input, Output> {
   return definition;
 }
 
@@ -47,12 +49,14 @@ const planResult = z.strictObject({ plan: PlanSchema.nullable() });
 
 export const CONTROL_API = {
   status: defineCall({
-    description: 'Whether the agent is stopped, its plan, how many questions and interjections wait, which MCP clients are connected, and the core\'s own status.',
+    description:
+      "Whether the agent is stopped, its plan, how many questions and interjections wait, which MCP clients are connected, and the core's own status.",
     input: none,
     output: StatusSchema,
   }),
   'activity.list': defineCall({
-    description: 'Activity events after `since` (a seq), oldest first; without `since`, the latest `limit`. Pass `next` as `since` to continue.',
+    description:
+      'Activity events after `since` (a seq), oldest first; without `since`, the latest `limit`. Pass `next` as `since` to continue.',
     input: z.strictObject({
       since: z.number().int().min(0).optional(),
       limit: z.number().int().min(1).max(ACTIVITY_CAPACITY).default(200),
@@ -65,12 +69,14 @@ export const CONTROL_API = {
     output: ShotSchema,
   }),
   'policy.get': defineCall({
-    description: 'The standing rules, default and downloads switch, this run\'s grants, the blind list, and the file rules persist to.',
+    description:
+      "The standing rules, default and downloads switch, this run's grants, the blind list, and the file rules persist to.",
     input: none,
     output: PolicyViewSchema,
   }),
   'policy.set': defineCall({
-    description: 'Replaces the standing rules, default and downloads switch: applied at once (the extension too) and saved. A bad site pattern is BAD_ARGS naming rules[i].',
+    description:
+      'Replaces the standing rules, default and downloads switch: applied at once (the extension too) and saved. A bad site pattern is BAD_ARGS naming rules[i].',
     input: PolicyEditSchema,
     output: PolicyViewSchema,
   }),
@@ -80,12 +86,14 @@ export const CONTROL_API = {
     output: questionList,
   }),
   'questions.answer': defineCall({
-    description: 'Answers a site question with once / always / deny (and optionally the level to grant), or an agent question with a reply. Returns the questions still waiting.',
+    description:
+      'Answers a site question with once / always / deny (and optionally the level to grant), or an agent question with a reply. Returns the questions still waiting.',
     input: AnswerInputSchema,
     output: questionList,
   }),
   'held.list': defineCall({
-    description: 'Risky acts held for confirmation, oldest first: what each would send (secrets masked), where, and why it was held.',
+    description:
+      'Risky acts held for confirmation, oldest first: what each would send (secrets masked), where, and why it was held.',
     input: none,
     output: z.strictObject({ held: z.array(HeldActSchema) }),
   }),
@@ -93,7 +101,11 @@ export const CONTROL_API = {
     description:
       'Releases a held act (the request goes out exactly as shown, if its page has not changed) or rejects it (never sent); `gone` says why it went unsent.',
     input: z.strictObject({ id: z.string().min(1).max(100), release: z.boolean() }),
-    output: z.strictObject({ outcome: z.enum(HELD_OUTCOMES), why: HeldWhySchema.optional(), held: z.array(HeldActSchema) }),
+    output: z.strictObject({
+      outcome: z.enum(HELD_OUTCOMES),
+      why: HeldWhySchema.optional(),
+      held: z.array(HeldActSchema),
+    }),
   }),
   'plan.get': defineCall({
     description: 'The plan the agent posted, if any.',
@@ -111,7 +123,8 @@ export const CONTROL_API = {
     output: z.strictObject({ queued: z.number().int() }),
   }),
   stop: defineCall({
-    description: 'Stops the agent: an in-flight call halts within one step and every later call returns STOPPED with the message until resume.',
+    description:
+      'Stops the agent: an in-flight call halts within one step and every later call returns STOPPED with the message until resume.',
     input: z.strictObject({ message: z.string().min(1).max(MAX_MESSAGE).optional() }),
     output: StatusSchema,
   }),
@@ -121,22 +134,26 @@ export const CONTROL_API = {
     output: StatusSchema,
   }),
   'audit.read': defineCall({
-    description: 'Audit log entries (redacted), newest last, filtered by tool, decision, a substring of the URL and a start time.',
+    description:
+      'Audit log entries (redacted), newest last, filtered by tool, decision, a substring of the URL and a start time.',
     input: AuditFilterSchema,
     output: z.strictObject({ entries: z.array(AuditEntrySchema) }),
   }),
   'pairing.status': defineCall({
-    description: 'Whether a pairing secret exists and where, whether the extension is connected and which Chrome, whether a one-time code is outstanding (never the code), whether a revoke stands, and the extension folder to load unpacked.',
+    description:
+      'Whether a pairing secret exists and where, whether the extension is connected and which Chrome, whether a one-time code is outstanding (never the code), whether a revoke stands, and the extension folder to load unpacked.',
     input: none,
     output: PairingStatusSchema,
   }),
   'pairing.code': defineCall({
-    description: 'A fresh one-time code to type into the extension\'s popup, replacing any earlier one; it lifts a standing revoke. Show it to the person only.',
+    description:
+      "A fresh one-time code to type into the extension's popup, replacing any earlier one; it lifts a standing revoke. Show it to the person only.",
     input: none,
     output: PairingCodeSchema,
   }),
   'pairing.revoke': defineCall({
-    description: 'Forgets the pairing secret and any outstanding code and drops the extension\'s link at once; it cannot connect, not even through the native host, until a new code is asked for. Returns the new status.',
+    description:
+      "Forgets the pairing secret and any outstanding code and drops the extension's link at once; it cannot connect, not even through the native host, until a new code is asked for. Returns the new status.",
     input: none,
     output: PairingStatusSchema,
   }),

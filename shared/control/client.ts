@@ -6,7 +6,8 @@ import { CONTROL_API, type ControlCall, type ControlInput, type ControlOutput } 
 import { ControlError, ErrorBodySchema } from './errors.js';
 
 /** Calls whose every input field is optional may be made without an input. */
-export type InputArgs<N extends ControlCall> = Record<never, never> extends ControlInput<N> ? [input?: ControlInput<N>] : [input: ControlInput<N>];
+export type InputArgs<N extends ControlCall> =
+  Record<never, never> extends ControlInput<N> ? [input?: ControlInput<N>] : [input: ControlInput<N>];
 
 export interface ControlClient {
   call<N extends ControlCall>(name: N, ...input: InputArgs<N>): Promise<ControlOutput<N>>;
@@ -36,7 +37,10 @@ export function createControlClient({ origin, token }: { origin: string; token: 
     },
     async *events(since, signal) {
       const query = since === undefined ? '' : `?since=${since}`;
-      const response = await fetch(`${base}/events${query}`, { headers: { authorization }, ...(signal ? { signal } : {}) });
+      const response = await fetch(`${base}/events${query}`, {
+        headers: { authorization },
+        ...(signal ? { signal } : {}),
+      });
       if (!response.ok || !response.body) throw refusal(response.status, await response.json().catch(() => undefined));
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
@@ -62,11 +66,16 @@ export function createControlClient({ origin, token }: { origin: string; token: 
 
 /** The `data:` lines of one server-sent event block; undefined for a comment (heartbeat). */
 function eventData(block: string): string | undefined {
-  const lines = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, ''));
+  const lines = block
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).replace(/^ /, ''));
   return lines.length ? lines.join('\n') : undefined;
 }
 
 function refusal(status: number, body: unknown): ControlError {
   const parsed = ErrorBodySchema.safeParse(body);
-  return parsed.success ? new ControlError(parsed.data.error.code, parsed.data.error.message) : new ControlError('INTERNAL', `The control API answered HTTP ${status}.`);
+  return parsed.success
+    ? new ControlError(parsed.data.error.code, parsed.data.error.message)
+    : new ControlError('INTERNAL', `The control API answered HTTP ${status}.`);
 }

@@ -47,9 +47,10 @@ const MAX_ISSUES = 3;
 /** BAD_ARGS naming each bad field as a path (`rules[2].site`), the way docs/policy.md names places in a file. */
 export function inputError(call: string, error: z.ZodError): ControlError {
   const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => {
-    const what = issue.code === 'unrecognized_keys'
-      ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
-      : issue.message.replace(/^Invalid input: /, '');
+    const what =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+        : issue.message.replace(/^Invalid input: /, '');
     return issue.path.length ? `${fieldPath(issue.path)}: ${what}` : what;
   });
   return new ControlError('BAD_ARGS', `${call}: ${issues.join('; ')}`);

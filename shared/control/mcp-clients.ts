@@ -26,7 +26,9 @@ const FORMAT = /\p{Cf}/gu;
 
 /** A client's name fit to show: one line of printable text, secrets masked, at most CLIENT_NAME_MAX UTF-16 units. */
 export function cleanClientName(raw: string | undefined): string {
-  const name = redactText((raw ?? '').replace(FORMAT, '').replace(BREAKS, ' ')).replace(/\s+/g, ' ').trim();
+  const name = redactText((raw ?? '').replace(FORMAT, '').replace(BREAKS, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
   return name ? shorten(name, CLIENT_NAME_MAX) : 'unknown client';
 }
 

@@ -37,20 +37,26 @@ export type SiteAnswer = (typeof SITE_ANSWERS)[number];
  * One object rather than a union of two, so a mistake reads "reply: …" instead of zod's "no union member matched";
  * which field a question takes is checked against its kind when it is answered.
  */
-export const AnswerInputSchema = z.strictObject({
-  id: z.string().min(1).max(100),
-  /** For a site question. */
-  answer: z.enum(SITE_ANSWERS).optional(),
-  /** For a site question answered once or always: the level to grant instead of the one the question needed. */
-  level: z.enum(ACCESS_LEVELS).optional(),
-  /** For an agent question. */
-  reply: z.string().min(1).max(MAX_MESSAGE).optional(),
-}).superRefine((input, ctx) => {
-  if ((input.answer === undefined) === (input.reply === undefined)) {
-    ctx.addIssue({ code: 'custom', message: 'give either answer (a site question) or reply (an agent question)', path: [] });
-  }
-  if (input.level !== undefined && input.answer !== 'once' && input.answer !== 'always') {
-    ctx.addIssue({ code: 'custom', message: 'a level goes with answer "once" or "always"', path: ['level'] });
-  }
-});
+export const AnswerInputSchema = z
+  .strictObject({
+    id: z.string().min(1).max(100),
+    /** For a site question. */
+    answer: z.enum(SITE_ANSWERS).optional(),
+    /** For a site question answered once or always: the level to grant instead of the one the question needed. */
+    level: z.enum(ACCESS_LEVELS).optional(),
+    /** For an agent question. */
+    reply: z.string().min(1).max(MAX_MESSAGE).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if ((input.answer === undefined) === (input.reply === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give either answer (a site question) or reply (an agent question)',
+        path: [],
+      });
+    }
+    if (input.level !== undefined && input.answer !== 'once' && input.answer !== 'always') {
+      ctx.addIssue({ code: 'custom', message: 'a level goes with answer "once" or "always"', path: ['level'] });
+    }
+  });
 export type AnswerInput = z.infer<typeof AnswerInputSchema>;

@@ -13,8 +13,14 @@ import type { ElementHandle } from './targets.js';
  * Throws the policy's refusal when activating `handle` would open a new window at a site the person did not allow, or
  * download while downloads are off. `newWindow`: the act itself opens one (a middle click, Ctrl/Cmd/Shift held).
  */
-export async function refuseWhatActivationOpens(page: PageContext, handle: ElementHandle, opts: { newWindow?: boolean } = {}): Promise<void> {
-  const opens = await page.frames.call(handle.frame, 'opensOnActivation', [opts.newWindow === true], { handles: [handle.objectId] });
+export async function refuseWhatActivationOpens(
+  page: PageContext,
+  handle: ElementHandle,
+  opts: { newWindow?: boolean } = {},
+): Promise<void> {
+  const opens = await page.frames.call(handle.frame, 'opensOnActivation', [opts.newWindow === true], {
+    handles: [handle.objectId],
+  });
   if (!opens) return;
   if (opens.download) {
     const decision = evaluateDownload([opens.url], page.gate.current());

@@ -21,7 +21,8 @@ export async function runBatch(args: BatchArgs, run: RunStep, ctx: OperationCont
   let image: OperationResult['image'];
   for (const [i, step] of steps.entries()) {
     const n = i + 1;
-    if (ctx.signal?.aborted) throw new ToolError('STOPPED', `batch stopped before step ${n} (${step.tool.name}); ${done(n)}.`);
+    if (ctx.signal?.aborted)
+      throw new ToolError('STOPPED', `batch stopped before step ${n} (${step.tool.name}); ${done(n)}.`);
     ctx.progress(`step ${n}/${steps.length}: ${step.tool.name}`, i, steps.length);
     try {
       const result = await run(step.op, step.args, ctx);
@@ -30,13 +31,24 @@ export async function runBatch(args: BatchArgs, run: RunStep, ctx: OperationCont
     } catch (thrown) {
       const cause = toToolError(thrown);
       // Stopped mid-step (the person's Esc, a cancel): the step did not fail, the batch was stopped.
-      if (ctx.signal?.aborted) throw new ToolError('STOPPED', `batch stopped during step ${n} (${step.tool.name}); ${done(n)}.`, { data: { step: n, results: lines } });
+      if (ctx.signal?.aborted)
+        throw new ToolError('STOPPED', `batch stopped during step ${n} (${step.tool.name}); ${done(n)}.`, {
+          data: { step: n, results: lines },
+        });
       // Held for the person: the card must reach them as from a lone act, so the code and its data stay.
-      if (cause.code === 'HELD') throw new ToolError('HELD', `step ${n} (${step.tool.name}): ${cause.message} Steps after it did not run.`, { next: cause.next, data: { ...cause.data, step: n, results: lines } });
-      throw new ToolError('BATCH_STEP_FAILED', `step ${n} (${step.tool.name}): ${cause.code}: ${cause.message}; ${done(n)}.`, {
-        next: cause.next,
-        data: { step: n, code: cause.code, results: lines },
-      });
+      if (cause.code === 'HELD')
+        throw new ToolError('HELD', `step ${n} (${step.tool.name}): ${cause.message} Steps after it did not run.`, {
+          next: cause.next,
+          data: { ...cause.data, step: n, results: lines },
+        });
+      throw new ToolError(
+        'BATCH_STEP_FAILED',
+        `step ${n} (${step.tool.name}): ${cause.code}: ${cause.message}; ${done(n)}.`,
+        {
+          next: cause.next,
+          data: { step: n, code: cause.code, results: lines },
+        },
+      );
     }
   }
   ctx.progress('batch done', steps.length, steps.length);
@@ -51,7 +63,8 @@ function done(n: number): string {
 function validate(n: number, name: string, raw: Record<string, unknown>, tab: string | undefined): Step {
   const tool = toolByName(name);
   if (!tool) throw new ToolError('BAD_ARGS', `step ${n}: no tool "${name}". No step ran.`);
-  if (tool.runsSteps || isCoreOperation(tool.op)) throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
+  if (tool.runsSteps || isCoreOperation(tool.op))
+    throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
   // The batch's tab applies to every step that takes a tab and does not name its own.
   const withTab = tab !== undefined && 'tab' in tool.input.shape && raw['tab'] === undefined ? { ...raw, tab } : raw;
   try {
@@ -59,7 +72,9 @@ function validate(n: number, name: string, raw: Record<string, unknown>, tab: st
   } catch (thrown) {
     // Reads as the same bad argument would as a tool call, with the step in front of the tool name.
     const cause = toToolError(thrown);
-    const issues = cause.message.startsWith(`${tool.name}: `) ? cause.message.slice(tool.name.length + 2) : cause.message;
+    const issues = cause.message.startsWith(`${tool.name}: `)
+      ? cause.message.slice(tool.name.length + 2)
+      : cause.message;
     throw new ToolError('BAD_ARGS', `step ${n} (${name}): ${issues}. No step ran.`, { next: cause.next });
   }
 }

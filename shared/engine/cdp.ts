@@ -16,7 +16,10 @@ export interface Cdp {
 
 /** Error a transport throws when the browser answers a command with an error. */
 export class CdpCommandError extends Error {
-  constructor(readonly method: string, readonly cdpMessage: string) {
+  constructor(
+    readonly method: string,
+    readonly cdpMessage: string,
+  ) {
     super(`${method}: ${cdpMessage}`);
     this.name = 'CdpCommandError';
   }

@@ -4,13 +4,16 @@
 export async function withDeadline<T>(work: Promise<T>, ms: number, late: () => T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(late());
-      } catch (error) {
-        reject(error);
-      }
-    }, Math.max(0, ms));
+    timer = setTimeout(
+      () => {
+        try {
+          resolve(late());
+        } catch (error) {
+          reject(error);
+        }
+      },
+      Math.max(0, ms),
+    );
   });
   try {
     return await Promise.race([work, expired]);

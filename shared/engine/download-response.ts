@@ -7,20 +7,52 @@ interface Header {
 
 // Text Chrome saves instead of showing (Chromium's unsupported text types, net/base/mime_util.cc).
 const SAVED_TEXT = new Set([
-  'text/calendar', 'text/x-calendar', 'text/x-vcalendar', 'text/vcalendar', 'text/vcard', 'text/x-vcard', 'text/directory',
-  'text/ldif', 'text/qif', 'text/x-qif', 'text/x-csv', 'text/x-vcf', 'text/rtf', 'text/comma-separated-values', 'text/csv',
-  'text/tab-separated-values', 'text/tsv', 'text/ofx', 'text/vnd.sun.j2me.app-descriptor', 'text/x-ms-iqy', 'text/x-ms-odc',
-  'text/x-ms-rqy', 'text/x-ms-contact',
+  'text/calendar',
+  'text/x-calendar',
+  'text/x-vcalendar',
+  'text/vcalendar',
+  'text/vcard',
+  'text/x-vcard',
+  'text/directory',
+  'text/ldif',
+  'text/qif',
+  'text/x-qif',
+  'text/x-csv',
+  'text/x-vcf',
+  'text/rtf',
+  'text/comma-separated-values',
+  'text/csv',
+  'text/tab-separated-values',
+  'text/tsv',
+  'text/ofx',
+  'text/vnd.sun.j2me.app-descriptor',
+  'text/x-ms-iqy',
+  'text/x-ms-odc',
+  'text/x-ms-rqy',
+  'text/x-ms-contact',
 ]);
 
 // Images Blink decodes; a tab navigated to any other image type saves it.
 const SHOWN_IMAGES = new Set([
-  'image/png', 'image/apng', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp',
-  'image/x-ms-bmp', 'image/x-icon', 'image/vnd.microsoft.icon', 'image/x-xbitmap', 'image/svg+xml',
+  'image/png',
+  'image/apng',
+  'image/jpeg',
+  'image/jpg',
+  'image/pjpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/x-ms-bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/x-xbitmap',
+  'image/svg+xml',
 ]);
 
 // Everything else a tab shows: XML and JSON (with their +xml / +json kinds), scripts as text, PDF, media, mail archives.
-const SHOWN = /^(text\/[^;]*|audio\/.*|video\/.*|application\/(xhtml\+xml|xml|json|javascript|ecmascript|x-javascript|pdf)|[a-z]+\/[^;]*\+(xml|json)|multipart\/(x-mixed-replace|related)|message\/rfc822)$/;
+const SHOWN =
+  /^(text\/[^;]*|audio\/.*|video\/.*|application\/(xhtml\+xml|xml|json|javascript|ecmascript|x-javascript|pdf)|[a-z]+\/[^;]*\+(xml|json)|multipart\/(x-mixed-replace|related)|message\/rfc822)$/;
 
 /**
  * A response becomes a download when the server says `Content-Disposition: attachment` or sends a type no tab can

@@ -37,7 +37,10 @@ export class InflightRequests {
   /** One turn of the event loop in the session's process, then as many as the requests still in flight take; never throws. */
   async drain(cdp: Cdp, sessionId: string | undefined): Promise<void> {
     let over = false;
-    const turn = () => cdp.send('Runtime.evaluate', { expression: EVENT_LOOP_TURN, awaitPromise: true }, sessionId).catch(() => undefined);
+    const turn = () =>
+      cdp
+        .send('Runtime.evaluate', { expression: EVENT_LOOP_TURN, awaitPromise: true }, sessionId)
+        .catch(() => undefined);
     const settle = async () => {
       await turn();
       while (!over && this.open.size > 0) {

@@ -106,24 +106,38 @@ class TabHold {
   private async arm(): Promise<void> {
     const frames = await this.page.frames.list();
     // A frame the policy does not let us read (one loaded before we attached) lends its origin no trust.
-    this.allowed = new AllowedOrigins(frames.filter((frame) => this.page.frames.allows(frame, 'read')).map((frame) => frame.origin ?? originOf(frame.url)));
+    this.allowed = new AllowedOrigins(
+      frames
+        .filter((frame) => this.page.frames.allows(frame, 'read'))
+        .map((frame) => frame.origin ?? originOf(frame.url)),
+    );
     this.arming.listen();
     const sessions = new Set(frames.map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.arming.track(sessionId);
     // Workers already running could be told to send by the script: they are held too. One ending meanwhile is no failure.
     const workers = this.page.frames.workerSessions();
     for (const sessionId of workers) this.arming.track(sessionId);
-    const arming = [...[...sessions].map((sessionId) => this.armSession(sessionId)), ...workers.map((sessionId) => this.armSession(sessionId).catch(() => undefined))];
+    const arming = [
+      ...[...sessions].map((sessionId) => this.armSession(sessionId)),
+      ...workers.map((sessionId) => this.armSession(sessionId).catch(() => undefined)),
+    ];
     const outcomes = await withDeadline(Promise.allSettled(arming), ARM_TIMEOUT_MS, () => {
-      throw new ToolError('TIMEOUT', `eval: a frame of the tab ${noAnswerWithin(ARM_TIMEOUT_MS)} when its requests were to be held; the script did not run.`);
+      throw new ToolError(
+        'TIMEOUT',
+        `eval: a frame of the tab ${noAnswerWithin(ARM_TIMEOUT_MS)} when its requests were to be held; the script did not run.`,
+      );
     });
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (!failed) return;
     // A Chrome too old for a command is told so; any other failure (the tab closed meanwhile) is the usual CDP one.
     if (failed.reason instanceof CdpCommandError && /wasn't found/.test(failed.reason.cdpMessage)) {
-      throw new ToolError('EVAL_FAILED', `eval: this browser cannot hold the script's requests to other origins (${failed.reason.message}); the script did not run.`, {
-        next: 'Update Chrome: holding them needs Network.emulateNetworkConditionsByRule with a per-rule offline switch.',
-      });
+      throw new ToolError(
+        'EVAL_FAILED',
+        `eval: this browser cannot hold the script's requests to other origins (${failed.reason.message}); the script did not run.`,
+        {
+          next: 'Update Chrome: holding them needs Network.emulateNetworkConditionsByRule with a per-rule offline switch.',
+        },
+      );
     }
     throw failed.reason;
   }
@@ -191,7 +205,9 @@ class TabHold {
     const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
     // Once the last window closed, the next call's own navigation may already be on its way: the policy alone judges it.
     if (!this.arming.active || atResponse || this.allowed.allows(paused.request.url)) return false;
-    void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }, event.sessionId).catch(() => undefined);
+    void this.page.cdp
+      .send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' }, event.sessionId)
+      .catch(() => undefined);
     // Once a script ran, the trail's standing pattern pauses every request here, not only documents.
     const kind = paused.resourceType === 'Document' ? 'navigation' : paused.resourceType;
     this.ledger.held({ method: paused.request.method, url: paused.request.url, kind });

@@ -15,7 +15,9 @@ export class AllowedOrigins {
 
   /** `origins` as documents report them (`https://host[:port]`); opaque ones ("null", "://") allow nothing. */
   constructor(origins: Iterable<string | undefined>) {
-    this.origins = new Set([...origins].filter((origin): origin is string => origin !== undefined && /^https?:\/\/[^/]+$/.test(origin)));
+    this.origins = new Set(
+      [...origins].filter((origin): origin is string => origin !== undefined && /^https?:\/\/[^/]+$/.test(origin)),
+    );
   }
 
   /** Same origin as a frame of the tab (a WebSocket by its http counterpart), or never on the network at all. */
@@ -33,7 +35,10 @@ export class AllowedOrigins {
 
   /** Patterns for Network.setBlockedURLs, first match wins: the allowed origins pass, every other http(s) URL is blocked. */
   blockPatterns(): Record<string, unknown>[] {
-    return [...this.passing().map((urlPattern) => ({ urlPattern, block: false })), { urlPattern: '*://*:*/*', block: true }];
+    return [
+      ...this.passing().map((urlPattern) => ({ urlPattern, block: false })),
+      { urlPattern: '*://*:*/*', block: true },
+    ];
   }
 
   /**
@@ -41,7 +46,10 @@ export class AllowedOrigins {
    * pass untouched, and the last rule, whose empty pattern matches every request and p2p connection, is offline.
    */
   rules(): Record<string, unknown>[] {
-    return [...this.passing().map((urlPattern) => ({ urlPattern, offline: false, ...UNTHROTTLED })), { urlPattern: '', offline: true, ...UNTHROTTLED }];
+    return [
+      ...this.passing().map((urlPattern) => ({ urlPattern, offline: false, ...UNTHROTTLED })),
+      { urlPattern: '', offline: true, ...UNTHROTTLED },
+    ];
   }
 
   /** URLPatterns for the allowed origins, and for WebSockets to them. */

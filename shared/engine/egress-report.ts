@@ -60,7 +60,10 @@ function shown(send: Send): string {
 export function parsedForShow(url: string): { parsed: URL; path: string } | undefined {
   try {
     const parsed = new URL(url);
-    return { parsed, path: parsed.pathname.length > PATH_CHARS ? `${parsed.pathname.slice(0, PATH_CHARS)}…` : parsed.pathname };
+    return {
+      parsed,
+      path: parsed.pathname.length > PATH_CHARS ? `${parsed.pathname.slice(0, PATH_CHARS)}…` : parsed.pathname,
+    };
   } catch {
     return undefined;
   }

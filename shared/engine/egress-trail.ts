@@ -32,7 +32,9 @@ interface Paused {
 export class ScriptTrail {
   private started: Promise<void> | undefined;
   private serial = 0;
-  private readonly nonce = [...crypto.getRandomValues(new Uint8Array(8))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  private readonly nonce = [...crypto.getRandomValues(new Uint8Array(8))]
+    .map((byte) => byte.toString(16).padStart(2, '0'))
+    .join('');
   /** Per `session:requestId`: whether the agent's script started it, and what the browser calls it. */
   private readonly verdicts = new Map<string, Verdict>();
   private readonly waiting = new Map<string, (verdict: Verdict) => void>();
@@ -59,7 +61,11 @@ export class ScriptTrail {
    */
   async follow(): Promise<void> {
     const frames = await this.page.frames.list();
-    this.allowed = new AllowedOrigins(frames.filter((frame) => this.page.frames.allows(frame, 'read')).map((frame) => frame.origin ?? originOf(frame.url)));
+    this.allowed = new AllowedOrigins(
+      frames
+        .filter((frame) => this.page.frames.allows(frame, 'read'))
+        .map((frame) => frame.origin ?? originOf(frame.url)),
+    );
     if (!this.started) {
       this.started = this.start(frames.map((frame) => frame.sessionId));
       this.started.catch(() => (this.started = undefined));
@@ -100,7 +106,11 @@ export class ScriptTrail {
   private async arm(sessionId: string | undefined, worker = false): Promise<void> {
     const { cdp } = this.page;
     this.sessions.add(sessionId);
-    const network = cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 }, sessionId);
+    const network = cdp.send(
+      'Network.enable',
+      { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 },
+      sessionId,
+    );
     if (worker) return this.armWorker(sessionId!, network);
     await Promise.all([
       network,
@@ -138,7 +148,10 @@ export class ScriptTrail {
         const sent = event.params as { requestId: string; initiator?: Initiator; type?: string };
         const key = `${event.sessionId}:${sent.requestId}`;
         // A redirect reuses the id: a hop keeps the verdict of the request that started it.
-        const tainted = this.isWorkerOfScript(event.sessionId) || fromScript(sent.initiator) || this.verdicts.get(key)?.tainted === true;
+        const tainted =
+          this.isWorkerOfScript(event.sessionId) ||
+          fromScript(sent.initiator) ||
+          this.verdicts.get(key)?.tainted === true;
         const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.
@@ -195,7 +208,9 @@ export class ScriptTrail {
   private hold(event: CdpEvent, paused: Paused, kind: string): true {
     // Aborted leaves a frame on the page it had; a script's own request fails as a network error would.
     const errorReason = paused.resourceType === 'Document' ? 'Aborted' : 'BlockedByClient';
-    void this.page.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId).catch(() => undefined);
+    void this.page.cdp
+      .send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId)
+      .catch(() => undefined);
     this.noteHeld({ method: paused.request.method, url: paused.request.url, kind });
     return true;
   }

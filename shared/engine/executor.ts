@@ -1,7 +1,15 @@
 // The engine's Executor over any TabHost: tab operations, page operations on the chosen tab, and batches.
 import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
-import type { AgentContext, Executor, Operation, OperationContext, OperationResult, PageOperation, TabOperation } from '../protocol/operations.js';
+import type {
+  AgentContext,
+  Executor,
+  Operation,
+  OperationContext,
+  OperationResult,
+  PageOperation,
+  TabOperation,
+} from '../protocol/operations.js';
 import type { Policy } from '../policy/policy.js';
 import type { ArgsOf, BatchArgs } from '../tools/args.js';
 import { bindHandlers } from '../tools/bind.js';
@@ -29,7 +37,12 @@ export interface EngineExecutor extends Executor {
   dispose(): void;
 }
 
-type TabOp = (session: TabSession, agent: AgentContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
+type TabOp = (
+  session: TabSession,
+  agent: AgentContext,
+  args: Record<string, unknown>,
+  ctx: OperationContext,
+) => Promise<OperationResult>;
 
 /** Operations no tool stands for: the core sends them on the person's behalf (see protocol/operations.ts). */
 const UNTOOLED = {
@@ -61,7 +74,11 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
   const session = new TabSession(host, gate, opts.tag, opts.store, opts.onPersonStop);
   const held = new HeldActs(opts.tag);
 
-  const runOne = async (op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> => {
+  const runOne = async (
+    op: Operation,
+    args: Record<string, unknown>,
+    ctx: OperationContext,
+  ): Promise<OperationResult> => {
     const agent = agentOf(ctx);
     if (op in TAB_OPS) return TAB_OPS[op as TabOperation](session, agent, args, ctx);
     if (op in UNTOOLED) return UNTOOLED[op as keyof typeof UNTOOLED](held, args);
@@ -99,7 +116,10 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     async describe(agent) {
       const list = await (agent ? session.list(agent) : session.overview());
       const current = list.find((tab) => tab.current);
-      return { tabs: list.length, current: current ? { id: current.handle, url: current.url, title: current.title } : null };
+      return {
+        tabs: list.length,
+        current: current ? { id: current.handle, url: current.url, title: current.title } : null,
+      };
     },
     dispose() {
       // Nothing held is paused in the browser (see gate/held-acts.ts): its records simply go.
@@ -114,7 +134,14 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
  * snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip. A send the act
  * made as the person on a site that is not trusted is held, and the act fails with HELD (see gate/act-window.ts).
  */
-async function runAct(op: Operation, run: PageOp, tab: TabInUse, args: Record<string, unknown>, ctx: OperationContext, held: HeldActs): Promise<OperationResult> {
+async function runAct(
+  op: Operation,
+  run: PageOp,
+  tab: TabInUse,
+  args: Record<string, unknown>,
+  ctx: OperationContext,
+  held: HeldActs,
+): Promise<OperationResult> {
   const { page } = tab;
   const watch = await UrlWatch.start(page);
   const mark = page.frames.navigation.mark();
@@ -139,13 +166,18 @@ async function runAct(op: Operation, run: PageOp, tab: TabInUse, args: Record<st
   }
   if (args['snapshot'] !== true) return result;
   // The act has happened: a failing snapshot must not read as a failed click (the model would click again).
-  const after = await snapshot(page, {}, ctx).catch((error: unknown) => ({ text: `(snapshot after the act failed: ${toToolError(error).message})` }));
+  const after = await snapshot(page, {}, ctx).catch((error: unknown) => ({
+    text: `(snapshot after the act failed: ${toToolError(error).message})`,
+  }));
   return { ...result, text: `${result.text}\n${after.text}` };
 }
 
 /** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */
 function isTargetGone(error: unknown): boolean {
-  return error instanceof CdpCommandError && /no (session|target) with given id|session with given id not found|target closed/i.test(error.cdpMessage);
+  return (
+    error instanceof CdpCommandError &&
+    /no (session|target) with given id|session with given id not found|target closed/i.test(error.cdpMessage)
+  );
 }
 
 function asToolError(error: unknown): ToolError {

@@ -17,7 +17,12 @@ export async function focusedField(frames: FrameRegistry): Promise<Field> {
   const state = await frames.call(main, 'inputState');
   if (!state.inChildFrame) return { frame: main, state };
   const states = await Promise.all(
-    list.slice(1).map((frame) => frames.call(frame, 'inputState').then((child) => ({ frame, state: child }), () => undefined)),
+    list.slice(1).map((frame) =>
+      frames.call(frame, 'inputState').then(
+        (child) => ({ frame, state: child }),
+        () => undefined,
+      ),
+    ),
   );
   const focused = states.find((entry) => entry && entry.state.hasFocus && !entry.state.inChildFrame);
   if (focused) {

@@ -70,7 +70,8 @@ export class FrameTree {
    */
   async list(): Promise<Frame[]> {
     await this.init();
-    if (this.listed?.generation === this.treeGeneration) return this.listed.frames.map((frame) => this.places.shown(frame));
+    if (this.listed?.generation === this.treeGeneration)
+      return this.listed.frames.map((frame) => this.places.shown(frame));
     const generation = this.treeGeneration;
     const children = [...this.childSessions];
     const [main, ...trees] = await Promise.all([
@@ -78,7 +79,11 @@ export class FrameTree {
         throw new ToolError('TIMEOUT', `The tab ${noAnswerWithin(MAIN_LIST_TIMEOUT_MS)}.`);
       }),
       ...children.map(([sessionId, child]) =>
-        withDeadline<FrameTreeNode | undefined | typeof SILENT>(child.enabled.then(() => this.frameTree(sessionId)), CHILD_LIST_TIMEOUT_MS, () => SILENT),
+        withDeadline<FrameTreeNode | undefined | typeof SILENT>(
+          child.enabled.then(() => this.frameTree(sessionId)),
+          CHILD_LIST_TIMEOUT_MS,
+          () => SILENT,
+        ),
       ),
     ]);
     // Ordinals are minted in this order, after every answer is in: the main frame is always 0.
@@ -99,7 +104,14 @@ export class FrameTree {
       const tree = trees[index];
       if (tree === SILENT) {
         const { frameId, parentFrameId, url } = child;
-        flat.push({ ordinal: this.ordinalOf(frameId), frameId, sessionId, parentFrameId, url, unreadable: noAnswerWithin(CHILD_LIST_TIMEOUT_MS) });
+        flat.push({
+          ordinal: this.ordinalOf(frameId),
+          frameId,
+          sessionId,
+          parentFrameId,
+          url,
+          unreadable: noAnswerWithin(CHILD_LIST_TIMEOUT_MS),
+        });
       } else if (tree) {
         child.url = urlOf(tree.frame);
         visit(tree, sessionId);
@@ -108,7 +120,8 @@ export class FrameTree {
     const frames = orderByTree(flat);
     this.places.remember(frames);
     // Only a complete answer, with no event in between, is worth keeping: a silent frame is asked again next time.
-    if (generation === this.treeGeneration && !frames.some((frame) => frame.unreadable)) this.listed = { generation, frames: frames.map((frame) => ({ ...frame })) };
+    if (generation === this.treeGeneration && !frames.some((frame) => frame.unreadable))
+      this.listed = { generation, frames: frames.map((frame) => ({ ...frame })) };
     return frames.map((frame) => this.places.shown(frame));
   }
 
@@ -156,7 +169,11 @@ export class FrameTree {
       await Promise.all([
         this.navigation.enable(sessionId),
         this.cdp.send('Page.enable', {}, sessionId),
-        this.cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, sessionId),
+        this.cdp.send(
+          'Target.setAutoAttach',
+          { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
+          sessionId,
+        ),
       ]);
     } finally {
       if (resume) void this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
@@ -168,12 +185,24 @@ export class FrameTree {
     switch (event.method) {
       case 'Target.attachedToTarget': {
         const sessionId = String(event.params['sessionId']);
-        const info = event.params['targetInfo'] as { type: string; targetId: string; parentFrameId?: string; url: string };
+        const info = event.params['targetInfo'] as {
+          type: string;
+          targetId: string;
+          parentFrameId?: string;
+          url: string;
+        };
         // Workers are the worker sessions' (worker-sessions.ts); only iframes hold frames.
         if (info.type !== 'iframe') return;
-        const enabled = this.enableSession(sessionId, event.params['waitingForDebugger'] === true).catch(() => undefined);
+        const enabled = this.enableSession(sessionId, event.params['waitingForDebugger'] === true).catch(
+          () => undefined,
+        );
         // An iframe target's id is the id of the frame it holds.
-        this.childSessions.set(sessionId, { enabled, frameId: info.targetId, parentFrameId: info.parentFrameId, url: info.url });
+        this.childSessions.set(sessionId, {
+          enabled,
+          frameId: info.targetId,
+          parentFrameId: info.parentFrameId,
+          url: info.url,
+        });
         return;
       }
       case 'Target.detachedFromTarget':

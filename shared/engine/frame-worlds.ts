@@ -41,7 +41,8 @@ export class FrameWorlds {
 
   /** Releases remote objects we no longer need, so long sessions do not leak page memory. */
   release(frame: Frame, objectIds: string[]): void {
-    for (const objectId of objectIds) void this.cdp.send('Runtime.releaseObject', { objectId }, frame.sessionId).catch(() => undefined);
+    for (const objectId of objectIds)
+      void this.cdp.send('Runtime.releaseObject', { objectId }, frame.sessionId).catch(() => undefined);
   }
 
   private async run(
@@ -94,19 +95,33 @@ export class FrameWorlds {
 
   private async createWorld(frame: Frame): Promise<number> {
     const { executionContextId } = await this.cdp
-      .send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false }, frame.sessionId)
+      .send<{ executionContextId: number }>(
+        'Page.createIsolatedWorld',
+        { frameId: frame.frameId, worldName: WORLD_NAME, grantUniveralAccess: false },
+        frame.sessionId,
+      )
       .catch((error: unknown) => {
-        throw new ToolError('FRAME_UNREADABLE', `Frame f${frame.ordinal} (${frame.url}) cannot run scripts: ${messageOf(error)}`);
+        throw new ToolError(
+          'FRAME_UNREADABLE',
+          `Frame f${frame.ordinal} (${frame.url}) cannot run scripts: ${messageOf(error)}`,
+        );
       });
     const [installed] = await Promise.all([
-      this.cdp.send<CallResult>('Runtime.evaluate', { expression: pageLibrarySource(), contextId: executionContextId, returnByValue: true }, frame.sessionId),
+      this.cdp.send<CallResult>(
+        'Runtime.evaluate',
+        { expression: pageLibrarySource(), contextId: executionContextId, returnByValue: true },
+        frame.sessionId,
+      ),
       // Only our world can reach the binding: it is added to contexts of that name, and without Runtime.enable (which
       // would replay the console) only to those that exist already, so each new top-frame world asks again.
       frame.sessionId === undefined && frame.parentFrameId === undefined
-        ? this.cdp.send('Runtime.addBinding', { name: PERSON_STOP_BINDING, executionContextName: WORLD_NAME }).catch(() => undefined)
+        ? this.cdp
+            .send('Runtime.addBinding', { name: PERSON_STOP_BINDING, executionContextName: WORLD_NAME })
+            .catch(() => undefined)
         : undefined,
     ]);
-    if (installed.exceptionDetails) throw new ToolError('INTERNAL', `Page library failed to install: ${installed.exceptionDetails.text}`);
+    if (installed.exceptionDetails)
+      throw new ToolError('INTERNAL', `Page library failed to install: ${installed.exceptionDetails.text}`);
     return executionContextId;
   }
 
@@ -131,7 +146,10 @@ function pageScriptError(description: string): ToolError {
 }
 
 function isContextGone(error: unknown): boolean {
-  return error instanceof CdpCommandError && /Cannot find context|Execution context was destroyed|Cannot find object/i.test(error.cdpMessage);
+  return (
+    error instanceof CdpCommandError &&
+    /Cannot find context|Execution context was destroyed|Cannot find object/i.test(error.cdpMessage)
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -35,7 +35,10 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
   if (handle.frame.parentFrameId === undefined) return callOnElement(page, handle, 'aimPoint', [true]);
   await revealInFrames(page, handle);
   const chain = await frameChain(page, handle.frame);
-  const [offsets, local] = await Promise.all([frameOffsets(page, chain), callOnElement(page, handle, 'aimPoint', [false])]);
+  const [offsets, local] = await Promise.all([
+    frameOffsets(page, chain),
+    callOnElement(page, handle, 'aimPoint', [false]),
+  ]);
   const own = offsets[0]!;
   const point = { x: local.x + own.x, y: local.y + own.y };
   // The hit test in the element's frame cannot see a dialog of the page above it covering the whole iframe.
@@ -43,8 +46,14 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
     chain.slice(1).map(async (ancestor, index) => {
       const at = offsets[index + 1]!;
       const child = offsets[index]!;
-      const cover = await page.frames.call(ancestor, 'frameOwnerAt', [point.x - at.x, point.y - at.y, child.x - at.x, child.y - at.y]);
-      if (cover === 'outside') throw new ToolError('NOT_VISIBLE', `${local.what} is outside the visible part of its frame.`);
+      const cover = await page.frames.call(ancestor, 'frameOwnerAt', [
+        point.x - at.x,
+        point.y - at.y,
+        child.x - at.x,
+        child.y - at.y,
+      ]);
+      if (cover === 'outside')
+        throw new ToolError('NOT_VISIBLE', `${local.what} is outside the visible part of its frame.`);
       if (cover) throw new ToolError('OBSCURED', `${cover} covers ${local.what} (in frame f${handle.frame.ordinal}).`);
     }),
   );
@@ -55,7 +64,11 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
 /** Scrolls the element into view (its frames too) and answers its border box in top-viewport coordinates. */
 export async function revealedBox(page: PageContext, handle: ElementHandle): Promise<Box> {
   await page.cdp.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId }, handle.frame.sessionId);
-  const { quads } = await page.cdp.send<{ quads: number[][] }>('DOM.getContentQuads', { objectId: handle.objectId }, handle.frame.sessionId);
+  const { quads } = await page.cdp.send<{ quads: number[][] }>(
+    'DOM.getContentQuads',
+    { objectId: handle.objectId },
+    handle.frame.sessionId,
+  );
   if (quads.length === 0) throw new ToolError('NOT_VISIBLE', 'The element has no box on screen.');
   const xs = quads.flatMap((quad) => [quad[0]!, quad[2]!, quad[4]!, quad[6]!]);
   const ys = quads.flatMap((quad) => [quad[1]!, quad[3]!, quad[5]!, quad[7]!]);
@@ -73,9 +86,11 @@ export async function revealedBox(page: PageContext, handle: ElementHandle): Pro
 export async function revealInFrames(page: PageContext, handle: ElementHandle): Promise<void> {
   if (handle.frame.parentFrameId === undefined) return;
   // A node with no layout box fails here; aimPoint then names why (hidden, no size) better than CDP can.
-  await page.cdp.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId }, handle.frame.sessionId).catch((error: unknown) => {
-    if (!(error instanceof CdpCommandError)) throw error;
-  });
+  await page.cdp
+    .send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId }, handle.frame.sessionId)
+    .catch((error: unknown) => {
+      if (!(error instanceof CdpCommandError)) throw error;
+    });
 }
 
 /** Top-viewport position of the viewport of the session holding `frame`, the origin its quads are measured from. */
@@ -89,7 +104,7 @@ async function sessionOrigin(page: PageContext, frame: Frame): Promise<Point> {
 async function frameChain(page: PageContext, frame: Frame): Promise<Frame[]> {
   const byId = new Map((await page.frames.list()).map((candidate) => [candidate.frameId, candidate]));
   const chain = [frame];
-  for (let parentId = frame.parentFrameId; parentId !== undefined; ) {
+  for (let parentId = frame.parentFrameId; parentId !== undefined;) {
     const parent = byId.get(parentId);
     if (!parent) throw new ToolError('FRAME_NOT_FOUND', `The frame holding f${frame.ordinal} is gone.`);
     chain.push(parent);
@@ -105,7 +120,9 @@ async function frameChain(page: PageContext, frame: Frame): Promise<Frame[]> {
  */
 async function frameOffsets(page: PageContext, chain: Frame[]): Promise<Point[]> {
   const last = chain.length - 1;
-  const boxes = await Promise.all(chain.slice(0, last).map((frame, index) => ownerContentBox(page, frame, chain[index + 1]!)));
+  const boxes = await Promise.all(
+    chain.slice(0, last).map((frame, index) => ownerContentBox(page, frame, chain[index + 1]!)),
+  );
   const offsets: Point[] = new Array<Point>(chain.length);
   offsets[last] = { x: 0, y: 0 };
   for (let index = last - 1; index >= 0; index--) {
@@ -125,8 +142,16 @@ function sessionRoot(chain: Frame[], index: number): number {
 /** Top-left of the content box (inside border and padding) of the iframe holding `frame`, as its parent's session sees it. */
 async function ownerContentBox(page: PageContext, frame: Frame, parent: Frame): Promise<Point> {
   try {
-    const { backendNodeId } = await page.cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId }, parent.sessionId);
-    const { model } = await page.cdp.send<{ model: { content: number[] } }>('DOM.getBoxModel', { backendNodeId }, parent.sessionId);
+    const { backendNodeId } = await page.cdp.send<{ backendNodeId: number }>(
+      'DOM.getFrameOwner',
+      { frameId: frame.frameId },
+      parent.sessionId,
+    );
+    const { model } = await page.cdp.send<{ model: { content: number[] } }>(
+      'DOM.getBoxModel',
+      { backendNodeId },
+      parent.sessionId,
+    );
     return { x: model.content[0]!, y: model.content[1]! };
   } catch (error) {
     if (!(error instanceof CdpCommandError)) throw error;

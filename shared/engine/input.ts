@@ -134,7 +134,8 @@ export class PageInput {
     const clipboard = events.map(clipboardKey).find((name) => name !== undefined);
     if (clipboard) await this.refuseClipboard(clipboard, target.frame);
     if (!target.leadIn) await this.beforeAct();
-    const dispatch = () => Promise.all(events.map((event) => this.cdp.send(METHODS[event.kind], paramsOf(event), target.sessionId)));
+    const dispatch = () =>
+      Promise.all(events.map((event) => this.cdp.send(METHODS[event.kind], paramsOf(event), target.sessionId)));
     const escape = events.some((event) => event.kind === 'key' && event.key === 'Escape');
     await (escape ? this.presence.ownKeys('Escape', dispatch) : dispatch());
   }
@@ -150,7 +151,10 @@ export class PageInput {
     const decision = this.gate.decide(place, 'trusted');
     if (decision.allowed) return;
     const at = where.ordinal === 0 ? decision.site : `frame f${where.ordinal} (${decision.site})`;
-    throw new ToolError('CLIPBOARD_REFUSED', `${name} was not sent: it would read or overwrite the person's clipboard, and ${at} is not trusted.`);
+    throw new ToolError(
+      'CLIPBOARD_REFUSED',
+      `${name} was not sent: it would read or overwrite the person's clipboard, and ${at} is not trusted.`,
+    );
   }
 }
 
@@ -166,8 +170,13 @@ const CLIPBOARD_LETTERS = new Set(['v', 'c', 'x']);
 export function clipboardKey(event: InputEvent): string | undefined {
   if (event.kind !== 'key' || event.type === 'keyUp') return undefined;
   const held = (modifier: Modifier) => (event.modifiers & MODIFIER_BITS[modifier]) !== 0;
-  const letter = [event.key.toLowerCase(), event.code.replace(/^Key/, '').toLowerCase(), String.fromCharCode(event.windowsVirtualKeyCode).toLowerCase()];
-  const is = (name: string, keyCode: number) => event.key === name || event.code === name || event.windowsVirtualKeyCode === keyCode;
+  const letter = [
+    event.key.toLowerCase(),
+    event.code.replace(/^Key/, '').toLowerCase(),
+    String.fromCharCode(event.windowsVirtualKeyCode).toLowerCase(),
+  ];
+  const is = (name: string, keyCode: number) =>
+    event.key === name || event.code === name || event.windowsVirtualKeyCode === keyCode;
   const clipboard =
     ((held('Control') || held('Meta')) && letter.some((each) => CLIPBOARD_LETTERS.has(each))) ||
     (is('Insert', 45) && (held('Shift') || held('Control'))) ||

@@ -21,7 +21,9 @@ const REFUSAL = 'chrome-mcp: the document changed before the script ran';
 
 export function judgedDocument(): JudgedDocument {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const key = JSON.stringify(`__chrome_mcp_judged_${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`);
+  const key = JSON.stringify(
+    `__chrome_mcp_judged_${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`,
+  );
   return {
     mark: `globalThis[${key}] = true; location.href`,
     // One `if`, so the script's completion value is the agent's own (a declaration after it leaves it undefined).
@@ -32,7 +34,11 @@ export function judgedDocument(): JudgedDocument {
 /** The refusal the guard threw, as the error the model gets; undefined for any other exception. */
 export function documentChanged(details: ExceptionDetails): ToolError | undefined {
   if (details.exception?.value !== REFUSAL) return undefined;
-  return new ToolError('EVAL_FAILED', 'eval: the tab navigated between the site check and the script, which did not run.', {
-    next: 'Call `snapshot` to see where the tab is now, then `eval` again if that site is trusted.',
-  });
+  return new ToolError(
+    'EVAL_FAILED',
+    'eval: the tab navigated between the site check and the script, which did not run.',
+    {
+      next: 'Call `snapshot` to see where the tab is now, then `eval` again if that site is trusted.',
+    },
+  );
 }

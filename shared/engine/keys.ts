@@ -28,27 +28,55 @@ export interface KeyCombo {
 }
 
 const MODIFIER_NAMES: Record<string, Modifier> = {
-  alt: 'Alt', option: 'Alt',
-  control: 'Control', ctrl: 'Control',
-  meta: 'Meta', cmd: 'Meta', command: 'Meta',
+  alt: 'Alt',
+  option: 'Alt',
+  control: 'Control',
+  ctrl: 'Control',
+  meta: 'Meta',
+  cmd: 'Meta',
+  command: 'Meta',
   shift: 'Shift',
 };
 
 const NAME_ALIASES: Record<string, string> = {
-  esc: 'escape', return: 'enter', del: 'delete', space: ' ', spacebar: ' ',
-  up: 'arrowup', down: 'arrowdown', left: 'arrowleft', right: 'arrowright',
-  pgup: 'pageup', pgdn: 'pagedown', ins: 'insert',
+  esc: 'escape',
+  return: 'enter',
+  del: 'delete',
+  space: ' ',
+  spacebar: ' ',
+  up: 'arrowup',
+  down: 'arrowdown',
+  left: 'arrowleft',
+  right: 'arrowright',
+  pgup: 'pageup',
+  pgdn: 'pagedown',
+  ins: 'insert',
   ...Object.fromEntries(Object.entries(MODIFIER_NAMES).map(([alias, name]) => [alias, name.toLowerCase()])),
 };
 
 // [unshifted, shifted, code, keyCode] for the printable keys that are not letters.
 const PUNCTUATION: [string, string, string, number][] = [
-  ['0', ')', 'Digit0', 48], ['1', '!', 'Digit1', 49], ['2', '@', 'Digit2', 50], ['3', '#', 'Digit3', 51],
-  ['4', '$', 'Digit4', 52], ['5', '%', 'Digit5', 53], ['6', '^', 'Digit6', 54], ['7', '&', 'Digit7', 55],
-  ['8', '*', 'Digit8', 56], ['9', '(', 'Digit9', 57],
-  [';', ':', 'Semicolon', 186], ['=', '+', 'Equal', 187], [',', '<', 'Comma', 188], ['-', '_', 'Minus', 189],
-  ['.', '>', 'Period', 190], ['/', '?', 'Slash', 191], ['`', '~', 'Backquote', 192], ['[', '{', 'BracketLeft', 219],
-  ['\\', '|', 'Backslash', 220], [']', '}', 'BracketRight', 221], ["'", '"', 'Quote', 222],
+  ['0', ')', 'Digit0', 48],
+  ['1', '!', 'Digit1', 49],
+  ['2', '@', 'Digit2', 50],
+  ['3', '#', 'Digit3', 51],
+  ['4', '$', 'Digit4', 52],
+  ['5', '%', 'Digit5', 53],
+  ['6', '^', 'Digit6', 54],
+  ['7', '&', 'Digit7', 55],
+  ['8', '*', 'Digit8', 56],
+  ['9', '(', 'Digit9', 57],
+  [';', ':', 'Semicolon', 186],
+  ['=', '+', 'Equal', 187],
+  [',', '<', 'Comma', 188],
+  ['-', '_', 'Minus', 189],
+  ['.', '>', 'Period', 190],
+  ['/', '?', 'Slash', 191],
+  ['`', '~', 'Backquote', 192],
+  ['[', '{', 'BracketLeft', 219],
+  ['\\', '|', 'Backslash', 220],
+  [']', '}', 'BracketRight', 221],
+  ["'", '"', 'Quote', 222],
 ];
 
 const NAMED: KeyDefinition[] = [

@@ -53,7 +53,10 @@ export class LoadWaiter {
         if (names && NEEDED[waitUntil].every((name) => names.has(name))) return;
         const left = deadline - Date.now();
         if (left <= 0) {
-          const stage = loader !== undefined && this.commits.includes(loader) ? `the page committed but did not reach ${waitUntil}` : 'the page never committed';
+          const stage =
+            loader !== undefined && this.commits.includes(loader)
+              ? `the page committed but did not reach ${waitUntil}`
+              : 'the page never committed';
           throw new ToolError('TIMEOUT', `navigate: ${stage} within ${timeoutMs} ms.`);
         }
         await this.nextEvent(left, signal);
@@ -102,7 +105,8 @@ export class LoadWaiter {
         const names = this.seen.get(loaderId) ?? new Set<string>();
         names.add(String(params['name']));
         this.seen.set(loaderId, names);
-        if (params['name'] === 'DOMContentLoaded' && loaderId === this.target()) this.progress('DOM ready, waiting for the rest');
+        if (params['name'] === 'DOMContentLoaded' && loaderId === this.target())
+          this.progress('DOM ready, waiting for the rest');
         break;
       }
       case 'Page.frameNavigated': {
@@ -110,13 +114,15 @@ export class LoadWaiter {
         if (frame.id !== this.mainFrameId) return;
         this.commits.push(frame.loaderId);
         // A page back from the back-forward cache is the loaded document as it was left: no load event comes again.
-        if (params['type'] === 'BackForwardCacheRestore') this.seen.set(frame.loaderId, new Set(Object.values(NEEDED).flat()));
+        if (params['type'] === 'BackForwardCacheRestore')
+          this.seen.set(frame.loaderId, new Set(Object.values(NEEDED).flat()));
         this.progress(`committed ${frame.url}`);
         break;
       }
       case 'Page.navigatedWithinDocument':
         // A fragment or history move within the document: no loader of its own, and no load event to wait for.
-        if (params['frameId'] === this.mainFrameId && this.expected === undefined && this.commits.length === 0) this.sameDocument = true;
+        if (params['frameId'] === this.mainFrameId && this.expected === undefined && this.commits.length === 0)
+          this.sameDocument = true;
         break;
       case 'Inspector.detached':
         this.detached = true;

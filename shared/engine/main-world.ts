@@ -33,19 +33,39 @@ export const EVAL_GROUP = 'chrome-mcp-eval';
  * its document, resolved through DOM.resolveNode, lives in that main world, and an indirect eval called on it runs
  * there. DevTools evaluation is exempt from the page's CSP, so this works where the page forbids eval.
  */
-export async function evaluateInMainWorld(page: PageContext, frame: Frame | undefined, expression: string, timeoutMs: number): Promise<MainWorldResult> {
+export async function evaluateInMainWorld(
+  page: PageContext,
+  frame: Frame | undefined,
+  expression: string,
+  timeoutMs: number,
+): Promise<MainWorldResult> {
   if (frame === undefined || (await rootsSession(page, frame))) {
     const evaluated = await page.cdp.send<MainWorldResult>(
       'Runtime.evaluate',
-      { expression, replMode: true, awaitPromise: true, userGesture: true, objectGroup: EVAL_GROUP, timeout: timeoutMs },
+      {
+        expression,
+        replMode: true,
+        awaitPromise: true,
+        userGesture: true,
+        objectGroup: EVAL_GROUP,
+        timeout: timeoutMs,
+      },
       frame?.sessionId,
     );
     // REPL mode awaits its own wrapper, not a promise the expression evaluates to; that one is awaited here.
     const { result } = evaluated;
     if (evaluated.exceptionDetails || result.subtype !== 'promise' || !result.objectId) return evaluated;
-    return page.cdp.send<MainWorldResult>('Runtime.awaitPromise', { promiseObjectId: result.objectId }, frame?.sessionId);
+    return page.cdp.send<MainWorldResult>(
+      'Runtime.awaitPromise',
+      { promiseObjectId: result.objectId },
+      frame?.sessionId,
+    );
   }
-  const { backendNodeId } = await page.cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: frame.frameId }, frame.sessionId);
+  const { backendNodeId } = await page.cdp.send<{ backendNodeId: number }>(
+    'DOM.getFrameOwner',
+    { frameId: frame.frameId },
+    frame.sessionId,
+  );
   const { node } = await page.cdp.send<{ node: { contentDocument?: { backendNodeId: number } } }>(
     'DOM.describeNode',
     { backendNodeId },

@@ -122,7 +122,9 @@ export class NavigationGuard {
 
   /** The first refusal after `mark` that an act or a navigation answers for: the main frame's, or a download or popup anywhere. */
   refusedSince(mark: number): RefusedNavigation | undefined {
-    return this.refusals.find((entry) => entry.seq > mark && (entry.refusal.mainFrame || entry.refusal.kind !== 'navigation'))?.refusal;
+    return this.refusals.find(
+      (entry) => entry.seq > mark && (entry.refusal.mainFrame || entry.refusal.kind !== 'navigation'),
+    )?.refusal;
   }
 
   /** Calls `listener` on each main-frame navigation or download refused from now on; returns the unsubscribe. */
@@ -139,7 +141,10 @@ export class NavigationGuard {
         return this.onWindowOpen(String(event.params['url'] ?? ''), event.sessionId);
       case 'Page.downloadWillBegin':
         if (!this.gate.current().downloads) {
-          this.unwanted.set(String(event.params['guid']), { url: String(event.params['url']), frameId: event.params['frameId'] as string | undefined });
+          this.unwanted.set(String(event.params['guid']), {
+            url: String(event.params['url']),
+            frameId: event.params['frameId'] as string | undefined,
+          });
         }
         return;
       case 'Page.downloadProgress':
@@ -159,12 +164,18 @@ export class NavigationGuard {
   private onRequest(paused: PausedRequest, sessionId: string | undefined): void {
     const decision = this.gate.decide({ url: paused.request.url }, 'read');
     if (decision.allowed) return this.continue(paused, sessionId);
-    this.fail(paused, sessionId, { decision, url: paused.request.url, redirect: paused.redirectedRequestId !== undefined, kind: 'navigation' });
+    this.fail(paused, sessionId, {
+      decision,
+      url: paused.request.url,
+      redirect: paused.redirectedRequestId !== undefined,
+      kind: 'navigation',
+    });
   }
 
   private onResponse(paused: PausedRequest, sessionId: string | undefined): void {
     const policy = this.gate.current();
-    if (policy.downloads || !isDownloadResponse(paused.responseStatusCode ?? 0, paused.responseHeaders ?? [])) return this.continue(paused, sessionId);
+    if (policy.downloads || !isDownloadResponse(paused.responseStatusCode ?? 0, paused.responseHeaders ?? []))
+      return this.continue(paused, sessionId);
     const decision = evaluateDownload([paused.request.url], policy);
     if (decision.allowed) return this.continue(paused, sessionId);
     // Failed before the body is read: the browser never learns of a download, so nothing is written anywhere.
@@ -188,18 +199,30 @@ export class NavigationGuard {
     if (state !== 'canceled') return;
     const decision = evaluateDownload([download.url], this.gate.current());
     if (decision.allowed) return;
-    this.record({ decision, url: download.url, redirect: false, mainFrame: this.isMainFrame(download.frameId, sessionId), kind: 'download' });
+    this.record({
+      decision,
+      url: download.url,
+      redirect: false,
+      mainFrame: this.isMainFrame(download.frameId, sessionId),
+      kind: 'download',
+    });
   }
 
   private continue(paused: PausedRequest, sessionId: string | undefined): void {
     void this.cdp.send('Fetch.continueRequest', { requestId: paused.requestId }, sessionId).catch(() => undefined);
   }
 
-  private fail(paused: PausedRequest, sessionId: string | undefined, refusal: Omit<RefusedNavigation, 'mainFrame'>): void {
+  private fail(
+    paused: PausedRequest,
+    sessionId: string | undefined,
+    refusal: Omit<RefusedNavigation, 'mainFrame'>,
+  ): void {
     const mainFrame = this.isMainFrame(paused.frameId, sessionId);
     // Aborted leaves the tab on the page it had (no error page commits); a refused iframe shows the browser's "blocked".
     const errorReason = mainFrame ? 'Aborted' : 'BlockedByClient';
-    void this.cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, sessionId).catch(() => undefined);
+    void this.cdp
+      .send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, sessionId)
+      .catch(() => undefined);
     this.record({ ...refusal, mainFrame });
   }
 

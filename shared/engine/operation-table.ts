@@ -15,7 +15,11 @@ import { waitFor } from './ops/wait.js';
 import type { PageContext } from './page-context.js';
 import { bindHandlers } from '../tools/bind.js';
 
-export type PageOp = (page: PageContext, args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
+export type PageOp = (
+  page: PageContext,
+  args: Record<string, unknown>,
+  ctx: OperationContext,
+) => Promise<OperationResult>;
 
 /**
  * The handlers as the executor calls them: with arguments its caller parsed by the op's own tool schema (the MCP

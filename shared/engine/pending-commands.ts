@@ -45,7 +45,8 @@ export class PendingCommands {
   /** Chrome never answers commands in flight on a child session that detaches (an iframe, a tab closing): fail them. */
   failSession(sessionId: string): void {
     for (const [id, entry] of this.entries) {
-      if (entry.sessionId === sessionId) this.reject(id, (method) => new CdpCommandError(method, 'Session with given id not found (it detached)'));
+      if (entry.sessionId === sessionId)
+        this.reject(id, (method) => new CdpCommandError(method, 'Session with given id not found (it detached)'));
     }
   }
 

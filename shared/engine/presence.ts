@@ -72,11 +72,17 @@ export class Presence {
     if (key !== 'Escape') return send();
     const told = await this.top()
       .then((top) => this.frames.call(top, 'expectOwnEscape', [true]))
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     try {
       return await send();
     } finally {
-      if (told) void this.top().then((top) => this.frames.call(top, 'expectOwnEscape', [false])).catch(() => undefined);
+      if (told)
+        void this.top()
+          .then((top) => this.frames.call(top, 'expectOwnEscape', [false]))
+          .catch(() => undefined);
     }
   }
 
@@ -109,7 +115,10 @@ export class Presence {
     if (event.method === 'Runtime.bindingCalled' && event.params['name'] === PERSON_STOP_BINDING) {
       this.stopped = true;
       this.onPersonStop?.();
-    } else if (event.method === 'Page.frameNavigated' && (event.params['frame'] as { parentId?: string }).parentId === undefined) {
+    } else if (
+      event.method === 'Page.frameNavigated' &&
+      (event.params['frame'] as { parentId?: string }).parentId === undefined
+    ) {
       // A new document has no pill yet: the next refresh must not be skipped.
       this.refreshedAt = 0;
     }

@@ -9,7 +9,11 @@ export abstract class PromiseCdp implements Cdp {
   private endReason: string | undefined;
 
   /** Sends one command to the page (`sessionId` undefined) or to one of its flattened child sessions. */
-  protected abstract call(method: string, params: Record<string, unknown>, sessionId: string | undefined): Promise<unknown>;
+  protected abstract call(
+    method: string,
+    params: Record<string, unknown>,
+    sessionId: string | undefined,
+  ): Promise<unknown>;
 
   /** What a command fails with once the attachment ended for `reason`. */
   protected abstract goneError(method: string, reason: string): Error;
@@ -40,7 +44,8 @@ export abstract class PromiseCdp implements Cdp {
 
   /** An event of the page (no sessionId) or of one of its flattened child sessions. */
   protected receive(method: string, params: Record<string, unknown>, sessionId: string | undefined): void {
-    if (method === 'Target.detachedFromTarget' && typeof params['sessionId'] === 'string') this.pending.failSession(params['sessionId']);
+    if (method === 'Target.detachedFromTarget' && typeof params['sessionId'] === 'string')
+      this.pending.failSession(params['sessionId']);
     this.emit(sessionId === undefined ? { method, params } : { method, params, sessionId });
   }
 

@@ -8,7 +8,10 @@ export class TabHandles {
   private next = 1;
 
   /** `saved` restores the handles an earlier run of the same session gave out. */
-  constructor(readonly tag: string, saved?: { handles: Array<[string, string]>; next: number }) {
+  constructor(
+    readonly tag: string,
+    saved?: { handles: Array<[string, string]>; next: number },
+  ) {
     if (!saved) return;
     for (const [hostId, handle] of saved.handles) {
       this.byHostId.set(hostId, handle);
@@ -39,7 +42,10 @@ export class TabHandles {
     if (hostId !== undefined) return hostId;
     const dot = trimmed.lastIndexOf('.');
     if (dot > 0 && trimmed.slice(0, dot) !== this.tag && /^\d+$/.test(trimmed.slice(dot + 1))) {
-      throw new ToolError('STALE_TAB', `${trimmed} is from an earlier browser session; this session's handles start with ${this.tag}.`);
+      throw new ToolError(
+        'STALE_TAB',
+        `${trimmed} is from an earlier browser session; this session's handles start with ${this.tag}.`,
+      );
     }
     throw new ToolError('TAB_NOT_FOUND', `No tab ${trimmed}. Call \`tabs\` for the open tabs.`);
   }

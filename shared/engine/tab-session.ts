@@ -50,7 +50,10 @@ export class TabSession {
     private readonly onPersonStop?: (where: string) => void,
   ) {
     const initial = store?.initial;
-    this.handles = new TabHandles(tag, initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined);
+    this.handles = new TabHandles(
+      tag,
+      initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined,
+    );
     this.owned = new Set(initial?.owned);
     this.currents = new AgentCurrents(initial);
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
@@ -75,7 +78,8 @@ export class TabSession {
    */
   async use(agent: AgentContext, handle: string | undefined): Promise<TabInUse> {
     this.currents.prune(agent);
-    const { hostId, adopted } = handle !== undefined ? { hostId: this.handles.hostId(handle), adopted: false } : await this.currentOf(agent);
+    const { hostId, adopted } =
+      handle !== undefined ? { hostId: this.handles.hostId(handle), adopted: false } : await this.currentOf(agent);
     const tab = { hostId, handle: this.handles.handleFor(hostId), implicit: handle === undefined };
     try {
       const page = await this.page(hostId);
@@ -121,7 +125,9 @@ export class TabSession {
     if (hostId === undefined) throw new ToolError('NO_TAB', 'No current tab to close; pass tab.');
     const named = this.handles.handleFor(hostId);
     if (!this.owned.has(hostId)) {
-      throw new ToolError('NOT_OWNED', `${named} was not opened by this agent, so it stays open.`, { next: 'Leave it open, or ask the person to close it.' });
+      throw new ToolError('NOT_OWNED', `${named} was not opened by this agent, so it stays open.`, {
+        next: 'Leave it open, or ask the person to close it.',
+      });
     }
     await this.host.close(hostId);
     this.forget(hostId, agent.id);
@@ -146,7 +152,11 @@ export class TabSession {
     if (popup.url && !this.gate.allows({ url: popup.url }, 'read')) return this.host.close(popup.id);
     await this.page(popup.id).catch(async (error: unknown) => {
       // Refused at attach: by now it shows such a site.
-      if (error instanceof ToolError && (error.code === 'POLICY_DENIED' || error.code === 'DOMAIN_CONFIRMATION_REQUIRED')) await this.host.close(popup.id);
+      if (
+        error instanceof ToolError &&
+        (error.code === 'POLICY_DENIED' || error.code === 'DOMAIN_CONFIRMATION_REQUIRED')
+      )
+        await this.host.close(popup.id);
       throw error;
     });
   }
@@ -159,7 +169,9 @@ export class TabSession {
       throw closedError(closed, true);
     }
     const current = this.currents.of(agent.id);
-    return current !== undefined ? { hostId: current, adopted: false } : { hostId: await this.adopt(agent), adopted: true };
+    return current !== undefined
+      ? { hostId: current, adopted: false }
+      : { hostId: await this.adopt(agent), adopted: true };
   }
 
   /**
@@ -257,7 +269,13 @@ export class TabSession {
   private changed(): void {
     if (!this.store) return;
     const { handles, next } = this.handles.saved();
-    const state: TabSessionState = { tag: this.handles.tag, handles, nextHandle: next, owned: [...this.owned], ...this.currents.saved() };
+    const state: TabSessionState = {
+      tag: this.handles.tag,
+      handles,
+      nextHandle: next,
+      owned: [...this.owned],
+      ...this.currents.saved(),
+    };
     this.store.save(state);
   }
 }

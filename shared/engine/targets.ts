@@ -18,9 +18,10 @@ const REF_PATTERN = /^(?:f(\d+))?e(\d+)$/;
 export async function framesFor(page: PageContext, spec: number | string | undefined): Promise<Frame[]> {
   const frames = await page.frames.list();
   if (spec === undefined) return frames;
-  const match = typeof spec === 'number' || /^f?\d+$/.test(spec)
-    ? frames.filter((frame) => frame.ordinal === Number(String(spec).replace(/^f/, '')))
-    : frames.filter((frame) => frame.url.includes(spec));
+  const match =
+    typeof spec === 'number' || /^f?\d+$/.test(spec)
+      ? frames.filter((frame) => frame.ordinal === Number(String(spec).replace(/^f/, '')))
+      : frames.filter((frame) => frame.url.includes(spec));
   if (match.length === 0) throw new ToolError('FRAME_NOT_FOUND', `No frame matches ${JSON.stringify(spec)}.`);
   return match;
 }
@@ -49,7 +50,11 @@ export async function resolveRef(page: PageContext, ref: string): Promise<Elemen
  * Exactly one element for the target, searching frames main-first; ambiguity across frames is an error too.
  * `need` is what the caller will do with it: finding it reads its frame, acting on it needs its frame's site to allow acts.
  */
-export async function resolveTarget(page: PageContext, target: Target, need: AccessLevel = 'read'): Promise<ElementHandle> {
+export async function resolveTarget(
+  page: PageContext,
+  target: Target,
+  need: AccessLevel = 'read',
+): Promise<ElementHandle> {
   const handle = await findTarget(page, target);
   if (!page.frames.allows(handle.frame, need)) {
     page.frames.release(handle.frame, [handle.objectId]);
@@ -67,15 +72,26 @@ async function findTarget(page: PageContext, target: Target): Promise<ElementHan
   const frames = await framesFor(page, target.frame);
   if (frames.length === 1) {
     const frame = frames[0]!;
-    return { frame, objectId: await page.frames.call(frame, 'pickElement', [spec, target.nth], { returnHandle: true }) };
+    return {
+      frame,
+      objectId: await page.frames.call(frame, 'pickElement', [spec, target.nth], { returnHandle: true }),
+    };
   }
-  const counts = await Promise.all(frames.map((frame) => page.frames.call(frame, 'countElements', [spec]).catch(() => 0)));
+  const counts = await Promise.all(
+    frames.map((frame) => page.frames.call(frame, 'countElements', [spec]).catch(() => 0)),
+  );
   const total = counts.reduce((sum, count) => sum + count, 0);
   let index = target.nth ?? 0;
   if (total === 0) throw new ToolError('NOT_FOUND', `Nothing matches in ${frames.length} frames.`);
   if (total > 1 && target.nth === undefined) {
-    const where = frames.filter((_, i) => counts[i]! > 0).map((frame) => `f${frame.ordinal}`).join(', ');
-    throw new ToolError('AMBIGUOUS', `${total} elements match (frames ${where}); pass nth (0-based), frame, or use a ref.`);
+    const where = frames
+      .filter((_, i) => counts[i]! > 0)
+      .map((frame) => `f${frame.ordinal}`)
+      .join(', ');
+    throw new ToolError(
+      'AMBIGUOUS',
+      `${total} elements match (frames ${where}); pass nth (0-based), frame, or use a ref.`,
+    );
   }
   for (const [i, frame] of frames.entries()) {
     const count = counts[i]!;

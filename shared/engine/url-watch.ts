@@ -34,7 +34,9 @@ export class UrlWatch {
 
   /** After the act: lets a navigation it started commit, then answers the new URL if the tab moved. */
   async settle(): Promise<string | undefined> {
-    const flush = this.page.cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }).catch(() => undefined);
+    const flush = this.page.cdp
+      .send('Runtime.evaluate', { expression: '0', returnByValue: true })
+      .catch(() => undefined);
     await withDeadline(flush, FLUSH_MS, () => undefined);
     if (this.navigating || this.parsing) {
       await new Promise<void>((resolve) => {

@@ -36,7 +36,10 @@ export class WorkerSessions {
    */
   private async start(sessionId: string): Promise<void> {
     const preparing = [...this.preparers].map((prepare) => prepare(sessionId));
-    const prepared = Promise.all(preparing).then(() => true, () => false);
+    const prepared = Promise.all(preparing).then(
+      () => true,
+      () => false,
+    );
     if (!(await withDeadline(prepared, CHILD_LIST_TIMEOUT_MS, () => false))) return;
     await this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
   }

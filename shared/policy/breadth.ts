@@ -17,25 +17,33 @@ export function grantProblem(pattern: SitePattern, level: RuleLevel): string | u
   const hasPort = pattern.kind === 'host-port' || pattern.kind === 'origin';
   if (isIpLiteral(host)) {
     if (hasPort) return undefined;
-    return `${text}: an IP address needs its port, or it covers every service on that machine `
-      + `(write ${host}:8080 or http://${host}:8080)`;
+    return (
+      `${text}: an IP address needs its port, or it covers every service on that machine ` +
+      `(write ${host}:8080 or http://${host}:8080)`
+    );
   }
   // allowPrivateDomains: the list's private section holds github.io, blogspot.com, s3.amazonaws.com: shared hosts too.
   const parsed = parse(host, { allowPrivateDomains: true, extractHostname: false });
   const listed = parsed.isIcann === true || parsed.isPrivate === true;
   if (parsed.domain === null && listed) {
-    return `${text}: ${host} is a public suffix, under which sites belong to different people; `
-      + `name one site (example.${host})`;
+    return (
+      `${text}: ${host} is a public suffix, under which sites belong to different people; ` +
+      `name one site (example.${host})`
+    );
   }
   // The browser resolves localhost and every *.localhost to this machine, whatever DNS says.
   const loopback = host === 'localhost' || host.endsWith('.localhost');
   if (pattern.kind === 'subdomains' && (loopback || parsed.domain === null)) {
-    return `${text}: every host under ${host} is on this machine or the local network; `
-      + `name each one with its port (${host}:3000)`;
+    return (
+      `${text}: every host under ${host} is on this machine or the local network; ` +
+      `name each one with its port (${host}:3000)`
+    );
   }
   if (!hasPort && (loopback || parsed.domain === null)) {
-    return `${text}: a local host name needs its port, or it covers every service on the machine, `
-      + `Jupyter's and databases' included (write ${host}:3000 or http://${host}:3000)`;
+    return (
+      `${text}: a local host name needs its port, or it covers every service on the machine, ` +
+      `Jupyter's and databases' included (write ${host}:3000 or http://${host}:3000)`
+    );
   }
   return undefined;
 }

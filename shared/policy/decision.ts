@@ -48,28 +48,42 @@ export function deny(refusal: Refusal): Denied {
   const { reason, site, origin, have, need, rule } = refusal;
   const [message, next] = wording(refusal);
   return {
-    allowed: false, reason, site, ...(origin === undefined ? {} : { origin }), have, need,
-    ...(rule === undefined ? {} : { rule }), message, next,
+    allowed: false,
+    reason,
+    site,
+    ...(origin === undefined ? {} : { origin }),
+    have,
+    need,
+    ...(rule === undefined ? {} : { rule }),
+    message,
+    next,
   };
 }
 
 function wording({ reason, site, have, need, rule, why }: Refusal): [string, string] {
   switch (reason) {
     case 'blind':
-      return [`${site} is ${why ?? 'on the blind list'}: chrome-mcp never reads or acts there, whatever the rules say.`,
-        'Do not retry. Tell the person this step is theirs to do.'];
+      return [
+        `${site} is ${why ?? 'on the blind list'}: chrome-mcp never reads or acts there, whatever the rules say.`,
+        'Do not retry. Tell the person this step is theirs to do.',
+      ];
     case 'blocked':
-      return [`The person's policy blocks ${site} (${rule ? `rule "${rule}"` : 'the default for sites without a rule'}).`,
-        'Do not retry on this site. Use another site, or ask the person to change its rule.'];
+      return [
+        `The person's policy blocks ${site} (${rule ? `rule "${rule}"` : 'the default for sites without a rule'}).`,
+        'Do not retry on this site. Use another site, or ask the person to change its rule.',
+      ];
     case 'below':
-      return [`${site} is allowed to ${have}${rule ? ` (rule "${rule}")` : ''}; this needs ${need}.`,
-        `Use a tool that needs at most ${have}, or ask the person to raise ${site} to ${need} (for one run: ${FLAG_FOR[need]} ${site}).`];
+      return [
+        `${site} is allowed to ${have}${rule ? ` (rule "${rule}")` : ''}; this needs ${need}.`,
+        `Use a tool that needs at most ${have}, or ask the person to raise ${site} to ${need} (for one run: ${FLAG_FOR[need]} ${site}).`,
+      ];
     case 'ask':
-      return [`The person has not decided about ${site} yet.`,
-        'They are asked to allow it; retry after they answer, and do not try another route to the same site.'];
+      return [
+        `The person has not decided about ${site} yet.`,
+        'They are asked to allow it; retry after they answer, and do not try another route to the same site.',
+      ];
     case 'unsupported_scheme':
-      return [`${site} ${why ?? 'has no site a rule could allow'}.`,
-        'Navigate to an http(s) page first.'];
+      return [`${site} ${why ?? 'has no site a rule could allow'}.`, 'Navigate to an http(s) page first.'];
     case 'bad_url':
       return [`"${site}" is not a valid URL.`, 'Pass an absolute http(s) URL.'];
     case 'downloads_off':

@@ -21,7 +21,10 @@ export function evaluatePolicy(url: string, needed: PolicyLevel, policy: Policy)
   if (site.kind === 'bad') return refuse('bad_url', 'none');
   const group = blindGroup(site, policy.self);
   if (group) return refuse('blind', 'blind', { why: group });
-  if (site.kind === 'inherits') return refuse('unsupported_scheme', 'none', { why: 'takes its origin from the page that made it, so no rule covers it' });
+  if (site.kind === 'inherits')
+    return refuse('unsupported_scheme', 'none', {
+      why: 'takes its origin from the page that made it, so no rule covers it',
+    });
   if (site.kind !== 'web' && site.kind !== 'file') return refuse('unsupported_scheme', 'none');
 
   const standing = standingOf(site, policy);
@@ -47,9 +50,10 @@ export function evaluateChain(urls: readonly string[], needed: AccessLevel, poli
   let last: ChainDecision = { ...deny({ reason: 'bad_url', site: '', have: 'none', need: needed }), hop: 0 };
   for (const [hop, url] of urls.entries()) {
     const site = siteOf(url);
-    const decision: Decision = site.kind === 'inherits'
-      ? { allowed: true, level: 'none', site: siteLabel(site) }
-      : evaluatePolicy(url, needed, policy);
+    const decision: Decision =
+      site.kind === 'inherits'
+        ? { allowed: true, level: 'none', site: siteLabel(site) }
+        : evaluatePolicy(url, needed, policy);
     if (!decision.allowed) return { ...decision, hop };
     last = { ...decision, hop };
   }
@@ -59,7 +63,10 @@ export function evaluateChain(urls: readonly string[], needed: AccessLevel, poli
 /** Judges a download: off until the person enables downloads, then every hop must be readable. */
 export function evaluateDownload(urls: readonly string[], policy: Policy): ChainDecision {
   if (!policy.downloads) {
-    return { ...deny({ reason: 'downloads_off', site: siteLabel(siteOf(urls[0] ?? '')), have: 'none', need: 'read' }), hop: 0 };
+    return {
+      ...deny({ reason: 'downloads_off', site: siteLabel(siteOf(urls[0] ?? '')), have: 'none', need: 'read' }),
+      hop: 0,
+    };
   }
   return evaluateChain(urls, 'read', policy);
 }

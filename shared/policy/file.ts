@@ -35,10 +35,13 @@ export function parsePolicyFile(text: string): Policy {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new PolicyFormatError([`${syntaxPlace(text, error)}not valid JSON (${error instanceof Error ? error.message : String(error)})`]);
+    throw new PolicyFormatError([
+      `${syntaxPlace(text, error)}not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    ]);
   }
   const parsed = PolicyFileSchema.safeParse(json);
-  if (!parsed.success) throw new PolicyFormatError(parsed.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`));
+  if (!parsed.success)
+    throw new PolicyFormatError(parsed.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`));
   const { version: _version, ...settings } = parsed.data;
   return { ...DEFAULT_POLICY, ...settings };
 }

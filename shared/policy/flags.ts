@@ -15,14 +15,18 @@ export interface PolicyFlags {
 export function policyFromFlags(flags: PolicyFlags, base: Policy = DEFAULT_POLICY): Policy {
   const problems: string[] = [];
   const grantsFor = (values: readonly string[], flag: string, level: RuleLevel): Rule[] =>
-    values.flatMap((value) => value.split(',')).map((item) => item.trim()).filter(Boolean).flatMap((item) => {
-      try {
-        return [parseRule(item, level)];
-      } catch (error) {
-        problems.push(`${flag}: ${error instanceof Error ? error.message : String(error)}`);
-        return [];
-      }
-    });
+    values
+      .flatMap((value) => value.split(','))
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .flatMap((item) => {
+        try {
+          return [parseRule(item, level)];
+        } catch (error) {
+          problems.push(`${flag}: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        }
+      });
   const added = [...grantsFor(flags.allow, '--allow', 'act'), ...grantsFor(flags.trust, '--trust', 'trusted')];
   if (problems.length) throw new PolicyFormatError(problems);
   return { ...base, grants: [...base.grants, ...added] };

@@ -5,7 +5,11 @@ export class PolicyFormatError extends Error {
   readonly problems: readonly string[];
 
   constructor(problems: readonly string[]) {
-    super(problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      problems.length === 1
+        ? problems[0]
+        : `${problems.length} problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'PolicyFormatError';
     this.problems = problems;
   }

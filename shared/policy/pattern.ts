@@ -36,7 +36,8 @@ export function parseSitePattern(text: string): SitePattern {
     return problem(`rules cover http, https and file sites; "${scheme}:" pages are never readable`);
   }
   if (scheme) {
-    if (raw.includes('*')) return problem('an origin rule is exact; write *.example.com without a scheme for subdomains');
+    if (raw.includes('*'))
+      return problem('an origin rule is exact; write *.example.com without a scheme for subdomains');
     const url = parseOrigin(raw, problem);
     const host = cleanHost(url.hostname, problem);
     return { kind: 'origin', scheme, host, port: url.port ? Number(url.port) : defaultPort(scheme) };
@@ -119,6 +120,8 @@ export function patternText(pattern: SitePattern): string {
     case 'host-port':
       return `${pattern.host}:${pattern.port}`;
     case 'origin':
-      return pattern.port === defaultPort(pattern.scheme) ? `${pattern.scheme}://${pattern.host}` : `${pattern.scheme}://${pattern.host}:${pattern.port}`;
+      return pattern.port === defaultPort(pattern.scheme)
+        ? `${pattern.scheme}://${pattern.host}`
+        : `${pattern.scheme}://${pattern.host}:${pattern.port}`;
   }
 }

@@ -25,8 +25,19 @@ const DEFAULT_PORT = { http: 80, https: 443 } as const;
 
 // view-source: renders any page (a bank's too) under no site of its own; chrome-error: is the browser's error page.
 const BROWSER_SCHEMES = new Set([
-  'about', 'chrome', 'chrome-extension', 'chrome-untrusted', 'chrome-search', 'chrome-devtools', 'chrome-error',
-  'devtools', 'edge', 'brave', 'opera', 'vivaldi', 'view-source',
+  'about',
+  'chrome',
+  'chrome-extension',
+  'chrome-untrusted',
+  'chrome-search',
+  'chrome-devtools',
+  'chrome-error',
+  'devtools',
+  'edge',
+  'brave',
+  'opera',
+  'vivaldi',
+  'view-source',
 ]);
 
 const INHERITING = new Set(['blank', 'srcdoc']);

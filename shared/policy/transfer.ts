@@ -57,6 +57,9 @@ export function policyFromTransfer(transfer: PolicyTransfer): Policy {
     grants: rulesFromText(transfer.grants, 'grants'),
     default: transfer.default,
     downloads: transfer.downloads,
-    self: rulesFromText(transfer.self.map((site) => ({ site, level: 'blocked' as const })), 'self').map((rule) => rule.site),
+    self: rulesFromText(
+      transfer.self.map((site) => ({ site, level: 'blocked' as const })),
+      'self',
+    ).map((rule) => rule.site),
   };
 }

@@ -42,7 +42,9 @@ export function normaliseCode(code: string): string {
 
 /** The key a pairing code and the core's salt give (the core derives the same with Node's pbkdf2 when it issues it). */
 export async function codeKey(code: string, salt: string): Promise<Uint8Array> {
-  const material = await crypto.subtle.importKey('raw', encoder.encode(normaliseCode(code)), 'PBKDF2', false, ['deriveBits']);
+  const material = await crypto.subtle.importKey('raw', encoder.encode(normaliseCode(code)), 'PBKDF2', false, [
+    'deriveBits',
+  ]);
   const bits = await crypto.subtle.deriveBits(
     { name: 'PBKDF2', hash: CODE_KDF.hash, iterations: CODE_KDF.iterations, salt: fromBase64Url(salt) },
     material,
@@ -66,24 +68,46 @@ export async function proofOf(key: Uint8Array, side: ProofSide, context: ProofCo
 }
 
 /** True when `presented` is `side`'s proof; crypto.subtle.verify compares in constant time. */
-export async function verifyProof(key: Uint8Array, side: ProofSide, context: ProofContext, presented: string): Promise<boolean> {
+export async function verifyProof(
+  key: Uint8Array,
+  side: ProofSide,
+  context: ProofContext,
+  presented: string,
+): Promise<boolean> {
   if (!PROOF_PATTERN.test(presented)) return false;
-  return crypto.subtle.verify('HMAC', await hmacKey(key, 'verify'), fromBase64Url(presented), encoder.encode(label(side, context)));
+  return crypto.subtle.verify(
+    'HMAC',
+    await hmacKey(key, 'verify'),
+    fromBase64Url(presented),
+    encoder.encode(label(side, context)),
+  );
 }
 
 /** The new secret, for the extension only: AES-256-GCM under a key from the code's key and this connection's nonces. */
 export async function wrapSecret(key: Uint8Array, context: ProofContext, secret: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await wrappingKey(key, context), encoder.encode(secret));
+  const sealed = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv },
+    await wrappingKey(key, context),
+    encoder.encode(secret),
+  );
   return toBase64Url(concat(iv, new Uint8Array(sealed)));
 }
 
 /** The secret `wrapSecret` sealed, or undefined when it was sealed under another key or altered (GCM's tag fails). */
-export async function unwrapSecret(key: Uint8Array, context: ProofContext, wrapped: string): Promise<string | undefined> {
+export async function unwrapSecret(
+  key: Uint8Array,
+  context: ProofContext,
+  wrapped: string,
+): Promise<string | undefined> {
   try {
     const bytes = fromBase64Url(wrapped);
     if (bytes.length <= 12 + 16) return undefined;
-    const opened = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12) }, await wrappingKey(key, context), bytes.slice(12));
+    const opened = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: bytes.slice(0, 12) },
+      await wrappingKey(key, context),
+      bytes.slice(12),
+    );
     return new TextDecoder('utf-8', { fatal: true }).decode(opened);
   } catch {
     return undefined;

@@ -3,7 +3,8 @@
 export const ERROR_CODES = {
   NO_BACKEND: 'No browser is available. Pair the extension or enable the fallback browser, then retry.',
   LAUNCH_FAILED: 'The fallback browser could not start. Check `status`, or pass --executable-path.',
-  BRIDGE_UNAVAILABLE: 'The extension bridge could not listen on its port. Quit the other chrome-mcp using it, or start with --port.',
+  BRIDGE_UNAVAILABLE:
+    'The extension bridge could not listen on its port. Quit the other chrome-mcp using it, or start with --port.',
   EXTENSION_DISCONNECTED: 'The extension disconnected mid-call. Retry: the next call reconnects or falls back.',
   BROWSER_CLOSED: 'The browser went away. Retry: the next call starts it again.',
   BACKPRESSURE: 'The link to the browser is saturated. Retry in a moment.',
@@ -22,18 +23,23 @@ export const ERROR_CODES = {
   FRAME_UNREADABLE: 'That frame cannot be read. Call `frames` to see why.',
   NOT_VISIBLE: 'The element has no visible box. Scroll, open its container, or `wait_for` it.',
   OBSCURED: 'Another element covers the target. Close the covering element (dialog, banner) first, or target it.',
-  DISABLED: 'The element is disabled. Do what enables it first (fill required fields, pick an option), or `wait_for` it.',
+  DISABLED:
+    'The element is disabled. Do what enables it first (fill required fields, pick an option), or `wait_for` it.',
   NOT_EDITABLE: 'The target does not accept text. Target an input, textarea or editable element.',
   INPUT_NOT_LANDED: 'The keystrokes did not reach an editable element. Click the field first, then `type` again.',
   NOT_SELECT: 'The target is not a <select>. Use `click` for custom dropdowns.',
   OPTION_NOT_FOUND: 'No option with that value or label. Call `get_text` on the select to list options.',
   NAVIGATION_FAILED: 'The page failed to load. Check the URL, then retry.',
   EVAL_FAILED: 'The script could not run in the page. Check the expression and the frame.',
-  PASSWORD_FIELD: 'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
-  CLIPBOARD_REFUSED: 'Paste, copy and cut keys are sent only on sites the person trusts: they read or overwrite the person\'s clipboard. Put text in with `type` or `fill_form`; read it with `get_text`.',
-  POLICY_DENIED: 'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',
-  DOMAIN_CONFIRMATION_REQUIRED: 'The person has not decided about this site yet and is being asked. Retry after they answer.',
-  HELD: 'The act happened, but what it would send waits for the person\'s confirmation. Do not repeat it: wait for them; `status` shows held acts.',
+  PASSWORD_FIELD:
+    'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
+  CLIPBOARD_REFUSED:
+    "Paste, copy and cut keys are sent only on sites the person trusts: they read or overwrite the person's clipboard. Put text in with `type` or `fill_form`; read it with `get_text`.",
+  POLICY_DENIED:
+    'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',
+  DOMAIN_CONFIRMATION_REQUIRED:
+    'The person has not decided about this site yet and is being asked. Retry after they answer.',
+  HELD: "The act happened, but what it would send waits for the person's confirmation. Do not repeat it: wait for them; `status` shows held acts.",
   PLAN_NOT_APPROVED: 'The person has not approved your plan yet. Wait for them; `status` shows when it is approved.',
   BAD_ARGS: 'The arguments are invalid. Read the tool schema and call again.',
   UNKNOWN_TOOL: 'No such tool. Call tools/list.',

@@ -1,8 +1,22 @@
 // The operations every backend executes (the wire list between core and extension), and the executor contract.
 
 export const PAGE_OPERATIONS = [
-  'navigate', 'snapshot', 'find', 'frames', 'get_text', 'get_html', 'screenshot',
-  'click', 'hover', 'type', 'press', 'fill_form', 'select_option', 'scroll', 'wait_for', 'eval',
+  'navigate',
+  'snapshot',
+  'find',
+  'frames',
+  'get_text',
+  'get_html',
+  'screenshot',
+  'click',
+  'hover',
+  'type',
+  'press',
+  'fill_form',
+  'select_option',
+  'scroll',
+  'wait_for',
+  'eval',
 ] as const;
 
 export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;

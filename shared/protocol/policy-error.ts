@@ -10,7 +10,12 @@ export function policyError(denied: Denied): ToolError {
   return new ToolError(code, denied.message, {
     next: denied.next,
     data: {
-      reason, site, ...(origin === undefined ? {} : { origin }), have, need, ...(rule === undefined ? {} : { rule }),
+      reason,
+      site,
+      ...(origin === undefined ? {} : { origin }),
+      have,
+      need,
+      ...(rule === undefined ? {} : { rule }),
     },
   });
 }

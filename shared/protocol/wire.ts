@@ -38,18 +38,38 @@ const proof = z.string().regex(PROOF_PATTERN);
 // proof: the extension's → (paired, for a pair) welcome, policy. The extension proves nothing to a server that has not
 // proved first, and neither proof is any use on another connection.
 /** Opens a connection keyed by the long-lived pairing secret; it carries no secret, only a fresh nonce. */
-export const helloFrame = z.strictObject({ type: z.literal('hello'), v: z.literal(WIRE_VERSION), nonce, ext: extensionInfo });
+export const helloFrame = z.strictObject({
+  type: z.literal('hello'),
+  v: z.literal(WIRE_VERSION),
+  nonce,
+  ext: extensionInfo,
+});
 /** Manual pairing by the one-time code the person typed into the popup; the code itself is never sent. */
-export const pairFrame = z.strictObject({ type: z.literal('pair'), v: z.literal(WIRE_VERSION), nonce, ext: extensionInfo });
+export const pairFrame = z.strictObject({
+  type: z.literal('pair'),
+  v: z.literal(WIRE_VERSION),
+  nonce,
+  ext: extensionInfo,
+});
 /** The extension's proof, sent only after the core's challenge proved the core holds the same key. */
 export const proofFrame = z.strictObject({ type: z.literal('proof'), proof });
-export const resultFrame = z.strictObject({ type: z.literal('result'), id: z.string().max(64), ok: z.literal(true), result: operationResult });
+export const resultFrame = z.strictObject({
+  type: z.literal('result'),
+  id: z.string().max(64),
+  ok: z.literal(true),
+  result: operationResult,
+});
 export const errorFrame = z.strictObject({
   type: z.literal('result'),
   id: z.string().max(64),
   ok: z.literal(false),
   // `data` carries what the core acts on (a policy refusal's site and level, so it can ask the person).
-  error: z.strictObject({ code: errorCode, message: z.string(), next: z.string().optional(), data: z.record(z.string(), z.unknown()).optional() }),
+  error: z.strictObject({
+    code: errorCode,
+    message: z.string(),
+    next: z.string().optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 export const pongFrame = z.strictObject({ type: z.literal('pong'), ts: z.number() });
 /** Progress of a long command (navigation waits, wait_for, batch), relayed to the MCP client as notifications. */
@@ -63,7 +83,16 @@ export const progressFrame = z.strictObject({
 /** The person pressed Esc in a tab the agent was acting in: the core stops the agent with this message. */
 export const stopFrame = z.strictObject({ type: z.literal('stop'), message: z.string().max(500) });
 
-export const extensionFrame = z.union([helloFrame, pairFrame, proofFrame, resultFrame, errorFrame, pongFrame, progressFrame, stopFrame]);
+export const extensionFrame = z.union([
+  helloFrame,
+  pairFrame,
+  proofFrame,
+  resultFrame,
+  errorFrame,
+  pongFrame,
+  progressFrame,
+  stopFrame,
+]);
 export type ExtensionFrame = z.infer<typeof extensionFrame>;
 
 // ---- core → extension ----
@@ -75,7 +104,10 @@ export const challengeFrame = z.strictObject({
   type: z.literal('challenge'),
   nonce,
   proof,
-  salt: z.string().regex(/^[\w-]{22}$/).optional(),
+  salt: z
+    .string()
+    .regex(/^[\w-]{22}$/)
+    .optional(),
 });
 export const welcomeFrame = z.strictObject({
   type: z.literal('welcome'),
@@ -93,7 +125,10 @@ export const pairedFrame = z.strictObject({ type: z.literal('paired'), wrapped: 
  * Why the core closed the connection: `bad_frame` = the first frame was not a hello or pair it could read;
  * `bad_secret` / `bad_code` = it holds no such secret or live code, or the extension's proof did not match.
  */
-export const unauthorizedFrame = z.strictObject({ type: z.literal('unauthorized'), reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced', 'bad_frame']) });
+export const unauthorizedFrame = z.strictObject({
+  type: z.literal('unauthorized'),
+  reason: z.enum(['bad_secret', 'bad_code', 'bad_version', 'timeout', 'bad_origin', 'replaced', 'bad_frame']),
+});
 /** The most MCP sessions a command names as live; beyond it the oldest others are left out (see agentOnWire). */
 const MAX_LIVE_AGENTS = 64;
 const agentId = z.string().max(16);
@@ -114,7 +149,16 @@ export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number(
  */
 export const policyFrame = z.strictObject({ type: z.literal('policy'), policy: PolicyTransferSchema });
 
-export const coreFrame = z.union([challengeFrame, welcomeFrame, pairedFrame, unauthorizedFrame, commandFrame, cancelFrame, pingFrame, policyFrame]);
+export const coreFrame = z.union([
+  challengeFrame,
+  welcomeFrame,
+  pairedFrame,
+  unauthorizedFrame,
+  commandFrame,
+  cancelFrame,
+  pingFrame,
+  policyFrame,
+]);
 export type CoreFrame = z.infer<typeof coreFrame>;
 
 /** WebSocket close codes the two ends use, so the extension knows whether to retry or to ask for pairing. */

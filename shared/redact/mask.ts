@@ -14,13 +14,28 @@ export function mask(value: string, kind?: string): string {
 
 /** Masks everything but the scheme word of an Authorization value: `Bearer [redacted 212 chars]`. */
 export function maskAuthorization(value: string): string {
-  const scheme = /^((?:bearer|basic|digest|token|negotiate|ntlm|bot|dpop|hoba|mutual|apikey|aws4-hmac-sha256)[ \t]+)(.*)$/is.exec(value);
+  const scheme =
+    /^((?:bearer|basic|digest|token|negotiate|ntlm|bot|dpop|hoba|mutual|apikey|aws4-hmac-sha256)[ \t]+)(.*)$/is.exec(
+      value,
+    );
   const [kept, secret] = scheme ? [scheme[1] ?? '', scheme[2] ?? ''] : ['', value];
   return secret === '' || MASKED.test(secret) ? value : kept + mask(secret);
 }
 
 // Set-Cookie attributes are not secrets and tell the model what the cookie is for.
-const COOKIE_ATTRIBUTES = new Set(['path', 'domain', 'expires', 'max-age', 'samesite', 'priority', 'secure', 'httponly', 'partitioned', 'version', 'comment']);
+const COOKIE_ATTRIBUTES = new Set([
+  'path',
+  'domain',
+  'expires',
+  'max-age',
+  'samesite',
+  'priority',
+  'secure',
+  'httponly',
+  'partitioned',
+  'version',
+  'comment',
+]);
 
 /** Masks every cookie's value in a Cookie / Set-Cookie value, keeping names and attributes: `sid=[redacted 32 chars]; Path=/`. */
 export function maskCookies(value: string): string {

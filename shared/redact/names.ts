@@ -6,14 +6,47 @@ const compact = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/
 
 /** Names that are a secret on their own (compared without case or separators). */
 export const EXACT: ReadonlySet<string> = new Set([
-  'auth', 'sid', 'pwd', 'pass', 'passwd', 'phpsessid', 'jsessionid', 'connectsid', 'aspnetsessionid', 'aspxauth', 'cfduid',
-  'authorization', 'proxyauthorization', 'cookie', 'setcookie', 'otp', 'totp', 'mfacode',
+  'auth',
+  'sid',
+  'pwd',
+  'pass',
+  'passwd',
+  'phpsessid',
+  'jsessionid',
+  'connectsid',
+  'aspnetsessionid',
+  'aspxauth',
+  'cfduid',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'otp',
+  'totp',
+  'mfacode',
 ]);
 
 /** Endings that make a name a secret: `GITHUB_TOKEN`, `clientSecret`, `db_password`, `data-api-key`, `_myapp_session`. */
 export const ENDINGS: readonly string[] = [
-  'password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'secretkey', 'privatekey', 'accesskey', 'signingkey',
-  'encryptionkey', 'masterkey', 'sessionkey', 'authkey', 'session', 'sessionid', 'sessid', 'csrf', 'xsrf',
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'secretkey',
+  'privatekey',
+  'accesskey',
+  'signingkey',
+  'encryptionkey',
+  'masterkey',
+  'sessionkey',
+  'authkey',
+  'session',
+  'sessionid',
+  'sessid',
+  'csrf',
+  'xsrf',
 ];
 
 /** Beginnings that do: `csrfmiddlewaretoken`, `XSRF-TOKEN`, `csrf_param`. */
@@ -35,7 +68,12 @@ export function headerKind(name: string): HeaderKind | undefined {
 export function isSecretName(name: string): boolean {
   const key = compact(name);
   if (key === '') return false;
-  return EXACT.has(key) || ENDINGS.some((end) => key.endsWith(end)) || BEGINNINGS.some((start) => key.startsWith(start)) || ENV_SECRET.test(name);
+  return (
+    EXACT.has(key) ||
+    ENDINGS.some((end) => key.endsWith(end)) ||
+    BEGINNINGS.some((start) => key.startsWith(start)) ||
+    ENV_SECRET.test(name)
+  );
 }
 
 /** In a URL query or fragment a few more names carry credentials: OAuth codes, signed-URL signatures, `key=`. */
@@ -49,7 +87,9 @@ export function isSecretParam(name: string): boolean {
 
 /** A form field's visible label that says its value is a secret ("API key", "Client secret", "Access token"). */
 export function isSecretLabel(label: string): boolean {
-  return /\b(?:passwords?|passphrase|secret|tokens?|api[ _-]?key|access[ _-]?key|private[ _-]?key|secret[ _-]?key|pin|otp|one[ -]time (?:code|password))\b/i.test(label);
+  return /\b(?:passwords?|passphrase|secret|tokens?|api[ _-]?key|access[ _-]?key|private[ _-]?key|secret[ _-]?key|pin|otp|one[ -]time (?:code|password))\b/i.test(
+    label,
+  );
 }
 
 /**

@@ -41,9 +41,13 @@ const looksRandom = (secret: string) => /\d/.test(secret) && /[a-z]/.test(secret
 const PRIVATE_KEY = /(-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)((?:[^-]|-(?!----))+)/g;
 
 export function redactTokens(text: string): string {
-  let out = text.replace(PRIVATE_KEY, (whole, head: string, body: string) => (MASKED.test(body) ? whole : head + mask(body)));
+  let out = text.replace(PRIVATE_KEY, (whole, head: string, body: string) =>
+    MASKED.test(body) ? whole : head + mask(body),
+  );
   for (const { pattern, kind, random } of RULES) {
-    out = out.replace(pattern, (whole, kept: string, secret: string) => (random && !looksRandom(secret) ? whole : kept + mask(secret, kind)));
+    out = out.replace(pattern, (whole, kept: string, secret: string) =>
+      random && !looksRandom(secret) ? whole : kept + mask(secret, kind),
+    );
   }
   return out;
 }

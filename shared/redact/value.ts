@@ -9,7 +9,8 @@ const MAX_DEPTH = 64;
 
 function walk(value: unknown, secretName: string | undefined, ancestors: Set<object>, depth: number): unknown {
   if (typeof value === 'string') return secretName ? maskNamed(secretName, value) : redactText(value);
-  if (typeof value === 'number' || typeof value === 'bigint') return secretName ? maskNamed(secretName, String(value)) : value;
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return secretName ? maskNamed(secretName, String(value)) : value;
   if (value === null || typeof value !== 'object') return value;
   if (ancestors.has(value)) return '[Circular]';
   if (depth >= MAX_DEPTH) return MASK_FAILED;
@@ -20,7 +21,12 @@ function walk(value: unknown, secretName: string | undefined, ancestors: Set<obj
     const out: Record<string, unknown> = {};
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      out[redactText(key)] = guarded(() => record[key], secretName ?? (isSecretName(key) ? key : undefined), ancestors, depth + 1);
+      out[redactText(key)] = guarded(
+        () => record[key],
+        secretName ?? (isSecretName(key) ? key : undefined),
+        ancestors,
+        depth + 1,
+      );
     }
     return out;
   } finally {

@@ -10,7 +10,8 @@ const MODIFIERS = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional(
 export const click = defineTool({
   name: 'click',
   category: 'act',
-  description: 'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true adds the new outline.',
+  description:
+    'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true adds the new outline.',
   input: z.strictObject({
     ...targetShape,
     ...pointShape,

@@ -8,7 +8,9 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 /** The operations in `Table` whose handler's parameter number `At` is not exactly its tool's parsed arguments. */
 type WrongBindings<Table, At extends number> = {
   [Op in keyof Table & ToolOperation]: Table[Op] extends (...params: infer P) => unknown
-    ? Same<P[At], ArgsOf<Op>> extends true ? never : Op
+    ? Same<P[At], ArgsOf<Op>> extends true
+      ? never
+      : Op
     : Op;
 }[keyof Table & ToolOperation];
 

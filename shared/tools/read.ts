@@ -60,7 +60,7 @@ const pageOrElementInput = z.strictObject({
 export const get_text = defineTool({
   name: 'get_text',
   category: 'read',
-  description: 'Text of the page or one element (a field\'s value); maxChars default 8000.',
+  description: "Text of the page or one element (a field's value); maxChars default 8000.",
   input: pageOrElementInput,
   readOnly: true,
   destructive: false,

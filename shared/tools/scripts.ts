@@ -6,7 +6,8 @@ import { frameField, tabShape } from './target-shape.js';
 export const evaluate = defineTool({
   name: 'eval',
   category: 'scripts',
-  description: 'Run a JS expression in the page or a frame (trusted sites only); promises awaited; value as JSON; refused while a password field shows.',
+  description:
+    'Run a JS expression in the page or a frame (trusted sites only); promises awaited; value as JSON; refused while a password field shows.',
   input: z.strictObject({
     expression: z.string(),
     frame: frameField,

@@ -7,9 +7,10 @@ const MAX_ISSUES = 3;
 
 function describe(issue: z.core.$ZodIssue): string {
   const where = issue.path.map(String).join('.');
-  const what = issue.code === 'unrecognized_keys'
-    ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
-    : issue.message.replace(/^Invalid input: /, '');
+  const what =
+    issue.code === 'unrecognized_keys'
+      ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+      : issue.message.replace(/^Invalid input: /, '');
   return where ? `${where}: ${what}` : what;
 }
 
@@ -18,7 +19,9 @@ function badArgs(tool: ToolDefinition, error: z.ZodError): ToolError {
   const allowed = Object.keys(tool.input.shape);
   const unknownAtTop = error.issues.some((issue) => issue.code === 'unrecognized_keys' && issue.path.length === 0);
   const next = unknownAtTop
-    ? allowed.length ? `${tool.name} takes only: ${allowed.join(', ')}.` : `${tool.name} takes no arguments.`
+    ? allowed.length
+      ? `${tool.name} takes only: ${allowed.join(', ')}.`
+      : `${tool.name} takes no arguments.`
     : `Fix ${issues.length > 1 ? 'those arguments' : 'that argument'} and call ${tool.name} again.`;
   return new ToolError('BAD_ARGS', `${tool.name}: ${issues.join('; ')}`, { next });
 }

@@ -26,7 +26,12 @@ describe('bridge authentication', () => {
     const peer = await dial();
     await peer.greet(auth.current);
     const welcome = await peer.next('welcome');
-    expect(welcome).toEqual({ type: 'welcome', v: WIRE_VERSION, session: bridge.link()?.identity.session, heartbeatMs: 12_345 });
+    expect(welcome).toEqual({
+      type: 'welcome',
+      v: WIRE_VERSION,
+      session: bridge.link()?.identity.session,
+      heartbeatMs: 12_345,
+    });
   });
 
   it('refuses a wrong proof with unauthorized + 4401 and acts on nothing sent after it', async () => {
@@ -61,7 +66,9 @@ describe('bridge authentication', () => {
     expect(await peer.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_version' });
     expect((await peer.closed).code).toBe(CLOSE_CODES.unauthorized);
     expect(auth.asked).toBe(0);
-    expect(lines.some((line) => line.includes(`wire v1, this core v${WIRE_VERSION}`) && line.includes('older than the app'))).toBe(true);
+    expect(
+      lines.some((line) => line.includes(`wire v1, this core v${WIRE_VERSION}`) && line.includes('older than the app')),
+    ).toBe(true);
   });
 
   it('tells an extension built for a newer wire version so', async () => {
@@ -113,7 +120,9 @@ describe('bridge authentication', () => {
 
   it('refuses a Host that is not this loopback bridge (DNS rebinding) at the upgrade', async () => {
     const { bridge } = await startBridge();
-    await expect(Peer.dial(bridge.port, { host: `evil.example:${bridge.port}` })).rejects.toMatchObject({ status: 403 });
+    await expect(Peer.dial(bridge.port, { host: `evil.example:${bridge.port}` })).rejects.toMatchObject({
+      status: 403,
+    });
     await expect(Peer.dial(bridge.port, { host: '127.0.0.1:1' })).rejects.toMatchObject({ status: 403 });
     const viaLocalhost = await Peer.dial(bridge.port, { host: `localhost:${bridge.port}` });
     viaLocalhost.close();
@@ -200,7 +209,14 @@ describe('bridge authentication', () => {
     await expect(Peer.dial(bridge.port)).rejects.toMatchObject({ status: 503 });
     for (const peer of waiting) peer.socket.terminate();
     await Promise.all(waiting.map((peer) => peer.closed));
-    await expect.poll(async () => Peer.dial(bridge.port).then((peer) => (peer.close(), true), () => false)).toBe(true);
+    await expect
+      .poll(async () =>
+        Peer.dial(bridge.port).then(
+          (peer) => (peer.close(), true),
+          () => false,
+        ),
+      )
+      .toBe(true);
     (await connect()).close();
   });
 

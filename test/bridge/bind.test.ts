@@ -34,16 +34,27 @@ describe('bridge socket', () => {
     expect(mine.every((listener) => isLoopback(listener.address))).toBe(true);
   });
 
-  it.runIf(outward)(`cannot be reached through the machine's non-loopback address (${outward ?? 'none here'})`, async () => {
-    const { bridge } = await startBridge();
-    expect(await dialTcp('127.0.0.1', bridge.port)).toBe('connected');
-    expect(await dialTcp(outward!, bridge.port)).toBe('ECONNREFUSED');
-  });
+  it.runIf(outward)(
+    `cannot be reached through the machine's non-loopback address (${outward ?? 'none here'})`,
+    async () => {
+      const { bridge } = await startBridge();
+      expect(await dialTcp('127.0.0.1', bridge.port)).toBe('connected');
+      expect(await dialTcp(outward!, bridge.port)).toBe('ECONNREFUSED');
+    },
+  );
 
   it('reports a taken port as BRIDGE_UNAVAILABLE with the fix', async () => {
     const { bridge } = await startBridge();
-    const second = BridgeServer.start({ port: bridge.port, auth: new FakeAuth(), log: () => undefined, policy: () => TEST_POLICY });
-    await expect(second).rejects.toMatchObject({ code: 'BRIDGE_UNAVAILABLE', message: `Port ${bridge.port} on 127.0.0.1 is already in use.` });
+    const second = BridgeServer.start({
+      port: bridge.port,
+      auth: new FakeAuth(),
+      log: () => undefined,
+      policy: () => TEST_POLICY,
+    });
+    await expect(second).rejects.toMatchObject({
+      code: 'BRIDGE_UNAVAILABLE',
+      message: `Port ${bridge.port} on 127.0.0.1 is already in use.`,
+    });
   });
 
   it('answers a plain HTTP request with 426 and no content of interest', async () => {

@@ -10,7 +10,9 @@ const quiet = { progress: () => undefined };
 describe('ExtensionExecutor', () => {
   it('says EXTENSION_DISCONNECTED when no extension is connected', async () => {
     const { bridge } = await startBridge();
-    await expect(new ExtensionExecutor(bridge).run('tabs', {}, quiet)).rejects.toMatchObject({ code: 'EXTENSION_DISCONNECTED' });
+    await expect(new ExtensionExecutor(bridge).run('tabs', {}, quiet)).rejects.toMatchObject({
+      code: 'EXTENSION_DISCONNECTED',
+    });
   });
 
   it('runs over the active link, relaying progress, and follows a replacement link', async () => {
@@ -22,7 +24,9 @@ describe('ExtensionExecutor', () => {
       return ok(command, 'first');
     });
     const progress: unknown[] = [];
-    expect(await executor.run('navigate', { url: 'https://example.com' }, { progress: (...args) => progress.push(args) })).toEqual({ text: 'first' });
+    expect(
+      await executor.run('navigate', { url: 'https://example.com' }, { progress: (...args) => progress.push(args) }),
+    ).toEqual({ text: 'first' });
     expect(progress).toEqual([['loading', 1, 2]]);
 
     const second = await connect();
@@ -34,14 +38,16 @@ describe('ExtensionExecutor', () => {
     const { bridge, connect } = await startBridge();
     const peer = await connect();
     const abort = new AbortController();
-    const run = new ExtensionExecutor(bridge).run('wait_for', { text: 'x' }, { ...quiet, signal: abort.signal }).catch((error: unknown) => error);
+    const run = new ExtensionExecutor(bridge)
+      .run('wait_for', { text: 'x' }, { ...quiet, signal: abort.signal })
+      .catch((error: unknown) => error);
     const command = await peer.next('command');
     abort.abort();
     expect(await run).toMatchObject({ code: 'STOPPED' });
     expect(await peer.next('cancel')).toEqual({ type: 'cancel', id: command.id });
   });
 
-  it('sends the calling agent, within the frame\'s bound of live sessions and always naming itself', async () => {
+  it("sends the calling agent, within the frame's bound of live sessions and always naming itself", async () => {
     const { bridge, connect } = await startBridge();
     const peer = await connect();
     peer.serve((command) => ok(command, 'done'));

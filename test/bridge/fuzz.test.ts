@@ -59,7 +59,9 @@ describe('bridge under hostile frames', () => {
       const { socket, ended } = await rawUpgrade(bridge.port);
       const started = performance.now();
       // Random frame headers and payloads: reserved bits and opcodes, unmasked frames, lengths that lie.
-      socket.write(Buffer.from(Array.from({ length: 1 + Math.floor(random() * 2048) }, () => Math.floor(random() * 256))));
+      socket.write(
+        Buffer.from(Array.from({ length: 1 + Math.floor(random() * 2048) }, () => Math.floor(random() * 256))),
+      );
       ends.push((await ended) - started);
     };
     for (let done = 0; done < 400; done += 8) await Promise.all(Array.from({ length: 8 }, one));
@@ -105,15 +107,28 @@ describe('bridge under hostile frames', () => {
     const { bridge, connect } = await startBridge();
     const peer = await connect();
     const envelope = (id: string, size: number) => {
-      const shell = JSON.stringify({ type: 'result', id, ok: true, result: { text: '', image: { data: '', mimeType: 'image/png' } } });
-      return JSON.stringify({ type: 'result', id, ok: true, result: { text: '', image: { data: 'A'.repeat(size - shell.length), mimeType: 'image/png' } } });
+      const shell = JSON.stringify({
+        type: 'result',
+        id,
+        ok: true,
+        result: { text: '', image: { data: '', mimeType: 'image/png' } },
+      });
+      return JSON.stringify({
+        type: 'result',
+        id,
+        ok: true,
+        result: { text: '', image: { data: 'A'.repeat(size - shell.length), mimeType: 'image/png' } },
+      });
     };
     peer.serve((command) => envelope(command.id, MAX_FRAME_BYTES));
     const full = await bridge.link()!.call('screenshot', {});
     expect(full.image?.data.length).toBeGreaterThan(MAX_FRAME_BYTES - 200);
 
     peer.serve((command) => envelope(command.id, MAX_FRAME_BYTES + 1));
-    const call = bridge.link()!.call('screenshot', {}).catch((error: unknown) => error);
+    const call = bridge
+      .link()!
+      .call('screenshot', {})
+      .catch((error: unknown) => error);
     expect((await peer.closed).code).toBe(1009);
     expect(await call).toMatchObject({ code: 'EXTENSION_DISCONNECTED' });
     expect(bridge.link()).toBeUndefined();
@@ -127,7 +142,8 @@ describe('bridge under hostile frames', () => {
     const { bridge, connect } = await startBridge();
     const sendFragmented = (peer: Peer, text: string, fragments: number) => {
       const size = Math.ceil(text.length / fragments);
-      for (let i = 0; i < fragments; i++) peer.socket.send(text.slice(i * size, (i + 1) * size), { fin: i === fragments - 1 });
+      for (let i = 0; i < fragments; i++)
+        peer.socket.send(text.slice(i * size, (i + 1) * size), { fin: i === fragments - 1 });
     };
     const peer = await connect();
     peer.serve((command) => {
@@ -136,7 +152,10 @@ describe('bridge under hostile frames', () => {
       return undefined;
     });
     expect((await bridge.link()!.call('get_text', { fragments: 4096 })).text).toHaveLength(8192);
-    const call = bridge.link()!.call('get_text', { fragments: 4097 }).catch((error: unknown) => error);
+    const call = bridge
+      .link()!
+      .call('get_text', { fragments: 4097 })
+      .catch((error: unknown) => error);
     expect((await peer.closed).code).toBe(1008);
     expect(await call).toMatchObject({ code: 'EXTENSION_DISCONNECTED' });
     (await connect()).close();

@@ -17,7 +17,12 @@ describe('the bridge handshake', () => {
       const nonce = freshNonce();
       peer.sendText(helloText(nonce));
       const challenge = await peer.next('challenge');
-      const context = { purpose: 'hello' as const, port: bridge.port, extensionNonce: nonce, coreNonce: challenge.nonce };
+      const context = {
+        purpose: 'hello' as const,
+        port: bridge.port,
+        extensionNonce: nonce,
+        coreNonce: challenge.nonce,
+      };
       expect(await verifyProof(secretKey(auth.current), 'core', context, challenge.proof)).toBe(true);
       // It is the core's proof, not one the peer could send back as its own.
       expect(await verifyProof(secretKey(auth.current), 'extension', context, challenge.proof)).toBe(false);
@@ -33,7 +38,12 @@ describe('the bridge handshake', () => {
     const nonce = freshNonce();
     honest.sendText(helloText(nonce));
     const first = await honest.next('challenge');
-    const proof = await proofOf(secretKey(auth.current), 'extension', { purpose: 'hello', port: honest.port, extensionNonce: nonce, coreNonce: first.nonce });
+    const proof = await proofOf(secretKey(auth.current), 'extension', {
+      purpose: 'hello',
+      port: honest.port,
+      extensionNonce: nonce,
+      coreNonce: first.nonce,
+    });
     honest.send({ type: 'proof', proof });
     await honest.next('welcome');
 
@@ -50,7 +60,15 @@ describe('the bridge handshake', () => {
     const peer = await dial();
     const nonce = freshNonce();
     peer.sendText(helloText(nonce));
-    peer.send({ type: 'proof', proof: await proofOf(secretKey(auth.current), 'extension', { purpose: 'hello', port: peer.port, extensionNonce: nonce, coreNonce: nonce }) });
+    peer.send({
+      type: 'proof',
+      proof: await proofOf(secretKey(auth.current), 'extension', {
+        purpose: 'hello',
+        port: peer.port,
+        extensionNonce: nonce,
+        coreNonce: nonce,
+      }),
+    });
     await peer.next('challenge');
     expect(await peer.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_secret' });
     expect(bridge.link()).toBeUndefined();

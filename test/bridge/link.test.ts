@@ -6,7 +6,11 @@ import { CLOSE_CODES } from '../../shared/protocol/wire.js';
 import { startBridge } from './support/bridge-harness.js';
 import { type Command, ok } from './support/peer.js';
 
-const failure = (promise: Promise<unknown> | undefined) => promise?.then(() => undefined, (error: unknown) => error);
+const failure = (promise: Promise<unknown> | undefined) =>
+  promise?.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('extension link', () => {
   it('sends one command frame per call with a unique id, the args and a budget, and matches answers by id', async () => {
@@ -46,18 +50,38 @@ describe('extension link', () => {
     }));
     const error = await failure(bridge.link()!.call('click', { selector: 'a' }));
     expect(error).toBeInstanceOf(ToolError);
-    expect(error).toMatchObject({ code: 'DEVTOOLS_OPEN', message: 'DevTools is open on tab e1f2.3.', next: 'Close DevTools.' });
+    expect(error).toMatchObject({
+      code: 'DEVTOOLS_OPEN',
+      message: 'DevTools is open on tab e1f2.3.',
+      next: 'Close DevTools.',
+    });
 
-    peer.serve((command) => ({ type: 'result', id: command.id, ok: false, error: { code: 'NOT_FOUND', message: 'nothing' } }));
-    expect(await failure(bridge.link()!.call('click', {}))).toMatchObject({ code: 'NOT_FOUND', next: new ToolError('NOT_FOUND').next });
+    peer.serve((command) => ({
+      type: 'result',
+      id: command.id,
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'nothing' },
+    }));
+    expect(await failure(bridge.link()!.call('click', {}))).toMatchObject({
+      code: 'NOT_FOUND',
+      next: new ToolError('NOT_FOUND').next,
+    });
   });
 
-  it('keeps an error\'s data, which the core acts on (the site a refusal asks the person about)', async () => {
+  it("keeps an error's data, which the core acts on (the site a refusal asks the person about)", async () => {
     const { bridge, connect } = await startBridge();
     const peer = await connect();
     const data = { reason: 'ask', site: 'shop.example', have: 'ask', need: 'read' };
-    peer.serve((command) => ({ type: 'result', id: command.id, ok: false, error: { code: 'DOMAIN_CONFIRMATION_REQUIRED', message: 'undecided', data } }));
-    expect(await failure(bridge.link()!.call('snapshot', {}))).toMatchObject({ code: 'DOMAIN_CONFIRMATION_REQUIRED', data });
+    peer.serve((command) => ({
+      type: 'result',
+      id: command.id,
+      ok: false,
+      error: { code: 'DOMAIN_CONFIRMATION_REQUIRED', message: 'undecided', data },
+    }));
+    expect(await failure(bridge.link()!.call('snapshot', {}))).toMatchObject({
+      code: 'DOMAIN_CONFIRMATION_REQUIRED',
+      data,
+    });
   });
 
   it('relays progress frames to the caller, in order, before the result', async () => {
@@ -158,7 +182,16 @@ describe('extension link', () => {
     // The extension reads again and answers what it got: the link drains and serves.
     peer.serve((command) => ok(command));
     peer.socket.resume();
-    await expect.poll(() => link.call('tabs', {}).then((result) => result.text, (error: ToolError) => error.code), { timeout: 10_000 }).toBe('did tabs');
+    await expect
+      .poll(
+        () =>
+          link.call('tabs', {}).then(
+            (result) => result.text,
+            (error: ToolError) => error.code,
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe('did tabs');
   });
 
   it('ping: true when the extension answers in time, false when it does not', async () => {

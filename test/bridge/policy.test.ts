@@ -9,7 +9,11 @@ import { TEST_POLICY } from '../support/test-policy.js';
 import { startBridge } from './support/bridge-harness.js';
 import { ok } from './support/peer.js';
 
-const BLOCKED: Policy = { ...DEFAULT_POLICY, default: 'blocked', rules: [{ site: parseSitePattern('127.0.0.1'), level: 'blocked' }] };
+const BLOCKED: Policy = {
+  ...DEFAULT_POLICY,
+  default: 'blocked',
+  rules: [{ site: parseSitePattern('127.0.0.1'), level: 'blocked' }],
+};
 
 const RICH: Policy = {
   rules: [
@@ -51,7 +55,8 @@ describe('the policy frame', () => {
       { ...good, grants: undefined },
       { ...good, self: [1] },
     ];
-    for (const policy of malformed) expect(decodeFrame(coreFrame, frameText(policy)), JSON.stringify(policy)?.slice(0, 120)).toBeUndefined();
+    for (const policy of malformed)
+      expect(decodeFrame(coreFrame, frameText(policy)), JSON.stringify(policy)?.slice(0, 120)).toBeUndefined();
     expect(decodeFrame(coreFrame, JSON.stringify({ type: 'policy', policy: good, extra: 1 }))).toBeUndefined();
   });
 });
@@ -101,6 +106,8 @@ describe('the bridge and the policy', () => {
     current = BLOCKED;
     bridge.policyChanged();
     expect((await second.next('policy')).policy).toEqual(policyToTransfer(BLOCKED));
-    expect(first.frames.filter((frame) => frame.type === 'policy')).toEqual([{ type: 'policy', policy: policyToTransfer(TEST_POLICY) }]);
+    expect(first.frames.filter((frame) => frame.type === 'policy')).toEqual([
+      { type: 'policy', policy: policyToTransfer(TEST_POLICY) },
+    ]);
   });
 });

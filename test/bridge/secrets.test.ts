@@ -57,7 +57,9 @@ describe('secrets stay out of logs and errors', () => {
     expect(lines.length).toBeGreaterThan(8);
     expect(texts.length).toBeGreaterThan(6);
     // What the core sent on every one of those sockets, too: proofs and seals, never a secret or a code.
-    const wire = [first, wrong, mistyped, pairing, spent, failing, afterwards].flatMap((peer) => peer.frames.map((frame) => JSON.stringify(frame)));
+    const wire = [first, wrong, mistyped, pairing, spent, failing, afterwards].flatMap((peer) =>
+      peer.frames.map((frame) => JSON.stringify(frame)),
+    );
     for (const secret of seen) {
       for (const line of [...lines, ...texts, ...wire]) expect(line).not.toContain(secret);
     }

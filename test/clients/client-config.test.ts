@@ -1,6 +1,15 @@
 // installClient on real files: other entries and keys kept in order, the person's own args kept, backups, refusals that
 // write nothing, idempotence, removal, new files and folders, modes and symlinks.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { installClient } from '../../electron/core/clients/client-config.js';
@@ -24,7 +33,8 @@ function configWith(text: string, fileMode = 0o644): string {
 
 const install = (configPath: string) => installClient({ client: 'cursor', configPath, command: LAUNCHER });
 const remove = (configPath: string) => installClient({ client: 'cursor', configPath, remove: true });
-const backups = (configPath: string) => readdirSync(join(configPath, '..')).filter((name) => name.includes('.chrome-mcp-backup-'));
+const backups = (configPath: string) =>
+  readdirSync(join(configPath, '..')).filter((name) => name.includes('.chrome-mcp-backup-'));
 
 const EXISTING = `{
     "theme": "dark",
@@ -39,9 +49,15 @@ describe('installClient', () => {
   it('adds our entry after the others, keeps every other key in its order, and backs the file up first in its mode', () => {
     const path = configWith(EXISTING, 0o640);
     const result = install(path);
-    expect(result).toEqual({ path, action: 'added', backup: expect.stringMatching(/config\.json\.chrome-mcp-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d/) });
+    expect(result).toEqual({
+      path,
+      action: 'added',
+      backup: expect.stringMatching(/config\.json\.chrome-mcp-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d/),
+    });
     const text = readFileSync(path, 'utf8');
-    expect(text).toBe(`${JSON.stringify({ ...JSON.parse(EXISTING), mcpServers: { ...JSON.parse(EXISTING).mcpServers, 'chrome-mcp': ours } }, null, 2)}\n`);
+    expect(text).toBe(
+      `${JSON.stringify({ ...JSON.parse(EXISTING), mcpServers: { ...JSON.parse(EXISTING).mcpServers, 'chrome-mcp': ours } }, null, 2)}\n`,
+    );
     expect(Object.keys(JSON.parse(text))).toEqual(['theme', 'mcpServers', 'numStartups']);
     expect(Object.keys(JSON.parse(text).mcpServers)).toEqual(['github', 'zeta', 'chrome-mcp']);
     expect(readFileSync(result.backup!, 'utf8')).toBe(EXISTING);
@@ -52,12 +68,17 @@ describe('installClient', () => {
   it('adds mcpServers at the end when the file has none', () => {
     const path = configWith('{"a":1,"b":[2]}');
     install(path);
-    expect(readFileSync(path, 'utf8')).toBe(`{\n  "a": 1,\n  "b": [\n    2\n  ],\n  "mcpServers": {\n    "chrome-mcp": {\n      "command": "${LAUNCHER}",\n      "args": []\n    }\n  }\n}\n`);
+    expect(readFileSync(path, 'utf8')).toBe(
+      `{\n  "a": 1,\n  "b": [\n    2\n  ],\n  "mcpServers": {\n    "chrome-mcp": {\n      "command": "${LAUNCHER}",\n      "args": []\n    }\n  }\n}\n`,
+    );
   });
 
-  it('creates a missing file, and its folders, this user\'s alone, with no backup', () => {
+  it("creates a missing file, and its folders, this user's alone, with no backup", () => {
     const path = join(dirs.make(), 'Application Support', 'Claude', 'claude_desktop_config.json');
-    expect(installClient({ client: 'claude-desktop', configPath: path, command: LAUNCHER })).toEqual({ path, action: 'added' });
+    expect(installClient({ client: 'claude-desktop', configPath: path, command: LAUNCHER })).toEqual({
+      path,
+      action: 'added',
+    });
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ mcpServers: { 'chrome-mcp': ours } });
     expect(mode(path)).toBe(0o600);
     expect(mode(join(path, '..'))).toBe(0o700);
@@ -83,8 +104,10 @@ describe('installClient', () => {
     expect(backups(path)).toEqual([]);
   });
 
-  it('updates a stale entry in its place, keeping the person\'s env', () => {
-    const path = configWith('{"mcpServers":{"chrome-mcp":{"command":"node","args":["/old/cli.js"],"env":{"X":"1"}},"other":{"command":"o"}}}');
+  it("updates a stale entry in its place, keeping the person's env", () => {
+    const path = configWith(
+      '{"mcpServers":{"chrome-mcp":{"command":"node","args":["/old/cli.js"],"env":{"X":"1"}},"other":{"command":"o"}}}',
+    );
     const result = install(path);
     expect(result.action).toBe('updated');
     expect(result.backup).toBeDefined();
@@ -93,7 +116,7 @@ describe('installClient', () => {
     expect(servers['chrome-mcp']).toEqual({ command: LAUNCHER, args: [], env: { X: '1' } });
   });
 
-  it('keeps the person\'s own args (flags for the core) through a repeat install and an update, and removes them with the entry', () => {
+  it("keeps the person's own args (flags for the core) through a repeat install and an update, and removes them with the entry", () => {
     const flags = ['--allow', 'example.com', '--headless'];
     const mine = { command: LAUNCHER, args: flags, env: { X: '1' } };
     const path = configWith(JSON.stringify({ mcpServers: { 'chrome-mcp': mine } }));
@@ -102,7 +125,9 @@ describe('installClient', () => {
     expect(readFileSync(path, 'utf8')).toBe(before);
 
     // The launcher moved (another data dir): our command changes, the flags stay.
-    const moved = configWith(JSON.stringify({ mcpServers: { 'chrome-mcp': { ...mine, command: '/old/data/bin/chrome-mcp-helper' } } }));
+    const moved = configWith(
+      JSON.stringify({ mcpServers: { 'chrome-mcp': { ...mine, command: '/old/data/bin/chrome-mcp-helper' } } }),
+    );
     expect(install(moved).action).toBe('updated');
     expect(JSON.parse(readFileSync(moved, 'utf8')).mcpServers['chrome-mcp']).toEqual(mine);
     expect(install(moved).action).toBe('unchanged');
@@ -111,7 +136,7 @@ describe('installClient', () => {
     expect(JSON.parse(readFileSync(moved, 'utf8')).mcpServers).toEqual({});
   });
 
-  it('carries flags over from the hand-written forms that ran chrome-mcp, and drops any other program\'s args', () => {
+  it("carries flags over from the hand-written forms that ran chrome-mcp, and drops any other program's args", () => {
     const after = (entry: object) => {
       const path = configWith(JSON.stringify({ mcpServers: { 'chrome-mcp': entry } }));
       install(path);
@@ -119,7 +144,9 @@ describe('installClient', () => {
     };
     expect(after({ command: 'chrome-mcp', args: ['--allow', 'a.com'] })).toEqual(['--allow', 'a.com']);
     expect(after({ command: 'C:\\npm\\chrome-mcp.cmd', args: ['--headless'] })).toEqual(['--headless']);
-    expect(after({ command: '/usr/bin/node', args: ['/src/chrome-mcp/dist/electron/helper/cli.js', '--allow', 'a.com'] })).toEqual(['--allow', 'a.com']);
+    expect(
+      after({ command: '/usr/bin/node', args: ['/src/chrome-mcp/dist/electron/helper/cli.js', '--allow', 'a.com'] }),
+    ).toEqual(['--allow', 'a.com']);
     expect(after({ command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\cm\\cli.js'] })).toEqual([]);
     expect(after({ command: 'npx', args: ['-y', 'some-server', '--allow', 'a.com'] })).toEqual([]);
     expect(after({ command: LAUNCHER, args: '--allow a.com' })).toEqual([]);
@@ -130,7 +157,9 @@ describe('installClient', () => {
     const path = configWith(text);
     const before = readdirSync(join(path, '..'));
     expect(() => install(path)).toThrow(ConfigRefusedError);
-    expect(() => install(path)).toThrow(`${path} is not valid JSON (Expected ',' or '}' after property value at line 4, column 5)`);
+    expect(() => install(path)).toThrow(
+      `${path} is not valid JSON (Expected ',' or '}' after property value at line 4, column 5)`,
+    );
     expect(() => remove(path)).toThrow(/nothing was changed/);
     expect(readFileSync(path, 'utf8')).toBe(text);
     expect(readdirSync(join(path, '..'))).toEqual(before);
@@ -155,7 +184,9 @@ describe('installClient', () => {
       ['42', 'holds a number, not a JSON object'],
     ]) {
       const path = configWith(text!);
-      expect(() => install(path)).toThrow(`${path} ${why}: fix or move it by hand, then run this again (nothing was changed)`);
+      expect(() => install(path)).toThrow(
+        `${path} ${why}: fix or move it by hand, then run this again (nothing was changed)`,
+      );
       expect(readFileSync(path, 'utf8')).toBe(text);
       expect(backups(path)).toEqual([]);
     }
@@ -193,7 +224,7 @@ describe('installClient', () => {
     expect(existsSync(join(path, '..'))).toBe(false);
   });
 
-  it('keeps the file\'s mode through a change', () => {
+  it("keeps the file's mode through a change", () => {
     for (const fileMode of [0o600, 0o644, 0o664]) {
       const path = configWith('{}', fileMode);
       install(path);

@@ -16,13 +16,15 @@ function fail(message) {
 }
 
 if (process.env.FAKE_CLAUDE_HANG) setInterval(() => undefined, 60_000);
-else if (process.env.FAKE_CLAUDE_FAIL && [undefined, argv[1]].includes(process.env.FAKE_CLAUDE_FAIL_ONLY)) fail(process.env.FAKE_CLAUDE_FAIL);
+else if (process.env.FAKE_CLAUDE_FAIL && [undefined, argv[1]].includes(process.env.FAKE_CLAUDE_FAIL_ONLY))
+  fail(process.env.FAKE_CLAUDE_FAIL);
 else {
   const path = join(process.env.CLAUDE_CONFIG_DIR, '.claude.json');
   const config = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
   const servers = (config.mcpServers ??= {});
   const [mcp, verb, scopeFlag, scope, name, json, ...rest] = argv;
-  if (mcp !== 'mcp' || scopeFlag !== '--scope' || scope !== 'user' || rest.length > 0) fail(`error: unexpected arguments ${JSON.stringify(argv)}`);
+  if (mcp !== 'mcp' || scopeFlag !== '--scope' || scope !== 'user' || rest.length > 0)
+    fail(`error: unexpected arguments ${JSON.stringify(argv)}`);
   if (verb === 'add-json' && json !== undefined) {
     if (Object.hasOwn(servers, name)) fail(`MCP server ${name} already exists in user config`);
     servers[name] = JSON.parse(json);

@@ -12,14 +12,20 @@ const dirs = tempDirs('launcher');
 afterAll(() => dirs.cleanup());
 
 const mode = (path: string) => statSync(path).mode & 0o777;
-const NOTE = 'Written by chrome-mcp: MCP clients run this to start the chrome-mcp helper. It is rewritten when chrome-mcp moves.';
+const NOTE =
+  'Written by chrome-mcp: MCP clients run this to start the chrome-mcp helper. It is rewritten when chrome-mcp moves.';
 
 describe.skipIf(process.platform === 'win32')('helper launcher', () => {
-  it('is a 0700 sh script in a 0700 DATA/bin that execs the command, then the client\'s arguments', () => {
+  it("is a 0700 sh script in a 0700 DATA/bin that execs the command, then the client's arguments", () => {
     const dataDir = join(dirs.make(), 'data');
-    const path = writeHelperLauncher(dataDir, ['/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP', '--mcp-helper']);
+    const path = writeHelperLauncher(dataDir, [
+      '/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP',
+      '--mcp-helper',
+    ]);
     expect(path).toBe(join(dataDir, 'bin', 'chrome-mcp-helper'));
-    expect(readFileSync(path, 'utf8')).toBe(`#!/bin/sh\n# ${NOTE}\nexec '/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP' '--mcp-helper' "$@"\n`);
+    expect(readFileSync(path, 'utf8')).toBe(
+      `#!/bin/sh\n# ${NOTE}\nexec '/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP' '--mcp-helper' "$@"\n`,
+    );
     expect(mode(path)).toBe(0o700);
     expect(mode(join(dataDir, 'bin'))).toBe(0o700);
     expect(mode(dataDir)).toBe(0o700);
@@ -58,8 +64,14 @@ describe.skipIf(process.platform === 'win32')('helper launcher', () => {
 
 describe('helper launcher on Windows', () => {
   it('is a .cmd in DATA\\bin that doubles % and passes %*', () => {
-    const launcher = helperLauncher('C:\\Users\\a%b\\.chrome-mcp', ['C:\\Program Files\\Chrome MCP\\Chrome MCP.exe', '--mcp-helper'], 'win32');
+    const launcher = helperLauncher(
+      'C:\\Users\\a%b\\.chrome-mcp',
+      ['C:\\Program Files\\Chrome MCP\\Chrome MCP.exe', '--mcp-helper'],
+      'win32',
+    );
     expect(launcher.path).toBe('C:\\Users\\a%b\\.chrome-mcp\\bin\\chrome-mcp-helper.cmd');
-    expect(launcher.text).toBe(`@echo off\r\nrem ${NOTE}\r\n"C:\\Program Files\\Chrome MCP\\Chrome MCP.exe" "--mcp-helper" %*\r\n`);
+    expect(launcher.text).toBe(
+      `@echo off\r\nrem ${NOTE}\r\n"C:\\Program Files\\Chrome MCP\\Chrome MCP.exe" "--mcp-helper" %*\r\n`,
+    );
   });
 });

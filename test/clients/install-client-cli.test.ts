@@ -18,28 +18,50 @@ describe('install-client (real process)', () => {
     const launcher = join(dataDir, 'bin', 'chrome-mcp-helper');
     const first = runCli(['install-client', 'cursor', '--config', config, '--data-dir', dataDir]);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toBe(`helper launcher: ${launcher}\nadded chrome-mcp to ${config}\nRestart Cursor to load the change.\n`);
-    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ mcpServers: { 'chrome-mcp': { command: launcher, args: [] } } });
+    expect(first.stdout).toBe(
+      `helper launcher: ${launcher}\nadded chrome-mcp to ${config}\nRestart Cursor to load the change.\n`,
+    );
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
+      mcpServers: { 'chrome-mcp': { command: launcher, args: [] } },
+    });
     // The launcher runs this node and this build, pinned to the data dir it lives in.
-    expect(readFileSync(launcher, 'utf8')).toContain(`exec '${process.execPath}' '${CLI}' '--data-dir' '${dataDir}' "$@"\n`);
-    if (process.platform === 'linux') expect(execFileSync(launcher, ['--version'], { encoding: 'utf8' })).toBe(`${VERSION}\n`);
+    expect(readFileSync(launcher, 'utf8')).toContain(
+      `exec '${process.execPath}' '${CLI}' '--data-dir' '${dataDir}' "$@"\n`,
+    );
+    if (process.platform === 'linux')
+      expect(execFileSync(launcher, ['--version'], { encoding: 'utf8' })).toBe(`${VERSION}\n`);
 
     const again = runCli(['install-client', 'cursor', '--config', config, '--data-dir', dataDir]);
     expect(again).toMatchObject({ code: 0, stdout: `helper launcher: ${launcher}\n${config} is already up to date\n` });
 
     const removed = runCli(['install-client', 'cursor', '--config', config, '--remove']);
     expect(removed).toMatchObject({ code: 0, stderr: '' });
-    expect(removed.stdout).toMatch(new RegExp(`^removed chrome-mcp from ${config}\nbackup of the previous file: ${config}\\.chrome-mcp-backup-\\S+\nRestart Cursor`));
-    expect(runCli(['install-client', 'cursor', '--config', config, '--remove']).stdout).toBe(`nothing to remove: ${config} has no chrome-mcp entry\n`);
+    expect(removed.stdout).toMatch(
+      new RegExp(
+        `^removed chrome-mcp from ${config}\nbackup of the previous file: ${config}\\.chrome-mcp-backup-\\S+\nRestart Cursor`,
+      ),
+    );
+    expect(runCli(['install-client', 'cursor', '--config', config, '--remove']).stdout).toBe(
+      `nothing to remove: ${config} has no chrome-mcp entry\n`,
+    );
   });
 
   it('says where the backup of an existing config went', () => {
     const config = join(dirs.make(), 'claude_desktop_config.json');
     writeFileSync(config, '{"mcpServers":{"other":{"command":"x"}}}');
-    const run = runCli(['install-client', 'claude-desktop', '--config', config, '--data-dir', join(dirs.make(), 'data')]);
+    const run = runCli([
+      'install-client',
+      'claude-desktop',
+      '--config',
+      config,
+      '--data-dir',
+      join(dirs.make(), 'data'),
+    ]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const [backup] = readdirSync(join(config, '..')).filter((name) => name.includes('backup'));
-    expect(run.stdout).toContain(`added chrome-mcp to ${config}\nbackup of the previous file: ${join(config, '..', backup!)}\nRestart Claude Desktop`);
+    expect(run.stdout).toContain(
+      `added chrome-mcp to ${config}\nbackup of the previous file: ${join(config, '..', backup!)}\nRestart Claude Desktop`,
+    );
   });
 
   it('exits 1, changing nothing, for a config that is not valid JSON', () => {
@@ -47,31 +69,45 @@ describe('install-client (real process)', () => {
     writeFileSync(config, '{"numStartups": 3,,}');
     const run = runCli(['install-client', 'claude-code', '--config', config, '--data-dir', join(dirs.make(), 'data')]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`chrome-mcp install-client: ${config} is not valid JSON (Expected double-quoted property name at line 1, column 19): fix or move it by hand, then run this again (nothing was changed)\n`);
+    expect(run.stderr).toBe(
+      `chrome-mcp install-client: ${config} is not valid JSON (Expected double-quoted property name at line 1, column 19): fix or move it by hand, then run this again (nothing was changed)\n`,
+    );
     expect(readFileSync(config, 'utf8')).toBe('{"numStartups": 3,,}');
     expect(readdirSync(join(config, '..'))).toEqual(['.claude.json']);
   });
 
-  it.skipIf(process.platform === 'win32')('claude-code goes through `claude mcp` when claude is on PATH, and is idempotent', () => {
-    const root = dirs.make();
-    const { env, config, calls } = claudeHome(root);
-    writeFileSync(config, '{"numStartups": 3}');
-    const dataDir = join(root, 'data');
-    const launcher = join(dataDir, 'bin', 'chrome-mcp-helper');
-    const added = runCli(['install-client', 'claude-code', '--data-dir', dataDir], env);
-    expect(added).toMatchObject({ code: 0, stderr: '' });
-    expect(added.stdout).toBe(`helper launcher: ${launcher}\nadded chrome-mcp to ${config} with \`claude mcp\`\nRestart Claude Code to load the change.\n`);
-    expect(calls()).toEqual([['mcp', 'add-json', '--scope', 'user', 'chrome-mcp', JSON.stringify({ command: launcher, args: [] })]]);
-    expect(runCli(['install-client', 'claude-code', '--data-dir', dataDir], env).stdout).toBe(`helper launcher: ${launcher}\n${config} is already up to date\n`);
-    expect(calls()).toHaveLength(1);
+  it.skipIf(process.platform === 'win32')(
+    'claude-code goes through `claude mcp` when claude is on PATH, and is idempotent',
+    () => {
+      const root = dirs.make();
+      const { env, config, calls } = claudeHome(root);
+      writeFileSync(config, '{"numStartups": 3}');
+      const dataDir = join(root, 'data');
+      const launcher = join(dataDir, 'bin', 'chrome-mcp-helper');
+      const added = runCli(['install-client', 'claude-code', '--data-dir', dataDir], env);
+      expect(added).toMatchObject({ code: 0, stderr: '' });
+      expect(added.stdout).toBe(
+        `helper launcher: ${launcher}\nadded chrome-mcp to ${config} with \`claude mcp\`\nRestart Claude Code to load the change.\n`,
+      );
+      expect(calls()).toEqual([
+        ['mcp', 'add-json', '--scope', 'user', 'chrome-mcp', JSON.stringify({ command: launcher, args: [] })],
+      ]);
+      expect(runCli(['install-client', 'claude-code', '--data-dir', dataDir], env).stdout).toBe(
+        `helper launcher: ${launcher}\n${config} is already up to date\n`,
+      );
+      expect(calls()).toHaveLength(1);
 
-    const removed = runCli(['install-client', 'claude-code', '--remove'], env);
-    expect(removed).toMatchObject({ code: 0, stdout: `removed chrome-mcp from ${config} with \`claude mcp\`\nRestart Claude Code to load the change.\n` });
-    expect(calls().at(-1)).toEqual(['mcp', 'remove', '--scope', 'user', 'chrome-mcp']);
-    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ numStartups: 3, mcpServers: {} });
-  });
+      const removed = runCli(['install-client', 'claude-code', '--remove'], env);
+      expect(removed).toMatchObject({
+        code: 0,
+        stdout: `removed chrome-mcp from ${config} with \`claude mcp\`\nRestart Claude Code to load the change.\n`,
+      });
+      expect(calls().at(-1)).toEqual(['mcp', 'remove', '--scope', 'user', 'chrome-mcp']);
+      expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ numStartups: 3, mcpServers: {} });
+    },
+  );
 
-  it.skipIf(process.platform === 'win32')('claude-code exits 1 with claude\'s own words when it fails', () => {
+  it.skipIf(process.platform === 'win32')("claude-code exits 1 with claude's own words when it fails", () => {
     const root = dirs.make();
     const { env, config } = claudeHome(root, { fail: 'Error: config is locked' });
     const run = runCli(['install-client', 'claude-code', '--data-dir', join(root, 'data')], env);
@@ -96,16 +132,28 @@ describe('install-client (real process)', () => {
   });
 
   it('exits 2 with the usage for an unknown client, a missing one or an unknown flag', () => {
-    for (const args of [['install-client', 'vscode'], ['install-client'], ['install-client', '--remove', 'cursor'], ['install-client', 'cursor', '--force']]) {
+    for (const args of [
+      ['install-client', 'vscode'],
+      ['install-client'],
+      ['install-client', '--remove', 'cursor'],
+      ['install-client', 'cursor', '--force'],
+    ]) {
       const run = runCli(args);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('Usage: chrome-mcp install-client claude-desktop|claude-code|cursor');
     }
-    expect(runCli(['install-client', 'vscode']).stderr).toMatch(/^chrome-mcp install-client: unknown client 'vscode': use claude-desktop, claude-code, cursor\n/);
+    expect(runCli(['install-client', 'vscode']).stderr).toMatch(
+      /^chrome-mcp install-client: unknown client 'vscode': use claude-desktop, claude-code, cursor\n/,
+    );
   });
 
   it('answers --help with the usage, and is listed in the top-level help', () => {
-    expect(runCli(['install-client', '--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('--config PATH') });
-    expect(runCli(['--help']).stdout).toMatch(/install-client +add chrome-mcp to Claude Desktop, Claude Code or Cursor/);
+    expect(runCli(['install-client', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('--config PATH'),
+    });
+    expect(runCli(['--help']).stdout).toMatch(
+      /install-client +add chrome-mcp to Claude Desktop, Claude Code or Cursor/,
+    );
   });
 });

@@ -13,14 +13,17 @@ afterAll(() => dirs.cleanup());
 
 const LAUNCHER = '/home/p/.chrome-mcp/bin/chrome-mcp-helper';
 const home = (fake?: FakeClaude) => claudeHome(dirs.make(), fake);
-const install = (env: NodeJS.ProcessEnv, timeoutMs?: number) => registerClient({ client: 'claude-code', command: LAUNCHER }, { env, timeoutMs });
+const install = (env: NodeJS.ProcessEnv, timeoutMs?: number) =>
+  registerClient({ client: 'claude-code', command: LAUNCHER }, { env, timeoutMs });
 const remove = (env: NodeJS.ProcessEnv) => registerClient({ client: 'claude-code', remove: true }, { env });
 const servers = (config: string): Record<string, unknown> => JSON.parse(readFileSync(config, 'utf8')).mcpServers;
-const backups = (config: string) => readdirSync(join(config, '..')).filter((name) => name.includes('.chrome-mcp-backup-'));
+const backups = (config: string) =>
+  readdirSync(join(config, '..')).filter((name) => name.includes('.chrome-mcp-backup-'));
 
 const add = (entry: object) => ['mcp', 'add-json', '--scope', 'user', 'chrome-mcp', JSON.stringify(entry)];
 const REMOVE = ['mcp', 'remove', '--scope', 'user', 'chrome-mcp'];
-const REWRITES = 'Claude Code rewrites this file while it runs and can undo this change: quit Claude Code before making it, or make it again once Claude Code has restarted.';
+const REWRITES =
+  'Claude Code rewrites this file while it runs and can undo this change: quit Claude Code before making it, or make it again once Claude Code has restarted.';
 
 describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', () => {
   it('adds through `claude mcp add-json --scope user`, then finds it up to date without running claude', async () => {
@@ -36,9 +39,14 @@ describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', 
     expect(calls()).toHaveLength(1);
   });
 
-  it('updates an old entry by removing it, then adding ours with the person\'s env and flags', async () => {
+  it("updates an old entry by removing it, then adding ours with the person's env and flags", async () => {
     const { env, config, calls } = home();
-    const old = { type: 'stdio', command: '/old/data/bin/chrome-mcp-helper', args: ['--allow', 'example.com'], env: { X: '1' } };
+    const old = {
+      type: 'stdio',
+      command: '/old/data/bin/chrome-mcp-helper',
+      args: ['--allow', 'example.com'],
+      env: { X: '1' },
+    };
     writeFileSync(config, JSON.stringify({ mcpServers: { 'chrome-mcp': old } }));
     expect(await install(env)).toEqual({ path: config, action: 'updated', viaClaudeCli: true });
     const ours = { ...old, command: LAUNCHER };
@@ -50,7 +58,10 @@ describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', 
 
   it('--remove runs `claude mcp remove --scope user chrome-mcp`, then has nothing to remove', async () => {
     const { env, config, calls } = home();
-    writeFileSync(config, JSON.stringify({ mcpServers: { 'chrome-mcp': { command: LAUNCHER, args: ['--allow', 'a.com'] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { 'chrome-mcp': { command: LAUNCHER, args: ['--allow', 'a.com'] } } }),
+    );
     expect(await remove(env)).toEqual({ path: config, action: 'removed', viaClaudeCli: true });
     expect(calls()).toEqual([REMOVE]);
     expect(servers(config)).toEqual({});
@@ -59,7 +70,7 @@ describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', 
   });
 
   it('reports claude failing in its own words, changes nothing and does not edit the file behind its back', async () => {
-    const { env, config, calls } = home({ fail: 'Error: EACCES: permission denied, open \'/x/.claude.json\'' });
+    const { env, config, calls } = home({ fail: "Error: EACCES: permission denied, open '/x/.claude.json'" });
     writeFileSync(config, '{}');
     const failed = install(env);
     await expect(failed).rejects.toThrow(ClaudeCliError);
@@ -73,7 +84,10 @@ describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', 
 
   it('says the old entry is gone when the add after its removal fails', async () => {
     const { env, config, calls } = home({ fail: 'Invalid configuration: command: Required', failOnly: 'add-json' });
-    writeFileSync(config, JSON.stringify({ mcpServers: { 'chrome-mcp': { command: '/old/bin/chrome-mcp-helper', args: [] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { 'chrome-mcp': { command: '/old/bin/chrome-mcp-helper', args: [] } } }),
+    );
     await expect(install(env)).rejects.toThrow(
       'Claude Code could not update chrome-mcp: `claude mcp add-json` failed (exit code 1): Invalid configuration: command: Required. Its old entry had already been taken out to be replaced, so Claude Code has no chrome-mcp now. See `claude mcp list`, then try again.',
     );
@@ -110,7 +124,10 @@ describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', 
       backup: expect.stringContaining('.claude.json.chrome-mcp-backup-'),
       caution: `The \`claude\` command is not on PATH, so the file was edited directly. ${REWRITES}`,
     });
-    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ numStartups: 3, mcpServers: { 'chrome-mcp': { command: LAUNCHER, args: [] } } });
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
+      numStartups: 3,
+      mcpServers: { 'chrome-mcp': { command: LAUNCHER, args: [] } },
+    });
     // Nothing written, nothing to quit for.
     expect(await install(env)).toEqual({ path: config, action: 'unchanged' });
     expect(await remove(env)).toMatchObject({ action: 'removed', caution: expect.stringContaining('not on PATH') });
@@ -134,16 +151,23 @@ describe.skipIf(process.platform === 'win32')('registerClient for Claude Code', 
   it('never runs claude for Claude Desktop or Cursor', async () => {
     const { env, calls } = home();
     const named = join(dirs.make(), 'mcp.json');
-    expect(await registerClient({ client: 'cursor', configPath: named, command: LAUNCHER }, { env })).toEqual({ path: named, action: 'added' });
+    expect(await registerClient({ client: 'cursor', configPath: named, command: LAUNCHER }, { env })).toEqual({
+      path: named,
+      action: 'added',
+    });
     expect(calls()).toEqual([]);
   });
 });
 
 describe.skipIf(process.platform === 'win32')('the folders claude is looked for in', () => {
-  it('adds the installers\' folders after PATH, once, and Homebrew\'s and /usr/local\'s only on macOS', () => {
+  it("adds the installers' folders after PATH, once, and Homebrew's and /usr/local's only on macOS", () => {
     const env = { HOME: '/Users/p', PATH: '/usr/bin:/bin:/usr/local/bin' };
-    expect(withClaudeInstallDirs(env, 'darwin')['PATH']).toBe('/usr/bin:/bin:/usr/local/bin:/Users/p/.local/bin:/Users/p/.claude/local:/opt/homebrew/bin');
-    expect(withClaudeInstallDirs({ HOME: '/home/p', PATH: '/usr/bin' }, 'linux')['PATH']).toBe('/usr/bin:/home/p/.local/bin:/home/p/.claude/local');
+    expect(withClaudeInstallDirs(env, 'darwin')['PATH']).toBe(
+      '/usr/bin:/bin:/usr/local/bin:/Users/p/.local/bin:/Users/p/.claude/local:/opt/homebrew/bin',
+    );
+    expect(withClaudeInstallDirs({ HOME: '/home/p', PATH: '/usr/bin' }, 'linux')['PATH']).toBe(
+      '/usr/bin:/home/p/.local/bin:/home/p/.claude/local',
+    );
     expect(withClaudeInstallDirs({}, 'linux')['PATH']).toBe('');
   });
 });

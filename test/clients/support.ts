@@ -52,7 +52,14 @@ export function claudeHome(root: string, fake: FakeClaude = {}): ClaudeHome {
     writeFileSync(join(installed, 'claude'), `#!/bin/sh\nexec '${process.execPath}' '${FAKE_CLAUDE}' "$@"\n`);
     chmodSync(join(installed, 'claude'), 0o755);
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: bin, HOME: root, USERPROFILE: root, CLAUDE_CONFIG_DIR: root, FAKE_CLAUDE_LOG: log };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: bin,
+    HOME: root,
+    USERPROFILE: root,
+    CLAUDE_CONFIG_DIR: root,
+    FAKE_CLAUDE_LOG: log,
+  };
   if (fake.fail) env['FAKE_CLAUDE_FAIL'] = fake.fail;
   if (fake.failOnly) env['FAKE_CLAUDE_FAIL_ONLY'] = fake.failOnly;
   if (fake.hang) env['FAKE_CLAUDE_HANG'] = '1';
@@ -60,6 +67,13 @@ export function claudeHome(root: string, fake: FakeClaude = {}): ClaudeHome {
   // Never the person's own ~/.claude.json: in this process (registerClient with `env`) and in a child run with it.
   expect(defaultConfigPath('claude-code', process.platform, env, homedir())).toBe(config);
   expect(defaultConfigPath('claude-code', process.platform, env, root)).toBe(config);
-  const calls = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as string[]) : []);
+  const calls = () =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as string[])
+      : [];
   return { env, config, calls };
 }

@@ -28,17 +28,30 @@ const PLANTS: Plant[] = [
     call: [
       { ...base, url: `https://api.example.com/v1/items?value=${token}&page=2` },
       { ...base, tool: 'type', element: `textbox "Credential" filled with ${token}` },
-      { ...base, tool: 'click', element: 'Save button', url: `https://app.example.com/#${token}`, code: `upstream said ${token}` },
+      {
+        ...base,
+        tool: 'click',
+        element: 'Save button',
+        url: `https://app.example.com/#${token}`,
+        code: `upstream said ${token}`,
+      },
     ][i % 3]!,
   })),
   ...NAMED.map(({ name, value }, i): Plant => ({
     secret: value,
-    call: i % 2
-      ? { ...base, url: `https://app.example.com/cb?lang=en&${name}=${encodeURIComponent(value)}` }
-      : { ...base, tool: 'fill_form', element: `field ${name}=${value}` },
+    call:
+      i % 2
+        ? { ...base, url: `https://app.example.com/cb?lang=en&${name}=${encodeURIComponent(value)}` }
+        : { ...base, tool: 'fill_form', element: `field ${name}=${value}` },
   })),
-  ...PRIVATE_KEYS.map((pem): Plant => ({ secret: pem.split('\n')[3]!, call: { ...base, tool: 'get_text', element: `pre block: ${pem}` } })),
-  ...DATABASE_URLS.map(({ url, password }): Plant => ({ secret: password, call: { ...base, url: `https://admin.example.com/settings?next=x`, element: `DATABASE_URL=${url}` } })),
+  ...PRIVATE_KEYS.map((pem): Plant => ({
+    secret: pem.split('\n')[3]!,
+    call: { ...base, tool: 'get_text', element: `pre block: ${pem}` },
+  })),
+  ...DATABASE_URLS.map(({ url, password }): Plant => ({
+    secret: password,
+    call: { ...base, url: `https://admin.example.com/settings?next=x`, element: `DATABASE_URL=${url}` },
+  })),
   ...['b', 'c', 'd'].map((letter): Plant => {
     const token = chars('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 40);
     return { secret: token, call: { ...base, client: `client ${letter} Authorization: Bearer ${token}` } };
@@ -60,14 +73,29 @@ describe('audit log contents', () => {
     const activity = JSON.stringify((await hub.call('activity.list', { limit: 1000 })).events);
     expect(PLANTS.filter(({ secret }) => activity.includes(secret))).toEqual([]);
     // What stays: the tool, the host, the names of the fields.
-    expect(JSON.parse(lines[0]!)).toMatchObject({ client: 'claude-code', tool: 'navigate', decision: 'allowed', ms: 0, url: expect.stringContaining('https://api.example.com/v1/items?') });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      client: 'claude-code',
+      tool: 'navigate',
+      decision: 'allowed',
+      ms: 0,
+      url: expect.stringContaining('https://api.example.com/v1/items?'),
+    });
     expect(text).toContain(NAMED[1]!.name);
     expect(text).not.toContain('summary');
   });
 
   it('writes the fields of the entry in JSON lines, times in ISO, and only those fields', async () => {
     const { hub, dataDir } = makeHub(dirs.make());
-    hub.recordCall({ client: 'cursor', tool: 'click', element: 'Buy now button', url: 'https://shop.com/p/1', decision: 'held', code: 'HELD', ms: 12, summary: 'held for confirmation' });
+    hub.recordCall({
+      client: 'cursor',
+      tool: 'click',
+      element: 'Buy now button',
+      url: 'https://shop.com/p/1',
+      decision: 'held',
+      code: 'HELD',
+      ms: 12,
+      summary: 'held for confirmation',
+    });
     await hub.flush();
     const [line] = readFileSync(join(dataDir, AUDIT_FILE), 'utf8').trimEnd().split('\n');
     const entry = JSON.parse(line!) as Record<string, unknown>;
@@ -101,7 +129,12 @@ describe('audit log file', () => {
   it('rotates past the size limit, keeping exactly one old file, and reads across both in order', async () => {
     const dir = dirs.make();
     const audit = new AuditLog({ dataDir: dir, log: () => undefined, maxBytes: 1_000 });
-    const entry = (i: number) => ({ time: new Date(1_700_000_000_000 + i).toISOString(), client: 'c', tool: `t${i}`, decision: 'allowed' as const });
+    const entry = (i: number) => ({
+      time: new Date(1_700_000_000_000 + i).toISOString(),
+      client: 'c',
+      tool: `t${i}`,
+      decision: 'allowed' as const,
+    });
     for (let i = 0; i < 40; i++) {
       audit.append(entry(i));
       // Flushing between appends makes each write its own batch, so rotation happens several times over.
@@ -130,7 +163,11 @@ describe('audit log file', () => {
 
   it('skips a torn or foreign line instead of failing the read', async () => {
     const dir = dirs.make();
-    writeFileSync(join(dir, AUDIT_FILE), '{"time":"2024-01-01T00:00:00.000Z","client":"c","tool":"ok","decision":"allowed"}\n{"time":"2024-01-01T00:0\nnot json\n{"x":1}\n', { mode: 0o600 });
+    writeFileSync(
+      join(dir, AUDIT_FILE),
+      '{"time":"2024-01-01T00:00:00.000Z","client":"c","tool":"ok","decision":"allowed"}\n{"time":"2024-01-01T00:0\nnot json\n{"x":1}\n',
+      { mode: 0o600 },
+    );
     const audit = new AuditLog({ dataDir: dir, log: () => undefined });
     expect((await audit.read({ limit: 10 })).map((e) => e.tool)).toEqual(['ok']);
   });
@@ -149,13 +186,29 @@ describe('audit.read', () => {
     record('click', 'allowed', 'https://docs.example.com/b');
     record('navigate', 'asked', 'https://new.site.org/');
     record('click', 'allowed', 'https://docs.example.com/c');
-    const read = async (filter: Record<string, unknown>) => (await hub.call('audit.read', filter)).entries.map((e) => e.url);
+    const read = async (filter: Record<string, unknown>) =>
+      (await hub.call('audit.read', filter)).entries.map((e) => e.url);
     expect(await read({})).toHaveLength(5);
-    expect(await read({ tool: 'click' })).toEqual(['https://bank.example.com/pay', 'https://docs.example.com/b', 'https://docs.example.com/c']);
-    expect(await read({ decision: 'allowed', site: 'DOCS.example' })).toEqual(['https://docs.example.com/a', 'https://docs.example.com/b', 'https://docs.example.com/c']);
-    expect(await read({ since: 1_700_000_003_000 })).toEqual(['https://docs.example.com/b', 'https://new.site.org/', 'https://docs.example.com/c']);
+    expect(await read({ tool: 'click' })).toEqual([
+      'https://bank.example.com/pay',
+      'https://docs.example.com/b',
+      'https://docs.example.com/c',
+    ]);
+    expect(await read({ decision: 'allowed', site: 'DOCS.example' })).toEqual([
+      'https://docs.example.com/a',
+      'https://docs.example.com/b',
+      'https://docs.example.com/c',
+    ]);
+    expect(await read({ since: 1_700_000_003_000 })).toEqual([
+      'https://docs.example.com/b',
+      'https://new.site.org/',
+      'https://docs.example.com/c',
+    ]);
     expect(await read({ limit: 2 })).toEqual(['https://new.site.org/', 'https://docs.example.com/c']);
-    await expect(hub.call('audit.read', { limit: 1001 })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('limit') });
+    await expect(hub.call('audit.read', { limit: 1001 })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringContaining('limit'),
+    });
     await expect(hub.call('audit.read', { decision: 'maybe' })).rejects.toMatchObject({ code: 'BAD_ARGS' });
   });
 });

@@ -28,7 +28,10 @@ async function connect(): Promise<HubSetup & { server: ControlServer; client: Co
 }
 
 /** Reads events until `done` says the one wanted has arrived; returns them all. */
-async function collect(events: AsyncIterable<ActivityEvent>, done: (event: ActivityEvent) => boolean): Promise<ActivityEvent[]> {
+async function collect(
+  events: AsyncIterable<ActivityEvent>,
+  done: (event: ActivityEvent) => boolean,
+): Promise<ActivityEvent[]> {
   const seen: ActivityEvent[] = [];
   for await (const event of events) {
     seen.push(event);
@@ -46,20 +49,45 @@ describe('control client', () => {
       return client.call(name, ...input);
     };
 
-    expect(await call('status')).toEqual({ stopped: null, plan: null, questions: 0, interjections: 0, held: 0, clients: [], core: { backend: 'fallback' } });
+    expect(await call('status')).toEqual({
+      stopped: null,
+      plan: null,
+      questions: 0,
+      interjections: 0,
+      held: 0,
+      clients: [],
+      core: { backend: 'fallback' },
+    });
 
-    const view = await call('policy.set', { rules: [{ site: 'Docs.Example.com', level: 'read' }], default: 'ask', downloads: true });
-    expect(view).toMatchObject({ rules: [{ site: 'docs.example.com', level: 'read' }], downloads: true, grants: [], file: store.file });
+    const view = await call('policy.set', {
+      rules: [{ site: 'Docs.Example.com', level: 'read' }],
+      default: 'ask',
+      downloads: true,
+    });
+    expect(view).toMatchObject({
+      rules: [{ site: 'docs.example.com', level: 'read' }],
+      downloads: true,
+      grants: [],
+      file: store.file,
+    });
     expect(view.blind['a bank']).toContain('chase.com');
     expect(await call('policy.get')).toEqual(view);
 
-    const question = hub.askSite({ site: 'https://shop.com', need: 'act', tool: 'click', url: 'https://shop.com/cart' });
+    const question = hub.askSite({
+      site: 'https://shop.com',
+      need: 'act',
+      tool: 'click',
+      url: 'https://shop.com/cart',
+    });
     expect((await call('questions.list')).questions).toEqual([question]);
     expect(await call('questions.answer', { id: question.id, answer: 'once' })).toEqual({ questions: [] });
     expect(evaluatePolicy('https://shop.com/', 'act', hub.policy()).allowed).toBe(true);
 
     hub.setPlan(['open shop.com', 'buy the kettle'], true);
-    expect((await call('plan.get')).plan).toMatchObject({ steps: ['open shop.com', 'buy the kettle'], approved: false });
+    expect((await call('plan.get')).plan).toMatchObject({
+      steps: ['open shop.com', 'buy the kettle'],
+      approved: false,
+    });
     expect((await call('plan.approve')).plan?.approved).toBe(true);
 
     expect(await call('interject', { message: 'the blue one' })).toEqual({ queued: 1 });
@@ -69,21 +97,54 @@ describe('control client', () => {
     expect(hub.stopSignal().aborted).toBe(true);
     expect((await call('resume')).stopped).toBeNull();
 
-    const card = { id: 'fk.h1', site: 'shop.com', method: 'POST', url: 'https://shop.com/api/orders', summary: 'kettle x1', why: 'button "Buy" posts an order', tool: 'click' };
+    const card = {
+      id: 'fk.h1',
+      site: 'shop.com',
+      method: 'POST',
+      url: 'https://shop.com/api/orders',
+      summary: 'kettle x1',
+      why: 'button "Buy" posts an order',
+      tool: 'click',
+    };
     hub.holdAct(card);
     expect((await call('held.list')).held).toEqual([{ ...card, held: expect.any(Number) }]);
     // No backend holds the request in this hub: the decision finds it gone, and nothing can be sent.
-    expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'gone', why: expect.stringMatching(/./), held: [] });
+    expect(await call('held.decide', { id: 'fk.h1', release: true })).toEqual({
+      outcome: 'gone',
+      why: expect.stringMatching(/./),
+      held: [],
+    });
 
-    hub.recordCall({ client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' });
+    hub.recordCall({
+      client: 'claude',
+      tool: 'click',
+      element: 'Buy button',
+      url: 'https://shop.com/cart',
+      decision: 'held',
+    });
     const shot = { mimeType: 'image/png', data: 'iVBORw0KGgo=' } as const;
     const shotCall = hub.recordCall({ client: 'claude', tool: 'screenshot', decision: 'allowed' }, shot);
     expect(await call('activity.shot', { id: shotCall.type === 'call' ? shotCall.id : '' })).toEqual(shot);
     expect((await call('audit.read', { decision: 'held' })).entries).toEqual([
-      { time: expect.any(String), client: 'claude', tool: 'click', element: 'Buy button', url: 'https://shop.com/cart', decision: 'held' },
+      {
+        time: expect.any(String),
+        client: 'claude',
+        tool: 'click',
+        element: 'Buy button',
+        url: 'https://shop.com/cart',
+        decision: 'held',
+      },
     ]);
 
-    const unpaired = { paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: null, extensionPath: null };
+    const unpaired = {
+      paired: false,
+      store: 'none',
+      connected: false,
+      browser: null,
+      code: null,
+      revokedAt: null,
+      extensionPath: null,
+    };
     expect(await call('pairing.status')).toEqual(unpaired);
     const { code, expires } = await call('pairing.code');
     expect(code).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
@@ -91,19 +152,42 @@ describe('control client', () => {
     expect(await call('pairing.revoke')).toEqual({ ...unpaired, revokedAt: expect.any(Number) });
 
     const { events, next } = await call('activity.list', { since: 0 });
-    expect(events.map((event) => event.type)).toEqual(['policy', 'question', 'policy', 'question', 'plan', 'plan', 'interjection', 'interjection', 'stop', 'resume', 'held', 'held', 'call', 'call', 'pairing', 'pairing']);
+    expect(events.map((event) => event.type)).toEqual([
+      'policy',
+      'question',
+      'policy',
+      'question',
+      'plan',
+      'plan',
+      'interjection',
+      'interjection',
+      'stop',
+      'resume',
+      'held',
+      'held',
+      'call',
+      'call',
+      'pairing',
+      'pairing',
+    ]);
     expect(next).toBe(events.at(-1)?.seq);
 
     expect([...called].sort()).toEqual(Object.keys(CONTROL_API).sort());
   });
 
-  it('turns refusals into ControlError with the server\'s code and message', async () => {
+  it("turns refusals into ControlError with the server's code and message", async () => {
     const { client, server } = await connect();
-    const bad = await client.call('policy.set', { rules: [{ site: 'https://a.com/login', level: 'act' }], default: 'ask', downloads: false }).catch((error: unknown) => error);
+    const bad = await client
+      .call('policy.set', { rules: [{ site: 'https://a.com/login', level: 'act' }], default: 'ask', downloads: false })
+      .catch((error: unknown) => error);
     expect(bad).toBeInstanceOf(ControlError);
     expect(bad).toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('rules[0]') });
-    await expect(client.call('questions.answer', { id: 'q404', answer: 'deny' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(createControlClient({ origin: loopbackOrigin(server.port), token: 'not-the-token' }).call('status')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(client.call('questions.answer', { id: 'q404', answer: 'deny' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(
+      createControlClient({ origin: loopbackOrigin(server.port), token: 'not-the-token' }).call('status'),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('streams a policy change made through another call, after replaying what followed `since`', async () => {
@@ -111,7 +195,11 @@ describe('control client', () => {
     await client.call('interject', { message: 'before the stream' });
     const { next } = await client.call('activity.list', { limit: 1 });
     const stream = collect(client.events(next - 1), (event) => event.type === 'policy');
-    await client.call('policy.set', { rules: [{ site: 'news.com', level: 'act' }], default: 'blocked', downloads: false });
+    await client.call('policy.set', {
+      rules: [{ site: 'news.com', level: 'act' }],
+      default: 'blocked',
+      downloads: false,
+    });
     const seen = await stream;
     expect(seen.map((event) => event.type)).toEqual(['interjection', 'policy']);
     expect(seen[1]).toMatchObject({ type: 'policy', change: 'standing', seq: next + 1 });

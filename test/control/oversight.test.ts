@@ -15,7 +15,7 @@ function setup() {
 }
 
 describe('stop and resume', () => {
-  it('aborts the current signal with STOPPED and the person\'s message, and hands out a fresh one after resume', async () => {
+  it("aborts the current signal with STOPPED and the person's message, and hands out a fresh one after resume", async () => {
     const { hub, events } = setup();
     const signal = hub.stopSignal();
     const heard: string[] = [];
@@ -60,14 +60,19 @@ describe('interjections', () => {
     expect(hub.takeInterjections()).toEqual([]);
     expect((await hub.status()).interjections).toBe(0);
     expect(events.map((e) => e.type === 'interjection' && `${e.change}: ${e.message}`)).toEqual([
-      'queued: use the work account', 'queued: and skip the newsletter',
-      'delivered: use the work account', 'delivered: and skip the newsletter',
+      'queued: use the work account',
+      'queued: and skip the newsletter',
+      'delivered: use the work account',
+      'delivered: and skip the newsletter',
     ]);
   });
 
   it('refuses an empty or overlong message', async () => {
     const { hub } = setup();
-    await expect(hub.call('interject', { message: '' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringMatching(/^interject: message: /) });
+    await expect(hub.call('interject', { message: '' })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringMatching(/^interject: message: /),
+    });
     await expect(hub.call('interject', { message: 'x'.repeat(2001) })).rejects.toMatchObject({ code: 'BAD_ARGS' });
   });
 });
@@ -78,7 +83,11 @@ describe('plan', () => {
     expect(await hub.call('plan.get', {})).toEqual({ plan: null });
     await expect(hub.call('plan.approve', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
     hub.setPlan(['open the shop', 'add the kettle to the cart'], true);
-    expect((await hub.call('plan.get', {})).plan).toMatchObject({ steps: ['open the shop', 'add the kettle to the cart'], askFirst: true, approved: false });
+    expect((await hub.call('plan.get', {})).plan).toMatchObject({
+      steps: ['open the shop', 'add the kettle to the cart'],
+      askFirst: true,
+      approved: false,
+    });
     expect((await hub.call('plan.approve', {})).plan?.approved).toBe(true);
     expect(hub.plan()?.approved).toBe(true);
     expect((await hub.status()).plan?.approved).toBe(true);

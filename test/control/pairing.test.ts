@@ -60,7 +60,10 @@ class HeldStore extends SecretStore {
 
 /** How the core answered a connection's hello or pair: `welcome`, or the reason it refused. */
 function verdict(peer: Peer): Promise<string> {
-  return Promise.race([peer.next('welcome').then(() => 'welcome'), peer.next('unauthorized').then((frame) => frame.reason)]);
+  return Promise.race([
+    peer.next('welcome').then(() => 'welcome'),
+    peer.next('unauthorized').then((frame) => frame.reason),
+  ]);
 }
 
 /** A hub whose pairing runs over a real bridge and secret store on one data dir, with a clock the test moves. */
@@ -88,7 +91,15 @@ async function setup(keychain: () => Promise<Keychain | undefined> = noKeychain)
   return { dataDir, extensionDir, hub, bridge, secrets, clock, pairWith, logs: () => [...lines, ...logged].join('\n') };
 }
 
-const unpaired = { paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: null, extensionPath: null };
+const unpaired = {
+  paired: false,
+  store: 'none',
+  connected: false,
+  browser: null,
+  code: null,
+  revokedAt: null,
+  extensionPath: null,
+};
 const revoked = { ...unpaired, revokedAt: expect.any(Number) as number };
 
 describe('pairing.status', () => {
@@ -190,7 +201,11 @@ describe('pairing.revoke', () => {
     expect(secret).toBeTruthy();
 
     const { events } = await hub.call('activity.list', {});
-    expect(events.map((event) => event.type === 'pairing' && event.change)).toEqual(['code-issued', 'code-issued', 'revoked']);
+    expect(events.map((event) => event.type === 'pairing' && event.change)).toEqual([
+      'code-issued',
+      'code-issued',
+      'revoked',
+    ]);
   });
 
   it('stands until a code is asked for, and then pairs again with that code', async () => {

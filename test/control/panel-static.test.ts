@@ -10,13 +10,17 @@ import { PANEL_DIR } from '../../electron/core/control/panel-files.js';
 import { makeHub, rawRequest, tempDataDirs } from './support.js';
 
 const SECRET = 'the-file-beside-the-panel';
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const dirs = tempDataDirs();
 const site = mkdtempSync(join(tmpdir(), 'chrome-mcp-panel-'));
 const panelDir = join(site, 'panel');
 mkdirSync(join(panelDir, 'assets'), { recursive: true });
-writeFileSync(join(panelDir, 'index.html'), '<!doctype html><title>panel</title><script type="module" src="./assets/app.js"></script>');
+writeFileSync(
+  join(panelDir, 'index.html'),
+  '<!doctype html><title>panel</title><script type="module" src="./assets/app.js"></script>',
+);
 writeFileSync(join(panelDir, 'assets', 'app.js'), 'console.log("panel");');
 writeFileSync(join(panelDir, 'notes.txt'), SECRET);
 writeFileSync(join(site, 'secret.txt'), SECRET);
@@ -38,9 +42,10 @@ async function serve(dir = panelDir) {
   return { port: server.port, token: server.token, host: `127.0.0.1:${server.port}` };
 }
 
-const get = (port: number, path: string, headers: Record<string, string>) => rawRequest(port, { method: 'GET', path, headers });
+const get = (port: number, path: string, headers: Record<string, string>) =>
+  rawRequest(port, { method: 'GET', path, headers });
 
-describe('the panel\'s static files', () => {
+describe("the panel's static files", () => {
   it('serves / and its assets without the token, with a strict CSP, no framing, no sniffing and no caching', async () => {
     const { port, host } = await serve();
     const page = await get(port, '/', { host });
@@ -59,7 +64,7 @@ describe('the panel\'s static files', () => {
     expect((await rawRequest(port, { method: 'HEAD', path: '/index.html', headers: { host } })).status).toBe(200);
   });
 
-  it('reaches no file outside the panel\'s folder, and none inside it of a type it does not serve', async () => {
+  it("reaches no file outside the panel's folder, and none inside it of a type it does not serve", async () => {
     const { port, host } = await serve();
     const attacks = [
       '/../secret.txt',
@@ -97,9 +102,25 @@ describe('the panel\'s static files', () => {
 
   it('leaves /api/* behind the token', async () => {
     const { port, host, token } = await serve();
-    expect((await rawRequest(port, { path: '/api/status', headers: { host, 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect(
+      (
+        await rawRequest(port, {
+          path: '/api/status',
+          headers: { host, 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
     expect((await get(port, '/api/events', { host })).status).toBe(401);
-    expect((await rawRequest(port, { path: '/api/status', headers: { host, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(port, {
+          path: '/api/status',
+          headers: { host, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('says how to build the panel when it is missing', async () => {

@@ -33,7 +33,14 @@ describe('policy store', () => {
     let store: PolicyStore;
     try {
       store = new PolicyStore({ file });
-      store.setStanding({ rules: [{ site: 'GitHub.com', level: 'act' }, { site: 'http://localhost:3000', level: 'trusted' }], default: 'blocked', downloads: true });
+      store.setStanding({
+        rules: [
+          { site: 'GitHub.com', level: 'act' },
+          { site: 'http://localhost:3000', level: 'trusted' },
+        ],
+        default: 'blocked',
+        downloads: true,
+      });
     } finally {
       process.umask(old);
     }
@@ -42,7 +49,10 @@ describe('policy store', () => {
     const text = readFileSync(file, 'utf8');
     expect(JSON.parse(text)).toEqual({
       version: 1,
-      rules: [{ site: 'github.com', level: 'act' }, { site: 'http://localhost:3000', level: 'trusted' }],
+      rules: [
+        { site: 'github.com', level: 'act' },
+        { site: 'http://localhost:3000', level: 'trusted' },
+      ],
       default: 'blocked',
       downloads: true,
     });
@@ -61,7 +71,16 @@ describe('policy store', () => {
   it('reports a broken file as PolicyFormatError naming the place', () => {
     const dir = dirs.make();
     const file = join(dir, 'policy.json');
-    writeFileSync(file, JSON.stringify({ version: 1, rules: [{ site: 'ok.com', level: 'read' }, { site: 'https://a.com/login', level: 'act' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        rules: [
+          { site: 'ok.com', level: 'read' },
+          { site: 'https://a.com/login', level: 'act' },
+        ],
+      }),
+    );
     expect(() => new PolicyStore({ file })).toThrow(PolicyFormatError);
     expect(() => new PolicyStore({ file })).toThrow(/rules\[1\]\.site/);
   });
@@ -69,9 +88,17 @@ describe('policy store', () => {
   it('refuses to load a file an older version saved with a too-broad answer, naming the rule, and leaves it as it was', () => {
     const file = join(dirs.make(), 'policy.json');
     // What an "Always" answer on http://localhost/ and on https://github.io/ used to write.
-    const text = JSON.stringify({ version: 1, rules: [{ site: 'localhost', level: 'act' }, { site: 'github.io', level: 'act' }] });
+    const text = JSON.stringify({
+      version: 1,
+      rules: [
+        { site: 'localhost', level: 'act' },
+        { site: 'github.io', level: 'act' },
+      ],
+    });
     writeFileSync(file, text);
-    expect(() => new PolicyStore({ file })).toThrow(/rules\[0\]\.site: "localhost": a local host name needs its port[\s\S]*rules\[1\]\.site: "github\.io": github\.io is a public suffix/);
+    expect(() => new PolicyStore({ file })).toThrow(
+      /rules\[0\]\.site: "localhost": a local host name needs its port[\s\S]*rules\[1\]\.site: "github\.io": github\.io is a public suffix/,
+    );
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
@@ -91,7 +118,16 @@ describe('policy store', () => {
     const store = new PolicyStore({ file });
     let heard = 0;
     store.onChange(() => heard++);
-    const bad = () => store.setStanding({ rules: [{ site: 'good.com', level: 'read' }, { site: 'bad.com/path', level: 'act' }, { site: '*', level: 'act' }], default: 'ask', downloads: false });
+    const bad = () =>
+      store.setStanding({
+        rules: [
+          { site: 'good.com', level: 'read' },
+          { site: 'bad.com/path', level: 'act' },
+          { site: '*', level: 'act' },
+        ],
+        default: 'ask',
+        downloads: false,
+      });
     expect(bad).toThrow(PolicyFormatError);
     try {
       bad();
@@ -109,14 +145,25 @@ describe('policy store', () => {
   it('tells every listener synchronously, with what changed, and stops after unsubscribe', () => {
     const store = new PolicyStore({ file: join(dirs.make(), 'policy.json') });
     const heard: string[] = [];
-    const off = store.onChange((policy, change) => heard.push(`${change.kind}:${policy.rules.length}/${policy.grants.length}`));
+    const off = store.onChange((policy, change) =>
+      heard.push(`${change.kind}:${policy.rules.length}/${policy.grants.length}`),
+    );
     store.onChange(() => heard.push('second'));
     store.setStanding({ rules: [{ site: 'a.com', level: 'read' }], default: 'ask', downloads: false });
     expect(heard).toEqual(['standing:1/0', 'second']);
     store.grant({ site: parseSitePattern('b.com'), level: 'act' });
     store.addRule({ site: parseSitePattern('c.com'), level: 'read' });
     store.setSelf([parseSitePattern('http://127.0.0.1:4567')]);
-    expect(heard).toEqual(['standing:1/0', 'second', 'grant:1/1', 'second', 'rule:2/1', 'second', 'self:2/1', 'second']);
+    expect(heard).toEqual([
+      'standing:1/0',
+      'second',
+      'grant:1/1',
+      'second',
+      'rule:2/1',
+      'second',
+      'self:2/1',
+      'second',
+    ]);
     expect(level(store, 'http://127.0.0.1:4567/')).toBe('blind');
     off();
     store.grant({ site: parseSitePattern('d.com'), level: 'act' });
@@ -170,8 +217,11 @@ describe('policy store', () => {
     expect(level(store, 'https://ads.com/')).toBe('blocked');
   });
 
-  it('editing the standing rules keeps this run\'s grants', () => {
-    const store = new PolicyStore({ file: join(dirs.make(), 'policy.json'), grants: [{ site: parseSitePattern('flag.com'), level: 'act' }] });
+  it("editing the standing rules keeps this run's grants", () => {
+    const store = new PolicyStore({
+      file: join(dirs.make(), 'policy.json'),
+      grants: [{ site: parseSitePattern('flag.com'), level: 'act' }],
+    });
     store.setStanding({ rules: [], default: 'blocked', downloads: false });
     expect(level(store, 'https://flag.com/', 'act')).toBe('act');
     expect(level(store, 'https://other.com/')).toBe('blocked');

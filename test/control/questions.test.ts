@@ -22,19 +22,36 @@ function setup() {
 
 /** The error `promise` rejects with (fails the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => expect.unreachable('resolved'), (error: unknown) => error);
+  return promise.then(
+    () => expect.unreachable('resolved'),
+    (error: unknown) => error,
+  );
 }
 
 describe('site questions', () => {
   it('asks once per site and need, in canonical spelling, however often the agent retries', async () => {
     const { hub, events } = setup();
-    const first = hub.askSite({ site: 'HTTPS://Shop.Example.com:443', need: 'act', tool: 'click', url: 'https://shop.example.com/cart' });
-    expect(first).toMatchObject({ kind: 'site', site: 'https://shop.example.com', need: 'act', tool: 'click', url: 'https://shop.example.com/cart' });
+    const first = hub.askSite({
+      site: 'HTTPS://Shop.Example.com:443',
+      need: 'act',
+      tool: 'click',
+      url: 'https://shop.example.com/cart',
+    });
+    expect(first).toMatchObject({
+      kind: 'site',
+      site: 'https://shop.example.com',
+      need: 'act',
+      tool: 'click',
+      url: 'https://shop.example.com/cart',
+    });
     expect(hub.askSite({ site: 'https://shop.example.com', need: 'act', tool: 'type' })).toBe(first);
     const read = hub.askSite({ site: 'https://shop.example.com', need: 'read', tool: 'snapshot' });
     expect(read.id).not.toBe(first.id);
     expect((await hub.call('questions.list', {})).questions.map((q) => q.id)).toEqual([first.id, read.id]);
-    expect(events.filter((e) => e.type === 'question').map((e) => e.type === 'question' && e.change)).toEqual(['added', 'added']);
+    expect(events.filter((e) => e.type === 'question').map((e) => e.type === 'question' && e.change)).toEqual([
+      'added',
+      'added',
+    ]);
     expect((await hub.status()).questions).toBe(2);
   });
 
@@ -73,7 +90,7 @@ describe('site questions', () => {
     expect(view.file).toBe(store.file);
   });
 
-  it('deny: blocked for this run, and it settles the site\'s other questions too', async () => {
+  it("deny: blocked for this run, and it settles the site's other questions too", async () => {
     const { hub, decide, events } = setup();
     const act = hub.askSite({ site: 'https://spam.com', need: 'act', tool: 'click' });
     const read = hub.askSite({ site: 'https://spam.com', need: 'read', tool: 'snapshot' });
@@ -84,7 +101,10 @@ describe('site questions', () => {
     await expect(waiting).resolves.toEqual({ answer: 'deny', level: 'blocked' });
     expect(decide('https://spam.com/', 'read')).toBe('blocked');
     const answered = events.filter((e) => e.type === 'question' && e.change === 'answered');
-    expect(answered.map((e) => e.type === 'question' && [e.question.id, e.answer])).toEqual([[act.id, 'deny'], [read.id, 'deny']]);
+    expect(answered.map((e) => e.type === 'question' && [e.question.id, e.answer])).toEqual([
+      [act.id, 'deny'],
+      [read.id, 'deny'],
+    ]);
   });
 
   it('a grant settles the questions it covers and leaves the higher needs waiting', async () => {
@@ -108,7 +128,9 @@ describe('site questions', () => {
     // A rule that refuses the need settles it too: the agent hears no, and the site keeps the level the person chose.
     await expect(acting).resolves.toEqual({ answer: 'deny', level: 'read' });
     expect((await hub.call('questions.list', {})).questions.map((q) => q.id)).toEqual([other.id]);
-    const answered = events.flatMap((event) => (event.type === 'question' && event.change === 'answered' ? [event.answer] : []));
+    const answered = events.flatMap((event) =>
+      event.type === 'question' && event.change === 'answered' ? [event.answer] : [],
+    );
     expect(answered).toEqual(['by a rule (read)', 'by a rule (read)']);
   });
 
@@ -127,30 +149,52 @@ describe('site questions', () => {
   it('an unknown or already answered id is NOT_FOUND naming it; a mismatched answer is BAD_ARGS', async () => {
     const { hub } = setup();
     const q = hub.askSite({ site: 'https://x.com', need: 'read', tool: 'snapshot' });
-    await expect(hub.call('questions.answer', { id: q.id, reply: 'sure' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('once, always or deny') });
+    await expect(hub.call('questions.answer', { id: q.id, reply: 'sure' })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringContaining('once, always or deny'),
+    });
     await hub.call('questions.answer', { id: q.id, answer: 'once' });
     const again = await rejection(hub.call('questions.answer', { id: q.id, answer: 'once' }));
     expect(again).toBeInstanceOf(ControlError);
     expect(again).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining(`"${q.id}"`) });
-    await expect(hub.call('questions.answer', { id: 'q999', answer: 'deny' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"q999"') });
+    await expect(hub.call('questions.answer', { id: 'q999', answer: 'deny' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('"q999"'),
+    });
     await expect(hub.waitForAnswer('q999')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('the answer\'s shape is checked before any question is looked up', async () => {
+  it("the answer's shape is checked before any question is looked up", async () => {
     const { hub } = setup();
-    await expect(hub.call('questions.answer', { id: 'q1' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('either answer') });
-    await expect(hub.call('questions.answer', { id: 'q1', answer: 'deny', level: 'act' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('level: a level goes with') });
-    await expect(hub.call('questions.answer', { id: 'q1', answer: 'maybe' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringMatching(/^questions\.answer: answer: /) });
+    await expect(hub.call('questions.answer', { id: 'q1' })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringContaining('either answer'),
+    });
+    await expect(hub.call('questions.answer', { id: 'q1', answer: 'deny', level: 'act' })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringContaining('level: a level goes with'),
+    });
+    await expect(hub.call('questions.answer', { id: 'q1', answer: 'maybe' })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringMatching(/^questions\.answer: answer: /),
+    });
   });
 });
 
 describe('agent questions', () => {
-  it('resolve with the person\'s reply and leave the list', async () => {
+  it("resolve with the person's reply and leave the list", async () => {
     const { hub, events } = setup();
     const asked = hub.askAgentQuestion('Which account should I use?', ['work', 'personal']);
     const [question] = (await hub.call('questions.list', {})).questions;
-    expect(question).toMatchObject({ kind: 'agent', text: 'Which account should I use?', choices: ['work', 'personal'] });
-    await expect(hub.call('questions.answer', { id: question!.id, answer: 'once' })).rejects.toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('reply') });
+    expect(question).toMatchObject({
+      kind: 'agent',
+      text: 'Which account should I use?',
+      choices: ['work', 'personal'],
+    });
+    await expect(hub.call('questions.answer', { id: question!.id, answer: 'once' })).rejects.toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringContaining('reply'),
+    });
     await hub.call('questions.answer', { id: question!.id, reply: 'work' });
     await expect(asked).resolves.toBe('work');
     expect((await hub.call('questions.list', {})).questions).toEqual([]);

@@ -20,9 +20,18 @@ afterAll(() => dirs.cleanup());
 
 async function serve(): Promise<HubSetup & { server: ControlServer; port: number; ok: Record<string, string> }> {
   const setup = makeHub(dirs.make());
-  const server = await ControlServer.start({ hub: setup.hub, dataDir: setup.dataDir, port: 0, log: (line) => setup.logged.push(line) });
+  const server = await ControlServer.start({
+    hub: setup.hub,
+    dataDir: setup.dataDir,
+    port: 0,
+    log: (line) => setup.logged.push(line),
+  });
   servers.push(server);
-  const ok = { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+  const ok = {
+    host: `127.0.0.1:${server.port}`,
+    authorization: `Bearer ${server.token}`,
+    'content-type': 'application/json',
+  };
   return { ...setup, server, port: server.port, ok };
 }
 
@@ -41,7 +50,11 @@ describe('control server: where it listens and what it leaves behind', () => {
     const { server, dataDir, logged } = await serve();
     const path = join(dataDir, CONTROL_FILE);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ port: server.port, token: server.token, pid: process.pid });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      port: server.port,
+      token: server.token,
+      pid: process.pid,
+    });
     expect(readControlFile(dataDir)).toEqual({ port: server.port, token: server.token, pid: process.pid });
     expect(Buffer.from(server.token, 'base64url')).toHaveLength(32);
     expect(logged.join('\n')).not.toContain(server.token);
@@ -50,7 +63,7 @@ describe('control server: where it listens and what it leaves behind', () => {
     expect(readControlFile(dataDir)).toBeUndefined();
   });
 
-  it('leaves a newer server\'s control.json in place when an older one closes', async () => {
+  it("leaves a newer server's control.json in place when an older one closes", async () => {
     const first = await serve();
     const second = await ControlServer.start({ hub: first.hub, dataDir: first.dataDir, port: 0, log: () => undefined });
     servers.push(second);
@@ -77,7 +90,15 @@ describe('control server: refusals', () => {
   it('refuses a request with no token, a wrong one, or a malformed Authorization, with 401', async () => {
     const { port, ok, server } = await serve();
     const wrong = `${server.token.slice(0, -1)}${server.token.endsWith('A') ? 'B' : 'A'}`;
-    for (const authorization of [undefined, `Bearer ${wrong}`, `Bearer`, server.token, `Basic ${server.token}`, `Bearer ${server.token} extra`, `bearer  ${server.token}`]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${wrong}`,
+      `Bearer`,
+      server.token,
+      `Basic ${server.token}`,
+      `Bearer ${server.token} extra`,
+      `bearer  ${server.token}`,
+    ]) {
       const headers: Record<string, string> = { ...ok };
       if (authorization === undefined) delete headers['authorization'];
       else headers['authorization'] = authorization;
@@ -90,31 +111,57 @@ describe('control server: refusals', () => {
 
   it('refuses every Host but its own (DNS rebinding), even with the token', async () => {
     const { port, ok, hub } = await serve();
-    for (const host of [`evil.com:${port}`, 'evil.com', `127.0.0.1`, `127.0.0.1:${port + 1}`, `localhost.evil.com:${port}`, `127.0.0.1.nip.io:${port}`, `[::1]:${port}`]) {
+    for (const host of [
+      `evil.com:${port}`,
+      'evil.com',
+      `127.0.0.1`,
+      `127.0.0.1:${port + 1}`,
+      `localhost.evil.com:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `[::1]:${port}`,
+    ]) {
       const response = await rawRequest(port, { path: '/api/stop', headers: { ...ok, host }, body: '{}' });
       expect(response.status, host).toBe(403);
       expect(errorOf(response.body).code).toBe('FORBIDDEN');
     }
-    const viaLocalhost = await rawRequest(port, { path: '/api/status', headers: { ...ok, host: `localhost:${port}` }, body: '{}' });
+    const viaLocalhost = await rawRequest(port, {
+      path: '/api/status',
+      headers: { ...ok, host: `localhost:${port}` },
+      body: '{}',
+    });
     expect(viaLocalhost.status).toBe(200);
     expect(hub.stopped()).toBeNull();
   });
 
   it('refuses a request from any page but its own (Origin), even with the token', async () => {
     const { port, ok, hub } = await serve();
-    for (const origin of ['https://evil.com', 'null', `http://127.0.0.1:${port + 1}`, `https://127.0.0.1:${port}`, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop', `http://evil.com:${port}`]) {
+    for (const origin of [
+      'https://evil.com',
+      'null',
+      `http://127.0.0.1:${port + 1}`,
+      `https://127.0.0.1:${port}`,
+      'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
+      `http://evil.com:${port}`,
+    ]) {
       const response = await rawRequest(port, { path: '/api/stop', headers: { ...ok, origin }, body: '{}' });
       expect(response.status, origin).toBe(403);
     }
     for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
-      expect((await rawRequest(port, { path: '/api/status', headers: { ...ok, origin }, body: '{}' })).status).toBe(200);
+      expect((await rawRequest(port, { path: '/api/status', headers: { ...ok, origin }, body: '{}' })).status).toBe(
+        200,
+      );
     }
     expect(hub.stopped()).toBeNull();
   });
 
   it('refuses a body that is not JSON by type (415), a CORS-simple text/plain post included', async () => {
     const { port, ok, hub } = await serve();
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      undefined,
+    ]) {
       const headers: Record<string, string> = { ...ok };
       if (type === undefined) delete headers['content-type'];
       else headers['content-type'] = type;
@@ -122,7 +169,15 @@ describe('control server: refusals', () => {
       expect(response.status, type).toBe(415);
       expect(errorOf(response.body).code).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
-    expect((await rawRequest(port, { path: '/api/status', headers: { ...ok, 'content-type': 'application/json; charset=utf-8' }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await rawRequest(port, {
+          path: '/api/status',
+          headers: { ...ok, 'content-type': 'application/json; charset=utf-8' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
     expect(hub.stopped()).toBeNull();
   });
 
@@ -145,12 +200,34 @@ describe('control server: refusals', () => {
     const broken = await rawRequest(port, { path: '/api/interject', headers: ok, body: '{"message":' });
     expect(broken.status).toBe(400);
     expect(errorOf(broken.body)).toEqual({ code: 'BAD_ARGS', message: 'The body is not valid JSON.' });
-    const bad = await rawRequest(port, { path: '/api/policy.set', headers: ok, body: JSON.stringify({ rules: [{ site: 'ok.com', level: 'act' }, { site: 'a.com/x', level: 'act' }], default: 'ask', downloads: false }) });
+    const bad = await rawRequest(port, {
+      path: '/api/policy.set',
+      headers: ok,
+      body: JSON.stringify({
+        rules: [
+          { site: 'ok.com', level: 'act' },
+          { site: 'a.com/x', level: 'act' },
+        ],
+        default: 'ask',
+        downloads: false,
+      }),
+    });
     expect(bad.status).toBe(400);
-    expect(errorOf(bad.body)).toMatchObject({ code: 'BAD_ARGS', message: expect.stringMatching(/^policy\.set: rules\[1\]: "a\.com\/x"/) });
-    const unknownField = await rawRequest(port, { path: '/api/interject', headers: ok, body: JSON.stringify({ message: 'hi', urgent: true }) });
+    expect(errorOf(bad.body)).toMatchObject({
+      code: 'BAD_ARGS',
+      message: expect.stringMatching(/^policy\.set: rules\[1\]: "a\.com\/x"/),
+    });
+    const unknownField = await rawRequest(port, {
+      path: '/api/interject',
+      headers: ok,
+      body: JSON.stringify({ message: 'hi', urgent: true }),
+    });
     expect(errorOf(unknownField.body)).toEqual({ code: 'BAD_ARGS', message: 'interject: unknown field "urgent"' });
-    const wrongLevel = await rawRequest(port, { path: '/api/policy.set', headers: ok, body: JSON.stringify({ rules: [{ site: 'ok.com', level: 'all' }], default: 'ask', downloads: false }) });
+    const wrongLevel = await rawRequest(port, {
+      path: '/api/policy.set',
+      headers: ok,
+      body: JSON.stringify({ rules: [{ site: 'ok.com', level: 'all' }], default: 'ask', downloads: false }),
+    });
     expect(errorOf(wrongLevel.body).message).toMatch(/^policy\.set: rules\[0\]\.level: /);
   });
 
@@ -161,7 +238,14 @@ describe('control server: refusals', () => {
       expect(response.status, path).toBe(404);
       expect(errorOf(response.body).code).toBe('UNKNOWN_CALL');
     }
-    for (const [method, path] of [['POST', '/'], ['GET', '/api/status'], ['POST', '/api/events'], ['PUT', '/api/stop'], ['POST', '/api/a/b'], ['OPTIONS', '/api/stop']] as const) {
+    for (const [method, path] of [
+      ['POST', '/'],
+      ['GET', '/api/status'],
+      ['POST', '/api/events'],
+      ['PUT', '/api/stop'],
+      ['POST', '/api/a/b'],
+      ['OPTIONS', '/api/stop'],
+    ] as const) {
       const response = await rawRequest(port, { method, path, headers: ok, body: '{}' });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(errorOf(response.body).code).toBe('NOT_FOUND');
@@ -174,17 +258,37 @@ describe('control server: refusals', () => {
     const { port, ok } = await serve();
     const { authorization: _auth, ...noToken } = ok;
     expect((await rawRequest(port, { method: 'GET', path: '/api/events', headers: noToken })).status).toBe(401);
-    expect((await rawRequest(port, { method: 'GET', path: '/api/events', headers: { ...ok, host: `evil.com:${port}` } })).status).toBe(403);
+    expect(
+      (await rawRequest(port, { method: 'GET', path: '/api/events', headers: { ...ok, host: `evil.com:${port}` } }))
+        .status,
+    ).toBe(403);
     const bad = await rawRequest(port, { method: 'GET', path: '/api/events?since=-1', headers: ok });
     expect(bad.status).toBe(400);
     expect(errorOf(bad.body).code).toBe('BAD_ARGS');
   });
 
   it('reports a failure of its own as INTERNAL without details, and logs them', async () => {
-    const setup = makeHub(dirs.make(), { statusExtra: async () => { throw new Error('backend probe exploded'); } });
-    const server = await ControlServer.start({ hub: setup.hub, dataDir: setup.dataDir, port: 0, log: (line) => setup.logged.push(line) });
+    const setup = makeHub(dirs.make(), {
+      statusExtra: async () => {
+        throw new Error('backend probe exploded');
+      },
+    });
+    const server = await ControlServer.start({
+      hub: setup.hub,
+      dataDir: setup.dataDir,
+      port: 0,
+      log: (line) => setup.logged.push(line),
+    });
     servers.push(server);
-    const response = await rawRequest(server.port, { path: '/api/status', headers: { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{}' });
+    const response = await rawRequest(server.port, {
+      path: '/api/status',
+      headers: {
+        host: `127.0.0.1:${server.port}`,
+        authorization: `Bearer ${server.token}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
     expect(response.status).toBe(500);
     expect(errorOf(response.body)).toEqual({ code: 'INTERNAL', message: expect.not.stringContaining('exploded') });
     expect(setup.logged.join('\n')).toContain('backend probe exploded');

@@ -27,18 +27,30 @@ async function connect(): Promise<HubSetup & { client: ControlClient }> {
 }
 
 /** A distinct image per call, recognisable in any file it must not reach. */
-const image = (n: number): Shot => ({ mimeType: n % 2 ? 'image/png' : 'image/jpeg', data: Buffer.from(`pixels of page ${n} `.repeat(40)).toString('base64') });
-const screenshot = { client: 'claude', tool: 'screenshot', url: 'https://docs.example.com/', decision: 'allowed' } as const;
+const image = (n: number): Shot => ({
+  mimeType: n % 2 ? 'image/png' : 'image/jpeg',
+  data: Buffer.from(`pixels of page ${n} `.repeat(40)).toString('base64'),
+});
+const screenshot = {
+  client: 'claude',
+  tool: 'screenshot',
+  url: 'https://docs.example.com/',
+  decision: 'allowed',
+} as const;
 
 describe('activity.shot', () => {
   it(`serves the newest ${SHOTS_KEPT} calls' images and answers NOT_FOUND once one has aged out`, async () => {
     const { hub, client } = await connect();
     const total = SHOTS_KEPT + 3;
-    const ids = Array.from({ length: total }, (_, n) => hub.recordCall(screenshot, image(n))).map((event) => (event.type === 'call' ? event.id : ''));
+    const ids = Array.from({ length: total }, (_, n) => hub.recordCall(screenshot, image(n))).map((event) =>
+      event.type === 'call' ? event.id : '',
+    );
     const plain = hub.recordCall({ ...screenshot, tool: 'click' });
 
     const { events } = await client.call('activity.list', { since: 0 });
-    expect(events.filter((event) => event.type === 'call' && event.shot).map((event) => event.type === 'call' && event.id)).toEqual(ids);
+    expect(
+      events.filter((event) => event.type === 'call' && event.shot).map((event) => event.type === 'call' && event.id),
+    ).toEqual(ids);
     expect(plain).not.toHaveProperty('shot');
     // No event holds the pixels: the activity log stays as small as it was.
     expect(JSON.stringify(events)).not.toContain(image(0).data);
@@ -46,10 +58,15 @@ describe('activity.shot', () => {
     expect(await client.call('activity.shot', { id: ids.at(-1)! })).toEqual(image(total - 1));
     expect(await client.call('activity.shot', { id: ids[3]! })).toEqual(image(3));
     for (const id of ids.slice(0, 3)) {
-      await expect(client.call('activity.shot', { id })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining(`only the newest ${SHOTS_KEPT}`) });
+      await expect(client.call('activity.shot', { id })).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringContaining(`only the newest ${SHOTS_KEPT}`),
+      });
     }
     // A call with no image, and an id no call had, are not found either.
-    await expect(client.call('activity.shot', { id: plain.type === 'call' ? plain.id : '' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.call('activity.shot', { id: plain.type === 'call' ? plain.id : '' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(client.call('activity.shot', { id: 'c9999' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(client.call('activity.shot', { id: '' })).rejects.toMatchObject({ code: 'BAD_ARGS' });
   });
@@ -58,7 +75,14 @@ describe('activity.shot', () => {
     const { hub, client, dataDir } = await connect();
     hub.recordCall({ ...screenshot, ms: 30, summary: 'viewport 800×600 jpeg' }, image(7));
     expect((await client.call('audit.read', { tool: 'screenshot' })).entries).toEqual([
-      { time: expect.any(String), client: 'claude', tool: 'screenshot', url: 'https://docs.example.com/', decision: 'allowed', ms: 30 },
+      {
+        time: expect.any(String),
+        client: 'claude',
+        tool: 'screenshot',
+        url: 'https://docs.example.com/',
+        decision: 'allowed',
+        ms: 30,
+      },
     ]);
     await hub.flush();
     const text = readFileSync(join(dataDir, AUDIT_FILE), 'utf8');

@@ -64,7 +64,14 @@ export function makeHub(dataDir: string, options: Partial<PolicyStoreOptions> & 
 function filePairing(dataDir: string, log: (line: string) => void): Pairing {
   const secrets = new SecretStore(dataDir, async () => undefined);
   const auth = createBridgeAuth({ dataDir, store: secrets });
-  return bridgePairing({ dataDir, auth, bridge: () => undefined, extensionDir: join(dataDir, 'no-extension'), log, secrets });
+  return bridgePairing({
+    dataDir,
+    auth,
+    bridge: () => undefined,
+    extensionDir: join(dataDir, 'no-extension'),
+    log,
+    secrets,
+  });
 }
 
 export interface RawResponse {
@@ -74,16 +81,34 @@ export interface RawResponse {
 }
 
 /** One HTTP request with exactly these headers (Node adds none but Host, which `headers.host` overrides). */
-export function rawRequest(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; declaredLength?: number }): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    declaredLength?: number;
+  },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.declaredLength !== undefined) headers['content-length'] = options.declaredLength;
-    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     // The server may close as soon as it has answered; what matters is the answer, not our unsent bytes.
     req.on('error', reject);
     if (options.declaredLength !== undefined) req.flushHeaders();

@@ -2,7 +2,12 @@
 // a held act's decision goes to the backend that held it.
 // The two backends are scripted here: this tests the choice alone (the real ones are tested end to end elsewhere).
 import { describe, expect, it } from 'vitest';
-import { BackendManager, PING_DEADLINE_MS, type BrowserChoice, type ExtensionBackend } from '../../electron/core/backend/backend-manager.js';
+import {
+  BackendManager,
+  PING_DEADLINE_MS,
+  type BrowserChoice,
+  type ExtensionBackend,
+} from '../../electron/core/backend/backend-manager.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import type { Executor } from '../../shared/protocol/operations.js';
 import { ctx, failure } from '../support/engine-suite.js';
@@ -84,12 +89,16 @@ function holding(name: string): Executor & { decisions: string[] } {
   };
 }
 
-describe('a held act\'s decision', () => {
+describe("a held act's decision", () => {
   it('goes to the backend that held it, though another serves the calls now', async () => {
     const state = { connected: false, answers: true };
     const inChrome = holding('x1');
     const launched = holding('f1');
-    const chosen = new BackendManager('auto', { executor: inChrome, connected: () => state.connected, alive: async () => state.answers }, launched);
+    const chosen = new BackendManager(
+      'auto',
+      { executor: inChrome, connected: () => state.connected, alive: async () => state.answers },
+      launched,
+    );
     expect((await failure(chosen.run('click', {}, ctx))).code).toBe('HELD');
     state.connected = true;
     expect((await chosen.run('tabs', {}, ctx)).text).toBe('x1 ran tabs');

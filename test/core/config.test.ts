@@ -28,7 +28,9 @@ describe('parseCli', () => {
   });
 
   it('passes --browser-arg flags to the fallback browser, and refuses one that is no flag or is ours to set', () => {
-    expect(config(parseCli(['--browser-arg=--lang=fr', '--browser-arg=--window-size=800,600'], {}, 'linux')).browserArgs).toEqual(['--lang=fr', '--window-size=800,600']);
+    expect(
+      config(parseCli(['--browser-arg=--lang=fr', '--browser-arg=--window-size=800,600'], {}, 'linux')).browserArgs,
+    ).toEqual(['--lang=fr', '--window-size=800,600']);
     for (const bad of ['lang=fr', '--user-data-dir=/tmp/x', '--remote-debugging-pipe']) {
       const outcome = parseCli([`--browser-arg=${bad}`], {}, 'linux');
       expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
@@ -37,7 +39,22 @@ describe('parseCli', () => {
   });
 
   it('takes one-run grants from repeated --allow and --trust, and a policy file that must then exist', () => {
-    const parsed = config(parseCli(['--allow', 'a.example,b.example', '--allow', 'c.example', '--trust', 'localhost:3000', '--policy', 'rules.json'], {}, 'linux'));
+    const parsed = config(
+      parseCli(
+        [
+          '--allow',
+          'a.example,b.example',
+          '--allow',
+          'c.example',
+          '--trust',
+          'localhost:3000',
+          '--policy',
+          'rules.json',
+        ],
+        {},
+        'linux',
+      ),
+    );
     expect(parsed.grants).toEqual({ allow: ['a.example,b.example', 'c.example'], trust: ['localhost:3000'] });
     expect(parsed).toMatchObject({ policyFile: resolve('rules.json'), policyFileRequired: true });
   });
@@ -45,7 +62,9 @@ describe('parseCli', () => {
   it('refuses a grant that is not a site before anything starts, naming the flag', () => {
     const outcome = parseCli(['--allow', 'https://bank.example/login'], {}, 'linux');
     expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
-    expect(outcome.kind === 'exit' && outcome.stderr).toContain('--allow: "https://bank.example/login": a rule names a site, not a page');
+    expect(outcome.kind === 'exit' && outcome.stderr).toContain(
+      '--allow: "https://bank.example/login": a rule names a site, not a page',
+    );
     expect(parseCli(['--trust', '*'], {}, 'linux')).toMatchObject({ kind: 'exit', code: 2 });
     expect(parseCli(['--control-port', '70000'], {}, 'linux')).toMatchObject({ kind: 'exit', code: 2 });
   });
@@ -60,7 +79,11 @@ describe('parseCli', () => {
 
   it('takes the browser and data dir from flags over the environment, resolving relative paths', () => {
     const env = { CHROME_MCP_CHROMIUM: '/env/chrome', CHROME_MCP_DATA: '/env/data' };
-    expect(config(parseCli([], env, 'linux'))).toMatchObject({ executablePath: '/env/chrome', dataDir: '/env/data', profileDir: '/env/data/fallback-profile' });
+    expect(config(parseCli([], env, 'linux'))).toMatchObject({
+      executablePath: '/env/chrome',
+      dataDir: '/env/data',
+      profileDir: '/env/data/fallback-profile',
+    });
     const flagged = config(parseCli(['--executable-path', '/flag/chrome', '--data-dir', 'rel'], env, 'linux'));
     expect(flagged).toMatchObject({ executablePath: '/flag/chrome', dataDir: resolve('rel') });
   });
@@ -79,12 +102,25 @@ describe('parseCli', () => {
   });
 
   it('takes the backend choice and the bridge port, 0 meaning any free port', () => {
-    expect(config(parseCli(['--browser', 'extension', '--port', '0'], {}, 'linux'))).toMatchObject({ browser: 'extension', port: 0 });
-    expect(config(parseCli(['--browser', 'fallback', '--port', '40000'], {}, 'linux'))).toMatchObject({ browser: 'fallback', port: 40000 });
+    expect(config(parseCli(['--browser', 'extension', '--port', '0'], {}, 'linux'))).toMatchObject({
+      browser: 'extension',
+      port: 0,
+    });
+    expect(config(parseCli(['--browser', 'fallback', '--port', '40000'], {}, 'linux'))).toMatchObject({
+      browser: 'fallback',
+      port: 40000,
+    });
   });
 
   it('rejects an unknown flag, a stray argument, a missing value, a bad mode or port on stderr with exit 2', () => {
-    for (const argv of [['--bogus'], ['extra'], ['--data-dir'], ['--browser', 'firefox'], ['--port', '70000'], ['--port', 'x']]) {
+    for (const argv of [
+      ['--bogus'],
+      ['extra'],
+      ['--data-dir'],
+      ['--browser', 'firefox'],
+      ['--port', '70000'],
+      ['--port', 'x'],
+    ]) {
       const outcome = parseCli(argv);
       expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
       expect(outcome.kind === 'exit' && outcome.stderr).toMatch(/^chrome-mcp: .+\n\nUsage: chrome-mcp/);

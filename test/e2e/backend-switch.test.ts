@@ -34,7 +34,14 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-switch-'));
   client = new Client({ name: 'e2e-switch', version: '1' });
   const args = [CLI, '--headless', '--browser', 'auto', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS];
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, env: envWithoutKeychain() as Record<string, string>, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: envWithoutKeychain() as Record<string, string>,
+      stderr: 'ignore',
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -53,7 +60,10 @@ describe('backend selection, per call', () => {
     expect((await status()).lastCall).toEqual({ backend: 'fallback', why: 'extension not connected' });
 
     browser = await startExtensionBrowser();
-    const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env: envWithoutKeychain() });
+    const install = await runCli(
+      ['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir],
+      { env: envWithoutKeychain() },
+    );
     expect(install.code, install.stderr).toBe(0);
     await browser.openPage('popup.html');
     expect((await until(status, (report) => report.extension.connected, 15_000)).backend).toBe('extension');

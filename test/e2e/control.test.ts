@@ -32,7 +32,16 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-control-e2e-'));
   // 127.0.0.1 may be acted on for this run; localhost (the fixture server's second site) has no rule: ask. The
   // debugging port is the person's keyboard for the Esc test: the fallback opens none of its own.
-  const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, ...testServerFlags('act', ['127.0.0.1']), '--browser-arg=--remote-debugging-port=0'];
+  const args = [
+    CLI,
+    '--headless',
+    '--browser',
+    'fallback',
+    '--data-dir',
+    dataDir,
+    ...testServerFlags('act', ['127.0.0.1']),
+    '--browser-arg=--remote-debugging-port=0',
+  ];
   client = new Client({ name: 'control-e2e', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, env: childEnv, stderr: 'ignore' }));
   const file = readControlFile(dataDir);
@@ -58,7 +67,7 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<s
 }
 
 describe('the person answers through the control API', () => {
-  it('allows an undecided site once, after which the agent\'s retry loads it', async () => {
+  it("allows an undecided site once, after which the agent's retry loads it", async () => {
     expect(await call('tab_new', { url: fixtures.url('nav-basic.html') })).toContain('Nav basic');
     const asked = await call('navigate', { url: fixtures.crossOrigin + '/nav-second.html' });
     expect(asked).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: .*The person is asked \(question (q\d+)\)/);
@@ -73,7 +82,11 @@ describe('the person answers through the control API', () => {
     const before = await control.call('policy.get');
     // The run's grant names the port, so the block does too: a narrower grant would outrank a bare-address block.
     const site = new URL(fixtures.origin).host;
-    await control.call('policy.set', { rules: [{ site, level: 'blocked' }], default: before.default, downloads: before.downloads });
+    await control.call('policy.set', {
+      rules: [{ site, level: 'blocked' }],
+      default: before.default,
+      downloads: before.downloads,
+    });
     expect(await call('snapshot')).toMatch(/^POLICY_DENIED: The person's policy blocks 127\.0\.0\.1/);
     await control.call('policy.set', { rules: [], default: before.default, downloads: before.downloads });
     expect(await call('snapshot')).toContain('Nav basic');
@@ -89,7 +102,9 @@ describe('the person answers through the control API', () => {
     expect(await call('snapshot')).toMatch(/^STOPPED: Stopped by the person: Let me log in first/);
     await control.call('resume');
     await control.call('interject', { message: 'The order number is in the footer' });
-    expect(await call('snapshot')).toMatch(/^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage "Nav basic"/);
+    expect(await call('snapshot')).toMatch(
+      /^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage "Nav basic"/,
+    );
     const { entries } = await control.call('audit.read', { tool: 'snapshot' });
     expect(entries.map((entry) => entry.decision)).toEqual(expect.arrayContaining(['denied', 'stopped', 'allowed']));
   });
@@ -101,14 +116,21 @@ describe('Esc in the driven tab', () => {
     // The person's own keyboard: a separate debugging session on the same tab of the browser chrome-mcp launched.
     const connection = await CdpConnection.connect(devToolsEndpoint(join(dataDir, 'fallback-profile')));
     try {
-      const { targetInfos } = await connection.send<{ targetInfos: { targetId: string; url: string }[] }>('Target.getTargets');
-      const person = await personAt(connection, targetInfos.find((target) => target.url.includes('stop-counter'))!.targetId);
+      const { targetInfos } = await connection.send<{ targetInfos: { targetId: string; url: string }[] }>(
+        'Target.getTargets',
+      );
+      const person = await personAt(
+        connection,
+        targetInfos.find((target) => target.url.includes('stop-counter'))!.targetId,
+      );
       const steps = Array.from({ length: 20 }, () => [
         { tool: 'click', args: { selector: '#add' } },
         { tool: 'wait_for', args: { selector: '#never', timeout: 500 } },
       ]).flat();
       const batch = call('batch', { steps });
-      await expect.poll(() => person.page<number>('clicks'), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(() => person.page<number>('clicks'), { timeout: 10_000, interval: 20 })
+        .toBeGreaterThanOrEqual(2);
       const atEsc = await person.page<number>('clicks');
       await person.pressEscape();
       expect(await batch).toMatch(/^STOPPED: /);
@@ -127,8 +149,14 @@ describe('a policy file with a mistake', () => {
   it('stops the start, naming the file and the place to fix', () => {
     const file = join(dataDir, 'bad-policy.json');
     writeFileSync(file, '{ "version": 1, "rules": [ { "site": "https://bank.example/login", "level": "act" } ] }');
-    const run = spawnSync(process.execPath, [CLI, '--headless', '--data-dir', dataDir, '--policy', file], { input: '', encoding: 'utf8', env: { ...process.env, ...childEnv } });
+    const run = spawnSync(process.execPath, [CLI, '--headless', '--data-dir', dataDir, '--policy', file], {
+      input: '',
+      encoding: 'utf8',
+      env: { ...process.env, ...childEnv },
+    });
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`${file}: rules[0].site: "https://bank.example/login": a rule names a site, not a page`);
+    expect(run.stderr).toContain(
+      `${file}: rules[0].site: "https://bank.example/login": a rule names a site, not a page`,
+    );
   });
 });

@@ -62,14 +62,31 @@ async function popupText(popup: { evaluate<T>(expression: string): Promise<T> },
 
 describe('pairing through the control API', () => {
   it('issues a code the real extension accepts; status then shows it paired and connected, with its Chrome', async () => {
-    expect(await control.call('pairing.status')).toMatchObject({ paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: null });
+    expect(await control.call('pairing.status')).toMatchObject({
+      paired: false,
+      store: 'none',
+      connected: false,
+      browser: null,
+      code: null,
+      revokedAt: null,
+    });
     ({ code } = await control.call('pairing.code'));
     expect((await control.call('pairing.status')).code).not.toBeNull();
 
     const popup = await browser.openPage('popup.html');
-    await popup.evaluate(`document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`);
-    expect(await until(() => popupText(popup, 'result'), (text) => text !== 'Pairing…')).toBe('Paired.');
-    const status = await until(() => control.call('pairing.status'), (current) => current.connected);
+    await popup.evaluate(
+      `document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`,
+    );
+    expect(
+      await until(
+        () => popupText(popup, 'result'),
+        (text) => text !== 'Pairing…',
+      ),
+    ).toBe('Paired.');
+    const status = await until(
+      () => control.call('pairing.status'),
+      (current) => current.connected,
+    );
     expect(status).toEqual({
       paired: true,
       store: 'file',
@@ -84,20 +101,40 @@ describe('pairing through the control API', () => {
   });
 
   it('revokes: the link drops at once, status shows unpaired, and the extension cannot get back in with its old secret', async () => {
-    expect(await control.call('pairing.revoke')).toMatchObject({ paired: false, store: 'none', connected: false, browser: null, code: null, revokedAt: expect.any(Number) });
+    expect(await control.call('pairing.revoke')).toMatchObject({
+      paired: false,
+      store: 'none',
+      connected: false,
+      browser: null,
+      code: null,
+      revokedAt: expect.any(Number),
+    });
     expect(existsSync(join(dataDir, 'secret.json'))).toBe(false);
     const popup = await browser.openPage('popup.html');
-    expect(await until(() => popupText(popup, 'state'), (text) => text === 'The app refused this browser')).toBe('The app refused this browser');
+    expect(
+      await until(
+        () => popupText(popup, 'state'),
+        (text) => text === 'The app refused this browser',
+      ),
+    ).toBe('The app refused this browser');
 
     // The person's "Reconnect" dials with the secret the extension still keeps: the core refuses it.
     const refusals = () => logged.join('').split('refused an extension connection').length;
     const before = refusals();
     await popup.evaluate(`document.getElementById('reconnect').click()`);
-    await until(async () => refusals(), (count) => count > before);
+    await until(
+      async () => refusals(),
+      (count) => count > before,
+    );
     // The core holds no secret now, so it has nothing to prove with: refused before any challenge.
     expect(logged.join('')).toMatch(/refused an extension connection: no pairing secret exists/);
     // The extension has taken the refusal (its popup says so again), so it is not about to get in by another try.
-    expect(await until(() => popupText(popup, 'state'), (text) => text === 'The app refused this browser')).toBe('The app refused this browser');
+    expect(
+      await until(
+        () => popupText(popup, 'state'),
+        (text) => text === 'The app refused this browser',
+      ),
+    ).toBe('The app refused this browser');
     expect(await control.call('pairing.status')).toMatchObject({ paired: false, connected: false });
     await popup.close();
   });
@@ -124,35 +161,61 @@ describe('pairing through the control API', () => {
 
 describe('revoking with the native host installed', () => {
   // A core, a browser with the extension and native-host processes, one after another: room for a busy machine.
-  it('sticks: the host refuses the extension and its popup says why, until a code is asked for; then it pairs itself again', { timeout: 90_000 }, async () => {
-    const linked = await startLinkedCore([]);
-    try {
-      const old = (await new SecretStore(linked.dataDir).read())?.secret;
-      expect(old).toBeDefined();
-      expect(await linked.control.call('pairing.revoke')).toMatchObject({ paired: false, connected: false, revokedAt: expect.any(Number) });
+  it(
+    'sticks: the host refuses the extension and its popup says why, until a code is asked for; then it pairs itself again',
+    { timeout: 90_000 },
+    async () => {
+      const linked = await startLinkedCore([]);
+      try {
+        const old = (await new SecretStore(linked.dataDir).read())?.secret;
+        expect(old).toBeDefined();
+        expect(await linked.control.call('pairing.revoke')).toMatchObject({
+          paired: false,
+          connected: false,
+          revokedAt: expect.any(Number),
+        });
 
-      // Told its secret is bad, the worker asks the host again at once; the host's refusal is what the popup shows.
-      const popup = await linked.browser.openPage('popup.html');
-      expect(await until(() => popupText(popup, 'state'), (text) => text === 'Unpaired in the app')).toBe('Unpaired in the app');
-      expect(await popupText(popup, 'detail')).toMatch(/revoked in the Chrome MCP app.*press Pair on the app's Connection screen/);
-      expect(await linked.browser.evaluate(`chrome.runtime.sendNativeMessage('${NATIVE_HOST_NAME}', { type: 'pairing' })`)).toEqual({ error: 'revoked' });
-      // Nothing minted a secret for it meanwhile, and it is not linked.
-      expect(await linked.control.call('pairing.status')).toMatchObject({ paired: false, connected: false });
-      expect(existsSync(join(linked.dataDir, 'secret.json'))).toBe(false);
-      await popup.close();
+        // Told its secret is bad, the worker asks the host again at once; the host's refusal is what the popup shows.
+        const popup = await linked.browser.openPage('popup.html');
+        expect(
+          await until(
+            () => popupText(popup, 'state'),
+            (text) => text === 'Unpaired in the app',
+          ),
+        ).toBe('Unpaired in the app');
+        expect(await popupText(popup, 'detail')).toMatch(
+          /revoked in the Chrome MCP app.*press Pair on the app's Connection screen/,
+        );
+        expect(
+          await linked.browser.evaluate(`chrome.runtime.sendNativeMessage('${NATIVE_HOST_NAME}', { type: 'pairing' })`),
+        ).toEqual({ error: 'revoked' });
+        // Nothing minted a secret for it meanwhile, and it is not linked.
+        expect(await linked.control.call('pairing.status')).toMatchObject({ paired: false, connected: false });
+        expect(existsSync(join(linked.dataDir, 'secret.json'))).toBe(false);
+        await popup.close();
 
-      // Pair in the panel: asking for a code lifts the revoke, and the host pairs the woken extension with a new secret.
-      await linked.control.call('pairing.code');
-      const again = await linked.browser.openPage('popup.html');
-      const back = await until(() => linked.control.call('pairing.status'), (status) => status.connected, 15_000);
-      expect(back).toMatchObject({ paired: true, store: 'file', connected: true, revokedAt: null });
-      const fresh = (await new SecretStore(linked.dataDir).read())?.secret;
-      expect(fresh).toBeDefined();
-      expect(fresh).not.toBe(old);
-      expect(await until(() => popupText(again, 'state'), (text) => text.startsWith('Connected'))).toBe('Connected to the Chrome MCP app');
-      await again.close();
-    } finally {
-      await linked.close();
-    }
-  });
+        // Pair in the panel: asking for a code lifts the revoke, and the host pairs the woken extension with a new secret.
+        await linked.control.call('pairing.code');
+        const again = await linked.browser.openPage('popup.html');
+        const back = await until(
+          () => linked.control.call('pairing.status'),
+          (status) => status.connected,
+          15_000,
+        );
+        expect(back).toMatchObject({ paired: true, store: 'file', connected: true, revokedAt: null });
+        const fresh = (await new SecretStore(linked.dataDir).read())?.secret;
+        expect(fresh).toBeDefined();
+        expect(fresh).not.toBe(old);
+        expect(
+          await until(
+            () => popupText(again, 'state'),
+            (text) => text.startsWith('Connected'),
+          ),
+        ).toBe('Connected to the Chrome MCP app');
+        await again.close();
+      } finally {
+        await linked.close();
+      }
+    },
+  );
 });

@@ -23,7 +23,11 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
   watched = await startWatchedSite('127.0.0.2');
   elsewhere = await startWatchedSite('127.0.0.3');
-  asked = { once: await startWatchedSite('127.0.0.4'), always: await startWatchedSite('127.0.0.5'), deny: await startWatchedSite('127.0.0.6') };
+  asked = {
+    once: await startWatchedSite('127.0.0.4'),
+    always: await startWatchedSite('127.0.0.5'),
+    deny: await startWatchedSite('127.0.0.6'),
+  };
   // The fixture server's site is trusted for the run, so every page the agent starts from is allowed.
   core = await startLinkedCore(testServerFlags('trusted', ['127.0.0.1']));
 });
@@ -46,7 +50,14 @@ async function standing(rules: ControlInput<'policy.set'>['rules']): Promise<voi
 }
 
 /** A refusal's code and why, from the structured part a model (and the core's asking) reads. */
-function refusal(result: CallResult): { code?: unknown; reason?: unknown; site?: unknown; origin?: unknown; need?: unknown; question?: unknown } {
+function refusal(result: CallResult): {
+  code?: unknown;
+  reason?: unknown;
+  site?: unknown;
+  origin?: unknown;
+  need?: unknown;
+  question?: unknown;
+} {
   expect(result.isError, textOf(result)).toBe(true);
   return result.structuredContent ?? {};
 }
@@ -61,18 +72,24 @@ describe('a matrix of standing rules × tool classes on the watched site', () =>
   // `denied: why`: POLICY_DENIED; `loaded`: the navigation reached the site.
   const EXPECTED: Record<Standing, Record<Tool, string>> = {
     ask: { navigate: 'asked (read)', snapshot: 'asked (read)', click: 'asked (act)', eval: 'asked (trusted)' },
-    blocked: { navigate: 'denied: blocked', snapshot: 'denied: blocked', click: 'denied: blocked', eval: 'denied: blocked' },
+    blocked: {
+      navigate: 'denied: blocked',
+      snapshot: 'denied: blocked',
+      click: 'denied: blocked',
+      eval: 'denied: blocked',
+    },
     read: { navigate: 'ok, loaded', snapshot: 'ok', click: 'denied: below', eval: 'denied: below' },
     act: { navigate: 'ok, loaded', snapshot: 'ok', click: 'ok', eval: 'denied: below' },
     trusted: { navigate: 'ok, loaded', snapshot: 'ok', click: 'ok', eval: 'ok' },
   };
-  const args = (tool: Tool): Record<string, unknown> => ({
-    navigate: { url: `${watched.origin}/` },
-    snapshot: {},
-    click: { selector: 'h1' },
-    // A script that would itself click, so a refused eval that ran anyway shows up as an event.
-    eval: { expression: "document.querySelector('h1').click(), document.title" },
-  })[tool];
+  const args = (tool: Tool): Record<string, unknown> =>
+    ({
+      navigate: { url: `${watched.origin}/` },
+      snapshot: {},
+      click: { selector: 'h1' },
+      // A script that would itself click, so a refused eval that ran anyway shows up as an event.
+      eval: { expression: "document.querySelector('h1').click(), document.title" },
+    })[tool];
 
   async function outcome(tool: Tool): Promise<string> {
     const before = watched.requests.length;
@@ -84,8 +101,12 @@ describe('a matrix of standing rules × tool classes on the watched site', () =>
     if (code !== 'DOMAIN_CONFIRMATION_REQUIRED') return textOf(result).split('\n')[0]!;
     const { questions } = await core.control.call('questions.list');
     // The question names the exact origin: what an answer would grant.
-    const listed = questions.some((q) => q.id === question && q.kind === 'site' && q.site === origin && q.need === need && site === hostOf(watched));
-    return listed ? `asked (${String(need)})${loaded}` : `asked, with no question for the person: ${textOf(result).split('\n')[0]}`;
+    const listed = questions.some(
+      (q) => q.id === question && q.kind === 'site' && q.site === origin && q.need === need && site === hostOf(watched),
+    );
+    return listed
+      ? `asked (${String(need)})${loaded}`
+      : `asked, with no question for the person: ${textOf(result).split('\n')[0]}`;
   }
 
   it('asks, denies (blocked, below the level) or runs each call as the rule says; refused calls leave the page untouched', async () => {
@@ -119,11 +140,16 @@ describe('from an allowed page into a blocked site', () => {
     const attempts: [string, Record<string, unknown>][] = [
       ['navigate', { url: `${elsewhere.origin}/` }],
       ['navigate', { url: fixtures.url(`redirect?to=${encodeURIComponent(`${elsewhere.origin}/`)}`) }],
-      ...['#out', '#redirected', '#download', '#popup'].map((selector): [string, Record<string, unknown>] => ['click', { selector }]),
+      ...['#out', '#redirected', '#download', '#popup'].map((selector): [string, Record<string, unknown>] => [
+        'click',
+        { selector },
+      ]),
     ];
     for (const [tool, args] of attempts) {
       const result = await call(tool, args);
-      expect(textOf(result), JSON.stringify(args)).toMatch(new RegExp(`^POLICY_DENIED: .*${hostOf(elsewhere).replace(/\./g, '\\.')}`));
+      expect(textOf(result), JSON.stringify(args)).toMatch(
+        new RegExp(`^POLICY_DENIED: .*${hostOf(elsewhere).replace(/\./g, '\\.')}`),
+      );
       expect(result.isError).toBe(true);
     }
     const outline = textOf(await call('snapshot'));
@@ -139,14 +165,21 @@ describe('the person answers a question through the control API', () => {
   /** Asks about `site` with a navigation and returns the question's id; the site has seen nothing yet. */
   async function question(site: WatchedSite): Promise<string> {
     const refused = refusal(await call('navigate', { url: `${site.origin}/` }));
-    expect(refused).toMatchObject({ code: 'DOMAIN_CONFIRMATION_REQUIRED', reason: 'ask', site: hostOf(site), need: 'read' });
+    expect(refused).toMatchObject({
+      code: 'DOMAIN_CONFIRMATION_REQUIRED',
+      reason: 'ask',
+      site: hostOf(site),
+      need: 'read',
+    });
     const { questions } = await core.control.call('questions.list');
-    expect(questions).toContainEqual(expect.objectContaining({ id: refused.question, kind: 'site', site: site.origin, tool: 'navigate' }));
+    expect(questions).toContainEqual(
+      expect.objectContaining({ id: refused.question, kind: 'site', site: site.origin, tool: 'navigate' }),
+    );
     expect(site.requests).toEqual([]);
     return String(refused.question);
   }
 
-  it('once: the agent\'s retry goes through, for this run only', async () => {
+  it("once: the agent's retry goes through, for this run only", async () => {
     await standing([]);
     await core.control.call('questions.answer', { id: await question(asked.once), answer: 'once' });
     const retry = await call('navigate', { url: `${asked.once.origin}/` });
@@ -169,7 +202,10 @@ describe('the person answers a question through the control API', () => {
   it('deny: the retry is POLICY_DENIED, and the site still has seen nothing', async () => {
     await standing([]);
     await core.control.call('questions.answer', { id: await question(asked.deny), answer: 'deny' });
-    expect(refusal(await call('navigate', { url: `${asked.deny.origin}/` }))).toMatchObject({ code: 'POLICY_DENIED', reason: 'blocked' });
+    expect(refusal(await call('navigate', { url: `${asked.deny.origin}/` }))).toMatchObject({
+      code: 'POLICY_DENIED',
+      reason: 'blocked',
+    });
     expect(asked.deny.requests).toEqual([]);
   });
 });

@@ -51,7 +51,9 @@ async function readAll(reads: Read[], failing: string[] = []): Promise<string> {
  * masked only in part is caught too.
  */
 function traces(secret: string): string[] {
-  const forms = [...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)])];
+  const forms = [
+    ...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2)]),
+  ];
   return forms.flatMap((form) => {
     if (form.length <= 24) return [form];
     const pieces: string[] = [];
@@ -66,7 +68,9 @@ function leaks(text: string): string[] {
     const trace = traces(secret).find((piece) => text.includes(piece));
     if (trace === undefined) return [];
     const at = text.indexOf(trace);
-    return [`${secret.slice(0, 8)}… in …${text.slice(Math.max(0, at - 80), at + trace.length + 10).replace(/\n/g, '⏎')}…`];
+    return [
+      `${secret.slice(0, 8)}… in …${text.slice(Math.max(0, at - 80), at + trace.length + 10).replace(/\n/g, '⏎')}…`,
+    ];
   });
 }
 
@@ -74,19 +78,27 @@ function leaks(text: string): string[] {
 const unseen = (seen: string, expected: string[]) => expected.filter((text) => !seen.includes(text));
 
 /** Reads a big piece of the page by eval in parts: a result is cut at 20,000 characters. */
-const outerHtmlOf = (selector: string): Read => ['eval', { expression: `document.querySelector(${JSON.stringify(selector)}).outerHTML` }];
+const outerHtmlOf = (selector: string): Read => [
+  'eval',
+  { expression: `document.querySelector(${JSON.stringify(selector)}).outerHTML` },
+];
 
 describe('118 planted secrets, read through every reading tool of the real extension', () => {
-  it('the page\'s own URL: tab_new, navigate, tabs, frames, status and an error naming the page', async () => {
-    const seen = await readAll([
-      ['tab_new', { url: pageUrl }],
-      ['navigate', { url: pageUrl }],
-      ['tabs', {}],
-      ['frames', {}],
-      ['status', {}],
-      ['click', { selector: '#no-such-element' }],
-    ], ['click']);
-    expect(unseen(seen, ['/generated/secrets?sessionid=[redacted 32 chars]&session_id=', 'Developer settings'])).toEqual([]);
+  it("the page's own URL: tab_new, navigate, tabs, frames, status and an error naming the page", async () => {
+    const seen = await readAll(
+      [
+        ['tab_new', { url: pageUrl }],
+        ['navigate', { url: pageUrl }],
+        ['tabs', {}],
+        ['frames', {}],
+        ['status', {}],
+        ['click', { selector: '#no-such-element' }],
+      ],
+      ['click'],
+    );
+    expect(
+      unseen(seen, ['/generated/secrets?sessionid=[redacted 32 chars]&session_id=', 'Developer settings']),
+    ).toEqual([]);
     expect(leaks(seen)).toEqual([]);
   });
 
@@ -105,10 +117,17 @@ describe('118 planted secrets, read through every reading tool of the real exten
       ['get_html', { selector: '#fields', maxChars: WHOLE }],
       ['get_html', { selector: '#links', maxChars: WHOLE }],
     ]);
-    expect(unseen(seen, [
-      'Plan: Team, 12 seats', '- textbox "Credential 6" [ref=', 'ghp_[redacted 36 chars]', 'postgres://app_user:[redacted 18 chars]@db.internal',
-      '-----BEGIN OPENSSH PRIVATE KEY-----', 'data-config=', 'mcp-hello.html?lang=en&amp;value=xoxp-',
-    ])).toEqual([]);
+    expect(
+      unseen(seen, [
+        'Plan: Team, 12 seats',
+        '- textbox "Credential 6" [ref=',
+        'ghp_[redacted 36 chars]',
+        'postgres://app_user:[redacted 18 chars]@db.internal',
+        '-----BEGIN OPENSSH PRIVATE KEY-----',
+        'data-config=',
+        'mcp-hello.html?lang=en&amp;value=xoxp-',
+      ]),
+    ).toEqual([]);
     expect(leaks(seen)).toEqual([]);
   });
 
@@ -122,9 +141,27 @@ describe('118 planted secrets, read through every reading tool of the real exten
       ['eval', { expression: 'window.appLog.join("\\n")' }],
       ['eval', { expression: 'window.appLog' }],
       ['eval', { expression: 'fetch(location.href).then((response) => Object.fromEntries(response.headers))' }],
-      ['eval', { expression: 'fetch(location.href).then((response) => [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\\n"))' }],
-      ['eval', { expression: 'Object.fromEntries([...document.querySelectorAll("input, textarea")].map((field) => [field.labels[0]?.textContent.trim(), field.value]))' }],
-      ['eval', { expression: '[...document.querySelectorAll("[data-credential], [data-config], [data-dsn]")].map((element) => ({ ...element.dataset }))' }],
+      [
+        'eval',
+        {
+          expression:
+            'fetch(location.href).then((response) => [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\\n"))',
+        },
+      ],
+      [
+        'eval',
+        {
+          expression:
+            'Object.fromEntries([...document.querySelectorAll("input, textarea")].map((field) => [field.labels[0]?.textContent.trim(), field.value]))',
+        },
+      ],
+      [
+        'eval',
+        {
+          expression:
+            '[...document.querySelectorAll("[data-credential], [data-config], [data-dsn]")].map((element) => ({ ...element.dataset }))',
+        },
+      ],
       ['eval', { expression: '[...document.links].map((link) => link.href)' }],
       ['eval', { expression: 'location.href' }],
       ['eval', { expression: 'location.search' }],
@@ -137,14 +174,23 @@ describe('118 planted secrets, read through every reading tool of the real exten
       outerHtmlOf('#links'),
     ]);
     expect(seen.includes('truncated'), 'a read was cut short').toBe(false);
-    expect(unseen(seen, [
-      'csrftoken=[redacted', '"credential_0":', '"webhookSecret":', 'x-credential-0', 'x-database-url-7', 'upstream Slack bot token loaded: xoxb-',
-      'BEGIN RSA PRIVATE KEY', 'mcp-hello.html?lang=en&value=xoxp-', '&quot;',
-    ])).toEqual([]);
+    expect(
+      unseen(seen, [
+        'csrftoken=[redacted',
+        '"credential_0":',
+        '"webhookSecret":',
+        'x-credential-0',
+        'x-database-url-7',
+        'upstream Slack bot token loaded: xoxb-',
+        'BEGIN RSA PRIVATE KEY',
+        'mcp-hello.html?lang=en&value=xoxp-',
+        '&quot;',
+      ]),
+    ).toEqual([]);
     expect(leaks(seen)).toEqual([]);
   });
 
-  it('an environment editor whose fields are labelled with the secrets\' names: snapshot, find, get_text of a field', async () => {
+  it("an environment editor whose fields are labelled with the secrets' names: snapshot, find, get_text of a field", async () => {
     const seen = await readAll([
       ['navigate', { url: fixtures.url('generated/secret-form') }],
       ['snapshot', { limit: WHOLE }],
@@ -158,7 +204,7 @@ describe('118 planted secrets, read through every reading tool of the real exten
     expect(leaks(seen)).toEqual([]);
   });
 
-  it('reaches neither the server\'s stderr nor the audit log', async () => {
+  it("reaches neither the server's stderr nor the audit log", async () => {
     expect(core.stderr()).toContain('[chrome-mcp] ready');
     expect(leaks(core.stderr())).toEqual([]);
     // audit.read waits for the log's pending writes; the file is then read as it lies on disk.

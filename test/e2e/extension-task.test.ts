@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('the whole task through the extension', () => {
-  it('fills the form, finds and deletes a table row, clicks in a cross-origin iframe — all in the person\'s Chrome', async () => {
+  it("fills the form, finds and deletes a table row, clicks in a cross-origin iframe — all in the person's Chrome", async () => {
     const bill = await runWholeTask(client, fixtures);
     expect(bill.chars / 4, bill.steps.join(', ')).toBeLessThanOrEqual(10_000);
     const after = await status();

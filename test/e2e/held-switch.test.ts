@@ -47,7 +47,17 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-held-switch-'));
   client = new Client({ name: 'e2e-held-switch', version: '1' });
   // 127.0.0.1 may be acted on, not trusted: its risky acts wait for the person.
-  const args = [CLI, '--headless', '--browser', 'auto', '--port', '0', '--data-dir', dataDir, ...testServerFlags('act', ['127.0.0.1'])];
+  const args = [
+    CLI,
+    '--headless',
+    '--browser',
+    'auto',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    ...testServerFlags('act', ['127.0.0.1']),
+  ];
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

@@ -38,7 +38,12 @@ const childEnv: Record<string, string> = chosenBrowser ? { CHROME_MCP_CHROMIUM: 
 
 async function connect() {
   const dataDir = freshDataDir();
-  const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs(dataDir), env: childEnv, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: cliArgs(dataDir),
+    env: childEnv,
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const client = new Client({ name: 'e2e', version: '1' });
@@ -84,7 +89,12 @@ afterAll(async () => {
 describe('chrome-mcp over stdio', () => {
   it('answers initialize and tools/list from a fresh spawn, before any browser starts', async () => {
     // Start-up speed is measured by `npm run bench`, not asserted here.
-    const transport = new StdioClientTransport({ command: process.execPath, args: cliArgs(freshDataDir()), env: childEnv, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: cliArgs(freshDataDir()),
+      env: childEnv,
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'e2e', version: '1' });
     await client.connect(transport);
     const { tools } = await client.listTools();
@@ -116,7 +126,11 @@ describe('chrome-mcp over stdio', () => {
     expect(textOf(title)).toContain('Hello from the fixture');
 
     const status = await client.callTool({ name: 'status', arguments: {} });
-    expect(status.structuredContent).toMatchObject({ backend: 'fallback', browser: { launched: true, headless: true }, tab: { url } });
+    expect(status.structuredContent).toMatchObject({
+      backend: 'fallback',
+      browser: { launched: true, headless: true },
+      tab: { url },
+    });
 
     const profile = join(dataDir, 'fallback-profile');
     expectLoopbackOnly(transport.pid!, profile);
@@ -150,9 +164,14 @@ describe('chrome-mcp over stdio', () => {
     expect(opened.isError, textOf(opened)).toBeFalsy();
     const typed = await client.callTool({ name: 'type', arguments: { selector: '#pass', text: 'Planted-Pw-7q2Xv' } });
     expect(typed.isError, textOf(typed)).toBeFalsy();
-    const result = await client.callTool({ name: 'eval', arguments: { expression: 'document.getElementById("pass").value' } });
+    const result = await client.callTool({
+      name: 'eval',
+      arguments: { expression: 'document.getElementById("pass").value' },
+    });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^PASSWORD_FIELD: eval refused: frame f0 \S+\/guard-login\.html shows a password field \(label "Password"\)/);
+    expect(textOf(result)).toMatch(
+      /^PASSWORD_FIELD: eval refused: frame f0 \S+\/guard-login\.html shows a password field \(label "Password"\)/,
+    );
     expect(`${textOf(result)}${JSON.stringify(result.structuredContent ?? {})}`).not.toContain('Planted-Pw-7q2Xv');
     expect(protocolErrors).toEqual([]);
   });
@@ -167,7 +186,10 @@ describe('chrome-mcp over stdio', () => {
 
   it('after a page tool (listening on loopback only), closing stdin closes the browser and exits within 2 s; stdout held only JSON-RPC', async () => {
     const dataDir = freshDataDir();
-    const child = spawn(process.execPath, cliArgs(dataDir), { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...childEnv } });
+    const child = spawn(process.execPath, cliArgs(dataDir), {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...process.env, ...childEnv },
+    });
     rawChildren.push(child);
     const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(performance.now())));
     // Raw stdout, split into lines by hand: this test must see exactly the bytes a client would get.
@@ -190,7 +212,11 @@ describe('chrome-mcp over stdio', () => {
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       });
 
-    await call(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    await call(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     await call(2, 'tools/call', { name: 'navigate', arguments: { bogus: true } });
     await call(3, 'tools/call', { name: 'tab_new', arguments: { url: fixtures.url('mcp-hello.html') } });

@@ -20,7 +20,8 @@ afterAll(() => {
 
 /** Runs as agent `id`, with `live` the sessions open at the time. */
 function as(id: string, live: string[]) {
-  return (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> => executor.run(op, args, { progress: () => undefined, agent: { id, live } });
+  return (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> =>
+    executor.run(op, args, { progress: () => undefined, agent: { id, live } });
 }
 
 interface ListedTab {
@@ -53,8 +54,12 @@ describe('agents on one engine', () => {
     const [mine, theirs] = [await currentOf(a), await currentOf(b)];
     expect(mine).toMatchObject({ url: suite.server.url('nav-basic.html'), owned: false });
     expect(theirs).toMatchObject({ url: suite.server.url('nav-second.html'), owned: true });
-    expect((await a('tabs')).text.split('\n').filter((line) => line.startsWith('*'))).toEqual([expect.stringContaining(`${mine!.tab} "Nav basic"`)]);
-    expect((await b('tabs')).text.split('\n').filter((line) => line.startsWith('*'))).toEqual([expect.stringContaining(`${theirs!.tab} "Nav second"`)]);
+    expect((await a('tabs')).text.split('\n').filter((line) => line.startsWith('*'))).toEqual([
+      expect.stringContaining(`${mine!.tab} "Nav basic"`),
+    ]);
+    expect((await b('tabs')).text.split('\n').filter((line) => line.startsWith('*'))).toEqual([
+      expect.stringContaining(`${theirs!.tab} "Nav second"`),
+    ]);
 
     // `status` shows an agent its own tab, and the panel (no agent) the tab an agent used last.
     expect((await executor.describe({ id: '1', live: ['1', '2'] })).current?.id).toBe(mine!.tab);
@@ -66,13 +71,16 @@ describe('agents on one engine', () => {
 
   it('never gives two agents starting at once the same tab', async () => {
     const [c, d] = [as('3', ['3', '4']), as('4', ['3', '4'])];
-    await Promise.all([c('navigate', { url: suite.server.url('nav-basic.html') }), d('navigate', { url: suite.server.url('nav-second.html') })]);
+    await Promise.all([
+      c('navigate', { url: suite.server.url('nav-basic.html') }),
+      d('navigate', { url: suite.server.url('nav-second.html') }),
+    ]);
     expect((await c('eval', { expression: 'document.title' })).text).toBe('"Nav basic"');
     expect((await d('eval', { expression: 'document.title' })).text).toBe('"Nav second"');
     expect((await currentOf(c))?.tab).not.toBe((await currentOf(d))?.tab);
   });
 
-  it('closes the caller\'s own current tab when tab_close names none', async () => {
+  it("closes the caller's own current tab when tab_close names none", async () => {
     const [e, f] = [as('5', ['5', '6']), as('6', ['5', '6'])];
     const ours = String((await e('tab_new', { url: suite.server.url('nav-basic.html') })).data?.['tab']);
     const theirs = String((await f('tab_new', { url: suite.server.url('nav-second.html') })).data?.['tab']);

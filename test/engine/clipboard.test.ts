@@ -20,7 +20,8 @@ beforeEach(() => {
   policy = ACT;
 });
 
-const run = (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> => executor.run(op, args, ctx);
+const run = (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> =>
+  executor.run(op, args, ctx);
 
 describe('clipboard keys', () => {
   it('are refused on a site allowed to act, in press and in batch, and no key of them reaches the page', async () => {
@@ -28,22 +29,34 @@ describe('clipboard keys', () => {
     for (const keys of CLIPBOARD_COMBOS) {
       const error = await failure(run('press', { selector: '#name', keys }));
       expect(error.code, `${keys}: ${error.message}`).toBe('CLIPBOARD_REFUSED');
-      expect(error.message).toMatch(/was not sent: it would read or overwrite the person's clipboard, and 127\.0\.0\.1:\d+ is not trusted\./);
+      expect(error.message).toMatch(
+        /was not sent: it would read or overwrite the person's clipboard, and 127\.0\.0\.1:\d+ is not trusted\./,
+      );
     }
     // Focus on the field, then the keys alone: they land where focus is, judged there.
     await run('click', { selector: '#name' });
     expect((await failure(run('press', { keys: 'Control+V' }))).code).toBe('CLIPBOARD_REFUSED');
-    const batch = await failure(run('batch', { steps: [{ tool: 'type', args: { selector: '#name', text: 'x' } }, { tool: 'press', args: { keys: 'Shift+Insert' } }] }));
+    const batch = await failure(
+      run('batch', {
+        steps: [
+          { tool: 'type', args: { selector: '#name', text: 'x' } },
+          { tool: 'press', args: { keys: 'Shift+Insert' } },
+        ],
+      }),
+    );
     expect(batch.data?.['code']).toBe('CLIPBOARD_REFUSED');
     // Other chords still go out.
-    expect((await run('press', { selector: '#name', keys: 'Control+A' })).text).toBe('pressed Control+A in textbox "Name"');
+    expect((await run('press', { selector: '#name', keys: 'Control+A' })).text).toBe(
+      'pressed Control+A in textbox "Name"',
+    );
     expect(await keysSeen(run)).toEqual(['Control+a']);
   });
 
   it('are sent on a trusted site', async () => {
     policy = TRUSTED;
     await run('tab_new', { url: suite.server.url('clipboard-keys.html') });
-    for (const keys of ['Control+V', 'Shift+Insert', 'Meta+C']) expect((await run('press', { selector: '#name', keys })).text).toBe(`pressed ${keys} in textbox "Name"`);
+    for (const keys of ['Control+V', 'Shift+Insert', 'Meta+C'])
+      expect((await run('press', { selector: '#name', keys })).text).toBe(`pressed ${keys} in textbox "Name"`);
     expect(await keysSeen(run)).toEqual(['Control+v', 'Shift+Insert', 'Meta+c']);
   });
 
@@ -51,7 +64,9 @@ describe('clipboard keys', () => {
     policy = TOP_TRUSTED;
     await run('tab_new', { url: suite.server.url('frames.html') });
     const outline = (await run('snapshot')).text;
-    const ref = /iframe "Cross origin"[^\n]*\n(?:.*\n)*?\s+- textbox "Child input" \[ref=(f\d+e\d+)\]/.exec(outline)?.[1];
+    const ref = /iframe "Cross origin"[^\n]*\n(?:.*\n)*?\s+- textbox "Child input" \[ref=(f\d+e\d+)\]/.exec(
+      outline,
+    )?.[1];
     expect(ref, outline).toBeDefined();
     const error = await failure(run('press', { ref, keys: 'Control+V' }));
     expect(error.code).toBe('CLIPBOARD_REFUSED');

@@ -68,7 +68,8 @@ async function reached(): Promise<string[]> {
 
 describe('what a script starts after it returned stays held', () => {
   it('a fetch a timer sends a second later', async () => {
-    const result = await run(`setTimeout(() => fetch('${watched.origin}/late-fetch?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' })
+    const result =
+      await run(`setTimeout(() => fetch('${watched.origin}/late-fetch?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' })
       .catch(() => undefined).finally(() => (window.lateFetch = true)), 1000); 'scheduled'`);
     expect(result.text).toBe('"scheduled"');
     await until('lateFetch');
@@ -80,7 +81,9 @@ describe('what a script starts after it returned stays held', () => {
   });
 
   it('a location change a timer makes, leaving the tab on its page', async () => {
-    await run(`setTimeout(() => { location.assign('${watched.origin}/assigned'); setTimeout(() => (window.assigned = true), 300); }, 1000); 0`);
+    await run(
+      `setTimeout(() => { location.assign('${watched.origin}/assigned'); setTimeout(() => (window.assigned = true), 300); }, 1000); 0`,
+    );
     await until('assigned');
     expect(await reached()).toEqual([]);
     expect(await pageEval(page, 'location.pathname')).toBe('/egress-late.html');

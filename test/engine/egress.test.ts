@@ -29,7 +29,10 @@ const open = async (path: string) => (await suite.browser.open(suite.server.url(
 
 /** Runs `expression` in the page's own world, outside any eval, and waits for the promise it makes. */
 async function pageAwait(on: PageContext, expression: string): Promise<void> {
-  const { exceptionDetails } = await on.cdp.send<{ exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, awaitPromise: true });
+  const { exceptionDetails } = await on.cdp.send<{ exceptionDetails?: { text: string } }>('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+  });
   if (exceptionDetails) throw new Error(`page script failed: ${exceptionDetails.text}`);
 }
 
@@ -40,7 +43,10 @@ async function pageAwait(on: PageContext, expression: string): Promise<void> {
  */
 async function reached(on = page): Promise<string[]> {
   const after = JSON.stringify(`${watched.origin}/after`);
-  await pageAwait(on, `new Promise((resolve) => { const image = new Image(); image.onload = image.onerror = resolve; image.src = ${after}; })`);
+  await pageAwait(
+    on,
+    `new Promise((resolve) => { const image = new Image(); image.onload = image.onerror = resolve; image.src = ${after}; })`,
+  );
   expect(watched.requests).toContain('/after');
   return watched.requests.filter((path) => path !== '/after');
 }
@@ -48,17 +54,36 @@ async function reached(on = page): Promise<string[]> {
 /** The result's list of held requests, with the watched site's origin written as W. */
 function held(result: OperationResult): string[] {
   const list = (result.data?.['held'] ?? []) as string[];
-  return list.map((entry) => entry.replaceAll(watched.origin, 'W').replaceAll(watched.origin.replace('http', 'ws'), 'WS'));
+  return list.map((entry) =>
+    entry.replaceAll(watched.origin, 'W').replaceAll(watched.origin.replace('http', 'ws'), 'WS'),
+  );
 }
 
 describe('eval holds what a script sends to another origin', () => {
   const sends: [string, (w: string) => string, string][] = [
-    ['fetch', (w) => `fetch('${w}/fetch', { method: 'POST', body: document.title }).catch(() => 'refused')`, 'POST W/fetch (Fetch)'],
-    ['XHR', (w) => `const xhr = new XMLHttpRequest(); xhr.open('PUT', '${w}/xhr'); xhr.send('x'); 1`, 'PUT W/xhr (XHR)'],
+    [
+      'fetch',
+      (w) => `fetch('${w}/fetch', { method: 'POST', body: document.title }).catch(() => 'refused')`,
+      'POST W/fetch (Fetch)',
+    ],
+    [
+      'XHR',
+      (w) => `const xhr = new XMLHttpRequest(); xhr.open('PUT', '${w}/xhr'); xhr.send('x'); 1`,
+      'PUT W/xhr (XHR)',
+    ],
     ['sendBeacon', (w) => `navigator.sendBeacon('${w}/beacon', document.title)`, 'POST W/beacon (Ping)'],
     ['an image', (w) => `new Image().src = '${w}/image'`, 'GET W/image (Image)'],
-    ['a script tag', (w) => `document.head.append(Object.assign(document.createElement('script'), { src: '${w}/script' })); 1`, 'GET W/script (Script)'],
-    ['a link prefetch', (w) => `document.head.append(Object.assign(document.createElement('link'), { rel: 'prefetch', href: '${w}/prefetch' })); 1`, 'GET W/prefetch (Other)'],
+    [
+      'a script tag',
+      (w) => `document.head.append(Object.assign(document.createElement('script'), { src: '${w}/script' })); 1`,
+      'GET W/script (Script)',
+    ],
+    [
+      'a link prefetch',
+      (w) =>
+        `document.head.append(Object.assign(document.createElement('link'), { rel: 'prefetch', href: '${w}/prefetch' })); 1`,
+      'GET W/prefetch (Other)',
+    ],
     ['a WebSocket', (w) => `new WebSocket('${w.replace('http', 'ws')}/socket'); 1`, 'WebSocket WS/socket'],
   ];
 
@@ -82,14 +107,21 @@ describe('eval holds what a script sends to another origin', () => {
   it('a worker that was running before the script, told by it to send', async () => {
     const sender = await open('egress-page.html');
     const worker = 'onmessage = (event) => fetch(event.data).catch(() => undefined).then(() => postMessage(0));';
-    await pageAwait(sender, `window.sender = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' }))); true`);
-    const result = await run(`await new Promise((resolve) => { sender.onmessage = resolve; sender.postMessage('${watched.origin}/told'); }); 'done'`, sender);
+    await pageAwait(
+      sender,
+      `window.sender = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' }))); true`,
+    );
+    const result = await run(
+      `await new Promise((resolve) => { sender.onmessage = resolve; sender.postMessage('${watched.origin}/told'); }); 'done'`,
+      sender,
+    );
     expect(held(result)).toEqual(['GET W/told (Fetch)']);
     expect(await reached(sender)).toEqual([]);
   });
 
   it('a form submitted to another origin, leaving the tab on its page', async () => {
-    const result = await run(`const form = Object.assign(document.createElement('form'), { method: 'POST', action: '${watched.origin}/form' });
+    const result =
+      await run(`const form = Object.assign(document.createElement('form'), { method: 'POST', action: '${watched.origin}/form' });
       document.body.append(form);
       form.submit();`);
     expect(held(result)).toEqual(['POST W/form (navigation)']);
@@ -107,7 +139,9 @@ describe('eval holds what a script sends to another origin', () => {
 
   it('a navigation to a site the policy allows, when it is another origin', async () => {
     const result = await run(`location.href = '${suite.server.crossOrigin}/egress-page.html?moved=1'`);
-    expect(held(result)).toEqual([`GET ${suite.server.crossOrigin}/egress-page.html?moved=[redacted 1 chars] (navigation)`]);
+    expect(held(result)).toEqual([
+      `GET ${suite.server.crossOrigin}/egress-page.html?moved=[redacted 1 chars] (navigation)`,
+    ]);
     expect(await pageEval(page, 'location.href')).toBe(suite.server.url('egress-page.html'));
   });
 
@@ -115,7 +149,9 @@ describe('eval holds what a script sends to another origin', () => {
     const timer = await run(`setTimeout(() => navigator.sendBeacon('${watched.origin}/later', 'x'), 0); 'queued'`);
     expect(timer.text).toContain('"queued"');
     expect(held(timer)).toEqual(['POST W/later (Ping)']);
-    const chained = await run(`fetch('/egress-page.html').then((response) => response.text()).then((text) => navigator.sendBeacon('${watched.origin}/chained', text)); 'started'`);
+    const chained = await run(
+      `fetch('/egress-page.html').then((response) => response.text()).then((text) => navigator.sendBeacon('${watched.origin}/chained', text)); 'started'`,
+    );
     expect(held(chained)).toEqual(['POST W/chained (Ping)']);
     expect(await reached()).toEqual([]);
   });
@@ -126,7 +162,10 @@ describe('eval holds what a script sends to another origin', () => {
       navigator.sendBeacon('${watched.origin}/beacon', balance);
       'sent'`);
     // An image starts loading in a microtask, after the beacon has gone: the list is in the order the browser saw them.
-    expect(held(result)).toEqual(['POST W/beacon (Ping)', 'GET W/collect?token=[redacted 3 chars]&balance=[redacted 20 chars] (Image)']);
+    expect(held(result)).toEqual([
+      'POST W/beacon (Ping)',
+      'GET W/collect?token=[redacted 3 chars]&balance=[redacted 20 chars] (Image)',
+    ]);
     expect(result.text).toContain('Held, not sent: 2 requests to other origins');
     expect(result.text).not.toContain('1234');
     expect(await reached()).toEqual([]);
@@ -134,7 +173,9 @@ describe('eval holds what a script sends to another origin', () => {
 
   it('one eval ending does not lift the hold from another still running on the tab', async () => {
     const [slow, quick] = await Promise.all([
-      run(`await new Promise((resolve) => setTimeout(resolve, 300)); navigator.sendBeacon('${watched.origin}/slow', 'x')`),
+      run(
+        `await new Promise((resolve) => setTimeout(resolve, 300)); navigator.sendBeacon('${watched.origin}/slow', 'x')`,
+      ),
       run('document.title'),
     ]);
     expect(quick.text).toBe('"Egress page"');
@@ -152,7 +193,10 @@ describe('what passes', () => {
 
   it('a request to the origin of one of the tab’s own frames', async () => {
     const framed = await open('egress-frames.html');
-    const result = await run(`(await fetch('${suite.server.crossOrigin}/egress-page.html', { mode: 'no-cors' })).type`, framed);
+    const result = await run(
+      `(await fetch('${suite.server.crossOrigin}/egress-page.html', { mode: 'no-cors' })).type`,
+      framed,
+    );
     expect(result.text).toBe('"opaque"');
     expect(result.data).toEqual({ ok: true, type: 'string' });
   });
@@ -162,7 +206,10 @@ describe('after the eval', () => {
   it('the page’s own requests go out again, sockets included', async () => {
     expect(held(await run(`new Image().src = '${watched.origin}/during'`))).toEqual(['GET W/during (Image)']);
     const socket = JSON.stringify(`${watched.origin.replace('http', 'ws')}/socket-after`);
-    await pageAwait(page, `new Promise((resolve) => { const socket = new WebSocket(${socket}); socket.onerror = socket.onclose = resolve; })`);
+    await pageAwait(
+      page,
+      `new Promise((resolve) => { const socket = new WebSocket(${socket}); socket.onerror = socket.onclose = resolve; })`,
+    );
     expect(await reached()).toEqual(['/socket-after']);
   });
 
@@ -180,7 +227,10 @@ describe('a page cannot help a script out', () => {
     const hostile = await open(`egress-hostile.html?to=${encodeURIComponent(watched.origin)}`);
     const result = await run(`(await fetch('/egress-page.html')).status`, hostile);
     expect(result.text.split('\n')[0]).toBe('200');
-    expect(held(result)).toEqual(['POST W/smuggled-beacon (Ping)', 'GET W/smuggled-image?copy=[redacted 17 chars] (Image)']);
+    expect(held(result)).toEqual([
+      'POST W/smuggled-beacon (Ping)',
+      'GET W/smuggled-image?copy=[redacted 17 chars] (Image)',
+    ]);
     expect(await reached(hostile)).toEqual([]);
   });
 
@@ -193,11 +243,17 @@ describe('a page cannot help a script out', () => {
 
   it('a page whose service worker fetches what the page asks for', async () => {
     const served = await open('egress-page.html?sw=1');
-    await pageAwait(served, `navigator.serviceWorker.controller ? true : new Promise((resolve) => {
+    await pageAwait(
+      served,
+      `navigator.serviceWorker.controller ? true : new Promise((resolve) => {
       navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
       navigator.serviceWorker.register('/egress-sw.js', { scope: '/egress-page.html?sw' });
-    })`);
-    const result = await run(`fetch('${watched.origin}/via-worker', { mode: 'no-cors' }).then(() => 'sent', () => 'refused')`, served);
+    })`,
+    );
+    const result = await run(
+      `fetch('${watched.origin}/via-worker', { mode: 'no-cors' }).then(() => 'sent', () => 'refused')`,
+      served,
+    );
     expect(result.text.split('\n')[0]).toBe('"refused"');
     expect(held(result)).toEqual(['GET W/via-worker (Fetch)']);
     expect(await reached(served)).toEqual([]);
@@ -205,7 +261,14 @@ describe('a page cannot help a script out', () => {
 });
 
 describe('the origins a held script may reach', () => {
-  const allowed = new AllowedOrigins(['https://app.example', 'http://127.0.0.1:8080', 'http://[::1]:9000', 'null', '://', undefined]);
+  const allowed = new AllowedOrigins([
+    'https://app.example',
+    'http://127.0.0.1:8080',
+    'http://[::1]:9000',
+    'null',
+    '://',
+    undefined,
+  ]);
 
   it('are the frames’ own, a WebSocket by its http counterpart, and what never leaves the browser', () => {
     expect(allowed.allows('https://app.example/api?q=1')).toBe(true);

@@ -33,7 +33,9 @@ describe('eval guard', () => {
   it('refuses on a page showing a password field, naming frame and field', async () => {
     const page = await open('guard-login.html');
     await plant(page, '#pass');
-    expect(await refused(page)).toMatch(/^eval refused: frame f0 http:\/\/127\.0\.0\.1:\d+\/guard-login\.html shows a password field \(label "Password"\)\.$/);
+    expect(await refused(page)).toMatch(
+      /^eval refused: frame f0 http:\/\/127\.0\.0\.1:\d+\/guard-login\.html shows a password field \(label "Password"\)\.$/,
+    );
   });
 
   it('refuses wherever the script would run when the login form is in a same-origin frame', async () => {
@@ -42,7 +44,9 @@ describe('eval guard', () => {
     const frames = await page.frames.list();
     expect(frames[1]!.sessionId).toBeUndefined();
     const message = await refused(page);
-    expect(message).toMatch(/frame f1 http:\/\/127\.0\.0\.1:\d+\/guard-login\.html shows a password field \(label "Password"\)/);
+    expect(message).toMatch(
+      /frame f1 http:\/\/127\.0\.0\.1:\d+\/guard-login\.html shows a password field \(label "Password"\)/,
+    );
     expect(await refused(page, 0)).toBe(message);
   });
 
@@ -51,7 +55,9 @@ describe('eval guard', () => {
     await plant(page, '#pass', 'guard-login');
     const frames = await page.frames.list();
     expect(frames[1]!.sessionId).toBeDefined();
-    expect(await refused(page)).toMatch(/frame f1 http:\/\/localhost:\d+\/guard-login\.html shows a password field \(label "Password"\)/);
+    expect(await refused(page)).toMatch(
+      /frame f1 http:\/\/localhost:\d+\/guard-login\.html shows a password field \(label "Password"\)/,
+    );
   });
 
   it('finds a password field inside nested open shadow roots', async () => {
@@ -83,15 +89,21 @@ describe('eval guard', () => {
   });
 
   it('runs eval as before on pages with no password field, frames included', async () => {
-    expect((await evaluate(await open('mcp-hello.html'), { expression: 'document.title' }, ctx)).text).toBe('"Hello from the fixture"');
-    expect((await evaluate(await open('exec-frames.html'), { expression: 'childVar', frame: 2 }, ctx)).text).toBe('"child main world ?cross"');
+    expect((await evaluate(await open('mcp-hello.html'), { expression: 'document.title' }, ctx)).text).toBe(
+      '"Hello from the fixture"',
+    );
+    expect((await evaluate(await open('exec-frames.html'), { expression: 'childVar', frame: 2 }, ctx)).text).toBe(
+      '"child main world ?cross"',
+    );
   });
 
   it('refuses when a frame cannot be checked, and says so', async () => {
     const page = await open('exec-frames.html');
     const cross = (await page.frames.list()).find((frame) => frame.sessionId !== undefined)!;
     // A script that never yields keeps that frame from answering the check.
-    const busy = page.cdp.send('Runtime.evaluate', { expression: 'while (true) {}' }, cross.sessionId).catch(() => undefined);
+    const busy = page.cdp
+      .send('Runtime.evaluate', { expression: 'while (true) {}' }, cross.sessionId)
+      .catch(() => undefined);
     try {
       expect(await refused(page)).toMatch(
         /^eval refused: frame f2 http:\/\/localhost:\d+\/exec-child\.html could not be checked for a password field \(did not answer within \d s.*\); scripts run only when every frame is known to show none\.$/,

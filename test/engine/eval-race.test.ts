@@ -28,7 +28,10 @@ beforeAll(async () => {
   // Each page answers after ?ms, so the commit falls at a different moment of the eval in each race.
   const server = createServer((request, response) => {
     const ms = Number(new URL(request.url ?? '/', 'http://x').searchParams.get('ms') ?? '0');
-    setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Read only</title>'), ms);
+    setTimeout(
+      () => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Read only</title>'),
+      ms,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   readOnly = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
@@ -51,7 +54,13 @@ function committedAt(origin: string, ms: number): Promise<boolean> {
     const timer = setTimeout(() => done(false), ms);
     const off = page.cdp.on((event) => {
       const frame = event.params['frame'] as { parentId?: string; url: string } | undefined;
-      if (event.method === 'Page.frameNavigated' && !event.sessionId && !frame?.parentId && frame?.url.startsWith(origin)) done(true);
+      if (
+        event.method === 'Page.frameNavigated' &&
+        !event.sessionId &&
+        !frame?.parentId &&
+        frame?.url.startsWith(origin)
+      )
+        done(true);
     });
     function done(committed: boolean) {
       clearTimeout(timer);
@@ -70,7 +79,9 @@ describe('eval bound to the judged document', () => {
     for (let race = 0; race < RACES; race++) {
       await loadUrl(page, `${suite.server.crossOrigin}/mcp-hello.html`);
       const committed = committedAt(readOnly.origin, 5_000);
-      void page.cdp.send('Page.navigate', { url: `${readOnly.origin}/away?ms=${Math.floor(random() * 25)}` }).catch(() => undefined);
+      void page.cdp
+        .send('Page.navigate', { url: `${readOnly.origin}/away?ms=${Math.floor(random() * 25)}` })
+        .catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 20)));
       const result = await evaluate(page, { expression }, ctx).then(
         (ran) => ran.text.split('\n')[0],

@@ -29,8 +29,14 @@ describe('eval', () => {
   it('answers a page exception or a rejection as an ok:false result', async () => {
     const thrown = await run('null.x');
     expect(thrown.data).toMatchObject({ ok: false });
-    expect(JSON.parse(thrown.text)).toEqual({ ok: false, error: expect.stringMatching(/^TypeError: Cannot read properties of null/) });
-    expect(JSON.parse((await run('Promise.reject(new RangeError("too far"))')).text)).toEqual({ ok: false, error: 'RangeError: too far' });
+    expect(JSON.parse(thrown.text)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^TypeError: Cannot read properties of null/),
+    });
+    expect(JSON.parse((await run('Promise.reject(new RangeError("too far"))')).text)).toEqual({
+      ok: false,
+      error: 'RangeError: too far',
+    });
     expect(JSON.parse((await run('throw "plain"')).text)).toEqual({ ok: false, error: 'Uncaught "plain"' });
   });
 
@@ -61,7 +67,9 @@ describe('eval', () => {
     expect(frames[2]!.sessionId).toBeDefined();
     expect((await run('childVar', 1)).text).toBe('"child main world ?same"');
     expect((await run('childVar', 2)).text).toBe('"child main world ?cross"');
-    expect((await run('location.host', 'exec-child.html?cross')).text).toBe(JSON.stringify(new URL(suite.server.crossOrigin).host));
+    expect((await run('location.host', 'exec-child.html?cross')).text).toBe(
+      JSON.stringify(new URL(suite.server.crossOrigin).host),
+    );
   });
 
   it('runs in a same-origin frame even where CSP forbids eval', async () => {
@@ -71,7 +79,8 @@ describe('eval', () => {
     expect(inFrame.text).toBe(`"Exec CSP child2"`);
     expect(frames[1]!.sessionId).toBeUndefined();
     // The page's own eval, run later from a page task, is refused: the policy is in force in that frame.
-    const later = 'new Promise((resolve) => setTimeout(() => { try { resolve(eval("1")); } catch (error) { resolve(error.name); } }))';
+    const later =
+      'new Promise((resolve) => setTimeout(() => { try { resolve(eval("1")); } catch (error) { resolve(error.name); } }))';
     expect((await evaluate(csp, { expression: later, frame: 1 }, ctx)).text).toBe('"EvalError"');
   });
 

@@ -27,7 +27,7 @@ function handleOf(result: OperationResult): string {
 }
 
 describe('engine executor: tabs', () => {
-  it('adopts the browser\'s one blank tab on first use, current but not owned', async () => {
+  it("adopts the browser's one blank tab on first use, current but not owned", async () => {
     expect((await run('snapshot')).text).toBe('Page "" about:blank');
     expect((await run('tabs')).text).toBe('*  ta.1 "" about:blank');
   });
@@ -55,10 +55,16 @@ describe('engine executor: tabs', () => {
 
     const exact = await run('tab_use', { url: suite.server.url('nav-basic.html') });
     expect(exact.text).toMatch(new RegExp(`^reused ${basic} \\(exact\\)`));
-    expect((await run('tab_use', { url: suite.server.url('nav-second.html') })).text).toMatch(new RegExp(`^reused ${second} \\(exact\\)`));
-    expect((await run('tab_use', { url: suite.server.url('nav-basic.html?other=1') })).text).toMatch(new RegExp(`^reused ${basic} \\(same path\\)`));
+    expect((await run('tab_use', { url: suite.server.url('nav-second.html') })).text).toMatch(
+      new RegExp(`^reused ${second} \\(exact\\)`),
+    );
+    expect((await run('tab_use', { url: suite.server.url('nav-basic.html?other=1') })).text).toMatch(
+      new RegExp(`^reused ${basic} \\(same path\\)`),
+    );
     // Same origin: the current tab wins among equals.
-    expect((await run('tab_use', { url: suite.server.url('wait-page.html') })).text).toMatch(new RegExp(`^reused ${basic} \\(same origin\\)`));
+    expect((await run('tab_use', { url: suite.server.url('wait-page.html') })).text).toMatch(
+      new RegExp(`^reused ${basic} \\(same origin\\)`),
+    );
 
     const elsewhere = await run('tab_use', { url: `${suite.server.crossOrigin}/nav-second.html` });
     expect(elsewhere.text).toMatch(/^opened ta\.\d+ http:\/\/localhost:\d+\/nav-second\.html "Nav second"$/);
@@ -131,7 +137,9 @@ describe('engine executor: acts and batches', () => {
     expect(outline[0]).toBe(`Page "Nav second" ${suite.server.url('nav-second.html')}`);
     expect(outline.join('\n')).toContain('heading "Nav second"');
     const ref = /link "Back to basic" \[ref=(\w+)\]/.exec(result.text)?.[1];
-    expect((await run('click', { ref, tab })).text.split('\n')).toEqual([`clicked link "Back to basic" → ${suite.server.url('nav-basic.html')}`]);
+    expect((await run('click', { ref, tab })).text.split('\n')).toEqual([
+      `clicked link "Back to basic" → ${suite.server.url('nav-basic.html')}`,
+    ]);
   });
 
   it('runs steps in order in one call, with progress per step', async () => {
@@ -153,7 +161,11 @@ describe('engine executor: acts and batches', () => {
       '2 eval: "Nav basic"',
       expect.stringMatching(/^3 wait_for: matched: text "Nav basic"/),
     ]);
-    expect(messages.filter((message) => message.startsWith('step '))).toEqual(['step 1/3: navigate', 'step 2/3: eval', 'step 3/3: wait_for']);
+    expect(messages.filter((message) => message.startsWith('step '))).toEqual([
+      'step 1/3: navigate',
+      'step 2/3: eval',
+      'step 3/3: wait_for',
+    ]);
   });
 
   it('stops at the first failing step, names it, and runs nothing after it', async () => {
@@ -172,13 +184,21 @@ describe('engine executor: acts and batches', () => {
     expect(error.code).toBe('BATCH_STEP_FAILED');
     expect(error.message).toMatch(/^step 3 \(click\): NOT_FOUND: .*; steps 1-2 done\.$/);
     expect(error.data).toMatchObject({ step: 3, code: 'NOT_FOUND' });
-    expect((await run('eval', { expression: '[window.s1, window.s2, typeof window.s4]', tab })).text).toBe('[1,2,"undefined"]');
+    expect((await run('eval', { expression: '[window.s1, window.s2, typeof window.s4]', tab })).text).toBe(
+      '[1,2,"undefined"]',
+    );
   });
 
   it('validates every step before running any', async () => {
     await run('navigate', { url: suite.server.url('nav-basic.html'), tab });
     const bad = await failure(
-      run('batch', { tab, steps: [{ tool: 'eval', args: { expression: 'window.v = 1' } }, { tool: 'click', args: { bogus: true } }] }),
+      run('batch', {
+        tab,
+        steps: [
+          { tool: 'eval', args: { expression: 'window.v = 1' } },
+          { tool: 'click', args: { bogus: true } },
+        ],
+      }),
     );
     expect(bad.code).toBe('BAD_ARGS');
     expect(bad.message).toMatch(/^step 2 \(click\):/);
@@ -190,7 +210,13 @@ describe('engine executor: acts and batches', () => {
 
   it('gives the batch tab to steps that name none', async () => {
     const other = handleOf(await run('tab_new', { url: suite.server.url('nav-second.html') }));
-    const result = await run('batch', { tab, steps: [{ tool: 'eval', args: { expression: 'document.title' } }, { tool: 'eval', args: { expression: 'document.title', tab: other } }] });
+    const result = await run('batch', {
+      tab,
+      steps: [
+        { tool: 'eval', args: { expression: 'document.title' } },
+        { tool: 'eval', args: { expression: 'document.title', tab: other } },
+      ],
+    });
     expect(result.text).toBe('1 eval: "Nav basic"\n2 eval: "Nav second"');
   });
 
@@ -200,7 +226,13 @@ describe('engine executor: acts and batches', () => {
     const stopped = await failure(
       run(
         'batch',
-        { tab, steps: [{ tool: 'eval', args: { expression: 'window.c1 = 1' } }, { tool: 'eval', args: { expression: 'window.c2 = 2' } }] },
+        {
+          tab,
+          steps: [
+            { tool: 'eval', args: { expression: 'window.c1 = 1' } },
+            { tool: 'eval', args: { expression: 'window.c2 = 2' } },
+          ],
+        },
         { progress: () => controller.abort(), signal: controller.signal },
       ),
     );

@@ -51,10 +51,21 @@ async function until(check: () => boolean, ms = 5_000): Promise<void> {
 describe('fallback executor', () => {
   it('launches on the first call only, once for concurrent first calls, and closes what it launched', async () => {
     const lines: string[] = [];
-    const executor = new FallbackExecutor({ headless: true, profileDir, log: (line) => lines.push(line), policy: () => TEST_POLICY });
+    const executor = new FallbackExecutor({
+      headless: true,
+      profileDir,
+      log: (line) => lines.push(line),
+      policy: () => TEST_POLICY,
+    });
     try {
       expect(browserProcesses().all).toEqual([]);
-      expect(await executor.state()).toMatchObject({ launched: false, headless: true, profileDir, tabs: 0, currentTab: null });
+      expect(await executor.state()).toMatchObject({
+        launched: false,
+        headless: true,
+        profileDir,
+        tabs: 0,
+        currentTab: null,
+      });
 
       const pages = await Promise.all([1, 2, 3].map(() => executor.run('snapshot', {}, ctx)));
       expect(pages.map((result) => result.text)).toEqual(Array(3).fill('Page "" about:blank'));
@@ -63,7 +74,11 @@ describe('fallback executor', () => {
 
       await executor.run('navigate', { url: server.url('nav-basic.html') }, ctx);
       const state = await executor.state();
-      expect(state).toMatchObject({ launched: true, tabs: 1, currentTab: { url: server.url('nav-basic.html'), title: 'Nav basic' } });
+      expect(state).toMatchObject({
+        launched: true,
+        tabs: 1,
+        currentTab: { url: server.url('nav-basic.html'), title: 'Nav basic' },
+      });
       expect(state.executable).toBeTruthy();
     } finally {
       await executor.close();
@@ -73,7 +88,12 @@ describe('fallback executor', () => {
   });
 
   it('fails calls in flight with BROWSER_CLOSED when the browser dies, then relaunches on the next call', async () => {
-    const executor = new FallbackExecutor({ headless: true, profileDir, log: () => undefined, policy: () => TEST_POLICY });
+    const executor = new FallbackExecutor({
+      headless: true,
+      profileDir,
+      log: () => undefined,
+      policy: () => TEST_POLICY,
+    });
     try {
       const opened = await executor.run('tab_new', { url: server.url('nav-basic.html') }, ctx);
       const handle = String(opened.data?.['tab']);

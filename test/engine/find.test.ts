@@ -11,14 +11,16 @@ const suite = useEngineSuite();
 const withoutRefs = (text: string) => text.replace(/\[ref=(f\d+)?e\d+\]/g, '[ref=$1]');
 
 describe('find', () => {
-  it('finds a row of the 500-row table by its text, with the row\'s link and button refs', async () => {
+  it("finds a row of the 500-row table by its text, with the row's link and button refs", async () => {
     const { page } = await suite.browser.open(suite.server.url('table.html'));
     const started = performance.now();
     const result = await find(page, { text: 'row 377' }, ctx);
     console.log(`find text "row 377" on the table: ${(performance.now() - started).toFixed(1)} ms`);
     const lines = result.text.split('\n');
     expect(lines[0]).toBe('1 match for text "row 377":');
-    expect(withoutRefs(lines[1]!)).toBe('- row: link "Row 377" [ref=] | user377@example.com | Viewer | $471.25 | button "Delete" [ref=]');
+    expect(withoutRefs(lines[1]!)).toBe(
+      '- row: link "Row 377" [ref=] | user377@example.com | Viewer | $471.25 | button "Delete" [ref=]',
+    );
     const buttonRef = /button "Delete" \[ref=(e\d+)\]/.exec(lines[1]!)![1]!;
     const button = await resolveRef(page, buttonRef);
     expect((await callOnElement(page, button, 'elementHtml', [200])).text).toContain('data-row="377"');
@@ -28,7 +30,9 @@ describe('find', () => {
     const { page } = await suite.browser.open(suite.server.url('table.html'));
     const result = await find(page, { role: 'button', name: 'Delete', limit: 3 }, ctx);
     const lines = result.text.split('\n');
-    expect(lines[0]).toBe('500 matches for role "button", name "Delete"; showing 3: raise limit, or narrow with role, name or frame:');
+    expect(lines[0]).toBe(
+      '500 matches for role "button", name "Delete"; showing 3: raise limit, or narrow with role, name or frame:',
+    );
     expect(lines.slice(1).map((line) => /link "(Row \d+)"/.exec(line)?.[1])).toEqual(['Row 1', 'Row 2', 'Row 3']);
     expect(result.data).toEqual({ total: 500, shown: 3, unreadable: [] });
   });
@@ -60,22 +64,34 @@ describe('find', () => {
 
   it('finds by selector, by text inside open shadow roots, and text that spans elements', async () => {
     const form = (await suite.browser.open(suite.server.url('form.html'))).page;
-    expect(withoutRefs((await find(form, { selector: '#email' }, ctx)).text)).toBe('1 match for selector "#email":\n- textbox "Email *" [required] [ref=]');
-    expect((await find(form, { text: 'marked * are' }, ctx)).text).toBe('1 match for text "marked * are":\n- paragraph: All fields marked * are required.');
+    expect(withoutRefs((await find(form, { selector: '#email' }, ctx)).text)).toBe(
+      '1 match for selector "#email":\n- textbox "Email *" [required] [ref=]',
+    );
+    expect((await find(form, { text: 'marked * are' }, ctx)).text).toBe(
+      '1 match for text "marked * are":\n- paragraph: All fields marked * are required.',
+    );
     const shadow = (await suite.browser.open(suite.server.url('shadow.html'))).page;
-    expect(withoutRefs((await find(shadow, { text: 'follow' }, ctx)).text)).toBe('1 match for text "follow":\n- button "Follow" [ref=]');
-    expect(withoutRefs((await find(shadow, { text: 'amazing grace' }, ctx)).text)).toBe('1 match for text "amazing grace":\n- textbox "Nickname" [ref=]: Amazing Grace');
+    expect(withoutRefs((await find(shadow, { text: 'follow' }, ctx)).text)).toBe(
+      '1 match for text "follow":\n- button "Follow" [ref=]',
+    );
+    expect(withoutRefs((await find(shadow, { text: 'amazing grace' }, ctx)).text)).toBe(
+      '1 match for text "amazing grace":\n- textbox "Nickname" [ref=]: Amazing Grace',
+    );
   });
 
   it('skips hidden text and says so when nothing matches', async () => {
     const { page } = await suite.browser.open(suite.server.url('form.html'));
     const result = await find(page, { text: 'Hidden hint text' }, ctx);
-    expect(result.text).toBe('No element matches text "Hidden hint text" in 2 frames. Try a shorter text, or snapshot to see the page.');
+    expect(result.text).toBe(
+      'No element matches text "Hidden hint text" in 2 frames. Try a shorter text, or snapshot to see the page.',
+    );
     expect((await find(page, { text: 'hunter2' }, ctx)).text).toMatch(/^No element matches/);
   });
 
   it('refuses a lookup with nothing to look for', async () => {
     const { page } = await suite.browser.open(suite.server.url('form.html'));
-    await expect(find(page, { text: '  ' }, ctx)).rejects.toSatisfy((error) => error instanceof ToolError && error.code === 'BAD_ARGS');
+    await expect(find(page, { text: '  ' }, ctx)).rejects.toSatisfy(
+      (error) => error instanceof ToolError && error.code === 'BAD_ARGS',
+    );
   });
 });

@@ -80,7 +80,11 @@ describe('frames: a kept list', () => {
     try {
       expect(await page.frames.list()).toEqual(first);
       expect(asked).not.toContain('Page.getFrameTree');
-      await send('Runtime.evaluate', { expression: 'document.getElementById("same").src = "/nav-basic.html"; new Promise((r) => document.getElementById("same").onload = r)', awaitPromise: true });
+      await send('Runtime.evaluate', {
+        expression:
+          'document.getElementById("same").src = "/nav-basic.html"; new Promise((r) => document.getElementById("same").onload = r)',
+        awaitPromise: true,
+      });
       const after = await page.frames.list();
       expect(asked).toContain('Page.getFrameTree');
       expect(after.find((frame) => frame.ordinal === first[1]!.ordinal)?.url).toBe(suite.server.url('nav-basic.html'));
@@ -96,7 +100,9 @@ describe('frames: a hung out-of-process iframe', () => {
     const cross = (await page.frames.list()).find((frame) => frame.sessionId !== undefined)!;
     // A script that never yields blocks every CDP command to that renderer, Page.getFrameTree included. A paused
     // debugger does not: its nested message loop still answers the frame tree (measured, so it cannot stand in here).
-    const busy = page.cdp.send('Runtime.evaluate', { expression: 'while (true) {}' }, cross.sessionId).catch(() => undefined);
+    const busy = page.cdp
+      .send('Runtime.evaluate', { expression: 'while (true) {}' }, cross.sessionId)
+      .catch(() => undefined);
     // The tree changes meanwhile (a new iframe), so list() must ask every session again rather than reuse its last answer.
     await page.cdp.send('Runtime.evaluate', { expression: 'document.body.append(document.createElement("iframe"))' });
     try {

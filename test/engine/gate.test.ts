@@ -39,7 +39,8 @@ beforeEach(() => {
   site.received.length = 0;
 });
 
-const run = (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> => executor.run(op, args, ctx);
+const run = (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> =>
+  executor.run(op, args, ctx);
 const mail = () => run('tab_new', { url: site.url('gate-mail.html') });
 const checkout = () => run('tab_new', { url: site.url(`gate-checkout.html?to=${encodeURIComponent(watched.origin)}`) });
 const CHECKOUT_BODY = 'name=Ada+Lovelace&cardnumber=4111111111111111&cvc=737&pw=hunter2-Correct';
@@ -61,7 +62,10 @@ async function receivedAfter(sentinel: 'stock' | 'refresh'): Promise<string[]> {
   const before = site.received.length;
   await run('click', { selector: `#${sentinel}` });
   await site.arrival(path, before);
-  return site.received.slice(0, before).filter((entry) => entry.method !== 'GET').map((entry) => `${entry.method} ${entry.path}`);
+  return site.received
+    .slice(0, before)
+    .filter((entry) => entry.method !== 'GET')
+    .map((entry) => `${entry.method} ${entry.path}`);
 }
 
 function expectNoSecret(error: ToolError): void {
@@ -73,50 +77,74 @@ describe('a risky act on a site allowed to act', () => {
   it('holds a checkout form post in the browser, shows what it sends with card and password masked, and releases exactly it', async () => {
     await checkout();
     const { error, card } = await held('click', { selector: '#place' });
-    expect(card).toMatchObject({ id: 'tg.h1', site: new URL(site.origin).host, method: 'POST', url: `${site.origin}/submit`, tool: 'click' });
+    expect(card).toMatchObject({
+      id: 'tg.h1',
+      site: new URL(site.origin).host,
+      method: 'POST',
+      url: `${site.origin}/submit`,
+      tool: 'click',
+    });
     expect(card.why).toBe('button "Place order" submits a POST to /submit (its name says "Place order")');
-    expect(card.summary).toBe('name="Ada Lovelace", cardnumber=[redacted 16 chars], cvc=[redacted 3 chars], pw=[redacted 15 chars]');
-    expect(error.message).toBe(`clicked button "Place order"; what it would send waits for the person's confirmation: POST ${site.origin}/submit (held as tg.h1).`);
+    expect(card.summary).toBe(
+      'name="Ada Lovelace", cardnumber=[redacted 16 chars], cvc=[redacted 3 chars], pw=[redacted 15 chars]',
+    );
+    expect(error.message).toBe(
+      `clicked button "Place order"; what it would send waits for the person's confirmation: POST ${site.origin}/submit (held as tg.h1).`,
+    );
     expectNoSecret(error);
     // The page stays usable while its form post waits, and nothing of it has reached the site.
     expect((await run('snapshot')).text).toContain('Checkout');
     expect(await receivedAfter('stock')).toEqual([]);
 
-    expect(await run('release_held', { id: card.id, release: true })).toEqual({ text: `released: POST ${site.origin}/submit`, data: { released: true } });
+    expect(await run('release_held', { id: card.id, release: true })).toEqual({
+      text: `released: POST ${site.origin}/submit`,
+      data: { released: true },
+    });
     expect(await site.arrival('/submit')).toEqual({ method: 'POST', path: '/submit', body: CHECKOUT_BODY });
     await run('wait_for', { text: 'Order placed' });
   });
 
-  it('holds an SPA\'s Send (fetch POST with JSON) with the password it carries masked, and never sends it when rejected', async () => {
+  it("holds an SPA's Send (fetch POST with JSON) with the password it carries masked, and never sends it when rejected", async () => {
     await mail();
     const { error, card } = await held('click', { selector: '#send' });
     expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages`, tool: 'click' });
-    expect(card.why).toBe('button "Send" sends a POST to /api/messages (its name says "Send"; the endpoint names "messages")');
+    expect(card.why).toBe(
+      'button "Send" sends a POST to /api/messages (its name says "Send"; the endpoint names "messages")',
+    );
     expect(card.summary).toBe(
       'to=alice@example.com, subject="Quarterly report", body="Dear Alice, the report for the third quarter is at"… (70 chars), signature=[redacted 16 chars]',
     );
     expectNoSecret(error);
     expect(await receivedAfter('refresh')).toEqual([]);
 
-    expect(await run('release_held', { id: card.id, release: false })).toEqual({ text: `rejected: POST ${site.origin}/api/messages`, data: { released: false } });
+    expect(await run('release_held', { id: card.id, release: false })).toEqual({
+      text: `rejected: POST ${site.origin}/api/messages`,
+      data: { released: false },
+    });
     await run('wait_for', { text: 'failed:' });
     expect(await receivedAfter('refresh')).toEqual([]);
     // Decided once: a second answer finds it gone.
-    expect((await failure(run('release_held', { id: card.id, release: true }))).message).toBe(`Held act ${card.id} is gone: the person rejected it.`);
+    expect((await failure(run('release_held', { id: card.id, release: true }))).message).toBe(
+      `Held act ${card.id} is gone: the person rejected it.`,
+    );
   });
 
   it('holds a Delete (fetch DELETE) and Enter in the compose form (type with submit), each released to arrive exactly once', async () => {
     await mail();
     const deleted = await held('click', { selector: '#delete' });
     expect(deleted.card.method).toBe('DELETE');
-    expect(deleted.card.why).toBe('button "Delete message" sends a DELETE to /api/messages/7 (its name says "Delete message"; it is a DELETE)');
+    expect(deleted.card.why).toBe(
+      'button "Delete message" sends a DELETE to /api/messages/7 (its name says "Delete message"; it is a DELETE)',
+    );
     expect(deleted.card.summary).toBe('(no body)');
     await run('release_held', { id: deleted.card.id, release: true });
     expect(await site.arrival('/api/messages/7')).toMatchObject({ method: 'DELETE' });
 
     const typed = await held('type', { selector: '#subject', text: ' (final)', submit: true });
     expect(typed.card).toMatchObject({ tool: 'type', method: 'POST', url: `${site.origin}/api/messages` });
-    expect(typed.error.message).toMatch(/^typed 8 chars into textbox "Subject", then pressed Enter; what it would send waits/);
+    expect(typed.error.message).toMatch(
+      /^typed 8 chars into textbox "Subject", then pressed Enter; what it would send waits/,
+    );
     expect(typed.card.summary).toContain('subject="Quarterly report (final)"');
     await run('release_held', { id: typed.card.id, release: true });
     const sent = await site.arrival('/api/messages');
@@ -129,12 +157,26 @@ describe('a risky act on a site allowed to act', () => {
     expect(site.received.filter((entry) => entry.path === '/api/messages')).toHaveLength(1);
   });
 
-  it('holds a batch step\'s send with the same card, and runs no step after it', async () => {
+  it("holds a batch step's send with the same card, and runs no step after it", async () => {
     await mail();
-    const error = await failure(run('batch', { steps: [{ tool: 'click', args: { selector: '#draft' } }, { tool: 'click', args: { selector: '#send' } }, { tool: 'click', args: { selector: '#delete' } }] }));
+    const error = await failure(
+      run('batch', {
+        steps: [
+          { tool: 'click', args: { selector: '#draft' } },
+          { tool: 'click', args: { selector: '#send' } },
+          { tool: 'click', args: { selector: '#delete' } },
+        ],
+      }),
+    );
     expect(error.code).toBe('HELD');
-    expect(error.message).toMatch(/^step 2 \(click\): clicked button "Send"; what it would send waits for the person's confirmation: POST .*\/api\/messages \(held as tg\.h\d+\)\. Steps after it did not run\.$/);
-    expect(error.data).toMatchObject({ step: 2, results: ['1 click: clicked button "Save draft"'], held: { method: 'POST', tool: 'click' } });
+    expect(error.message).toMatch(
+      /^step 2 \(click\): clicked button "Send"; what it would send waits for the person's confirmation: POST .*\/api\/messages \(held as tg\.h\d+\)\. Steps after it did not run\.$/,
+    );
+    expect(error.data).toMatchObject({
+      step: 2,
+      results: ['1 click: clicked button "Save draft"'],
+      held: { method: 'POST', tool: 'click' },
+    });
     await run('release_held', { id: (error.data?.['held'] as HeldCard).id, release: false });
     expect(await receivedAfter('refresh')).toEqual(['POST /api/drafts']);
   });
@@ -151,7 +193,12 @@ describe('a risky act on a site allowed to act', () => {
   it('holds a form that posts itself when select_option changes it, by the words of its commit control', async () => {
     await checkout();
     const { card } = await held('select_option', { selector: '#plan', values: 'pro' });
-    expect(card).toMatchObject({ tool: 'select_option', method: 'POST', url: `${site.origin}/plan`, summary: 'plan=pro' });
+    expect(card).toMatchObject({
+      tool: 'select_option',
+      method: 'POST',
+      url: `${site.origin}/plan`,
+      summary: 'plan=pro',
+    });
     expect(card.why).toBe('button "Subscribe" submits a POST to /plan (its name says "Subscribe")');
     await run('release_held', { id: card.id, release: true });
     expect((await site.arrival('/plan')).body).toBe('plan=pro');
@@ -173,8 +220,10 @@ describe('a risky act on a site allowed to act', () => {
     expect(await receivedAfter('stock')).toEqual([]);
   });
 
-  it('answers an unknown or earlier session\'s id, and bad arguments, without touching anything', async () => {
-    expect((await failure(run('release_held', { id: 'zz.h1', release: true }))).message).toMatch(/^No held act zz\.h1: it belongs to an earlier browser session/);
+  it("answers an unknown or earlier session's id, and bad arguments, without touching anything", async () => {
+    expect((await failure(run('release_held', { id: 'zz.h1', release: true }))).message).toMatch(
+      /^No held act zz\.h1: it belongs to an earlier browser session/,
+    );
     expect((await failure(run('release_held', { id: 'tg.h999', release: true }))).code).toBe('NOT_FOUND');
     expect((await failure(run('release_held', { id: 'tg.h1' }))).code).toBe('BAD_ARGS');
     expect((await failure(run('release_held', { id: 'tg.h1', release: true, extra: 1 }))).code).toBe('BAD_ARGS');
@@ -187,31 +236,61 @@ describe('what a request says of itself', () => {
     return isWrite(method, sent) ? (requestSends(method, url, sent) ?? 'a write that sends nothing') : 'not a write';
   };
   const graphql = (query: string | undefined, operationName?: string) =>
-    JSON.stringify({ ...(query === undefined ? { extensions: { persistedQuery: { version: 1 } } } : { query }), ...(operationName ? { operationName } : {}) });
+    JSON.stringify({
+      ...(query === undefined ? { extensions: { persistedQuery: { version: 1 } } } : { query }),
+      ...(operationName ? { operationName } : {}),
+    });
 
   it('by method, endpoint words and GraphQL operation', () => {
     expect(says('GET', 'https://x.example/api/messages/send')).toBe('not a write');
     expect(says('DELETE', 'https://x.example/api/items/3')).toBe('it is a DELETE');
     expect(says('POST', 'https://api.telegram.example/bot1/sendMessage')).toBe('the endpoint names "send"');
-    expect(says('PUT', 'https://x.example/v1/orders/12', 'application/json', '{"qty":2}')).toBe('the endpoint names "orders"');
-    expect(says('POST', 'https://x.example/api/drafts', 'application/json', '{"to":"a"}')).toBe('a write that sends nothing');
-    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql('mutation CreateTweet($t: String) { createTweet(text: $t) { id } }'))).toBe(
-      'GraphQL mutation CreateTweet',
+    expect(says('PUT', 'https://x.example/v1/orders/12', 'application/json', '{"qty":2}')).toBe(
+      'the endpoint names "orders"',
     );
-    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql('query Messages { messages { id } }'))).toBe('not a write');
-    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql('mutation SaveDraft { save { id } }'))).toBe('a write that sends nothing');
-    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql(undefined, 'SendMessage'))).toBe('GraphQL operation SendMessage');
-    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql(undefined, 'GetMessages'))).toBe('a write that sends nothing');
+    expect(says('POST', 'https://x.example/api/drafts', 'application/json', '{"to":"a"}')).toBe(
+      'a write that sends nothing',
+    );
+    expect(
+      says(
+        'POST',
+        'https://x.example/graphql',
+        'application/json',
+        graphql('mutation CreateTweet($t: String) { createTweet(text: $t) { id } }'),
+      ),
+    ).toBe('GraphQL mutation CreateTweet');
+    expect(
+      says('POST', 'https://x.example/graphql', 'application/json', graphql('query Messages { messages { id } }')),
+    ).toBe('not a write');
+    expect(
+      says('POST', 'https://x.example/graphql', 'application/json', graphql('mutation SaveDraft { save { id } }')),
+    ).toBe('a write that sends nothing');
+    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql(undefined, 'SendMessage'))).toBe(
+      'GraphQL operation SendMessage',
+    );
+    expect(says('POST', 'https://x.example/graphql', 'application/json', graphql(undefined, 'GetMessages'))).toBe(
+      'a write that sends nothing',
+    );
   });
 
   it('reads form, multipart and JSON bodies as fields', () => {
-    expect(readBody('application/x-www-form-urlencoded', 'to=a%40b.c&note=hi+there').fields).toEqual([['to', 'a@b.c'], ['note', 'hi there']]);
-    const multipart = '--XY\r\nContent-Disposition: form-data; name="to"\r\n\r\nbob\r\n--XY\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--XY--\r\n';
-    expect(readBody('multipart/form-data; boundary=XY', multipart).fields).toEqual([['to', 'bob'], ['file', '(file a.txt, 3 bytes)']]);
-    expect(readBody('application/json', '{"message":{"to":"a","parts":[{"text":"hi"}]}}').fields).toEqual([['message.to', 'a'], ['message.parts[0].text', 'hi']]);
+    expect(readBody('application/x-www-form-urlencoded', 'to=a%40b.c&note=hi+there').fields).toEqual([
+      ['to', 'a@b.c'],
+      ['note', 'hi there'],
+    ]);
+    const multipart =
+      '--XY\r\nContent-Disposition: form-data; name="to"\r\n\r\nbob\r\n--XY\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc\r\n--XY--\r\n';
+    expect(readBody('multipart/form-data; boundary=XY', multipart).fields).toEqual([
+      ['to', 'bob'],
+      ['file', '(file a.txt, 3 bytes)'],
+    ]);
+    expect(readBody('application/json', '{"message":{"to":"a","parts":[{"text":"hi"}]}}').fields).toEqual([
+      ['message.to', 'a'],
+      ['message.parts[0].text', 'hi'],
+    ]);
   });
 
-  it('tells the page\'s own site from a third party, roughly', () => {
+  it("tells the page's own site from a third party, roughly", () => {
     expect(roughlySameSite('https://api.shop.example/x', 'https://www.shop.example/')).toBe(true);
     expect(roughlySameSite('https://a.shop.example.co.uk/x', 'https://b.shop.example.co.uk/')).toBe(true);
     expect(roughlySameSite('https://www.google-analytics.com/collect', 'https://mail.google.com/')).toBe(false);
@@ -228,7 +307,9 @@ describe('what the gate lets through', () => {
     await run('click', { selector: '#delete' });
     await site.arrival('/api/messages/7');
     await checkout();
-    expect((await run('click', { selector: '#place' })).text).toBe(`clicked button "Place order" → ${site.origin}/submit`);
+    expect((await run('click', { selector: '#place' })).text).toBe(
+      `clicked button "Place order" → ${site.origin}/submit`,
+    );
     expect((await site.arrival('/submit')).body).toBe(CHECKOUT_BODY);
   });
 
@@ -240,7 +321,9 @@ describe('what the gate lets through', () => {
     expect((await run('click', { selector: '#find' })).text).toBe(`clicked button "Search" → ${site.origin}/search`);
     expect((await site.arrival('/search')).body).toBe('q=lamps');
     await checkout();
-    expect((await run('click', { selector: '#buy' })).text).toBe(`clicked link "Buy now" → ${site.origin}/product?id=1`);
+    expect((await run('click', { selector: '#buy' })).text).toBe(
+      `clicked link "Buy now" → ${site.origin}/product?id=1`,
+    );
   });
 
   it('after an act, the guard still refuses a navigation, and a send the page makes later on its own goes out', async () => {

@@ -24,7 +24,12 @@ async function rawInputProblems(filePath: string): Promise<number[]> {
 
 describe('one input path', () => {
   it('fails lint for a raw Input.* send in an op, the extension or the core, and not in the input module', async () => {
-    for (const file of ['shared/engine/ops/new-op.ts', 'shared/engine/page-context.ts', 'extension/src/new-file.ts', 'electron/core/new-file.ts']) {
+    for (const file of [
+      'shared/engine/ops/new-op.ts',
+      'shared/engine/page-context.ts',
+      'extension/src/new-file.ts',
+      'electron/core/new-file.ts',
+    ]) {
       expect(await rawInputProblems(file), file).toEqual([3, 4, 5]);
     }
     expect(await rawInputProblems('shared/engine/input.ts')).toEqual([]);
@@ -35,16 +40,59 @@ describe('one input path', () => {
       const { modifiers, key } = parseCombo(combo);
       const bits = modifiers.reduce((sum, modifier) => sum | MODIFIER_BITS[modifier], 0);
       const base = { kind: 'key', type: 'rawKeyDown', location: 0, modifiers: bits } as const;
-      return { ...base, key: key.key, code: key.code, windowsVirtualKeyCode: key.keyCode, nativeVirtualKeyCode: key.keyCode, ...(commands ? { commands } : {}) };
+      return {
+        ...base,
+        key: key.key,
+        code: key.code,
+        windowsVirtualKeyCode: key.keyCode,
+        nativeVirtualKeyCode: key.keyCode,
+        ...(commands ? { commands } : {}),
+      };
     };
-    const named = ['Control+V', 'Meta+c', 'Control+X', 'Shift+Insert', 'Control+Insert', 'Shift+Delete', 'Control+Shift+V', 'Meta+Alt+x'].map((combo) => clipboardKey(press(combo)));
-    expect(named).toEqual(['Control+V', 'Meta+C', 'Control+X', 'Shift+Insert', 'Control+Insert', 'Shift+Delete', 'Control+Shift+V', 'Alt+Meta+X']);
+    const named = [
+      'Control+V',
+      'Meta+c',
+      'Control+X',
+      'Shift+Insert',
+      'Control+Insert',
+      'Shift+Delete',
+      'Control+Shift+V',
+      'Meta+Alt+x',
+    ].map((combo) => clipboardKey(press(combo)));
+    expect(named).toEqual([
+      'Control+V',
+      'Meta+C',
+      'Control+X',
+      'Shift+Insert',
+      'Control+Insert',
+      'Shift+Delete',
+      'Control+Shift+V',
+      'Alt+Meta+X',
+    ]);
     expect(clipboardKey(press('a', ['paste']))).toBe('A');
-    for (const combo of ['v', 'Shift+V', 'Alt+V', 'Control+A', 'Delete', 'Insert', 'Control+Delete', 'Enter', 'Meta+Enter']) {
+    for (const combo of [
+      'v',
+      'Shift+V',
+      'Alt+V',
+      'Control+A',
+      'Delete',
+      'Insert',
+      'Control+Delete',
+      'Enter',
+      'Meta+Enter',
+    ]) {
       expect(clipboardKey(press(combo)), combo).toBeUndefined();
     }
     expect(clipboardKey(press('Control+A', ['selectAll']))).toBeUndefined();
     expect(clipboardKey({ ...press('Control+V'), type: 'keyUp' })).toBeUndefined();
-    expect(clipboardKey({ ...press('Control'), key: 'v', code: 'KeyV', windowsVirtualKeyCode: 86, modifiers: MODIFIER_BITS.Control })).toBe('Control+V');
+    expect(
+      clipboardKey({
+        ...press('Control'),
+        key: 'v',
+        code: 'KeyV',
+        windowsVirtualKeyCode: 86,
+        modifiers: MODIFIER_BITS.Control,
+      }),
+    ).toBe('Control+V');
   });
 });

@@ -18,21 +18,28 @@ interface LoggedKey {
   target: string;
 }
 
-const value = (page: PageContext, id: string) => pageEval<string>(page, `document.getElementById(${JSON.stringify(id)}).value`);
+const value = (page: PageContext, id: string) =>
+  pageEval<string>(page, `document.getElementById(${JSON.stringify(id)}).value`);
 const keys = (page: PageContext) => pageEval<LoggedKey[]>(page, 'keys.splice(0)');
 
 describe('key combos', () => {
   it('parses names, aliases, characters and chords', () => {
     expect(parseCombo('Enter').key).toMatchObject({ key: 'Enter', code: 'Enter', keyCode: 13, text: '\r' });
     expect(parseCombo('esc').key.key).toBe('Escape');
-    expect(parseCombo('Control+A')).toMatchObject({ modifiers: ['Control'], key: { key: 'a', code: 'KeyA', keyCode: 65 } });
+    expect(parseCombo('Control+A')).toMatchObject({
+      modifiers: ['Control'],
+      key: { key: 'a', code: 'KeyA', keyCode: 65 },
+    });
     expect(parseCombo('Shift+Tab')).toMatchObject({ modifiers: ['Shift'], key: { key: 'Tab', keyCode: 9 } });
     expect(parseCombo('Meta+Enter').modifiers).toEqual(['Meta']);
     expect(parseCombo('Shift+a').key).toMatchObject({ key: 'A', text: 'A', code: 'KeyA' });
     expect(parseCombo('Shift+1').key).toMatchObject({ key: '!', code: 'Digit1' });
     expect(parseCombo('Control++').key).toMatchObject({ key: '+', code: 'Equal' });
     expect(parseCombo('F12').key).toMatchObject({ key: 'F12', keyCode: 123 });
-    expect(parseCombo('ctrl+shift+ArrowLeft')).toMatchObject({ modifiers: ['Control', 'Shift'], key: { key: 'ArrowLeft', keyCode: 37 } });
+    expect(parseCombo('ctrl+shift+ArrowLeft')).toMatchObject({
+      modifiers: ['Control', 'Shift'],
+      key: { key: 'ArrowLeft', keyCode: 37 },
+    });
     expect(() => parseCombo('Control+Foo')).toThrow(/Unknown key "Foo"/);
   });
 });
@@ -40,9 +47,13 @@ describe('key combos', () => {
 describe('type', () => {
   it('appends to a field it focuses, or replaces with clear', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
-    expect((await type(page, { selector: '#name', text: ' world' }, ctx)).text).toBe('typed 6 chars into textbox "Name"');
+    expect((await type(page, { selector: '#name', text: ' world' }, ctx)).text).toBe(
+      'typed 6 chars into textbox "Name"',
+    );
     expect(await value(page, 'name')).toBe('old world');
-    expect((await type(page, { selector: '#name', text: 'new', clear: true, element: 'the name field' }, ctx)).text).toBe('typed 3 chars into the name field');
+    expect(
+      (await type(page, { selector: '#name', text: 'new', clear: true, element: 'the name field' }, ctx)).text,
+    ).toBe('typed 3 chars into the name field');
     expect(await value(page, 'name')).toBe('new');
   });
 
@@ -77,7 +88,9 @@ describe('type', () => {
 
   it('focuses a widget that is not a field by clicking it, then types into the field it routes to', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
-    expect((await type(page, { selector: '#surface', text: 'x = 1' }, ctx)).text).toBe('typed 5 chars into textbox "Code"');
+    expect((await type(page, { selector: '#surface', text: 'x = 1' }, ctx)).text).toBe(
+      'typed 5 chars into textbox "Code"',
+    );
     expect(await value(page, 'code')).toBe('x = 1');
   });
 
@@ -114,28 +127,38 @@ describe('type', () => {
     const result = await type(page, { selector: '#second', text: 'go', submit: true }, ctx);
     expect(result.text).toBe('typed 2 chars into textbox "Second", then pressed Enter');
     expect(await pageEval(page, 'window.submitted')).toBe(1);
-    expect((await keys(page)).filter((key) => key.key === 'Enter')).toEqual([expect.objectContaining({ keyCode: 13, trusted: true, target: 'second' })]);
+    expect((await keys(page)).filter((key) => key.key === 'Enter')).toEqual([
+      expect.objectContaining({ keyCode: 13, trusted: true, target: 'second' }),
+    ]);
   });
 
   it('types into inputs of a cross-origin and of a nested cross-origin frame', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-frames.html'));
     for (const piece of ['direct', 'nested-cross', 'nested-same']) {
       await type(page, { selector: '#child-input', frame: piece, text: `in ${piece}` }, ctx);
-      expect(await onElement(page, await frameWith(page, piece), '#child-input', 'function () { return this.value; }')).toBe(`in ${piece}`);
+      expect(
+        await onElement(page, await frameWith(page, piece), '#child-input', 'function () { return this.value; }'),
+      ).toBe(`in ${piece}`);
     }
     // Focus now sits in the nested same-origin frame; with no target, typing finds it there.
     expect((await type(page, { text: '!' }, ctx)).text).toBe('typed 1 char into textbox "Child input"');
-    expect(await onElement(page, await frameWith(page, 'nested-same'), '#child-input', 'function () { return this.value; }')).toBe('in nested-same!');
+    expect(
+      await onElement(page, await frameWith(page, 'nested-same'), '#child-input', 'function () { return this.value; }'),
+    ).toBe('in nested-same!');
     await type(page, { selector: '#child-input', frame: 'direct', text: '?' }, ctx);
     await type(page, { text: '?' }, ctx);
-    expect(await onElement(page, await frameWith(page, 'direct'), '#child-input', 'function () { return this.value; }')).toBe('in direct??');
+    expect(
+      await onElement(page, await frameWith(page, 'direct'), '#child-input', 'function () { return this.value; }'),
+    ).toBe('in direct??');
   });
 });
 
 describe('press', () => {
   it('Control+A then Backspace clears a field', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
-    expect((await press(page, { selector: '#name', keys: 'Control+A' }, ctx)).text).toBe('pressed Control+A in textbox "Name"');
+    expect((await press(page, { selector: '#name', keys: 'Control+A' }, ctx)).text).toBe(
+      'pressed Control+A in textbox "Name"',
+    );
     expect((await press(page, { keys: 'Backspace' }, ctx)).text).toBe('pressed Backspace');
     expect(await value(page, 'name')).toBe('');
     expect((await keys(page)).slice(0, 2)).toEqual([

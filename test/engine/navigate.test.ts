@@ -75,7 +75,9 @@ describe('navigate', () => {
 
   it('times out with TIMEOUT when load does not come in time', async () => {
     const { page } = await suite.browser.open('about:blank');
-    const error = await failure(navigate(page, { url: suite.server.url('nav-slow.html?timeout'), timeout: 300 }, context()));
+    const error = await failure(
+      navigate(page, { url: suite.server.url('nav-slow.html?timeout'), timeout: 300 }, context()),
+    );
     expect(error.code).toBe('TIMEOUT');
     expect(error.message).toContain('did not reach load');
   });
@@ -95,12 +97,18 @@ describe('navigate', () => {
     await navigate(page, { url: suite.server.url('nav-basic.html') }, context());
     await pageEval(page, 'window.kept = 1');
     await navigate(page, { url: suite.server.url('nav-second.html') }, context());
-    expect((await navigate(page, { action: 'back' }, context())).text).toBe(`${suite.server.url('nav-basic.html')} "Nav basic"`);
+    expect((await navigate(page, { action: 'back' }, context())).text).toBe(
+      `${suite.server.url('nav-basic.html')} "Nav basic"`,
+    );
     // Back came from the back-forward cache (the page as it was left), which fires no load event: still waited for.
     expect(await pageEval(page, 'typeof window.kept')).toBe('number');
-    expect((await navigate(page, { action: 'forward' }, context())).text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);
+    expect((await navigate(page, { action: 'forward' }, context())).text).toBe(
+      `${suite.server.url('nav-second.html')} "Nav second"`,
+    );
     await pageEval(page, 'window.marker = 1');
-    expect((await navigate(page, { action: 'reload' }, context())).text).toBe(`${suite.server.url('nav-second.html')} "Nav second"`);
+    expect((await navigate(page, { action: 'reload' }, context())).text).toBe(
+      `${suite.server.url('nav-second.html')} "Nav second"`,
+    );
     expect(await pageEval(page, 'typeof window.marker')).toBe('undefined');
     expect((await failure(navigate(page, { action: 'forward' }, context()))).code).toBe('NAVIGATION_FAILED');
   });
@@ -108,6 +116,8 @@ describe('navigate', () => {
   it('wants exactly one of url and action', async () => {
     const { page } = await suite.browser.open('about:blank');
     expect((await failure(navigate(page, {}, context()))).code).toBe('BAD_ARGS');
-    expect((await failure(navigate(page, { url: suite.server.origin, action: 'back' }, context()))).code).toBe('BAD_ARGS');
+    expect((await failure(navigate(page, { url: suite.server.origin, action: 'back' }, context()))).code).toBe(
+      'BAD_ARGS',
+    );
   });
 });

@@ -31,7 +31,9 @@ describe('PendingCommands', () => {
     const page = sent(pending, 'Page.getFrameTree');
     pending.failSession('child-1');
     pending.resolve(child.id, {});
-    await expect(child.promise).rejects.toEqual(new CdpCommandError('DOM.getDocument', 'Session with given id not found (it detached)'));
+    await expect(child.promise).rejects.toEqual(
+      new CdpCommandError('DOM.getDocument', 'Session with given id not found (it detached)'),
+    );
     pending.resolve(page.id, { frameTree: {} });
     await expect(page.promise).resolves.toEqual({ frameTree: {} });
   });

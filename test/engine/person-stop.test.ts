@@ -61,19 +61,30 @@ describe('Esc in the driven tab', () => {
     const { person } = await openCounter('synthetic');
     // Armed first, so the page's fake key comes while the agent is acting.
     await run('snapshot');
-    const stopped = await escapeAfter(person, 1, run('batch', { steps: slowClicks(10, [{ tool: 'click', args: { selector: '#fake' } }]) }));
+    const stopped = await escapeAfter(
+      person,
+      1,
+      run('batch', { steps: slowClicks(10, [{ tool: 'click', args: { selector: '#fake' } }]) }),
+    );
     expect(stopped.seen.filter((seen) => !seen.trusted)).toHaveLength(2);
     // Only the person's real key stopped it: the two fake ones before it did not.
     expect(stops).toHaveLength(1);
     expect(stopped.code).toBe('STOPPED');
   });
 
-  it('ignores the agent\'s own `press Escape`, and still hears the person\'s after it', async () => {
+  it("ignores the agent's own `press Escape`, and still hears the person's after it", async () => {
     const { person } = await openCounter('own');
     await run('snapshot');
-    const stopped = await escapeAfter(person, 1, run('batch', { steps: slowClicks(10, [{ tool: 'press', args: { keys: 'Escape' } }]) }));
+    const stopped = await escapeAfter(
+      person,
+      1,
+      run('batch', { steps: slowClicks(10, [{ tool: 'press', args: { keys: 'Escape' } }]) }),
+    );
     // Both keys reached the page as real keys: the agent's first, then the person's.
-    expect(stopped.seen).toEqual([{ trusted: true, clicks: 0 }, { trusted: true, clicks: expect.any(Number) }]);
+    expect(stopped.seen).toEqual([
+      { trusted: true, clicks: 0 },
+      { trusted: true, clicks: expect.any(Number) },
+    ]);
     expect(stops).toHaveLength(1);
     expect(stopped.code).toBe('STOPPED');
   });
@@ -94,7 +105,10 @@ const HOST = 'document.querySelector("chrome-mcp-indicator")';
 async function whileActing<T>(person: Person, look: () => Promise<T>): Promise<T> {
   const holding = failure(run('wait_for', { selector: '#never', timeout: 20_000 }));
   try {
-    await vi.waitFor(async () => expect(await person.page<number>(`${HOST}?.getBoundingClientRect().width ?? 0`)).toBeGreaterThan(0), { timeout: 5_000 });
+    await vi.waitFor(
+      async () => expect(await person.page<number>(`${HOST}?.getBoundingClientRect().width ?? 0`)).toBeGreaterThan(0),
+      { timeout: 5_000 },
+    );
     return await look();
   } finally {
     hub.abort();
@@ -105,7 +119,8 @@ async function whileActing<T>(person: Person, look: () => Promise<T>): Promise<T
 describe('the in-page indicator', () => {
   it('shows to the person while the agent acts, takes no clicks and no layout, and the page cannot open or restyle it', async () => {
     const { person } = await openCounter('pill');
-    const layout = 'JSON.stringify([document.documentElement.scrollHeight, document.body.getBoundingClientRect().toJSON()])';
+    const layout =
+      'JSON.stringify([document.documentElement.scrollHeight, document.body.getBoundingClientRect().toJSON()])';
     const before = await person.page<string>(layout);
     await whileActing(person, async () => {
       expect(await person.page<string>(layout)).toBe(before);
@@ -113,10 +128,14 @@ describe('the in-page indicator', () => {
       expect(await person.page<string>('document.documentElement.innerText')).not.toContain('Chrome MCP');
       const center = `(() => { const r = ${HOST}.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === ${HOST}; })()`;
       expect(await person.page<boolean>(center)).toBe(false);
-      await person.page(`document.head.insertAdjacentHTML('beforeend', '<style>chrome-mcp-indicator { display: none !important; opacity: 0 !important }</style>')`);
+      await person.page(
+        `document.head.insertAdjacentHTML('beforeend', '<style>chrome-mcp-indicator { display: none !important; opacity: 0 !important }</style>')`,
+      );
       expect(await person.page<number>(`${HOST}.getBoundingClientRect().width`)).toBeGreaterThan(0);
       // Only in the top frame: the child frame, which our reads walk too, has none.
-      expect(await person.page<boolean>('frames[0].document.querySelector("chrome-mcp-indicator") === null')).toBe(true);
+      expect(await person.page<boolean>('frames[0].document.querySelector("chrome-mcp-indicator") === null')).toBe(
+        true,
+      );
     });
   });
 
@@ -133,13 +152,19 @@ describe('the in-page indicator', () => {
   it('is left out of snapshot, get_text, find, get_html and screenshots', async () => {
     const { person } = await openCounter('reads');
     await whileActing(person, async () => {
-      for (const [op, args] of [['snapshot', {}], ['get_text', {}], ['find', { selector: '*' }]] as const) {
+      for (const [op, args] of [
+        ['snapshot', {}],
+        ['get_text', {}],
+        ['find', { selector: '*' }],
+      ] as const) {
         expect((await run(op, args)).text).not.toMatch(/Chrome MCP|chrome-mcp-indicator/);
       }
       expect((await run('find', { text: 'Esc to stop' })).text).toMatch(/^No element matches/);
       expect((await run('get_html', {})).text).not.toContain('chrome-mcp-indicator');
       // The person sees the pill where the page says its host is; the agent's screenshot there shows the page.
-      const point = await person.page<{ x: number; y: number }>(`(() => { const r = ${HOST}.getBoundingClientRect(); return { x: Math.round(r.x + 8), y: Math.round(r.y + r.height / 2) }; })()`);
+      const point = await person.page<{ x: number; y: number }>(
+        `(() => { const r = ${HOST}.getBoundingClientRect(); return { x: Math.round(r.x + 8), y: Math.round(r.y + r.height / 2) }; })()`,
+      );
       expect(Math.max(...readPng(await person.look()).pixel(point.x, point.y))).toBeLessThan(100);
       const shot = await run('screenshot', { format: 'png' });
       expect(readPng(shot.image!.data).pixel(point.x, point.y)).toEqual([255, 255, 255]);

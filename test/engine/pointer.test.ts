@@ -29,10 +29,12 @@ describe('click', () => {
     expect((await events(page)).filter((event) => event.type === 'click')).toEqual([
       expect.objectContaining({ id: 'save', detail: 1, button: 0, trusted: true }),
     ]);
-    expect((await click(page, { selector: '#save', element: 'the save button' }, ctx)).text).toBe('clicked the save button');
+    expect((await click(page, { selector: '#save', element: 'the save button' }, ctx)).text).toBe(
+      'clicked the save button',
+    );
   });
 
-  it('does not wait for a frame: clicks land well under a throttled tab\'s ~1 s frame interval', async () => {
+  it("does not wait for a frame: clicks land well under a throttled tab's ~1 s frame interval", async () => {
     const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     await click(page, { selector: '#save' }, ctx);
     const times: number[] = [];
@@ -52,14 +54,19 @@ describe('click', () => {
     const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     const result = await click(page, { selector: '#dbl', count: 2 }, ctx);
     expect(result.text).toBe('double-clicked button "Double me"');
-    const seen = (await events(page)).filter((event) => event.type !== 'mouseenter').map((event) => `${event.type}:${event.detail}`);
+    const seen = (await events(page))
+      .filter((event) => event.type !== 'mouseenter')
+      .map((event) => `${event.type}:${event.detail}`);
     expect(seen).toEqual(['click:1', 'click:2', 'dblclick:2']);
   });
 
   it('sends the button and the modifiers', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
     expect((await click(page, { selector: '#save', button: 'right' }, ctx)).text).toBe('right-clicked button "Save"');
-    expect((await events(page)).find((event) => event.type === 'contextmenu')).toMatchObject({ button: 2, trusted: true });
+    expect((await events(page)).find((event) => event.type === 'contextmenu')).toMatchObject({
+      button: 2,
+      trusted: true,
+    });
     const args: ClickArgs = { selector: '#save', modifiers: ['Control', 'Shift'] };
     expect((await click(page, args, ctx)).text).toBe('clicked button "Save" with Control+Shift');
     expect((await events(page)).find((event) => event.type === 'click')).toMatchObject({ ctrl: true, shift: true });
@@ -78,7 +85,10 @@ describe('click', () => {
 
   it('clicks a viewport point as given and says what is there', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-pointer.html'));
-    const box = await pageEval<{ x: number; y: number }>(page, '(() => { const r = document.getElementById("save").getBoundingClientRect(); return { x: Math.round(r.x + 5), y: Math.round(r.y + 5) }; })()');
+    const box = await pageEval<{ x: number; y: number }>(
+      page,
+      '(() => { const r = document.getElementById("save").getBoundingClientRect(); return { x: Math.round(r.x + 5), y: Math.round(r.y + 5) }; })()',
+    );
     const result = await click(page, { x: box.x, y: box.y }, ctx);
     expect(result.text).toBe(`clicked button "Save" at ${box.x},${box.y}`);
     expect(await pageEval(page, 'document.getElementById("save").textContent')).toBe('Saved');
@@ -130,13 +140,16 @@ describe('click in frames', () => {
 
   it('refuses a frame element that a dialog of the top page covers', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-frames.html'));
-    await pageEval(page, `(() => {
+    await pageEval(
+      page,
+      `(() => {
       const cover = document.createElement('div');
       cover.id = 'modal';
       cover.textContent = 'Please wait';
       cover.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.3);z-index:9';
       document.body.append(cover);
-    })()`);
+    })()`,
+    );
     const error = await failure(click(page, { selector: '#child', frame: 'direct' }, ctx));
     expect(error.code).toBe('OBSCURED');
     expect(error.message).toContain('div#modal "Please wait" covers button "Child button"');

@@ -68,7 +68,9 @@ describe('navigation into a refused site', () => {
     policy = withWatchedBlocked();
     await run('tab_new', { url: linksPage() });
     expect((await failure(run('navigate', { url: `${watched.origin}/` }))).code).toBe('POLICY_DENIED');
-    const hop = await failure(run('navigate', { url: suite.server.url(`redirect?to=${encodeURIComponent(`${watched.origin}/`)}`) }));
+    const hop = await failure(
+      run('navigate', { url: suite.server.url(`redirect?to=${encodeURIComponent(`${watched.origin}/`)}`) }),
+    );
     expect(hop.code).toBe('POLICY_DENIED');
     expect(hop.message).toContain('(redirected to 127.0.0.2');
     const blind = await failure(run('navigate', { url: 'https://www.chase.com/' }));
@@ -84,7 +86,9 @@ describe('navigation into a refused site', () => {
       expect(refused.code).toBe('POLICY_DENIED');
       expect(refused.message).toMatch(/^clicked .*, but the navigation it started/);
     }
-    expect((await failure(run('click', { selector: '#download' }))).message).toMatch(/^Not activated: it would download/);
+    expect((await failure(run('click', { selector: '#download' }))).message).toMatch(
+      /^Not activated: it would download/,
+    );
     expect(watched.requests).toEqual([]);
     expect((await run('snapshot')).text).toContain('Links out');
   });
@@ -115,7 +119,9 @@ describe('a frame of a refused site inside an allowed page', () => {
 
   it('is listed by origin only and never read, searched, acted on or scripted; its page sees no event from us', async () => {
     const { outline, transfer } = await pageWithRefusedFrame();
-    expect(outline).toMatch(/iframe "Other site" \[frame 1 not readable: not allowed by the site policy \(127\.0\.0\.2:\d+: blocked\)\]/);
+    expect(outline).toMatch(
+      /iframe "Other site" \[frame 1 not readable: not allowed by the site policy \(127\.0\.0\.2:\d+: blocked\)\]/,
+    );
     expect(outline).not.toContain('Secret account');
     expect((await run('get_text')).text).not.toContain('Secret account');
     expect((await run('find', { text: 'Transfer' })).text).not.toContain('button');
@@ -123,7 +129,9 @@ describe('a frame of a refused site inside an allowed page', () => {
     expect((await failure(run('click', { selector: 'button', frame: 1 }))).code).toBe('POLICY_DENIED');
     expect((await failure(run('click', { ref: transfer }))).code).toBe('POLICY_DENIED');
     expect((await failure(run('type', { selector: '#note', frame: 1, text: 'x' }))).code).toBe('POLICY_DENIED');
-    expect((await failure(run('eval', { expression: 'document.body.innerText', frame: 1 }))).code).toBe('POLICY_DENIED');
+    expect((await failure(run('eval', { expression: 'document.body.innerText', frame: 1 }))).code).toBe(
+      'POLICY_DENIED',
+    );
     // A click by coordinates could land in the frame; keys could go to it if it held focus.
     expect((await failure(run('click', { x: 100, y: 300 }))).message).toContain('could land in it');
     expect((await failure(run('screenshot'))).message).toContain('screenshot refused');
@@ -133,7 +141,7 @@ describe('a frame of a refused site inside an allowed page', () => {
     expect(watched.requests).toEqual([]);
   });
 
-  it('blocks the iframe\'s own load when the page embeds a refused site', async () => {
+  it("blocks the iframe's own load when the page embeds a refused site", async () => {
     policy = withWatchedBlocked();
     await run('tab_new', { url: linksPage(true) });
     const outline = (await run('snapshot')).text;

@@ -45,7 +45,8 @@ afterEach(async () => {
   // A popup left showing the watched site would report its focus changes there during the next test.
   // A popup let go may still be loading the site: once the site is quiet it has committed, and is found and closed.
   await watched.settled();
-  for (const tab of await suite.browser.host.list()) if (tab.url.startsWith(watched.origin)) await suite.browser.host.close(tab.id);
+  for (const tab of await suite.browser.host.list())
+    if (tab.url.startsWith(watched.origin)) await suite.browser.host.close(tab.id);
   await watched.settled();
   watched.requests.length = 0;
   downloads.length = 0;
@@ -90,8 +91,16 @@ async function refusedPopup(selector: string): Promise<{ code: string; message: 
   policy = withWatched('blocked');
   const opener = String((await run('tab_new', { url: linksPage() })).data?.['tab']);
   const before = await openTabCount();
-  const refused = await run('click', { selector }).then((result) => ({ code: 'OK', message: result.text }), (error: { code: string; message: string }) => error);
-  expect(await until(() => openTabCount(), (count) => count === before)).toBe(before);
+  const refused = await run('click', { selector }).then(
+    (result) => ({ code: 'OK', message: result.text }),
+    (error: { code: string; message: string }) => error,
+  );
+  expect(
+    await until(
+      () => openTabCount(),
+      (count) => count === before,
+    ),
+  ).toBe(before);
   await run('tab_close', { tab: opener });
   return refused;
 }
@@ -142,7 +151,9 @@ describe('a popup into an allowed site', () => {
     expect((await run('wait_for', { tab: popup, text: 'Watched site' })).text).toBeTruthy();
     // Guarded from the start: once the site is refused, the popup's own navigation into it is held.
     policy = withWatched('blocked');
-    expect((await failure(run('navigate', { tab: popup, url: `${watched.origin}/?again` }))).code).toBe('POLICY_DENIED');
+    expect((await failure(run('navigate', { tab: popup, url: `${watched.origin}/?again` }))).code).toBe(
+      'POLICY_DENIED',
+    );
     // The page it showed may still ask for its icon; the navigation itself never left.
     expect(watched.requests).not.toContain('/?again');
     await run('tab_close', { tab: opener });
@@ -157,7 +168,12 @@ describe('a popup into an allowed site', () => {
     try {
       const cdp = await suite.browser.host.cdp(tabId!);
       await cdp.send('Runtime.evaluate', { expression: "document.getElementById('popup').click()", userGesture: true });
-      expect(await until(async () => watched.requests, (requests) => requests.includes('/'))).toContain('/');
+      expect(
+        await until(
+          async () => watched.requests,
+          (requests) => requests.includes('/'),
+        ),
+      ).toContain('/');
     } finally {
       executor = createEngineExecutor(suite.browser.host, { tag: 'ty', policy: () => policy });
     }
@@ -197,7 +213,8 @@ describe('downloads while the policy has them off', () => {
       // what must stop these.
       await run('eval', { expression: `document.querySelector('${selector}').click()` }).catch(() => undefined);
       const states = await until(
-        async () => downloads.filter((event) => event.method === 'Page.downloadProgress').map((event) => event.params['state']),
+        async () =>
+          downloads.filter((event) => event.method === 'Page.downloadProgress').map((event) => event.params['state']),
         (seen) => seen.includes('canceled') || seen.includes('completed'),
       );
       expect(states).toContain('canceled');
@@ -211,15 +228,24 @@ describe('before an act activates an element', () => {
   async function judged(selector: string, newWindow = false): Promise<string> {
     const { page } = await suite.browser.open(linksPage());
     const handle = await resolveTarget(page, { selector }, 'act');
-    return refuseWhatActivationOpens(page, handle, { newWindow }).then(() => 'ok', (error: { code: string; message: string }) => `${error.code}: ${error.message}`);
+    return refuseWhatActivationOpens(page, handle, { newWindow }).then(
+      () => 'ok',
+      (error: { code: string; message: string }) => `${error.code}: ${error.message}`,
+    );
   }
 
   it('refuses what would open a new window at a refused site, or download while downloads are off', async () => {
-    expect(await judged('#blank')).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: Not activated: it would open a new window at 127\.0\.0\.2:\d+\./);
+    expect(await judged('#blank')).toMatch(
+      /^DOMAIN_CONFIRMATION_REQUIRED: Not activated: it would open a new window at 127\.0\.0\.2:\d+\./,
+    );
     expect(await judged('#submit')).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: Not activated: it would open a new window/);
-    expect(await judged('#same-site-download')).toMatch(/^POLICY_DENIED: Not activated: it would download .*Downloads are off/);
+    expect(await judged('#same-site-download')).toMatch(
+      /^POLICY_DENIED: Not activated: it would download .*Downloads are off/,
+    );
     // A middle or modifier click opens any link in a new window.
-    expect(await judged('#out', true)).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: Not activated: it would open a new window/);
+    expect(await judged('#out', true)).toMatch(
+      /^DOMAIN_CONFIRMATION_REQUIRED: Not activated: it would open a new window/,
+    );
   });
 
   it('lets through what stays in the tab (its guard holds that) and what opens an allowed site', async () => {

@@ -10,13 +10,26 @@ import { pageEval } from '../support/page-probes.js';
 const suite = useEngineSuite();
 
 describe('get_text', () => {
-  it('reads the page\'s visible text, skipping hidden parts', async () => {
+  it("reads the page's visible text, skipping hidden parts", async () => {
     const { page } = await suite.browser.open(suite.server.url('form.html'));
     const { text } = await getText(page, {}, ctx);
     // The fixture's labels and fields are all inline: on screen they share one line, and so do they here.
-    expect(text.split('\n').slice(0, 4)).toEqual(['Home', 'Create your account', 'All fields marked * are required.', 'Full name * Email * Password * Country Interests']);
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      'Home',
+      'Create your account',
+      'All fields marked * are required.',
+      'Full name * Email * Password * Country Interests',
+    ]);
     expect(text).toContain('Why we ask');
-    for (const hidden of ['Hidden hint', 'ghost', 'Collapsed explanation', 'hunter2-secret', 'csrf', 'Child frame text']) expect(text).not.toContain(hidden);
+    for (const hidden of [
+      'Hidden hint',
+      'ghost',
+      'Collapsed explanation',
+      'hunter2-secret',
+      'csrf',
+      'Child frame text',
+    ])
+      expect(text).not.toContain(hidden);
   });
 
   it('includes every readable frame after the main one, each under a header', async () => {
@@ -35,7 +48,9 @@ describe('get_text', () => {
       'Child frame text',
       'Child button',
     ]);
-    expect((await getText(page, { frame: 2 }, ctx)).text).toMatch(/^\[frame 2 http:\/\/localhost:\d+\/frame-child\.html\]\nChild frame text\nChild button$/);
+    expect((await getText(page, { frame: 2 }, ctx)).text).toMatch(
+      /^\[frame 2 http:\/\/localhost:\d+\/frame-child\.html\]\nChild frame text\nChild button$/,
+    );
   });
 
   it('reads text inside open shadow roots and slots, which innerText misses', async () => {
@@ -45,18 +60,22 @@ describe('get_text', () => {
     expect(text).toContain('[frame 1 about:srcdoc]\nInside a sandboxed frame\nSandboxed link');
   });
 
-  it('reads one element: a field\'s value, a select\'s choice and options, a checkbox, never a password', async () => {
+  it("reads one element: a field's value, a select's choice and options, a checkbox, never a password", async () => {
     const { page } = await suite.browser.open(suite.server.url('form.html'));
     expect((await getText(page, { selector: '#name' }, ctx)).text).toBe('Ada Lovelace');
-    expect((await getText(page, { selector: '#country' }, ctx)).text).toBe('Selected: Mexico\nOptions (3): Canada | Mexico | United States');
-    expect((await getText(page, { selector: '#interests' }, ctx)).text).toBe('Selected: Music, Travel\nOptions (3): Music | Sports | Travel');
+    expect((await getText(page, { selector: '#country' }, ctx)).text).toBe(
+      'Selected: Mexico\nOptions (3): Canada | Mexico | United States',
+    );
+    expect((await getText(page, { selector: '#interests' }, ctx)).text).toBe(
+      'Selected: Music, Travel\nOptions (3): Music | Sports | Travel',
+    );
     expect((await getText(page, { role: 'checkbox', name: 'newsletter' }, ctx)).text).toBe('checked');
     expect((await getText(page, { selector: '#password' }, ctx)).text).toBe('Password *: [redacted 14 chars]');
     const ref = /textbox "About you" \[ref=(e\d+)\]/.exec((await snapshot(page, {}, ctx)).text)![1]!;
     expect((await getText(page, { ref }, ctx)).text).toBe('Mathematician.\nLikes engines.');
   });
 
-  it('reads a secret field as its name and the value\'s length: a password, one labelled, named or autocompleted as a secret', async () => {
+  it("reads a secret field as its name and the value's length: a password, one labelled, named or autocompleted as a secret", async () => {
     const fields = [
       '<label for="f0">sessionid</label> <input id="f0" name="sessionid" value="9f2a7c41d0e8b7a6">',
       '<label>Client secret <input id="f1" value="Zq8Lm2Xc9"></label>',
@@ -90,19 +109,52 @@ describe('get_text', () => {
 
   it('judges a field secret exactly as the redactor judges its name or label (the page keeps its own copy of the rules)', async () => {
     const names = [
-      ...EXACT, ...[...EXACT].map((name) => name.toUpperCase()),
-      ...ENDINGS.flatMap((end) => [`my_${end}`, `app-${end.toUpperCase()}`, end]), ...BEGINNINGS.map((start) => `${start}_param`),
-      ...NAMED.map(({ name }) => name), 'SMTP_PASS', 'STRIPE_KEY', 'GCP_CREDENTIALS', 'ADMIN_AUTH', 'DB_PWD',
-      'email', 'name', 'q', 'search', 'keyboard_layout', 'tokenizer', 'passenger', 'sessions_count', 'api_version', 'KEY', 'MONKEY',
+      ...EXACT,
+      ...[...EXACT].map((name) => name.toUpperCase()),
+      ...ENDINGS.flatMap((end) => [`my_${end}`, `app-${end.toUpperCase()}`, end]),
+      ...BEGINNINGS.map((start) => `${start}_param`),
+      ...NAMED.map(({ name }) => name),
+      'SMTP_PASS',
+      'STRIPE_KEY',
+      'GCP_CREDENTIALS',
+      'ADMIN_AUTH',
+      'DB_PWD',
+      'email',
+      'name',
+      'q',
+      'search',
+      'keyboard_layout',
+      'tokenizer',
+      'passenger',
+      'sessions_count',
+      'api_version',
+      'KEY',
+      'MONKEY',
     ];
     const labels = [
-      ...NAMED.map(({ name }) => name), 'API key', 'Client secret', 'Access token', 'PIN', 'One-time code', 'Private key 0', 'Passphrase',
-      'Full name', 'Email', 'Current session', 'Country', 'Keyboard layout', 'Tokenizer', 'Credential 6', 'Database URL 0',
+      ...NAMED.map(({ name }) => name),
+      'API key',
+      'Client secret',
+      'Access token',
+      'PIN',
+      'One-time code',
+      'Private key 0',
+      'Passphrase',
+      'Full name',
+      'Email',
+      'Current session',
+      'Country',
+      'Keyboard layout',
+      'Tokenizer',
+      'Credential 6',
+      'Database URL 0',
     ];
     const value = 'v-Zq8Lm2Xc';
     const byName = names.map((name, i) => `<input data-n="n${i}" name="${name}" value="${value}">`);
     const byLabel = labels.map((label, i) => `<label>${label} <input data-n="l${i}" value="${value}"></label>`);
-    suite.server.serve('/generated/field-names', { body: `<!doctype html><form>${[...byName, ...byLabel].join('\n')}</form>` });
+    suite.server.serve('/generated/field-names', {
+      body: `<!doctype html><form>${[...byName, ...byLabel].join('\n')}</form>`,
+    });
     const { page } = await suite.browser.open(suite.server.url('generated/field-names'));
     const read = async (n: string) => (await getText(page, { selector: `[data-n="${n}"]` }, ctx)).text;
     const masked = (name: string) => `${name}: [redacted ${value.length} chars]`;
@@ -127,13 +179,15 @@ describe('get_text', () => {
     const cut = await getText(page, { maxChars: 100 }, ctx);
     const [head, note] = cut.text.split('\n…truncated, ');
     expect(head).toBe(full.text.slice(0, 100));
-    expect(note).toBe(`${(full.text.length - 100).toLocaleString('en-US')} more chars (raise maxChars, or read one part with a ref or selector).`);
+    expect(note).toBe(
+      `${(full.text.length - 100).toLocaleString('en-US')} more chars (raise maxChars, or read one part with a ref or selector).`,
+    );
     expect((await getText(page, {}, ctx)).data).toMatchObject({ chars: 8000, truncated: true });
   });
 });
 
 describe('get_html', () => {
-  it('masks password values in the page\'s HTML and in an element\'s', async () => {
+  it("masks password values in the page's HTML and in an element's", async () => {
     const { page } = await suite.browser.open(suite.server.url('form.html'));
     const whole = await getHtml(page, {}, ctx);
     expect(whole.text.startsWith('<html><head><title>Sign up</title>')).toBe(true);
@@ -141,15 +195,25 @@ describe('get_html', () => {
     expect(whole.text).not.toContain('hunter2-secret');
     const field = await getHtml(page, { selector: '#password' }, ctx);
     expect(field.text).toBe('<input id="password" type="password" name="password" required="" value="[hidden]">');
-    expect((await getHtml(page, { selector: '#name' }, ctx)).text).toBe('<input id="name" name="name" required="" value="Ada Lovelace">');
+    expect((await getHtml(page, { selector: '#name' }, ctx)).text).toBe(
+      '<input id="name" name="name" required="" value="Ada Lovelace">',
+    );
   });
 
   it('leaves script and style bodies out, shown by length, and says so', async () => {
     const { page } = await suite.browser.open(suite.server.url('read-code.html'));
-    const planted = ['Script-Set-Pw-93kq', 'tok_Stored_By_Script_x81', 'Svg-Script-Secret-44', 'style-body-marker', 'svg-style-marker'];
+    const planted = [
+      'Script-Set-Pw-93kq',
+      'tok_Stored_By_Script_x81',
+      'Svg-Script-Secret-44',
+      'style-body-marker',
+      'svg-style-marker',
+    ];
     const whole = await getHtml(page, {}, ctx);
     for (const secret of planted) expect(whole.text).not.toContain(secret);
-    expect(whole.text).toMatch(/<head><title>Read code<\/title>\n<style>… \d+ chars<\/style>\n<script>… \d+ chars<\/script>\n<script src="\/mcp-hello.js"><\/script>/);
+    expect(whole.text).toMatch(
+      /<head><title>Read code<\/title>\n<style>… \d+ chars<\/style>\n<script>… \d+ chars<\/script>\n<script src="\/mcp-hello.js"><\/script>/,
+    );
     expect(whole.text).toMatch(/<svg><script>… \d+ chars<\/script><style>… \d+ chars<\/style><\/svg>/);
     expect(whole.text).toContain('(4 script and style bodies left out, shown by length');
     expect(whole.data).toMatchObject({ omitted: 4 });
@@ -157,7 +221,10 @@ describe('get_html', () => {
     expect(one.text.split('\n')[0]).toMatch(/^<script>… \d+ chars<\/script>$/);
     expect(one.text).toContain('(1 script or style body left out');
     // A script that writes its own end tag into its text is still cut as one.
-    await pageEval(page, `document.body.append(Object.assign(document.createElement('script'), { type: 'text/x', text: 'a</script><b>Tail-Secret-7</b>' }))`);
+    await pageEval(
+      page,
+      `document.body.append(Object.assign(document.createElement('script'), { type: 'text/x', text: 'a</script><b>Tail-Secret-7</b>' }))`,
+    );
     expect((await getHtml(page, {}, ctx)).text).not.toContain('Tail-Secret-7');
   });
 
@@ -165,7 +232,9 @@ describe('get_html', () => {
     const { page } = await suite.browser.open(suite.server.url('shadow.html'));
     const card = await getHtml(page, { selector: '#card' }, ctx);
     expect(card.text).toMatch(/^<user-card id="card"><template shadowrootmode="open"><section aria-label="Profile">/);
-    expect(card.text).toContain('<inner-badge><template shadowrootmode="open"><label>Nickname <input id="nick" value="Amazing Grace"></label></template></inner-badge>');
+    expect(card.text).toContain(
+      '<inner-badge><template shadowrootmode="open"><label>Nickname <input id="nick" value="Amazing Grace"></label></template></inner-badge>',
+    );
     const cut = await getHtml(page, { maxChars: 50 }, ctx);
     expect(cut.text).toMatch(/^.{50}\n…truncated, [\d,]+ more chars/s);
   });

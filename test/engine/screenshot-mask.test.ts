@@ -28,11 +28,18 @@ function coloursIn(png: Png, box: Box): string[] {
 }
 
 const whole = (png: Png): Box => ({ x: 0, y: 0, width: png.width, height: png.height });
-const shot = async (page: PageContext, args: Record<string, unknown>) => readPng((await screenshot(page, { format: 'png', ...args }, ctx)).image!.data);
+const shot = async (page: PageContext, args: Record<string, unknown>) =>
+  readPng((await screenshot(page, { format: 'png', ...args }, ctx)).image!.data);
 
 async function typedPage(): Promise<PageContext> {
   const { page } = await suite.browser.open(suite.server.url('shot-secrets.html'));
-  const fields = { pw: 'hunter2-Correct', shown: 'hunter2-Shown', card: '4111111111111111', styled: 'red-Secret-9', plain: 'Springfield' };
+  const fields = {
+    pw: 'hunter2-Correct',
+    shown: 'hunter2-Shown',
+    card: '4111111111111111',
+    styled: 'red-Secret-9',
+    plain: 'Springfield',
+  };
   for (const [id, text] of Object.entries(fields)) await type(page, { selector: `#${id}`, text }, ctx);
   return page;
 }
@@ -53,22 +60,33 @@ describe('screenshot masks secret fields', () => {
 
   it('masks them in a viewport capture too, and leaves the page as it was', async () => {
     const page = await typedPage();
-    const boxes = await pageEval<Record<string, Box>>(page, `Object.fromEntries(['pw', 'card', 'plain'].map((id) => {
+    const boxes = await pageEval<Record<string, Box>>(
+      page,
+      `Object.fromEntries(['pw', 'card', 'plain'].map((id) => {
       const { x, y, width, height } = document.getElementById(id).getBoundingClientRect();
       return [id, { x, y, width, height }];
-    }))`);
+    }))`,
+    );
     const png = await shot(page, {});
     expect(coloursIn(png, boxes['pw']!)).toEqual([MASK.join(',')]);
     expect(coloursIn(png, boxes['card']!)).toEqual([MASK.join(',')]);
     expect(coloursIn(png, boxes['plain']!).length).toBeGreaterThan(1);
 
-    const after = await pageEval<Record<string, string>>(page, `({
+    const after = await pageEval<Record<string, string>>(
+      page,
+      `({
       pw: document.getElementById('pw').style.cssText,
       styled: document.getElementById('styled').style.cssText,
       fill: getComputedStyle(document.getElementById('card')).webkitTextFillColor,
       value: document.getElementById('card').value,
-    })`);
-    expect(after).toEqual({ pw: '', styled: 'color: rgb(255, 0, 0);', fill: 'rgb(0, 0, 0)', value: '4111111111111111' });
+    })`,
+    );
+    expect(after).toEqual({
+      pw: '',
+      styled: 'color: rgb(255, 0, 0);',
+      fill: 'rgb(0, 0, 0)',
+      value: '4111111111111111',
+    });
     // A capture of our own, with no masking: the dots are back.
     const raw = await page.cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
     expect(coloursIn(readPng(raw.data), boxes['pw']!).length).toBeGreaterThan(1);

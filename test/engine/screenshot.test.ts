@@ -17,7 +17,8 @@ function jpegSize(base64: string): { width: number; height: number } {
   let offset = 2;
   while (offset < bytes.length) {
     const marker = bytes[offset + 1]!;
-    if (marker >= 0xc0 && marker <= 0xc2) return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
+    if (marker >= 0xc0 && marker <= 0xc2)
+      return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
     offset += 2 + bytes.readUInt16BE(offset + 2);
   }
   throw new Error('no SOF marker');
@@ -76,7 +77,9 @@ describe('screenshot', () => {
 
   it('captures a background tab without activating anything', async () => {
     const { tabId } = await suite.browser.open(suite.server.url('exec-shot.html'));
-    const front = await suite.browser.host.create('data:text/html,<body style="background:rgb(0,0,255)">front', { focus: true });
+    const front = await suite.browser.host.create('data:text/html,<body style="background:rgb(0,0,255)">front', {
+      focus: true,
+    });
     const sent: string[] = [];
     const cdp = await suite.browser.host.cdp(tabId);
     const recording: Cdp = {
@@ -103,7 +106,9 @@ describe('screenshot', () => {
     // good: the fallback opens each tab in a window of its own, which always draws.
     const { page } = await suite.browser.open(suite.server.url('exec-shot.html'));
     for (let round = 0; round < 10; round++) {
-      await page.cdp.send('Runtime.evaluate', { expression: `document.body.append(Object.assign(document.createElement('p'), { textContent: 'round ${round}' }))` });
+      await page.cdp.send('Runtime.evaluate', {
+        expression: `document.body.append(Object.assign(document.createElement('p'), { textContent: 'round ${round}' }))`,
+      });
       expect((await screenshot(page, { format: 'jpeg' }, ctx)).text).toMatch(/^viewport \d+×\d+ jpeg/);
     }
   });

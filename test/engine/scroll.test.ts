@@ -9,7 +9,10 @@ const suite = useEngineSuite();
 describe('scroll', () => {
   it('scrolls the page by dy and to its edges, instantly despite smooth scrolling', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
-    const max = await pageEval<number>(page, 'document.documentElement.scrollHeight - document.documentElement.clientHeight');
+    const max = await pageEval<number>(
+      page,
+      'document.documentElement.scrollHeight - document.documentElement.clientHeight',
+    );
     expect((await scroll(page, { dy: 500 }, ctx)).text).toBe(`scrolled page to 0,500 (max 0,${max})`);
     expect(await pageEval(page, 'scrollY')).toBe(500);
     expect((await scroll(page, { to: 'bottom' }, ctx)).text).toBe(`scrolled page to 0,${max} (max 0,${max})`);
@@ -20,16 +23,26 @@ describe('scroll', () => {
 
   it('scrolls an element, or the scroller that holds it', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
-    const max = await pageEval<number>(page, '(() => { const l = document.getElementById("list"); return l.scrollHeight - l.clientHeight; })()');
-    expect((await scroll(page, { selector: '#list', dy: 300 }, ctx)).text).toBe(`scrolled list "Results" to 0,300 (max 0,${max})`);
-    expect((await scroll(page, { selector: '#last-item', dy: 100, element: 'the results' }, ctx)).text).toBe(`scrolled the results to 0,400 (max 0,${max})`);
+    const max = await pageEval<number>(
+      page,
+      '(() => { const l = document.getElementById("list"); return l.scrollHeight - l.clientHeight; })()',
+    );
+    expect((await scroll(page, { selector: '#list', dy: 300 }, ctx)).text).toBe(
+      `scrolled list "Results" to 0,300 (max 0,${max})`,
+    );
+    expect((await scroll(page, { selector: '#last-item', dy: 100, element: 'the results' }, ctx)).text).toBe(
+      `scrolled the results to 0,400 (max 0,${max})`,
+    );
     expect(await pageEval(page, 'scrollY')).toBe(0);
   });
 
   it('brings a target into view', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-scroll.html'));
     expect((await scroll(page, { selector: '#end' }, ctx)).text).toBe('scrolled button "End button" into view');
-    const box = await pageEval<{ top: number; bottom: number }>(page, '(() => { const r = document.getElementById("end").getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; })()');
+    const box = await pageEval<{ top: number; bottom: number }>(
+      page,
+      '(() => { const r = document.getElementById("end").getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; })()',
+    );
     expect(box.top).toBeGreaterThanOrEqual(0);
     expect(box.bottom).toBeLessThanOrEqual(await pageEval<number>(page, 'innerHeight'));
   });

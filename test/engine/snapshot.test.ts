@@ -63,15 +63,26 @@ describe('snapshot', () => {
       '    - button "Why we ask" [ref]',
       '    - button "Cancel" [ref]',
       '    - button "Create account" [disabled] [ref]',
-      expect.stringMatching(/^- iframe \[frame 1 http:\/\/127\.0\.0\.1:\d+\/frame-child\.html, not in the outline: its iframe is hidden or inside an unreadable frame; snapshot frame=1 reads it\]$/),
+      expect.stringMatching(
+        /^- iframe \[frame 1 http:\/\/127\.0\.0\.1:\d+\/frame-child\.html, not in the outline: its iframe is hidden or inside an unreadable frame; snapshot frame=1 reads it\]$/,
+      ),
     ]);
     expect(result.text.startsWith('Page "Sign up" http://')).toBe(true);
-    for (const secret of ['hunter2-secret', 'csrf-token-123', 'Hidden hint', 'ghost', 'aria-hidden text', 'Collapsed explanation', 'Child button', 'abc123']) {
+    for (const secret of [
+      'hunter2-secret',
+      'csrf-token-123',
+      'Hidden hint',
+      'ghost',
+      'aria-hidden text',
+      'Collapsed explanation',
+      'Child button',
+      'abc123',
+    ]) {
       expect(result.text).not.toContain(secret);
     }
   });
 
-  it('hides a field\'s value when its name, id or label names a secret, not only a password\'s', async () => {
+  it("hides a field's value when its name, id or label names a secret, not only a password's", async () => {
     const { page } = await suite.browser.open(suite.server.url('redact-fields.html'));
     const { text } = await snapshot(page, {}, ctx);
     for (const secret of ['Zq8Lm2Xc9abcQw7', 'k3Jd8sLq0PzX', 's3cr3tTextAreaV4lue']) expect(text).not.toContain(secret);
@@ -83,11 +94,15 @@ describe('snapshot', () => {
     const { page } = await suite.browser.open(suite.server.url('table.html'));
     const [cold, coldMs] = await timed(() => snapshot(page, {}, ctx));
     const [first, warmMs] = await timed(() => snapshot(page, {}, ctx));
-    console.log(`table snapshot: ${first.text.length} chars (~${Math.round(first.text.length / 4)} tokens), ${coldMs.toFixed(1)} ms cold, ${warmMs.toFixed(1)} ms warm`);
+    console.log(
+      `table snapshot: ${first.text.length} chars (~${Math.round(first.text.length / 4)} tokens), ${coldMs.toFixed(1)} ms cold, ${warmMs.toFixed(1)} ms warm`,
+    );
     expect(first.text).toBe(cold.text);
     expect(first.text.length).toBeLessThan(32_000);
     expect(outlineOf(first.text)[2]).toBe('  - row: Name | Email | Role | Amount | Actions');
-    expect(outlineOf(first.text)[3]).toMatch(/^ {2}- row: link "Row 1" \[ref=e\d+\] \| user1@example\.com \| Editor \| \$1\.25 \| button "Delete" \[ref=e\d+\]$/);
+    expect(outlineOf(first.text)[3]).toMatch(
+      /^ {2}- row: link "Row 1" \[ref=e\d+\] \| user1@example\.com \| Editor \| \$1\.25 \| button "Delete" \[ref=e\d+\]$/,
+    );
     expect(first.text).toMatch(/… [\d,]+ more lines: snapshot offset=\d+ for the next part, or find/);
 
     const rows = new Map<number, string>();
@@ -140,7 +155,9 @@ describe('snapshot', () => {
     ]);
     const cross = await resolveRef(page, refIn(lines[8], 'button'));
     expect(cross.frame.sessionId).toBeDefined();
-    expect((await callOnElement(page, cross, 'elementHtml', [200])).text).toMatch(/^<button id="child" .*>Child button<\/button>$/);
+    expect((await callOnElement(page, cross, 'elementHtml', [200])).text).toMatch(
+      /^<button id="child" .*>Child button<\/button>$/,
+    );
     expect(await textOfRef(page, refIn(lines[4], 'button'))).toBe('Child button');
   });
 
@@ -173,11 +190,19 @@ describe('snapshot', () => {
   it('lets refs die with the page: an old ref after navigation is expired, never another element', async () => {
     const { page } = await suite.browser.open(suite.server.url('nav-a.html'));
     const before = outlineOf((await snapshot(page, {}, ctx)).text);
-    const oldRef = refIn(before.find((line) => line.includes('Button on A')), 'button');
+    const oldRef = refIn(
+      before.find((line) => line.includes('Button on A')),
+      'button',
+    );
     await loadUrl(page, suite.server.url('nav-b.html'));
-    await expect(resolveRef(page, oldRef)).rejects.toSatisfy((error) => error instanceof ToolError && ['REF_EXPIRED', 'REF_UNKNOWN'].includes(error.code));
+    await expect(resolveRef(page, oldRef)).rejects.toSatisfy(
+      (error) => error instanceof ToolError && ['REF_EXPIRED', 'REF_UNKNOWN'].includes(error.code),
+    );
     const after = outlineOf((await snapshot(page, {}, ctx)).text);
-    const newRef = refIn(after.find((line) => line.includes('Button on B')), 'button');
+    const newRef = refIn(
+      after.find((line) => line.includes('Button on B')),
+      'button',
+    );
     expect(Number(newRef.slice(1))).toBeGreaterThan(Number(oldRef.slice(1)));
     await expect(resolveRef(page, oldRef)).rejects.toBeInstanceOf(ToolError);
     expect(await textOfRef(page, newRef)).toBe('Button on B');
@@ -191,8 +216,12 @@ describe('snapshot', () => {
     await page.cdp.send('Debugger.pause', {}, cross.sessionId);
     try {
       const result = await snapshot(page, {}, ctx);
-      expect(result.text).toMatch(/^Not readable: frame 2 \(http:\/\/localhost:\d+\/frame-child\.html\): did not answer within 3 s/m);
-      expect(result.text).toMatch(/^- iframe "Cross origin" \[frame 2 not readable: did not answer within 3 s \(a busy script, a paused debugger or a modal dialog\)\]$/m);
+      expect(result.text).toMatch(
+        /^Not readable: frame 2 \(http:\/\/localhost:\d+\/frame-child\.html\): did not answer within 3 s/m,
+      );
+      expect(result.text).toMatch(
+        /^- iframe "Cross origin" \[frame 2 not readable: did not answer within 3 s \(a busy script, a paused debugger or a modal dialog\)\]$/m,
+      );
       expect(result.text).toContain('- iframe "Same origin" [frame 1]:');
       expect(result.data).toMatchObject({ unreadable: [2] });
     } finally {
@@ -215,10 +244,12 @@ describe('frames', () => {
     ]);
   });
 
-  it('marks a hidden iframe and never shows a frame\'s query string', async () => {
+  it("marks a hidden iframe and never shows a frame's query string", async () => {
     const { page } = await suite.browser.open(suite.server.url('form.html'));
     const lines = (await frames(page, {}, ctx)).text.split('\n');
-    expect(lines[2]).toMatch(/^- frame 1 parent=0 origin=http:\/\/127\.0\.0\.1:\d+ url=http:\/\/127\.0\.0\.1:\d+\/frame-child\.html readable controls=\d+ hidden$/);
+    expect(lines[2]).toMatch(
+      /^- frame 1 parent=0 origin=http:\/\/127\.0\.0\.1:\d+ url=http:\/\/127\.0\.0\.1:\d+\/frame-child\.html readable controls=\d+ hidden$/,
+    );
     expect(lines.join('\n')).not.toContain('abc123');
   });
 });

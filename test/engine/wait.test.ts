@@ -16,7 +16,9 @@ describe('wait_for', () => {
   it('matches text once it is rendered, whitespace and case aside', async () => {
     // Proof that it waited: the text is not there yet when asked at once (timeout 0), then it is matched.
     const { page } = await suite.browser.open(suite.server.url('wait-page.html?text=1500'));
-    expect((await waitFor(page, { text: 'saved successfully', timeout: 0 }, ctx)).data).toMatchObject({ matched: false });
+    expect((await waitFor(page, { text: 'saved successfully', timeout: 0 }, ctx)).data).toMatchObject({
+      matched: false,
+    });
     const { value, ms } = await timed(waitFor(page, { text: 'saved successfully' }, ctx));
     expect(value.data).toMatchObject({ matched: true, frame: 0 });
     expect(value.text).toMatch(/^matched: text "saved successfully"/);
@@ -44,10 +46,14 @@ describe('wait_for', () => {
 
   it('waits for an element to be gone', async () => {
     const { page } = await suite.browser.open(suite.server.url('wait-page.html?gone=1500'));
-    expect((await waitFor(page, { selector: '#spinner', gone: true, timeout: 0 }, ctx)).data).toMatchObject({ matched: false });
+    expect((await waitFor(page, { selector: '#spinner', gone: true, timeout: 0 }, ctx)).data).toMatchObject({
+      matched: false,
+    });
     const { value } = await timed(waitFor(page, { selector: '#spinner', gone: true }, ctx));
     expect(value.text).toMatch(/^matched: selector #spinner gone/);
-    expect((await waitFor(page, { text: 'Loading', gone: true, timeout: 100 }, ctx)).data).toMatchObject({ matched: true });
+    expect((await waitFor(page, { text: 'Loading', gone: true, timeout: 100 }, ctx)).data).toMatchObject({
+      matched: true,
+    });
   });
 
   it('waits for the URL to contain a piece, same-document changes included', async () => {
@@ -78,10 +84,12 @@ describe('wait_for', () => {
     const { page } = await suite.browser.open(suite.server.url('wait-page.html?text=0'));
     await waitFor(page, { text: 'Saved' }, ctx);
     expect((await waitFor(page, { text: 'Saved', frame: 0, timeout: 100 }, ctx)).data).toMatchObject({ matched: true });
-    expect((await waitFor(page, { text: 'Saved', frame: 'wait-child', timeout: 100 }, ctx)).data).toMatchObject({ matched: false });
+    expect((await waitFor(page, { text: 'Saved', frame: 'wait-child', timeout: 100 }, ctx)).data).toMatchObject({
+      matched: false,
+    });
   });
 
-  it('keeps to its timeout while the page\'s main thread is blocked', async () => {
+  it("keeps to its timeout while the page's main thread is blocked", async () => {
     const { page } = await suite.browser.open(suite.server.url('wait-page.html'));
     await pageEval(page, 'setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); }, 50)');
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -15,7 +15,8 @@ afterAll(async () => {
 });
 
 function as(id: string) {
-  return (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> => linked.run(op, args, { agent: { id, live: ['1', '2'] } });
+  return (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> =>
+    linked.run(op, args, { agent: { id, live: ['1', '2'] } });
 }
 
 async function currentUrl(run: ReturnType<typeof as>): Promise<string | undefined> {

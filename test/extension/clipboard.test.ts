@@ -21,13 +21,18 @@ function change(next: Policy): void {
   linked.bridge.policyChanged();
 }
 
-const code = (promise: Promise<unknown>) => promise.then(() => 'sent', (error: unknown) => (error instanceof ToolError ? error.code : String(error)));
+const code = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'sent',
+    (error: unknown) => (error instanceof ToolError ? error.code : String(error)),
+  );
 
 describe('clipboard keys through the extension', () => {
   it('are refused on a site allowed to act, and no key of them reaches the page', async () => {
     change(ACT);
     await linked.run('tab_new', { url: linked.fixtures.url('clipboard-keys.html') });
-    for (const keys of CLIPBOARD_COMBOS) expect(await code(linked.run('press', { selector: '#name', keys })), keys).toBe('CLIPBOARD_REFUSED');
+    for (const keys of CLIPBOARD_COMBOS)
+      expect(await code(linked.run('press', { selector: '#name', keys })), keys).toBe('CLIPBOARD_REFUSED');
     expect(await code(linked.run('press', { selector: '#name', keys: 'Control+A' }))).toBe('sent');
     expect(await keysSeen((op, args) => linked.run(op, args))).toEqual(['Control+a']);
   });
@@ -35,7 +40,8 @@ describe('clipboard keys through the extension', () => {
   it('are sent on a trusted site', async () => {
     change(TRUSTED);
     await linked.run('tab_new', { url: linked.fixtures.url('clipboard-keys.html') });
-    for (const keys of ['Control+V', 'Shift+Insert']) expect(await code(linked.run('press', { selector: '#name', keys })), keys).toBe('sent');
+    for (const keys of ['Control+V', 'Shift+Insert'])
+      expect(await code(linked.run('press', { selector: '#name', keys })), keys).toBe('sent');
     expect(await keysSeen((op, args) => linked.run(op, args))).toEqual(['Control+v', 'Shift+Insert']);
   });
 });

@@ -35,7 +35,9 @@ describe('DevTools open on the agent tab', () => {
     expect(await until(devtoolsOpen, (count) => count === before + 1)).toBe(before + 1);
 
     const outline = await linked.run('snapshot', { tab: handle });
-    const ref = /iframe "Cross origin" \[frame \d+\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=(f\d+e\d+)\]/.exec(outline.text)?.[1];
+    const ref = /iframe "Cross origin" \[frame \d+\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=(f\d+e\d+)\]/.exec(
+      outline.text,
+    )?.[1];
     expect(ref, outline.text).toBeDefined();
     await linked.run('click', { ref, tab: handle });
     expect((await linked.run('get_text', { ref, tab: handle })).text).toContain('Clicked in localhost');
@@ -45,7 +47,9 @@ describe('DevTools open on the agent tab', () => {
 describe('a tab another debugger holds exclusively', () => {
   it('is DEVTOOLS_OPEN, explained, until that debugger lets go; then the next call attaches', async () => {
     const url = linked.fixtures.url('nav-a.html');
-    const tabId = await linked.browser.evaluate<number>(`chrome.tabs.create({ url: ${JSON.stringify(url)}, active: false }).then((tab) => tab.id)`);
+    const tabId = await linked.browser.evaluate<number>(
+      `chrome.tabs.create({ url: ${JSON.stringify(url)}, active: false }).then((tab) => tab.id)`,
+    );
     // Attached outside the extension's tab host: Chrome gives one chrome.debugger client per tab and extension.
     await linked.browser.evaluate(`chrome.debugger.attach({ tabId: ${tabId} }, '1.3')`);
     const listed = (await linked.run('tabs')).data?.['tabs'] as Array<{ tab: string; url: string }>;

@@ -34,11 +34,15 @@ describe('eval through the extension', () => {
         }); 'done'`,
     });
     const held = (result.data?.['held'] as string[]).map((entry) => entry.replaceAll(watched.origin, 'W')).sort();
-    expect(held).toEqual(['GET W/direct (Fetch)', 'GET W/worker-get (Fetch)', 'PUT W/worker-put?d=[redacted 1 chars] (Fetch)']);
+    expect(held).toEqual([
+      'GET W/direct (Fetch)',
+      'GET W/worker-get (Fetch)',
+      'PUT W/worker-put?d=[redacted 1 chars] (Fetch)',
+    ]);
     expect(watched.requests).toEqual([]);
   });
 
-  it('holds a fetch the script\'s timer sends a second after it returned, and names it in the next result', async () => {
+  it("holds a fetch the script's timer sends a second after it returned, and names it in the next result", async () => {
     const scheduled = await linked.run('eval', {
       tab,
       expression: `setTimeout(() => fetch('${watched.origin}/late?key=' + encodeURIComponent(document.title))
@@ -53,7 +57,9 @@ describe('eval through the extension', () => {
       results.push(await linked.run('eval', { tab, expression: 'window.lateDone === true' }));
     }
     const later = results.flatMap((result) => (result.data?.['heldLater'] ?? []) as string[]);
-    expect(later.map((entry) => entry.replaceAll(watched.origin, 'W'))).toEqual(['GET W/late?key=[redacted 11 chars] (Fetch)']);
+    expect(later.map((entry) => entry.replaceAll(watched.origin, 'W'))).toEqual([
+      'GET W/late?key=[redacted 11 chars] (Fetch)',
+    ]);
     expect(watched.requests).toEqual([]);
   });
 });

@@ -35,7 +35,10 @@ describe('the engine in the extension', () => {
     expect(group.title).toBe('Chrome MCP');
 
     const outline = await linked.run('snapshot', { tab: handle });
-    const crossRef = /iframe "Cross origin" \[frame (\d+)\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=(f\d+e\d+)\]/.exec(outline.text);
+    const crossRef =
+      /iframe "Cross origin" \[frame (\d+)\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=(f\d+e\d+)\]/.exec(
+        outline.text,
+      );
     expect(crossRef, outline.text).not.toBeNull();
     const ref = crossRef![2]!;
 

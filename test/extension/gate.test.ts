@@ -26,7 +26,10 @@ beforeEach(async () => {
 });
 
 async function heldSend(): Promise<HeldCard> {
-  const error = await linked.run('click', { selector: '#send' }).then(() => undefined, (thrown: unknown) => thrown);
+  const error = await linked.run('click', { selector: '#send' }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(ToolError);
   expect((error as ToolError).code, (error as ToolError).message).toBe('HELD');
   return (error as ToolError).data?.['held'] as HeldCard;
@@ -37,7 +40,10 @@ async function writesReceived(): Promise<string[]> {
   const before = site.received.length;
   await linked.run('click', { selector: '#refresh' });
   await site.arrival('/api/inbox', before);
-  return site.received.slice(0, before).filter((entry) => entry.method !== 'GET').map((entry) => `${entry.method} ${entry.path}`);
+  return site.received
+    .slice(0, before)
+    .filter((entry) => entry.method !== 'GET')
+    .map((entry) => `${entry.method} ${entry.path}`);
 }
 
 describe('a risky act through the extension', () => {
@@ -49,7 +55,10 @@ describe('a risky act through the extension', () => {
     expect(JSON.stringify(card)).not.toContain('s3cret-Sign-Pass');
     expect(await writesReceived()).toEqual([]);
 
-    expect(await linked.run('release_held', { id: card.id, release: true })).toEqual({ text: `released: POST ${site.origin}/api/messages`, data: { released: true } });
+    expect(await linked.run('release_held', { id: card.id, release: true })).toEqual({
+      text: `released: POST ${site.origin}/api/messages`,
+      data: { released: true },
+    });
     expect(JSON.parse((await site.arrival('/api/messages')).body)).toEqual({
       to: 'alice@example.com',
       subject: 'Quarterly report',
@@ -63,7 +72,10 @@ describe('a risky act through the extension', () => {
     expect((await linked.run('release_held', { id: rejected.id, release: false })).data).toEqual({ released: false });
     const stale = await heldSend();
     await linked.run('navigate', { url: site.url('gate-mail.html') });
-    const refused = await linked.run('release_held', { id: stale.id, release: true }).then(() => undefined, (thrown: unknown) => thrown);
+    const refused = await linked.run('release_held', { id: stale.id, release: true }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect((refused as ToolError).code).toBe('NOT_FOUND');
     expect(await writesReceived()).toEqual([]);
   });
@@ -74,7 +86,10 @@ describe('a risky act through the extension', () => {
     await linked.browser.stopWorker();
     await relinked;
     // The old session's id is stale, and its request never left: it was failed when held, so the detach had none.
-    expect(((await linked.run('release_held', { id: card.id, release: true }).catch((error: unknown) => error)) as ToolError).code).toBe('NOT_FOUND');
+    expect(
+      ((await linked.run('release_held', { id: card.id, release: true }).catch((error: unknown) => error)) as ToolError)
+        .code,
+    ).toBe('NOT_FOUND');
     await linked.run('tab_new', { url: site.url('gate-mail.html') });
     expect(await writesReceived()).toEqual([]);
   });

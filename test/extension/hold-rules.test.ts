@@ -8,43 +8,86 @@ import { siteOf } from '../../shared/policy/site.js';
 
 // As Chrome canonicalises them (default ports dropped, a path always present), which is what DNR matches.
 const URLS = [
-  'http://example.com/', 'https://example.com/a?b#c', 'http://example.com:8080/', 'https://www.example.com/',
-  'http://a.b.example.com:3000/x', 'http://evilexample.com/', 'http://example.com.evil.net/', 'http://user:pw@example.com/',
-  'http://example.com@evil.net/', 'http://evil.net/?example.com/', 'http://localhost:3000/', 'https://localhost:3000/',
-  'http://localhost/', 'https://localhost/', 'http://localhost:80/', 'https://localhost:80/', 'http://sub.localhost:3000/',
-  'http://127.0.0.2:4000/', 'http://127.0.0.20:4000/', 'http://x.127.0.0.2:4000/', 'http://[::1]:5000/', 'https://[::1]/',
+  'http://example.com/',
+  'https://example.com/a?b#c',
+  'http://example.com:8080/',
+  'https://www.example.com/',
+  'http://a.b.example.com:3000/x',
+  'http://evilexample.com/',
+  'http://example.com.evil.net/',
+  'http://user:pw@example.com/',
+  'http://example.com@evil.net/',
+  'http://evil.net/?example.com/',
+  'http://localhost:3000/',
+  'https://localhost:3000/',
+  'http://localhost/',
+  'https://localhost/',
+  'http://localhost:80/',
+  'https://localhost:80/',
+  'http://sub.localhost:3000/',
+  'http://127.0.0.2:4000/',
+  'http://127.0.0.20:4000/',
+  'http://x.127.0.0.2:4000/',
+  'http://[::1]:5000/',
+  'https://[::1]/',
 ];
 
-const PATTERNS = ['example.com', '*.example.com', 'localhost:3000', 'localhost:80', 'localhost:443', 'http://localhost:3000', 'https://localhost', '127.0.0.2', '127.0.0.2:4000', '[::1]', 'https://[::1]'];
+const PATTERNS = [
+  'example.com',
+  '*.example.com',
+  'localhost:3000',
+  'localhost:80',
+  'localhost:443',
+  'http://localhost:3000',
+  'https://localhost',
+  '127.0.0.2',
+  '127.0.0.2:4000',
+  '[::1]',
+  'https://[::1]',
+];
 
 describe('patternRegex', () => {
   it.each(PATTERNS)('%s matches exactly the URLs the pattern covers', (text) => {
     const pattern = parseSitePattern(text);
     const regex = new RegExp(patternRegex(pattern)!);
-    const canonical = (url: string) => url.replace(/^http:\/\/([^/]*):80\//, 'http://$1/').replace(/^https:\/\/([^/]*):443\//, 'https://$1/');
+    const canonical = (url: string) =>
+      url.replace(/^http:\/\/([^/]*):80\//, 'http://$1/').replace(/^https:\/\/([^/]*):443\//, 'https://$1/');
     for (const url of URLS.map(canonical)) expect(regex.test(url), url).toBe(patternMatches(pattern, siteOf(url)));
   });
 });
 
 describe('holdRules', () => {
   const scope = { excludedTabIds: [1, 2], initiatorDomains: ['127.0.0.1'] };
-  const rule = (site: string, level: 'blocked' | 'read' | 'act' | 'trusted') => ({ site: parseSitePattern(site), level });
+  const rule = (site: string, level: 'blocked' | 'read' | 'act' | 'trusted') => ({
+    site: parseSitePattern(site),
+    level,
+  });
 
   /** The action of the highest-priority rule that matches `url` (allow wins ties, as in DNR). */
   function outcome(policy: Policy, url: string): string {
     const host = new URL(url).hostname;
-    const matching = holdRules(policy, scope).filter(({ condition }) =>
-      (condition.regexFilter === undefined || new RegExp(condition.regexFilter).test(url))
-      && (condition.requestDomains === undefined || condition.requestDomains.some((domain) => host === domain || host.endsWith(`.${domain}`))));
+    const matching = holdRules(policy, scope).filter(
+      ({ condition }) =>
+        (condition.regexFilter === undefined || new RegExp(condition.regexFilter).test(url)) &&
+        (condition.requestDomains === undefined ||
+          condition.requestDomains.some((domain) => host === domain || host.endsWith(`.${domain}`))),
+    );
     const top = Math.max(...matching.map((candidate) => candidate.priority));
-    const winners = matching.filter((candidate) => candidate.priority === top).map((candidate) => candidate.action.type);
+    const winners = matching
+      .filter((candidate) => candidate.priority === top)
+      .map((candidate) => candidate.action.type);
     return winners.includes('allow') ? 'allow' : 'block';
   }
 
   it('allows a new window only where the policy lets the agent read', () => {
     const policy: Policy = {
       ...DEFAULT_POLICY,
-      rules: [rule('*.example.com', 'read'), rule('bank.example.com', 'blocked'), rule('shop.example.com', 'act'), rule('pay.shop.example.com', 'blocked')],
+      rules: [
+        rule('*.example.com', 'read'),
+        rule('bank.example.com', 'blocked'),
+        rule('shop.example.com', 'act'),
+        rule('pay.shop.example.com', 'blocked'),
+      ],
       grants: [rule('*.google.com', 'trusted'), rule('news.org', 'blocked')],
     };
     const cases: Record<string, string> = {
@@ -66,7 +109,11 @@ describe('holdRules', () => {
 
   it('holds only new tabs opened from the driven sites, and only their top page', () => {
     for (const { condition } of holdRules(DEFAULT_POLICY, scope)) {
-      expect(condition).toMatchObject({ resourceTypes: ['main_frame'], excludedTabIds: [1, 2], initiatorDomains: ['127.0.0.1'] });
+      expect(condition).toMatchObject({
+        resourceTypes: ['main_frame'],
+        excludedTabIds: [1, 2],
+        initiatorDomains: ['127.0.0.1'],
+      });
     }
   });
 });

@@ -18,12 +18,23 @@ describe('automatic pairing through the native host', () => {
   it('gets the secret and port from the host, stores them, and links to the bridge', async () => {
     const dataDir = dirs.dataDir();
     // An ephemeral port: the extension can only learn it from the host, which reads the running core's state file.
-    const bridge = await BridgeServer.start({ port: 0, auth: createBridgeAuth({ dataDir }), log: () => undefined, policy: () => TEST_POLICY });
+    const bridge = await BridgeServer.start({
+      port: 0,
+      auth: createBridgeAuth({ dataDir }),
+      log: () => undefined,
+      policy: () => TEST_POLICY,
+    });
     const state = new BridgeStateFile(dataDir);
     state.started(bridge.port);
     const browser = await startExtensionBrowser();
     try {
-      const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir]);
+      const install = await runCli([
+        'install-native-host',
+        '--browser-data-dir',
+        browser.profileDir,
+        '--data-dir',
+        dataDir,
+      ]);
       expect(install.code, install.stderr).toBe(0);
 
       // The worker asked at start, before the host was installed. Opening the popup wakes it to ask again now, as

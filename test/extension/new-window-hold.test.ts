@@ -35,8 +35,10 @@ function change(policy: Policy): void {
 const withWatched = (level: 'blocked' | 'act'): Policy => withSite(HOME, watched, level);
 const openLinksPage = () => openLinks(linked, watched);
 
-const watchedTabCount = () => linked.browser.evaluate<number>(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => tabs.length)`);
-const sessionRuleCount = () => linked.browser.evaluate<number>('chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.length)');
+const watchedTabCount = () =>
+  linked.browser.evaluate<number>(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => tabs.length)`);
+const sessionRuleCount = () =>
+  linked.browser.evaluate<number>('chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.length)');
 
 describe('windows a driven page opens during an act', () => {
   it('into a refused site: no request reaches it, every time, and each click says the window was refused', async () => {
@@ -44,7 +46,10 @@ describe('windows a driven page opens during an act', () => {
     const tab = await openLinksPage();
     const host = new URL(watched.origin).host;
     for (let round = 0; round < 20; round++) {
-      const error = await linked.run('click', { tab, selector: '#popup' }).then(() => undefined, (thrown: unknown) => thrown);
+      const error = await linked.run('click', { tab, selector: '#popup' }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(error, `round ${round}`).toBeInstanceOf(ToolError);
       expect((error as ToolError).code).toBe('POLICY_DENIED');
       expect((error as ToolError).message).toContain(`(a new window at ${host}) was refused`);
@@ -61,10 +66,15 @@ describe('windows a driven page opens during an act', () => {
     const tab = await openLinksPage();
     await linked.run('click', { tab, selector: '#popup' });
     // Let through by the hold's allow rule for the watched site (Chrome took its regex), not by a hold that failed.
-    const actions = await linked.browser.evaluate<string[]>('chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.map((rule) => rule.action.type))');
+    const actions = await linked.browser.evaluate<string[]>(
+      'chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.map((rule) => rule.action.type))',
+    );
     expect(actions).toContain('allow');
     const listed = await until(
-      async () => ((await linked.run('tabs')).data?.['tabs'] as { tab: string; url: string }[]).filter((entry) => entry.url.startsWith(watched.origin)),
+      async () =>
+        ((await linked.run('tabs')).data?.['tabs'] as { tab: string; url: string }[]).filter((entry) =>
+          entry.url.startsWith(watched.origin),
+        ),
       (tabs) => tabs.length === 1,
     );
     const popup = listed[0]?.tab;
@@ -72,7 +82,10 @@ describe('windows a driven page opens during an act', () => {
     expect((await linked.run('wait_for', { tab: popup, text: 'Watched site' })).text).toBeTruthy();
     expect(watched.requests).toContain('/');
     change(withWatched('blocked'));
-    const refused = await linked.run('navigate', { tab: popup, url: `${watched.origin}/?again` }).then(() => undefined, (thrown: unknown) => thrown);
+    const refused = await linked.run('navigate', { tab: popup, url: `${watched.origin}/?again` }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect((refused as ToolError).code).toBe('POLICY_DENIED');
     expect(watched.requests).not.toContain('/?again');
     await linked.run('tab_close', { tab });
@@ -84,8 +97,15 @@ describe('windows a driven page opens during an act', () => {
     // Any act holds new windows for a few seconds after it; a click on the heading opens nothing itself.
     await linked.run('click', { tab, selector: 'h1' });
     expect(await sessionRuleCount()).toBeGreaterThan(0);
-    await linked.browser.evaluate(`chrome.tabs.create({ url: '${watched.origin}/?person', active: false }).then(() => true)`);
-    expect(await until(async () => watched.requests, (requests) => requests.includes('/?person'))).toContain('/?person');
+    await linked.browser.evaluate(
+      `chrome.tabs.create({ url: '${watched.origin}/?person', active: false }).then(() => true)`,
+    );
+    expect(
+      await until(
+        async () => watched.requests,
+        (requests) => requests.includes('/?person'),
+      ),
+    ).toContain('/?person');
     // Still held when the tab loaded: the hold was there and did not touch it.
     expect(await sessionRuleCount()).toBeGreaterThan(0);
     await linked.run('tab_close', { tab });

@@ -34,11 +34,20 @@ describe('pairing with a code in the popup', () => {
 
     auth.code = 'K7Q2-9XRT';
     const linked = new Promise<ExtensionLink>((resolve) => bridge.once('connected', resolve));
-    await popup.evaluate(`document.getElementById('code').value = ' K7Q2-9XRT '; document.getElementById('pair-form').requestSubmit()`);
-    expect(await until(() => popup.evaluate<string>('document.getElementById("result").textContent'), (text) => text !== 'Pairing…')).toBe('Paired.');
+    await popup.evaluate(
+      `document.getElementById('code').value = ' K7Q2-9XRT '; document.getElementById('pair-form').requestSubmit()`,
+    );
+    expect(
+      await until(
+        () => popup.evaluate<string>('document.getElementById("result").textContent'),
+        (text) => text !== 'Pairing…',
+      ),
+    ).toBe('Paired.');
     await linked;
 
-    const stored = await browser.evaluate<{ bridge: { port: number; secret: string } }>('chrome.storage.local.get("bridge")');
+    const stored = await browser.evaluate<{ bridge: { port: number; secret: string } }>(
+      'chrome.storage.local.get("bridge")',
+    );
     expect(stored.bridge).toEqual({ port: bridge.port, secret: auth.current });
     expect(await until(headline, (text) => text.startsWith('Connected'))).toBe('Connected to the Chrome MCP app');
     expect(await popup.evaluate<string>('document.getElementById("port").textContent')).toBe(`Port ${bridge.port}`);
@@ -49,8 +58,13 @@ describe('pairing with a code in the popup', () => {
   it('says so when the code is wrong, and goes back to the secret it has', async () => {
     const popup = await browser.openPage('popup.html');
     const relinked = new Promise<ExtensionLink>((resolve) => bridge.once('connected', resolve));
-    await popup.evaluate(`document.getElementById('code').value = 'WRONG-CODE'; document.getElementById('pair-form').requestSubmit()`);
-    const result = await until(() => popup.evaluate<string>('document.getElementById("result").textContent'), (text) => text !== 'Pairing…');
+    await popup.evaluate(
+      `document.getElementById('code').value = 'WRONG-CODE'; document.getElementById('pair-form').requestSubmit()`,
+    );
+    const result = await until(
+      () => popup.evaluate<string>('document.getElementById("result").textContent'),
+      (text) => text !== 'Pairing…',
+    );
     expect(result).toMatch(/refused the code/);
     await relinked;
     expect(await bridge.link()?.ping(2_000)).toBe(true);

@@ -18,7 +18,9 @@ describe('Esc in a tab the extension drives', () => {
   it('reaches the core as a stop and halts the running batch within one step', async () => {
     const url = linked.fixtures.url('stop-counter.html');
     const tab = String((await linked.run('tab_new', { url })).data?.['tab']);
-    const { targetInfos } = await linked.browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>('Target.getTargets');
+    const { targetInfos } = await linked.browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>(
+      'Target.getTargets',
+    );
     const target = targetInfos.find((info) => info.url === url);
     if (!target) throw new Error('the agent tab is not among the browser targets');
     const person = await personAt(linked.browser.control, target.targetId);

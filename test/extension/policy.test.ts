@@ -29,10 +29,11 @@ function change(policy: Policy): void {
 }
 
 /** `ok` with the page's heading read, or the error code. */
-const snapshot = () => linked.run('snapshot', { tab }).then(
-  (result) => (result.text.includes('Page A') ? 'ok' : result.text),
-  (error: { code?: string }) => error.code ?? String(error),
-);
+const snapshot = () =>
+  linked.run('snapshot', { tab }).then(
+    (result) => (result.text.includes('Page A') ? 'ok' : result.text),
+    (error: { code?: string }) => error.code ?? String(error),
+  );
 
 describe('a live policy change', () => {
   it('blocks the next step on the same tab at once, and allows it again when switched back, on one link', async () => {

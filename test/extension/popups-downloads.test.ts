@@ -51,8 +51,13 @@ async function watchedTabs(): Promise<string[]> {
   return listed.filter((tab) => tab.url.startsWith(watched.origin)).map((tab) => tab.tab);
 }
 
-async function refusal(call: Promise<unknown>): Promise<{ code: string; message: string; data?: Record<string, unknown> }> {
-  const error = await call.then(() => undefined, (thrown: unknown) => thrown);
+async function refusal(
+  call: Promise<unknown>,
+): Promise<{ code: string; message: string; data?: Record<string, unknown> }> {
+  const error = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(ToolError);
   return error as ToolError;
 }
@@ -68,7 +73,13 @@ describe('popups of a driven tab', () => {
     const refused = await refusal(linked.run('click', { tab, selector }));
     expect(refused.code).toBe('POLICY_DENIED');
     expect(refused.message).toContain(wording(new URL(watched.origin).host));
-    expect(await until(async () => (await linked.browser.evaluate<unknown[]>(`chrome.tabs.query({ url: '${watched.origin}/*' })`)).length, (count) => count === 0)).toBe(0);
+    expect(
+      await until(
+        async () =>
+          (await linked.browser.evaluate<unknown[]>(`chrome.tabs.query({ url: '${watched.origin}/*' })`)).length,
+        (count) => count === 0,
+      ),
+    ).toBe(0);
     await linked.run('tab_close', { tab });
   });
 
@@ -80,7 +91,9 @@ describe('popups of a driven tab', () => {
     expect(popup).toBeDefined();
     expect((await linked.run('wait_for', { tab: popup, text: 'Watched site' })).text).toBeTruthy();
     change(withWatched('blocked'));
-    expect((await refusal(linked.run('navigate', { tab: popup, url: `${watched.origin}/?again` }))).code).toBe('POLICY_DENIED');
+    expect((await refusal(linked.run('navigate', { tab: popup, url: `${watched.origin}/?again` }))).code).toBe(
+      'POLICY_DENIED',
+    );
     // The page it showed may still ask for its icon; the navigation itself never left.
     expect(watched.requests).not.toContain('/?again');
     await linked.run('tab_close', { tab });
@@ -105,6 +118,11 @@ describe('downloads', () => {
     const tab = await openLinksPage();
     change(withWatched('act', true));
     await linked.run('click', { tab, selector: '#download' });
-    expect(await until(async () => readdirSync(saved), (files) => files.includes('file.txt'))).toContain('file.txt');
+    expect(
+      await until(
+        async () => readdirSync(saved),
+        (files) => files.includes('file.txt'),
+      ),
+    ).toContain('file.txt');
   });
 });

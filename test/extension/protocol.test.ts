@@ -57,7 +57,12 @@ async function outcome(op: string, args: Record<string, unknown> = {}): Promise<
 
 describe('the extension on the wire', () => {
   it('dials the seeded port and says hello with a fresh nonce and its identity, not the secret', () => {
-    expect(link.greeting).toEqual({ type: 'hello', v: WIRE_VERSION, nonce: expect.stringMatching(/^[\w-]{43}$/), ext: { id: EXTENSION_ID, version: '0.1.0', chrome: expect.any(String) } });
+    expect(link.greeting).toEqual({
+      type: 'hello',
+      v: WIRE_VERSION,
+      nonce: expect.stringMatching(/^[\w-]{43}$/),
+      ext: { id: EXTENSION_ID, version: '0.1.0', chrome: expect.any(String) },
+    });
     expect(link.texts.join('\n')).not.toContain(SECRET);
   });
 
@@ -66,12 +71,19 @@ describe('the extension on the wire', () => {
     link.sendText('{ not json');
     link.sendText(JSON.stringify({ type: 'command' }));
     link.sendText(JSON.stringify({ type: 'command', id: 'junk-op', op: 'format_disk', args: {}, timeoutMs: 1000 }));
-    link.sendText(JSON.stringify({ type: 'command', id: 'junk-extra', op: 'ping', args: {}, timeoutMs: 1000, extra: true }));
+    link.sendText(
+      JSON.stringify({ type: 'command', id: 'junk-extra', op: 'ping', args: {}, timeoutMs: 1000, extra: true }),
+    );
     link.sendText(JSON.stringify({ type: 'welcome', v: 99, session: 'x', heartbeatMs: 1 }));
     link.sendBinary(new Uint8Array([1, 2, 3]));
     const id = command('ping');
     expect((await link.next(is.result(id))).ok).toBe(true);
-    expect(link.received.slice(before).filter((frame) => frame.type === 'result').map((frame) => (frame as Result).id)).toEqual([id]);
+    expect(
+      link.received
+        .slice(before)
+        .filter((frame) => frame.type === 'result')
+        .map((frame) => (frame as Result).id),
+    ).toEqual([id]);
   });
 
   it('answers every command id exactly once: results, typed errors, repeats and junk arguments alike', async () => {
@@ -94,11 +106,25 @@ describe('the extension on the wire', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(ids.map((id) => answersTo(id).length)).toEqual(ids.map(() => 1));
 
-    const codes = Object.fromEntries(ids.map((id) => [id, answersTo(id)[0]!]).map(([id, frame]) => [id, (frame as Result).ok ? 'ok' : (frame as Extract<Result, { ok: false }>).error.code]));
-    expect(Object.values(codes)).toEqual(['ok', 'ok', 'ok', 'BAD_ARGS', 'STALE_TAB', 'TAB_NOT_FOUND', 'BAD_ARGS', expect.any(String), expect.any(String)]);
+    const codes = Object.fromEntries(
+      ids
+        .map((id) => [id, answersTo(id)[0]!])
+        .map(([id, frame]) => [id, (frame as Result).ok ? 'ok' : (frame as Extract<Result, { ok: false }>).error.code]),
+    );
+    expect(Object.values(codes)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'BAD_ARGS',
+      'STALE_TAB',
+      'TAB_NOT_FOUND',
+      'BAD_ARGS',
+      expect.any(String),
+      expect.any(String),
+    ]);
   });
 
-  it('answers the core\'s heartbeat ping with its timestamp', async () => {
+  it("answers the core's heartbeat ping with its timestamp", async () => {
     link.send({ type: 'ping', ts: 12345 });
     expect(await link.next(is.pong(12345))).toEqual({ type: 'pong', ts: 12345 });
   });
@@ -133,11 +159,16 @@ describe('the site policy from the core', () => {
     // Each of these would let the page be read again, were any part of it taken.
     const allowing = policyToTransfer(TEST_POLICY);
     link.sendText(JSON.stringify({ type: 'policy', policy: { ...allowing, extra: true } }));
-    link.sendText(JSON.stringify({ type: 'policy', policy: { ...allowing, grants: [{ site: '127.0.0.1', level: 'root' }] } }));
+    link.sendText(
+      JSON.stringify({ type: 'policy', policy: { ...allowing, grants: [{ site: '127.0.0.1', level: 'root' }] } }),
+    );
     link.sendText(JSON.stringify({ type: 'policy', policy: allowing, extra: true }));
     link.sendText(JSON.stringify({ type: 'policy' }));
     // Decodes, but one grant names a page rather than a site: refused whole, not applied minus the bad grant.
-    link.send({ type: 'policy', policy: { ...allowing, grants: [...allowing.grants, { site: 'http://127.0.0.1/admin', level: 'trusted' }] } });
+    link.send({
+      type: 'policy',
+      policy: { ...allowing, grants: [...allowing.grants, { site: 'http://127.0.0.1/admin', level: 'trusted' }] },
+    });
     expect(await outcome('snapshot', { tab })).toBe('POLICY_DENIED');
 
     link.policy(TEST_POLICY);
@@ -164,7 +195,10 @@ describe('a refused secret', () => {
     link.refuse('bad_secret', CLOSE_CODES.unauthorized);
     await link.closed;
     // The native host is asked again once (none is installed here), then the extension waits: no new dial.
-    const status = await until(() => browser.evaluate<{ link?: { state: string } }>('chrome.storage.session.get("link")'), (value) => value.link?.state === 'unauthorized');
+    const status = await until(
+      () => browser.evaluate<{ link?: { state: string } }>('chrome.storage.session.get("link")'),
+      (value) => value.link?.state === 'unauthorized',
+    );
     expect(status.link?.state).toBe('unauthorized');
     await expect(core.nextLink(2_000)).rejects.toThrow(/no connection/);
 

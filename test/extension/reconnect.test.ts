@@ -17,7 +17,12 @@ let hostDir: string;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  bridge = await BridgeServer.start({ port: 0, auth: new FakeAuth(), log: (line) => void logged.push(line), policy: () => TEST_POLICY });
+  bridge = await BridgeServer.start({
+    port: 0,
+    auth: new FakeAuth(),
+    log: (line) => void logged.push(line),
+    policy: () => TEST_POLICY,
+  });
   browser = await startExtensionBrowser();
   hostDir = join(browser.profileDir, 'NativeMessagingHosts');
 });
@@ -31,7 +36,8 @@ afterAll(async () => {
 const refusals = (): number => logged.filter((line) => line.includes('hung up before proving itself')).length;
 
 /** The asks the host has been started for (each one waits for its own release file before leaving without a reply). */
-const asks = (): string[] => (existsSync(hostDir) ? readdirSync(hostDir).filter((name) => name.startsWith('asked-')) : []);
+const asks = (): string[] =>
+  existsSync(hostDir) ? readdirSync(hostDir).filter((name) => name.startsWith('asked-')) : [];
 
 function release(ask: string): void {
   writeFileSync(join(hostDir, ask.replace('asked-', 'release-')), '');
@@ -40,36 +46,60 @@ function release(ask: string): void {
 function installGatedHost(): void {
   mkdirSync(hostDir, { recursive: true });
   const script = join(hostDir, 'gated-host.sh');
-  writeFileSync(script, `#!/bin/sh\ntouch "${hostDir}/asked-$$"\nwhile [ ! -e "${hostDir}/release-$$" ]; do sleep 0.05; done\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\ntouch "${hostDir}/asked-$$"\nwhile [ ! -e "${hostDir}/release-$$" ]; do sleep 0.05; done\n`,
+  );
   chmodSync(script, 0o755);
-  writeFileSync(join(hostDir, `${NATIVE_HOST_NAME}.json`), JSON.stringify({
-    name: NATIVE_HOST_NAME,
-    description: 'gated test host',
-    path: script,
-    type: 'stdio',
-    allowed_origins: [`chrome-extension://${EXTENSION_ID}/`],
-  }));
+  writeFileSync(
+    join(hostDir, `${NATIVE_HOST_NAME}.json`),
+    JSON.stringify({
+      name: NATIVE_HOST_NAME,
+      description: 'gated test host',
+      path: script,
+      type: 'stdio',
+      allowed_origins: [`chrome-extension://${EXTENSION_ID}/`],
+    }),
+  );
 }
 
 describe('Reconnect while a background dial is asking the native host', () => {
   it('dials once that ask is done', async () => {
     // A secret the app does not know, before any host is installed: refused, and the worker gives up for now.
     await browser.seed({ port: bridge.port, secret: 'not-the-apps-secret-Qz8vX2mK4pL9nR7tY1cB5dF3gH' });
-    expect(await until(async () => refusals(), (count) => count >= 1)).toBe(1);
+    expect(
+      await until(
+        async () => refusals(),
+        (count) => count >= 1,
+      ),
+    ).toBe(1);
     installGatedHost();
 
     // Opening the popup wakes the worker, which asks the host whether it has a newer secret: that ask now waits.
     const popup = await browser.openPage('popup.html');
-    const [background] = await until(async () => asks(), (found) => found.length === 1);
+    const [background] = await until(
+      async () => asks(),
+      (found) => found.length === 1,
+    );
     expect(background).toBeDefined();
     await popup.evaluate(`document.getElementById('reconnect').click()`);
     release(background!);
 
     // The person's dial asks the host once more (it is let go at once), then dials with the secret it has.
-    const ofPerson = (await until(async () => asks(), (found) => found.length === 2)).find((ask) => ask !== background);
+    const ofPerson = (
+      await until(
+        async () => asks(),
+        (found) => found.length === 2,
+      )
+    ).find((ask) => ask !== background);
     expect(ofPerson).toBeDefined();
     release(ofPerson!);
-    expect(await until(async () => refusals(), (count) => count > 1)).toBe(2);
+    expect(
+      await until(
+        async () => refusals(),
+        (count) => count > 1,
+      ),
+    ).toBe(2);
     await popup.close();
   });
 });

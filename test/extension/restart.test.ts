@@ -44,17 +44,22 @@ describe('a stopped worker', () => {
     // A new link is a new session: the old handle is recognisably stale, and the tab is still the agent's and current.
     await expect(linked.run('snapshot', { tab: oldHandle })).rejects.toMatchObject({ code: 'STALE_TAB' });
     const tabs = await linked.run('tabs');
-    const mine = (tabs.data?.['tabs'] as Array<{ tab: string; url: string; owned: boolean; current: boolean }>).find((tab) => tab.url.endsWith('/frames.html'));
+    const mine = (tabs.data?.['tabs'] as Array<{ tab: string; url: string; owned: boolean; current: boolean }>).find(
+      (tab) => tab.url.endsWith('/frames.html'),
+    );
     expect(mine).toMatchObject({ owned: true, current: true });
 
     // The old worker's attachment was let go and made afresh, so the out-of-process iframe is reachable again.
     const outline = await linked.run('snapshot');
-    expect(outline.text).toMatch(/iframe "Cross origin" \[frame \d+\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=f\d+e\d+\]/);
+    expect(outline.text).toMatch(
+      /iframe "Cross origin" \[frame \d+\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=f\d+e\d+\]/,
+    );
     expect((await linked.run('tab_close', { tab: mine!.tab })).text).toBe(`closed ${mine!.tab}`);
   });
 
   it('comes back by its alarm alone when nothing else wakes it (idle, no tab attached)', async () => {
-    const attached = await linked.browser.evaluate<Array<{ attached: boolean; tabId?: number }>>('chrome.debugger.getTargets()');
+    const attached =
+      await linked.browser.evaluate<Array<{ attached: boolean; tabId?: number }>>('chrome.debugger.getTargets()');
     expect(attached.filter((target) => target.attached && target.tabId !== undefined)).toEqual([]);
     const relinked = linked.nextLink();
     const stoppedAt = performance.now();

@@ -46,14 +46,19 @@ afterAll(async () => {
 /** Every form of the secret a rogue could use or check a guess against offline, without knowing it first. */
 function secretForms(link: RawLink): string[] {
   const forms = [secret];
-  for (const digest of [createHash('sha256').update(secret).digest(), createHmac('sha256', secret).update(link.greeting.nonce).digest()]) {
+  for (const digest of [
+    createHash('sha256').update(secret).digest(),
+    createHmac('sha256', secret).update(link.greeting.nonce).digest(),
+  ]) {
     forms.push(digest.toString('hex'), digest.toString('base64'), digest.toString('base64url'));
   }
   return forms;
 }
 
 function linkState(): Promise<{ state?: string; detail?: string }> {
-  return browser.evaluate<{ link?: { state: string; detail?: string } }>('chrome.storage.session.get("link")').then((value) => value.link ?? {});
+  return browser
+    .evaluate<{ link?: { state: string; detail?: string } }>('chrome.storage.session.get("link")')
+    .then((value) => value.link ?? {});
 }
 
 /** A core challenge the extension must refuse: sends it and waits until the extension hangs up. */
@@ -97,8 +102,12 @@ describe('a rogue server on the bridge port', () => {
     const again = await rogue.nextLink();
     await refusedAfter(again, { nonce: freshNonce(), proof: toBase64Url(new Uint8Array(32).fill(7)) });
     const headline = () => popup.evaluate<string>('document.getElementById("state").textContent');
-    expect(await until(headline, (text) => text === 'Refused a server that is not the app')).toBe('Refused a server that is not the app');
-    expect(await popup.evaluate<string>('document.getElementById("detail").textContent')).toMatch(/could not prove it is the Chrome MCP app.*told it nothing/);
+    expect(await until(headline, (text) => text === 'Refused a server that is not the app')).toBe(
+      'Refused a server that is not the app',
+    );
+    expect(await popup.evaluate<string>('document.getElementById("detail").textContent')).toMatch(
+      /could not prove it is the Chrome MCP app.*told it nothing/,
+    );
     expect(again.received).toEqual([]);
     await popup.close();
   });
@@ -115,7 +124,9 @@ describe('a rogue server on the bridge port', () => {
     // The extension gives a server 10 s to prove itself; then it hangs up.
     await link.closed;
     expect(link.received).toEqual([]);
-    expect(await browser.evaluate('chrome.storage.local.get("bridge").then((value) => value.bridge.secret)')).toBe(secret);
+    expect(await browser.evaluate('chrome.storage.local.get("bridge").then((value) => value.bridge.secret)')).toBe(
+      secret,
+    );
     await popup.close();
   });
 
@@ -147,22 +158,35 @@ describe('a rogue server on the bridge port', () => {
     const code = 'K7Q2-9XRT';
     const popup = await browser.openPage('popup.html');
     const dialled = rogue.nextLink();
-    await popup.evaluate(`document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`);
+    await popup.evaluate(
+      `document.getElementById('code').value = ${JSON.stringify(code)}; document.getElementById('pair-form').requestSubmit()`,
+    );
     const link = await dialled;
     expect(link.greeting).toMatchObject({ type: 'pair', nonce: expect.any(String) });
     const salt = toBase64Url(new Uint8Array(16).fill(9));
     const coreNonce = freshNonce();
     link.send({ type: 'challenge', nonce: coreNonce, proof: toBase64Url(new Uint8Array(32)), salt });
     await link.closed;
-    const result = await until(() => popup.evaluate<string>('document.getElementById("result").textContent'), (text) => text !== 'Pairing…');
+    const result = await until(
+      () => popup.evaluate<string>('document.getElementById("result").textContent'),
+      (text) => text !== 'Pairing…',
+    );
     expect(result).toMatch(/could not prove it knows this code.*Nothing was sent to it/);
 
     expect(link.received).toEqual([]);
     const key = await codeKey(code, salt);
-    const forms = [code, code.replace('-', ''), code.toLowerCase(), toBase64Url(key), await proofOf(key, 'extension', link.context(coreNonce))];
+    const forms = [
+      code,
+      code.replace('-', ''),
+      code.toLowerCase(),
+      toBase64Url(key),
+      await proofOf(key, 'extension', link.context(coreNonce)),
+    ];
     for (const text of link.texts) for (const form of forms) expect(text).not.toContain(form);
     // And the secret it had is still the one it keeps.
-    expect(await browser.evaluate('chrome.storage.local.get("bridge").then((value) => value.bridge.secret)')).toBe(secret);
+    expect(await browser.evaluate('chrome.storage.local.get("bridge").then((value) => value.bridge.secret)')).toBe(
+      secret,
+    );
     await popup.close();
   });
 

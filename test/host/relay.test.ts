@@ -64,7 +64,10 @@ describe('chrome-mcp relay', () => {
   it('shares the one core it starts with a second relay started at the same moment', async () => {
     const dataDir = freshDataDir();
     const [one, two] = await Promise.all([connect(dataDir, 'one'), connect(dataDir, 'two')]);
-    const [first, second] = await Promise.all([one.callTool({ name: 'status', arguments: {} }), two.callTool({ name: 'status', arguments: {} })]);
+    const [first, second] = await Promise.all([
+      one.callTool({ name: 'status', arguments: {} }),
+      two.callTool({ name: 'status', arguments: {} }),
+    ]);
     expect(first.isError, textOf(first)).toBeFalsy();
     expect(second.isError, textOf(second)).toBeFalsy();
     // Both relays may have started a core; the one that lost found the other serving and left.
@@ -91,7 +94,14 @@ describe('chrome-mcp relay', () => {
     const written: Buffer[] = [];
     output.on('data', (chunk: Buffer) => written.push(chunk));
     let starts = 0;
-    const code = await runRelay({ dataDir, startCore: () => void starts++, input: new PassThrough(), output, log: (line) => void lines.push(line), waitMs: 500 });
+    const code = await runRelay({
+      dataDir,
+      startCore: () => void starts++,
+      input: new PassThrough(),
+      output,
+      log: (line) => void lines.push(line),
+      waitMs: 500,
+    });
     expect(code).toBe(1);
     expect(starts).toBe(1);
     expect(Buffer.concat(written).length).toBe(0);
@@ -118,7 +128,14 @@ describe('chrome-mcp relay', () => {
     const input = new PassThrough();
     input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })}\n`);
     let starts = 0;
-    const code = await runRelay({ dataDir, startCore: () => void starts++, input, output: new PassThrough(), log: (line) => void lines.push(line), waitMs: 500 });
+    const code = await runRelay({
+      dataDir,
+      startCore: () => void starts++,
+      input,
+      output: new PassThrough(),
+      log: (line) => void lines.push(line),
+      waitMs: 500,
+    });
     await new Promise((resolve) => impostor.close(resolve));
     expect(code).toBe(1);
     // Someone answers there, so starting a core of our own would only meet it again.

@@ -8,7 +8,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { processesMentioning } from '../support/processes.js';
 import { textOf } from '../support/tool-result.js';
-import { cleanUpDataDirs, controlOf, coreReady, freshDataDir, initialize, relayClient, spawnRelay, spawnServe, type Served } from './support.js';
+import {
+  cleanUpDataDirs,
+  controlOf,
+  coreReady,
+  freshDataDir,
+  initialize,
+  relayClient,
+  spawnRelay,
+  spawnServe,
+  type Served,
+} from './support.js';
 
 let fixtures: FixtureServer;
 let dataDir: string;
@@ -44,7 +54,10 @@ describe('several MCP clients on one core', () => {
 
   it('serves two clients at once, each its own session, each seen under its own name', async () => {
     const [alpha, beta] = await Promise.all([connect('alpha-client'), connect('beta-client')]);
-    const [alphaStatus, betaStatus] = await Promise.all([alpha.callTool({ name: 'status', arguments: {} }), beta.callTool({ name: 'status', arguments: {} })]);
+    const [alphaStatus, betaStatus] = await Promise.all([
+      alpha.callTool({ name: 'status', arguments: {} }),
+      beta.callTool({ name: 'status', arguments: {} }),
+    ]);
     expect(alphaStatus.isError, textOf(alphaStatus)).toBeFalsy();
     expect(betaStatus.isError, textOf(betaStatus)).toBeFalsy();
     const [alphaTab, betaTab] = await Promise.all([
@@ -55,13 +68,17 @@ describe('several MCP clients on one core', () => {
     expect(betaTab.isError, textOf(betaTab)).toBeFalsy();
 
     const { events } = await controlOf(dataDir).call('activity.list');
-    const calls = events.flatMap((event) => (event.type === 'call' ? [`${event.client} ${event.tool}${event.url ? ` ${event.url}` : ''}`] : []));
-    expect(calls).toEqual(expect.arrayContaining([
-      'alpha-client status',
-      'beta-client status',
-      `alpha-client tab_new ${fixtures.url('mcp-hello.html')}`,
-      `beta-client tab_new ${fixtures.url('nav-basic.html')}`,
-    ]));
+    const calls = events.flatMap((event) =>
+      event.type === 'call' ? [`${event.client} ${event.tool}${event.url ? ` ${event.url}` : ''}`] : [],
+    );
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'alpha-client status',
+        'beta-client status',
+        `alpha-client tab_new ${fixtures.url('mcp-hello.html')}`,
+        `beta-client tab_new ${fixtures.url('nav-basic.html')}`,
+      ]),
+    );
     // Numbered once for the core: the panel keys its list by them.
     const ids = events.flatMap((event) => (event.type === 'call' ? [event.id] : []));
     expect(new Set(ids).size).toBe(ids.length);
@@ -76,15 +93,19 @@ describe('several MCP clients on one core', () => {
       right.callTool({ name: 'navigate', arguments: { url: fixtures.url('nav-second.html') } }),
     ]);
     for (const result of navigated) expect(result.isError, textOf(result)).toBeFalsy();
-    const titles = await Promise.all([left, right].map((client) => client.callTool({ name: 'eval', arguments: { expression: 'document.title' } })));
+    const titles = await Promise.all(
+      [left, right].map((client) => client.callTool({ name: 'eval', arguments: { expression: 'document.title' } })),
+    );
     expect(titles.map(textOf)).toEqual(['"Nav basic"', '"Nav second"']);
     // `status` names each client's own tab, not the one some client used last.
-    const statuses = await Promise.all([left, right].map((client) => client.callTool({ name: 'status', arguments: {} })));
+    const statuses = await Promise.all(
+      [left, right].map((client) => client.callTool({ name: 'status', arguments: {} })),
+    );
     expect(textOf(statuses[0]!)).toMatch(/\ntab: \S+ \S+nav-basic\.html "Nav basic"/);
     expect(textOf(statuses[1]!)).toMatch(/\ntab: \S+ \S+nav-second\.html "Nav second"/);
   });
 
-  it('ends only its own session on a relay\'s stdin EOF: the relay exits 0, the other client keeps working', async () => {
+  it("ends only its own session on a relay's stdin EOF: the relay exits 0, the other client keeps working", async () => {
     const staying = await connect('staying-client');
     const leaving = spawnRelay(dataDir);
     const answer = await initialize(leaving.rpc, 'leaving-client');
@@ -115,7 +136,9 @@ describe('several MCP clients on one core', () => {
     await expect.poll(names, { timeout: 5_000 }).not.toContain('gone-client');
     expect(await names()).toContain('listed-client');
     const { events } = await control.call('activity.list');
-    const changes = events.flatMap((event) => (event.type === 'client' && event.client.name === 'gone-client' ? [event.change] : []));
+    const changes = events.flatMap((event) =>
+      event.type === 'client' && event.client.name === 'gone-client' ? [event.change] : [],
+    );
     expect(changes).toEqual(['connected', 'disconnected']);
   });
 

@@ -67,7 +67,11 @@ async function handshake(socket: Socket, rpc: RawRpc, token: string, after = '')
   socket.write(`${JSON.stringify({ proof: proof(token, `chrome-mcp relay|${challenge.nonce}|${hello}`) })}\n${after}`);
 }
 
-async function session(name: string, address = host.address, token = readCoreFile(dataDir)!.token): Promise<{ socket: Socket; rpc: RawRpc }> {
+async function session(
+  name: string,
+  address = host.address,
+  token = readCoreFile(dataDir)!.token,
+): Promise<{ socket: Socket; rpc: RawRpc }> {
   const socket = await opened(address);
   const rpc = rawRpc(socket, socket);
   await handshake(socket, rpc, token);
@@ -107,7 +111,9 @@ describe('the core socket', () => {
     const token = readCoreFile(dataDir)!.token;
     expect(await answerTo((socket) => socket.write(`${JSON.stringify({ auth: token })}\n`))).toBe('');
     expect(await answerTo((socket) => socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n'))).toBe('');
-    expect(await answerTo((socket) => socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`))).toBe('');
+    expect(
+      await answerTo((socket) => socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`)),
+    ).toBe('');
     expect(await answerTo((socket) => socket.write('x'.repeat(4096)))).toBe('');
     // The silent peer is dropped by the core's own deadline: this waits for it, and asserts nothing about how long.
     expect(await answerTo(() => undefined)).toBe('');
@@ -119,9 +125,11 @@ describe('the core socket', () => {
     socket.end();
   });
 
-  it('drops a peer that answers the challenge with a wrong token, a replayed proof or the core\'s own proof, serving none', async () => {
+  it("drops a peer that answers the challenge with a wrong token, a replayed proof or the core's own proof, serving none", async () => {
     const token = readCoreFile(dataDir)!.token;
-    const refusedWith = async (answer: (challenge: { nonce: string; proof: string }, hello: string) => string): Promise<string[]> => {
+    const refusedWith = async (
+      answer: (challenge: { nonce: string; proof: string }, hello: string) => string,
+    ): Promise<string[]> => {
       const socket = await opened();
       const rpc = rawRpc(socket, socket);
       const closed = closeOf(socket);
@@ -129,24 +137,37 @@ describe('the core socket', () => {
       socket.write(`${JSON.stringify({ hello })}\n`);
       await expect.poll(() => rpc.lines.length).toBe(1);
       const challenge = JSON.parse(rpc.lines[0]!) as { nonce: string; proof: string };
-      socket.write(`${JSON.stringify({ proof: answer(challenge, hello) })}\n${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`);
+      socket.write(
+        `${JSON.stringify({ proof: answer(challenge, hello) })}\n${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`,
+      );
       await closed;
       return rpc.lines.slice(1);
     };
     const before = logged.length;
-    expect(await refusedWith(({ nonce }, hello) => proof('Wrong-Token-Qz8vX2mK4pL9nR7tY1cB5dF3gH6jA0sE8wU2iO4', `chrome-mcp relay|${nonce}|${hello}`))).toEqual([]);
+    expect(
+      await refusedWith(({ nonce }, hello) =>
+        proof('Wrong-Token-Qz8vX2mK4pL9nR7tY1cB5dF3gH6jA0sE8wU2iO4', `chrome-mcp relay|${nonce}|${hello}`),
+      ),
+    ).toEqual([]);
     // A proof that was right for another connection's nonces is worth nothing on this one.
     const stale = randomBytes(32).toString('base64url');
     expect(await refusedWith((_, hello) => proof(token, `chrome-mcp relay|${stale}|${hello}`))).toEqual([]);
     // The core's proof, reflected: the side's name is part of what is signed.
     expect(await refusedWith(({ proof: its }) => its)).toEqual([]);
-    expect(logged.slice(before).filter((line) => line.includes("did not prove it holds this core's token"))).toHaveLength(3);
+    expect(
+      logged.slice(before).filter((line) => line.includes("did not prove it holds this core's token")),
+    ).toHaveLength(3);
   });
 
   it('keeps bytes sent right behind the proof for the session', async () => {
     const socket = await opened();
     const rpc = rawRpc(socket, socket);
-    const initializeLine = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'eager', version: '1' } } });
+    const initializeLine = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'eager', version: '1' } },
+    });
     await handshake(socket, rpc, readCoreFile(dataDir)!.token, `${initializeLine}\n`);
     await expect.poll(() => rpc.lines.length).toBe(3);
     expect(rpc.lines[1]).toBe('{"ok":true}');
@@ -181,7 +202,11 @@ describe('the core socket', () => {
     const stale = freshDataDir();
     const path = join(stale, 'core.sock');
     // A process that listens and is then killed outright leaves its socket file with nothing behind it.
-    const holder = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const holder = spawn(
+      process.execPath,
+      ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     await once(holder.stdout!, 'data');
     holder.kill('SIGKILL');
     await once(holder, 'exit');
@@ -212,11 +237,15 @@ describe('the core address', () => {
   it('refuses a data dir too long for a unix socket, rather than let the kernel cut the path short', () => {
     const deep = join(dataDir, 'x'.repeat(100));
     mkdirSync(deep);
-    expect(() => coreAddress(deep, 'linux')).toThrow(/longer than the 103 bytes a unix socket allows: use a shorter --data-dir/);
+    expect(() => coreAddress(deep, 'linux')).toThrow(
+      /longer than the 103 bytes a unix socket allows: use a shorter --data-dir/,
+    );
   });
 
   it('is a named pipe per data dir on Windows', () => {
     expect(coreAddress('C:\\Users\\a\\.chrome-mcp', 'win32')).toMatch(/^\\\\\.\\pipe\\chrome-mcp-[0-9a-f]{16}$/);
-    expect(coreAddress('C:\\Users\\a\\.chrome-mcp', 'win32')).not.toBe(coreAddress('C:\\Users\\b\\.chrome-mcp', 'win32'));
+    expect(coreAddress('C:\\Users\\a\\.chrome-mcp', 'win32')).not.toBe(
+      coreAddress('C:\\Users\\b\\.chrome-mcp', 'win32'),
+    );
   });
 });

@@ -43,7 +43,10 @@ export interface Served {
 }
 
 export function spawnServe(dataDir: string): Served {
-  const child = spawn(process.execPath, [CLI, 'serve', ...coreFlags(dataDir)], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...childEnv } });
+  const child = spawn(process.execPath, [CLI, 'serve', ...coreFlags(dataDir)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...childEnv },
+  });
   const chunks: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -68,8 +71,16 @@ export function controlOf(dataDir: string): ControlClient {
 }
 
 /** An MCP client named `name` through its own `chrome-mcp relay`, the way Claude Desktop would run it. */
-export async function relayClient(dataDir: string, name: string): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'relay', ...coreFlags(dataDir)], env: childEnv, stderr: 'pipe' });
+export async function relayClient(
+  dataDir: string,
+  name: string,
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'relay', ...coreFlags(dataDir)],
+    env: childEnv,
+    stderr: 'pipe',
+  });
   const chunks: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   const client = new Client({ name, version: '1' });
@@ -86,7 +97,10 @@ export interface RawRelay {
 
 /** A `chrome-mcp relay` spoken to by hand, for tests that watch its stdout bytes, its stderr and its exit code. */
 export function spawnRelay(dataDir: string): RawRelay {
-  const child = spawn(process.execPath, [CLI, 'relay', ...coreFlags(dataDir)], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...childEnv } });
+  const child = spawn(process.execPath, [CLI, 'relay', ...coreFlags(dataDir)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...childEnv },
+  });
   const chunks: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -130,7 +144,11 @@ export function rawRpc(input: Readable, output: Writable): RawRpc {
 
 /** An MCP session opened by hand: initialize as `name`, then the initialized notification. */
 export async function initialize(rpc: RawRpc, name: string): Promise<Record<string, unknown>> {
-  const answer = await rpc.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } });
+  const answer = await rpc.request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name, version: '1' },
+  });
   rpc.notify('notifications/initialized');
   return answer;
 }

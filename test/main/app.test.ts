@@ -62,11 +62,20 @@ interface Started {
 }
 
 /** runApp as main.ts calls it, once Electron is ready; resolves when start-up is done (the pairing panel opens last). */
-async function startApp({ isPackaged = true, dataDir = freshDataDir(), userData = mkdtempSync(join(scratch, 'user-')) } = {}): Promise<Started> {
+async function startApp({
+  isPackaged = true,
+  dataDir = freshDataDir(),
+  userData = mkdtempSync(join(scratch, 'user-')),
+} = {}): Promise<Started> {
   process.env['CHROME_MCP_DATA'] = dataDir;
   app.getPath.mockImplementation((name: string) => join(userData, name === 'userData' ? '' : name));
   const windows = FakeBrowserWindow.all.length;
-  runApp({ mainDir: join(scratch, 'build'), appPath: '/opt/chrome-mcp/app', resourcesPath: '/opt/chrome-mcp/resources', isPackaged });
+  runApp({
+    mainDir: join(scratch, 'build'),
+    appPath: '/opt/chrome-mcp/app',
+    resourcesPath: '/opt/chrome-mcp/resources',
+    isPackaged,
+  });
   running = true;
   const opened = (): string | undefined => FakeBrowserWindow.all.slice(windows).at(-1)?.webContents.loads[0]?.url;
   await expect.poll(opened, { timeout: 15_000 }).toBe('app://panel/index.html#screen=connection');
@@ -135,12 +144,21 @@ async function relaySession(dataDir: string) {
   const toCore = new PassThrough();
   const fromCore = new PassThrough();
   const startOne = vi.fn();
-  const exit = runRelay({ dataDir, startCore: startOne, input: toCore, output: fromCore, log: () => undefined, waitMs: 2_000 });
+  const exit = runRelay({
+    dataDir,
+    startCore: startOne,
+    input: toCore,
+    output: fromCore,
+    log: () => undefined,
+    waitMs: 2_000,
+  });
   const rpc = rawRpc(fromCore, toCore);
   const hello = await initialize(rpc, 'app-test');
   expect(startOne).not.toHaveBeenCalled();
   const status = async (): Promise<string> => {
-    const answer = (await rpc.request('tools/call', { name: 'status', arguments: {} })) as { result: { content: { text: string }[] } };
+    const answer = (await rpc.request('tools/call', { name: 'status', arguments: {} })) as {
+      result: { content: { text: string }[] };
+    };
     return answer.result.content[0]!.text;
   };
   return { hello, status, end: () => (toCore.end(), exit) };
@@ -170,7 +188,7 @@ afterAll(async () => {
 });
 
 describe('the tray app starting', () => {
-  it('starts the core with the app\'s own Chromium as its fallback, in the data dir the person chose', async () => {
+  it("starts the core with the app's own Chromium as its fallback, in the data dir the person chose", async () => {
     const { dataDir } = await startApp();
     expect(cores.at(-1)!.config.dataDir).toBe(dataDir);
     const session = await relaySession(dataDir);
@@ -181,47 +199,63 @@ describe('the tray app starting', () => {
   it('writes the helper launcher at <dataDir>/bin/chrome-mcp-helper, running this executable in helper mode', async () => {
     const { dataDir } = await startApp({ isPackaged: true });
     const path = join(dataDir, 'bin', 'chrome-mcp-helper');
-    expect(readFileSync(path, 'utf8')).toBe(helperLauncher(dataDir, [process.execPath, '--mcp-helper'], process.platform).text);
+    expect(readFileSync(path, 'utf8')).toBe(
+      helperLauncher(dataDir, [process.execPath, '--mcp-helper'], process.platform).text,
+    );
     if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o700);
   });
 
   it('names the app folder in the launcher when unpackaged (Electron would open its default app without it)', async () => {
     const { dataDir } = await startApp({ isPackaged: false });
     const text = readFileSync(join(dataDir, 'bin', 'chrome-mcp-helper'), 'utf8');
-    expect(text).toBe(helperLauncher(dataDir, [process.execPath, '/opt/chrome-mcp/app', '--mcp-helper'], process.platform).text);
+    expect(text).toBe(
+      helperLauncher(dataDir, [process.execPath, '/opt/chrome-mcp/app', '--mcp-helper'], process.platform).text,
+    );
   });
 
-  it.skipIf(process.platform === 'win32')('installs the native host for the browsers here, running this executable with --native-host; a restart rewrites nothing', async () => {
-    const home = homedir();
-    expect(home.startsWith(scratch), 'a temp home').toBe(true);
-    const chromium = profileRoot('chromium', process.platform, home)!;
-    mkdirSync(chromium, { recursive: true });
-    const { dataDir, userData } = await startApp({ isPackaged: true });
-    const wrapper = hostWrapper({ platform: process.platform, dataDir, command: [process.execPath, '--native-host'] });
-    const manifest = manifestPathIn(chromium, process.platform);
-    expect(JSON.parse(readFileSync(manifest, 'utf8'))).toEqual(hostManifest(wrapper.path));
-    expect(readFileSync(wrapper.path, 'utf8')).toBe(wrapper.text);
-    expect(statSync(wrapper.path).mode & 0o777).toBe(0o700);
-    // Only browsers with a profile folder: no folders made for the others.
-    expect(existsSync(profileRoot('chrome', process.platform, home)!)).toBe(false);
+  it.skipIf(process.platform === 'win32')(
+    'installs the native host for the browsers here, running this executable with --native-host; a restart rewrites nothing',
+    async () => {
+      const home = homedir();
+      expect(home.startsWith(scratch), 'a temp home').toBe(true);
+      const chromium = profileRoot('chromium', process.platform, home)!;
+      mkdirSync(chromium, { recursive: true });
+      const { dataDir, userData } = await startApp({ isPackaged: true });
+      const wrapper = hostWrapper({
+        platform: process.platform,
+        dataDir,
+        command: [process.execPath, '--native-host'],
+      });
+      const manifest = manifestPathIn(chromium, process.platform);
+      expect(JSON.parse(readFileSync(manifest, 'utf8'))).toEqual(hostManifest(wrapper.path));
+      expect(readFileSync(wrapper.path, 'utf8')).toBe(wrapper.text);
+      expect(statSync(wrapper.path).mode & 0o777).toBe(0o700);
+      // Only browsers with a profile folder: no folders made for the others.
+      expect(existsSync(profileRoot('chrome', process.platform, home)!)).toBe(false);
 
-    const written = () => [wrapper.path, manifest].map((path) => ({ ino: statSync(path).ino, mtime: statSync(path).mtimeMs }));
-    const before = written();
-    await quit();
-    panel()!.destroy();
-    await startApp({ dataDir, userData });
-    expect(written()).toEqual(before);
-  });
+      const written = () =>
+        [wrapper.path, manifest].map((path) => ({ ino: statSync(path).ino, mtime: statSync(path).mtimeMs }));
+      const before = written();
+      await quit();
+      panel()!.destroy();
+      await startApp({ dataDir, userData });
+      expect(written()).toEqual(before);
+    },
+  );
 
   it('names the app folder in the native host wrapper when unpackaged', async () => {
     const { dataDir } = await startApp({ isPackaged: false });
-    const wrapper = hostWrapper({ platform: process.platform, dataDir, command: [process.execPath, '/opt/chrome-mcp/app', '--native-host'] });
+    const wrapper = hostWrapper({
+      platform: process.platform,
+      dataDir,
+      command: [process.execPath, '/opt/chrome-mcp/app', '--native-host'],
+    });
     expect(readFileSync(wrapper.path, 'utf8')).toBe(wrapper.text);
   });
 
   it('starts all the same when the native host cannot be installed: the log says why and the tray says so', async () => {
     const dataDir = freshDataDir();
-    writeFileSync(join(dataDir, 'native-host'), 'a file where the wrapper\'s folder goes');
+    writeFileSync(join(dataDir, 'native-host'), "a file where the wrapper's folder goes");
     await startApp({ dataDir });
     await expect.poll(labels).toContain('Pairing host not installed: see Open logs');
     expect(readFileSync(join(scratch, 'main.log'), 'utf8')).toMatch(/could not install the native host .*native-host/);
@@ -238,7 +272,7 @@ describe('the tray app starting', () => {
     expect(await session.end()).toBe(0);
   });
 
-  it('opens the pairing screen for a person\'s launch with nothing paired', async () => {
+  it("opens the pairing screen for a person's launch with nothing paired", async () => {
     await startApp();
     expect(FakeBrowserWindow.all.filter((window) => !window.isDestroyed())).toHaveLength(1);
     expect(panel()!.options['webPreferences']).toMatchObject({ preload: join(scratch, 'build', 'preload.js') });
@@ -248,7 +282,15 @@ describe('the tray app starting', () => {
 describe('the tray menu', () => {
   it('is built from the menu model and follows the core: a control stop shows Resume, Resume from the menu stops it', async () => {
     const { dataDir } = await startApp();
-    expect(labels()).toEqual(expect.arrayContaining(['Extension not paired', 'Pair extension…', 'Stop agent', 'Connect Cursor', 'Quit Chrome MCP']));
+    expect(labels()).toEqual(
+      expect.arrayContaining([
+        'Extension not paired',
+        'Pair extension…',
+        'Stop agent',
+        'Connect Cursor',
+        'Quit Chrome MCP',
+      ]),
+    );
     expect(tray().setToolTip).toHaveBeenLastCalledWith('Chrome MCP: Extension not paired');
 
     // The panel's stop arrives through the control API, not the menu: the activity event must reach the tray.
@@ -284,9 +326,11 @@ describe('the tray menu', () => {
 
   it('keeps "Show the app\'s browser windows" across a restart, and the app\'s browser follows it', async () => {
     const { dataDir, userData } = await startApp();
-    expect(menu().find((item) => item.label === 'Show the app\'s browser windows')).toMatchObject({ checked: true });
-    click('Show the app\'s browser windows');
-    await expect.poll(() => menu().find((item) => item.label === 'Show the app\'s browser windows')?.checked).toBe(false);
+    expect(menu().find((item) => item.label === "Show the app's browser windows")).toMatchObject({ checked: true });
+    click("Show the app's browser windows");
+    await expect
+      .poll(() => menu().find((item) => item.label === "Show the app's browser windows")?.checked)
+      .toBe(false);
     const session = await relaySession(dataDir);
     expect(await session.status()).toContain('starts on first use, headless');
     await session.end();
@@ -295,14 +339,14 @@ describe('the tray menu', () => {
     panel()!.destroy();
 
     await startApp({ dataDir, userData });
-    expect(menu().find((item) => item.label === 'Show the app\'s browser windows')).toMatchObject({ checked: false });
+    expect(menu().find((item) => item.label === "Show the app's browser windows")).toMatchObject({ checked: false });
   });
 
   it('starts with the default settings when the settings file is corrupt', async () => {
     const userData = mkdtempSync(join(scratch, 'user-'));
     writeFileSync(join(userData, 'app-settings.json'), '{"showBrowser": tru');
     await startApp({ userData });
-    expect(menu().find((item) => item.label === 'Show the app\'s browser windows')).toMatchObject({ checked: true });
+    expect(menu().find((item) => item.label === "Show the app's browser windows")).toMatchObject({ checked: true });
   });
 
   it('connects a client to the launcher and tells the person; says so when it already is; reports a refused config', async () => {
@@ -317,21 +361,30 @@ describe('the tray menu', () => {
 
     // Connecting may run a client's own command, so the notification comes once that is done.
     click('Connect Cursor');
-    await expect.poll(told).toContainEqual({ title: 'Cursor connected', body: `Restart Cursor to use Chrome MCP (${config}).` });
-    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ mcpServers: { 'chrome-mcp': { command: launcher, args: [] } } });
+    await expect
+      .poll(told)
+      .toContainEqual({ title: 'Cursor connected', body: `Restart Cursor to use Chrome MCP (${config}).` });
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
+      mcpServers: { 'chrome-mcp': { command: launcher, args: [] } },
+    });
 
     click('Connect Cursor');
-    await expect.poll(told).toContainEqual({ title: 'Cursor is already connected', body: `Its config (${config}) already runs Chrome MCP.` });
+    await expect.poll(told).toContainEqual({
+      title: 'Cursor is already connected',
+      body: `Its config (${config}) already runs Chrome MCP.`,
+    });
 
     writeFileSync(config, '{ not json');
     click('Connect Cursor');
-    await expect.poll(told).toContainEqual({ title: 'Could not connect Cursor', body: expect.stringContaining('nothing was changed') });
+    await expect
+      .poll(told)
+      .toContainEqual({ title: 'Could not connect Cursor', body: expect.stringContaining('nothing was changed') });
     expect(readFileSync(config, 'utf8')).toBe('{ not json');
   });
 });
 
 describe('a second launch', () => {
-  it('focuses the panel for a person, and stays quiet for the helper\'s background launch', async () => {
+  it("focuses the panel for a person, and stays quiet for the helper's background launch", async () => {
     await startApp();
     const window = panel()!;
     window.focused = false;
@@ -397,9 +450,17 @@ describe('start-up that cannot go on', () => {
     const started = cores.length;
     try {
       process.env['CHROME_MCP_DATA'] = dataDir;
-      runApp({ mainDir: scratch, appPath: '/opt/chrome-mcp/app', resourcesPath: '/opt/chrome-mcp/resources', isPackaged: true });
+      runApp({
+        mainDir: scratch,
+        appPath: '/opt/chrome-mcp/app',
+        resourcesPath: '/opt/chrome-mcp/resources',
+        isPackaged: true,
+      });
       await expect.poll(() => app.exit.mock.calls, { timeout: 10_000 }).toContainEqual([1]);
-      expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Chrome MCP', expect.stringContaining(`Another Chrome MCP already serves ${dataDir}`));
+      expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
+        'Chrome MCP',
+        expect.stringContaining(`Another Chrome MCP already serves ${dataDir}`),
+      );
       expect(electron.dialog.showErrorBox).toHaveBeenCalledTimes(1);
       expect(Tray).not.toHaveBeenCalled();
       expect(cores, 'a refused app starts no core').toHaveLength(started);
@@ -416,9 +477,17 @@ describe('start-up that cannot go on', () => {
     const dataDir = freshDataDir();
     writeFileSync(join(dataDir, 'policy.json'), '{"sites": [');
     process.env['CHROME_MCP_DATA'] = dataDir;
-    runApp({ mainDir: scratch, appPath: '/opt/chrome-mcp/app', resourcesPath: '/opt/chrome-mcp/resources', isPackaged: true });
+    runApp({
+      mainDir: scratch,
+      appPath: '/opt/chrome-mcp/app',
+      resourcesPath: '/opt/chrome-mcp/resources',
+      isPackaged: true,
+    });
     await expect.poll(() => app.exit.mock.calls, { timeout: 10_000 }).toContainEqual([1]);
-    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Chrome MCP', expect.stringMatching(new RegExp(`^${join(dataDir, 'policy.json')}: .*Fix the file`, 's')));
+    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Chrome MCP',
+      expect.stringMatching(new RegExp(`^${join(dataDir, 'policy.json')}: .*Fix the file`, 's')),
+    );
     expect(readCoreFile(dataDir)).toBeUndefined();
     expect(existsSync(join(dataDir, CORE_SOCKET))).toBe(false);
   });
@@ -427,9 +496,17 @@ describe('start-up that cannot go on', () => {
     const notAFolder = join(scratch, 'not-a-folder');
     writeFileSync(notAFolder, '');
     process.env['CHROME_MCP_DATA'] = notAFolder;
-    runApp({ mainDir: scratch, appPath: '/opt/chrome-mcp/app', resourcesPath: '/opt/chrome-mcp/resources', isPackaged: true });
+    runApp({
+      mainDir: scratch,
+      appPath: '/opt/chrome-mcp/app',
+      resourcesPath: '/opt/chrome-mcp/resources',
+      isPackaged: true,
+    });
     await expect.poll(() => app.exit.mock.calls, { timeout: 10_000 }).toContainEqual([1]);
-    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Chrome MCP', expect.stringMatching(/^Chrome MCP could not start: /));
+    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Chrome MCP',
+      expect.stringMatching(/^Chrome MCP could not start: /),
+    );
     expect(Tray).not.toHaveBeenCalled();
   });
 });

@@ -33,8 +33,10 @@ function freshConfig(text?: string): string {
   return path;
 }
 
-const REWRITES = 'Claude Code rewrites this file while it runs and can undo this change: quit Claude Code before making it, or make it again once Claude Code has restarted.';
-const servers = (path: string): unknown => (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers: unknown }).mcpServers;
+const REWRITES =
+  'Claude Code rewrites this file while it runs and can undo this change: quit Claude Code before making it, or make it again once Claude Code has restarted.';
+const servers = (path: string): unknown =>
+  (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers: unknown }).mcpServers;
 
 describe('Connect <client>', () => {
   it.each(CLIENT_NAMES)('writes %s a config entry that runs the launcher, and says to restart it', async (client) => {
@@ -48,11 +50,14 @@ describe('Connect <client>', () => {
     expect(outcome.body).toBe(client === 'claude-code' ? `${restart} ${REWRITES}` : restart);
   });
 
-  it('keeps the other servers, names the backup of the old file, and updates an entry for a launcher that moved, keeping the person\'s flags', async () => {
+  it("keeps the other servers, names the backup of the old file, and updates an entry for a launcher that moved, keeping the person's flags", async () => {
     const old = { command: '/old/bin/chrome-mcp-helper', args: ['--allow', 'example.com'] };
     const path = freshConfig(JSON.stringify({ mcpServers: { other: { command: 'other-server' }, 'chrome-mcp': old } }));
     const outcome = await connectClient('cursor', LAUNCHER, configAt(path));
-    expect(servers(path)).toEqual({ other: { command: 'other-server' }, 'chrome-mcp': { command: LAUNCHER, args: ['--allow', 'example.com'] } });
+    expect(servers(path)).toEqual({
+      other: { command: 'other-server' },
+      'chrome-mcp': { command: LAUNCHER, args: ['--allow', 'example.com'] },
+    });
     expect(outcome).toMatchObject({ ok: true, title: 'Cursor connected' });
     const backup = /The old file is kept as (.+)\.$/.exec(outcome.body)?.[1];
     expect(backup).toBeDefined();
@@ -64,7 +69,11 @@ describe('Connect <client>', () => {
     await connectClient('claude-desktop', LAUNCHER, configAt(path));
     const before = readFileSync(path, 'utf8');
     const again = await connectClient('claude-desktop', LAUNCHER, configAt(path));
-    expect(again).toEqual({ ok: true, title: 'Claude Desktop is already connected', body: `Its config (${path}) already runs Chrome MCP.` });
+    expect(again).toEqual({
+      ok: true,
+      title: 'Claude Desktop is already connected',
+      body: `Its config (${path}) already runs Chrome MCP.`,
+    });
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
 
@@ -88,9 +97,12 @@ describe('Connect <client>', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"mcpServers": []}');
   });
 
-  it('makes the client\'s folder when the client has never run', async () => {
+  it("makes the client's folder when the client has never run", async () => {
     const path = join(mkdtempSync(join(scratch, 'case-')), '.cursor', 'mcp.json');
-    expect(await connectClient('cursor', LAUNCHER, configAt(path))).toMatchObject({ ok: true, title: 'Cursor connected' });
+    expect(await connectClient('cursor', LAUNCHER, configAt(path))).toMatchObject({
+      ok: true,
+      title: 'Cursor connected',
+    });
     expect(existsSync(path)).toBe(true);
   });
 
@@ -102,8 +114,13 @@ describe('Connect <client>', () => {
         title: 'Claude Code connected',
         body: `Restart Claude Code to use Chrome MCP (${config}).`,
       });
-      expect(calls()).toEqual([['mcp', 'add-json', '--scope', 'user', 'chrome-mcp', JSON.stringify({ command: LAUNCHER, args: [] })]]);
-      expect(await connectClient('claude-code', LAUNCHER, register)).toMatchObject({ ok: true, title: 'Claude Code is already connected' });
+      expect(calls()).toEqual([
+        ['mcp', 'add-json', '--scope', 'user', 'chrome-mcp', JSON.stringify({ command: LAUNCHER, args: [] })],
+      ]);
+      expect(await connectClient('claude-code', LAUNCHER, register)).toMatchObject({
+        ok: true,
+        title: 'Claude Code is already connected',
+      });
       expect(calls()).toHaveLength(1);
     });
 

@@ -22,7 +22,11 @@ describe('DebuggerCdp', () => {
     const { debuggee, cdp } = attached();
     expect(debuggee.attachedWith).toBe('1.3');
     const answer = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: '1+1' });
-    expect(debuggee.commands[0]).toMatchObject({ method: 'Runtime.evaluate', params: { expression: '1+1' }, sessionId: '' });
+    expect(debuggee.commands[0]).toMatchObject({
+      method: 'Runtime.evaluate',
+      params: { expression: '1+1' },
+      sessionId: '',
+    });
     debuggee.commands[0]!.resolve({ result: { value: 2 } });
     await expect(answer).resolves.toEqual({ result: { value: 2 } });
   });

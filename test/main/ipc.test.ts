@@ -10,7 +10,10 @@ import { FakeWebContents, fakeElectron } from './support/fake-electron.js';
 vi.mock('electron', () => fakeElectron());
 
 const electron = await import('electron');
-const ipcMain = electron.ipcMain as unknown as EventEmitter & { handlers: Map<string, unknown>; invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> };
+const ipcMain = electron.ipcMain as unknown as EventEmitter & {
+  handlers: Map<string, unknown>;
+  invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown>;
+};
 const { setupIpc, isPanelSender } = await import('../../electron/main/ipc.js');
 const { createBridge } = await import('../../electron/preload/bridge.js');
 
@@ -18,7 +21,10 @@ const PANEL = 'app://panel/index.html';
 
 /** An IPC event as Electron hands it over: the sending frame (its URL, whether it has a parent) and its webContents. */
 function frameEvent(url: string, options: { sender?: FakeWebContents; iframe?: boolean } = {}): never {
-  return { senderFrame: { url, parent: options.iframe ? {} : null }, sender: options.sender ?? new FakeWebContents() } as never;
+  return {
+    senderFrame: { url, parent: options.iframe ? {} : null },
+    sender: options.sender ?? new FakeWebContents(),
+  } as never;
 }
 
 let hub: { call: ReturnType<typeof vi.fn>; subscribe: ReturnType<typeof vi.fn> };
@@ -42,7 +48,9 @@ beforeEach(() => {
 
 describe('control IPC', () => {
   it('passes a good call from the panel to the hub, input parsed (defaults filled)', async () => {
-    const reply = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(`${PANEL}#screen=sites`), 'activity.list', { since: 3 });
+    const reply = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(`${PANEL}#screen=sites`), 'activity.list', {
+      since: 3,
+    });
     expect(reply).toEqual({ ok: true, value: { answered: 'activity.list' } });
     expect(hub.call).toHaveBeenCalledWith('activity.list', { since: 3, limit: 200 });
   });
@@ -71,16 +79,31 @@ describe('control IPC', () => {
   });
 
   it('refuses bad input with BAD_ARGS naming the field, without reaching the hub', async () => {
-    const unknownField = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'stop', { message: 'x', evil: true });
-    expect(unknownField).toMatchObject({ ok: false, error: { code: 'BAD_ARGS', message: expect.stringContaining('"evil"') } });
-    const wrongType = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'held.decide', { id: 'h1', release: 'yes' });
-    expect(wrongType).toMatchObject({ ok: false, error: { code: 'BAD_ARGS', message: expect.stringContaining('release') } });
+    const unknownField = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'stop', {
+      message: 'x',
+      evil: true,
+    });
+    expect(unknownField).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGS', message: expect.stringContaining('"evil"') },
+    });
+    const wrongType = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'held.decide', {
+      id: 'h1',
+      release: 'yes',
+    });
+    expect(wrongType).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_ARGS', message: expect.stringContaining('release') },
+    });
     expect(hub.call).not.toHaveBeenCalled();
   });
 
-  it('reports a hub refusal with its code, and hides an internal failure\'s details', async () => {
+  it("reports a hub refusal with its code, and hides an internal failure's details", async () => {
     hub.call.mockRejectedValueOnce(new ControlError('NOT_FOUND', 'No question q9.'));
-    expect(await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'status', {})).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No question q9.' } });
+    expect(await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'status', {})).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'No question q9.' },
+    });
     hub.call.mockRejectedValueOnce(new Error('EACCES /home/person/.chrome-mcp/secret'));
     const reply = await ipcMain.invoke(CONTROL_IPC.call, frameEvent(PANEL), 'status', {});
     expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
@@ -101,7 +124,7 @@ describe('control IPC', () => {
     expect(hub.subscribe).toHaveBeenCalledTimes(1);
   });
 
-  it('drops a panel\'s subscriptions when it reloads or closes', () => {
+  it("drops a panel's subscriptions when it reloads or closes", () => {
     const panel = new FakeWebContents();
     ipcMain.emit(CONTROL_IPC.subscribe, frameEvent(PANEL, { sender: panel }), 's1');
     ipcMain.emit(CONTROL_IPC.subscribe, frameEvent(PANEL, { sender: panel }), 's2');

@@ -12,7 +12,8 @@ const spawned = vi.hoisted(() => ({ spawn: vi.fn() }));
 vi.mock('node:child_process', async (original) => ({ ...(await original<object>()), spawn: spawned.spawn }));
 
 const electron = await import('electron');
-const app = electron.app as unknown as EventEmitter & Record<'requestSingleInstanceLock' | 'quit' | 'exit' | 'whenReady', Mock>;
+const app = electron.app as unknown as EventEmitter &
+  Record<'requestSingleInstanceLock' | 'quit' | 'exit' | 'whenReady', Mock>;
 const { main } = await import('../../electron/main/launch.js');
 const { appCommand, appEnvironment } = await import('../../electron/main/helper-mode.js');
 const { launchedByPerson, setupSingleInstance } = await import('../../electron/main/single-instance.js');
@@ -66,8 +67,13 @@ describe('--mcp-helper', () => {
   });
 
   it('names the app folder only when unpackaged, and strips ELECTRON_RUN_AS_NODE', () => {
-    expect(appCommand('/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP', '/x/app.asar', true)).toEqual(['/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP']);
-    expect(appCommand('/node_modules/electron/dist/electron', '/work/main', false)).toEqual(['/node_modules/electron/dist/electron', '/work/main']);
+    expect(appCommand('/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP', '/x/app.asar', true)).toEqual([
+      '/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP',
+    ]);
+    expect(appCommand('/node_modules/electron/dist/electron', '/work/main', false)).toEqual([
+      '/node_modules/electron/dist/electron',
+      '/work/main',
+    ]);
     expect(appEnvironment({ ELECTRON_RUN_AS_NODE: '1', HOME: '/h' })).toEqual({ HOME: '/h' });
   });
 });
@@ -81,7 +87,7 @@ describe('single instance', () => {
     expect(Tray).not.toHaveBeenCalled();
   });
 
-  it('the first instance hears later launches and shows its panel for a person\'s launch only', () => {
+  it("the first instance hears later launches and shows its panel for a person's launch only", () => {
     const onSecond = vi.fn();
     expect(setupSingleInstance(onSecond)).toBe(true);
     app.emit('second-instance', {}, ['/opt/app']);

@@ -39,7 +39,9 @@ describe('app log', () => {
   });
 
   it('rotates at about 5 MB', () => {
-    const logger = configureLogger(electronLog.create({ logId: 'app-log-rotate' }), { file: join(tmpdir(), 'unused.log') });
+    const logger = configureLogger(electronLog.create({ logId: 'app-log-rotate' }), {
+      file: join(tmpdir(), 'unused.log'),
+    });
     expect(logger.transports.file.maxSize).toBe(LOG_MAX_BYTES);
     expect(LOG_MAX_BYTES).toBe(5 * 1024 * 1024);
   });

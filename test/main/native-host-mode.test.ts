@@ -14,7 +14,8 @@ vi.mock('electron', () => fakeElectron());
 vi.mock('electron-log/main', async () => ({ default: (await import('electron-log/node')).default }));
 
 const electron = await import('electron');
-const app = electron.app as unknown as EventEmitter & Record<'requestSingleInstanceLock' | 'exit' | 'whenReady' | 'disableHardwareAcceleration', Mock>;
+const app = electron.app as unknown as EventEmitter &
+  Record<'requestSingleInstanceLock' | 'exit' | 'whenReady' | 'disableHardwareAcceleration', Mock>;
 const { main } = await import('../../electron/main/launch.js');
 
 const dirs = tempDirs('app-host');
@@ -48,7 +49,15 @@ describe('--native-host', () => {
     const dataDir = dirs.dataDir();
     const windows = FakeBrowserWindow.all.length;
     // As the app's wrapper runs it (unpackaged: Electron, the app folder), then Chrome's arguments (Windows adds --parent-window).
-    const argv = ['/opt/electron', '/work/app', '--native-host', '--data-dir', dataDir, `${EXTENSION_ORIGIN}/`, '--parent-window=0'];
+    const argv = [
+      '/opt/electron',
+      '/work/app',
+      '--native-host',
+      '--data-dir',
+      dataDir,
+      `${EXTENSION_ORIGIN}/`,
+      '--parent-window=0',
+    ];
     const { stdout } = await runAsHost(argv, frame('{"type":"pairing"}'));
 
     // Nothing but whole frames on stdout.
@@ -80,7 +89,13 @@ describe('--native-host', () => {
 
   it('refuses a caller that is not our extension, and keeps console output off stdout', async () => {
     const dataDir = dirs.dataDir();
-    const argv = ['/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP', '--native-host', '--data-dir', dataDir, 'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'];
+    const argv = [
+      '/Applications/Chrome MCP.app/Contents/MacOS/Chrome MCP',
+      '--native-host',
+      '--data-dir',
+      dataDir,
+      'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/',
+    ];
     const { stdout, stderr } = await runAsHost(argv, frame('{"type":"pairing"}'));
     expect(replies(stdout())).toEqual([{ error: 'origin_not_allowed' }]);
     expect(new SecretStore(dataDir).location()).toBeUndefined();

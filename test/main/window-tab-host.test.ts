@@ -11,7 +11,8 @@ import { type FakeBrowserWindow, fakeElectron } from './support/fake-electron.js
 vi.mock('electron', () => fakeElectron());
 
 const { WindowTabHost } = await import('../../electron/main/electron-fallback/window-tab-host.js');
-const { FALLBACK_PARTITION, openFallbackWindow } = await import('../../electron/main/electron-fallback/fallback-window.js');
+const { FALLBACK_PARTITION, openFallbackWindow } =
+  await import('../../electron/main/electron-fallback/fallback-window.js');
 const { SECURE_WEB_PREFERENCES } = await import('../../electron/main/secure-prefs.js');
 
 let policy: Policy;
@@ -115,7 +116,10 @@ describe('WindowTabHost', () => {
       url: 'https://example.com/next',
       disposition: 'foreground-tab',
       referrer: { url: 'https://example.com/', policy: 'strict-origin-when-cross-origin' },
-      postBody: { data: [{ type: 'rawData', bytes: Buffer.from('a=1') }], contentType: 'application/x-www-form-urlencoded' },
+      postBody: {
+        data: [{ type: 'rawData', bytes: Buffer.from('a=1') }],
+        contentType: 'application/x-www-form-urlencoded',
+      },
     });
     expect(answer).toEqual({ action: 'deny' });
     await tick();
@@ -123,7 +127,10 @@ describe('WindowTabHost', () => {
     expect(order).toEqual([`guard ${opener.id} https://example.com/next`]);
     const load = windows[1]!.webContents.loads[1]!;
     expect(load.url).toBe('https://example.com/next');
-    expect(load.options).toMatchObject({ httpReferrer: { url: 'https://example.com/' }, extraHeaders: 'content-type: application/x-www-form-urlencoded' });
+    expect(load.options).toMatchObject({
+      httpReferrer: { url: 'https://example.com/' },
+      extraHeaders: 'content-type: application/x-www-form-urlencoded',
+    });
     expect(await host.list()).toHaveLength(2);
   });
 
@@ -132,7 +139,11 @@ describe('WindowTabHost', () => {
     await host.create('about:blank', { focus: false });
     const heard = vi.fn(async () => undefined);
     host.onPopup(heard);
-    windows[0]!.webContents.openHandler!({ url: 'https://example.com/', disposition: 'new-window', referrer: { url: '', policy: 'default' } });
+    windows[0]!.webContents.openHandler!({
+      url: 'https://example.com/',
+      disposition: 'new-window',
+      referrer: { url: '', policy: 'default' },
+    });
     await tick();
     await tick();
     expect(heard).not.toHaveBeenCalled();

@@ -12,13 +12,26 @@ const electron = await import('electron');
 const { createPanelWindow, showPanel, routed } = await import('../../electron/main/windows.js');
 const { SECURE_WEB_PREFERENCES, secureWebPreferences } = await import('../../electron/main/secure-prefs.js');
 const protocolModule = await import('../../electron/main/panel-protocol.js');
-const { PANEL_CSP, PANEL_URL, findPanelRoot, isPanelUrl, panelFile, registerPanelScheme, setupPanelProtocol } = protocolModule;
+const { PANEL_CSP, PANEL_URL, findPanelRoot, isPanelUrl, panelFile, registerPanelScheme, setupPanelProtocol } =
+  protocolModule;
 
 describe('panel window', () => {
   it('gets contextIsolation, sandbox, no node integration, webSecurity, and the preload', () => {
-    const window = createPanelWindow({ preload: '/app/.vite/build/preload.js', url: PANEL_URL }) as unknown as FakeBrowserWindow;
-    expect(window.options['webPreferences']).toEqual({ ...SECURE_WEB_PREFERENCES, preload: '/app/.vite/build/preload.js' });
-    expect(window.options['webPreferences']).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    const window = createPanelWindow({
+      preload: '/app/.vite/build/preload.js',
+      url: PANEL_URL,
+    }) as unknown as FakeBrowserWindow;
+    expect(window.options['webPreferences']).toEqual({
+      ...SECURE_WEB_PREFERENCES,
+      preload: '/app/.vite/build/preload.js',
+    });
+    expect(window.options['webPreferences']).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(window.webContents.loads[0]?.url).toBe('app://panel/index.html');
   });
 
@@ -34,7 +47,10 @@ describe('panel window', () => {
   });
 
   it('never lets a window loosen the secure preferences', () => {
-    const loosened = secureWebPreferences({ preload: '/p.js', ...({ sandbox: false, contextIsolation: false, nodeIntegration: true } as object) });
+    const loosened = secureWebPreferences({
+      preload: '/p.js',
+      ...({ sandbox: false, contextIsolation: false, nodeIntegration: true } as object),
+    });
     expect(loosened).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false });
   });
 
@@ -58,7 +74,9 @@ describe('app://panel', () => {
 
   it('registers a standard, secure scheme', () => {
     registerPanelScheme();
-    expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
   });
 
   it('maps URLs into the built folder and nothing outside it', () => {
@@ -75,7 +93,8 @@ describe('app://panel', () => {
       'app://other/index.html',
       'https://panel/index.html',
       'app://panel/%zz',
-    ]) expect(panelFile(root, url), url).toBeUndefined();
+    ])
+      expect(panelFile(root, url), url).toBeUndefined();
   });
 
   it('serves a file with the CSP and refuses what is not there', async () => {
@@ -90,7 +109,7 @@ describe('app://panel', () => {
     expect((await handler(new Request('app://panel/../../etc/passwd') as never)).status).toBe(404);
   });
 
-  it('has a CSP that allows only the panel\'s own scripts and no connections', () => {
+  it("has a CSP that allows only the panel's own scripts and no connections", () => {
     expect(PANEL_CSP).toContain("default-src 'none'");
     expect(PANEL_CSP).toContain("script-src 'self'");
     expect(PANEL_CSP).toContain("connect-src 'none'");

@@ -28,7 +28,14 @@ class ScriptedExecutor implements Executor {
   }
 }
 
-const IDLE: FallbackState = { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0, currentTab: null };
+const IDLE: FallbackState = {
+  launched: false,
+  executable: '/usr/bin/chromium',
+  headless: true,
+  profileDir: '/data/fallback-profile',
+  tabs: 0,
+  currentTab: null,
+};
 const UNPAIRED: StatusInputs['extension'] = { connected: false, bridge: { port: 38017 }, pairing: 'none' };
 
 function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: StatusInputs['lastCall']): StatusInputs {
@@ -39,11 +46,18 @@ const open: { client: Client }[] = [];
 const dataDirs = tempDataDirs();
 
 /** `agents`: shared by servers that stand for sessions on one core. */
-async function connect(script: Partial<Record<Operation, Step>> = {}, state: StatusInputs = inputs(IDLE), agents = new AgentRegistry()) {
+async function connect(
+  script: Partial<Record<Operation, Step>> = {},
+  state: StatusInputs = inputs(IDLE),
+  agents = new AgentRegistry(),
+) {
   const executor = new ScriptedExecutor(script);
   const logged: string[] = [];
   const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
-  const server = buildServer({ executor, status: () => statusReport(state), control: hub, agents, log: (line) => logged.push(line) }, agents.open());
+  const server = buildServer(
+    { executor, status: () => statusReport(state), control: hub, agents, log: (line) => logged.push(line) },
+    agents.open(),
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // Every message the server puts on the wire, to measure it and to see notifications the client may not surface.
   const sent: JSONRPCMessage[] = [];
@@ -74,7 +88,7 @@ describe('tools/list', () => {
     expect(bytes).toBeLessThanOrEqual(10_240);
   });
 
-  it('publishes each tool\'s own arguments and annotations, without schema noise', async () => {
+  it("publishes each tool's own arguments and annotations, without schema noise", async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
     for (const definition of CATALOG) {
@@ -85,7 +99,10 @@ describe('tools/list', () => {
       if (!definition.readOnly) expect(listed.annotations?.destructiveHint).toBe(definition.destructive);
       expect(JSON.stringify(listed.inputSchema)).not.toMatch(/\$schema|"additionalProperties":false/);
     }
-    expect(tools.find((tool) => tool.name === 'tab_close')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.find((tool) => tool.name === 'tab_close')?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(tools.find((tool) => tool.name === 'type')?.inputSchema.required).toEqual(['text']);
   });
 });
@@ -161,7 +178,7 @@ describe('errors', () => {
     expect(logged.join('\n')).toMatch(/tabs failed: TypeError: boom\n\s+at /);
   });
 
-  it('keeps an error\'s data as structuredContent', async () => {
+  it("keeps an error's data as structuredContent", async () => {
     const { client } = await connect({
       batch: async () => {
         throw new ToolError('BATCH_STEP_FAILED', 'step 2 (click) failed: NOT_FOUND', { data: { step: 2 } });
@@ -187,14 +204,20 @@ describe('results', () => {
   it('names the calling session and the sessions open, so each keeps its own current tab', async () => {
     const agents = new AgentRegistry();
     const seen: OperationContext['agent'][] = [];
-    const script = { snapshot: async (_args: Record<string, unknown>, ctx: OperationContext) => (seen.push(ctx.agent), { text: 'ok' }) };
+    const script = {
+      snapshot: async (_args: Record<string, unknown>, ctx: OperationContext) => (seen.push(ctx.agent), { text: 'ok' }),
+    };
     const first = await connect(script, inputs(IDLE), agents);
     const second = await connect(script, inputs(IDLE), agents);
     await first.client.callTool({ name: 'snapshot', arguments: {} });
     await second.client.callTool({ name: 'snapshot', arguments: {} });
     agents.close('1');
     await second.client.callTool({ name: 'snapshot', arguments: {} });
-    expect(seen).toEqual([{ id: '1', live: ['1', '2'] }, { id: '2', live: ['1', '2'] }, { id: '2', live: ['2'] }]);
+    expect(seen).toEqual([
+      { id: '1', live: ['1', '2'] },
+      { id: '2', live: ['1', '2'] },
+      { id: '2', live: ['2'] },
+    ]);
   });
 
   it('answers an image as an image block beside a short text block', async () => {
@@ -216,7 +239,13 @@ describe('results', () => {
       backend: 'fallback',
       lastCall: null,
       extension: { connected: false, bridge: { port: 38017 }, pairing: 'none' },
-      browser: { launched: false, executable: '/usr/bin/chromium', headless: true, profileDir: '/data/fallback-profile', tabs: 0 },
+      browser: {
+        launched: false,
+        executable: '/usr/bin/chromium',
+        headless: true,
+        profileDir: '/data/fallback-profile',
+        tabs: 0,
+      },
       tab: null,
       oversight: { stopped: null, plan: null, questions: 0, interjections: 0, held: 0 },
     });
@@ -229,7 +258,10 @@ describe('results', () => {
 
   it('says which backend served the last call and why, with the fallback tab, or the connected extension', async () => {
     const running = { ...IDLE, launched: true, tabs: 2, currentTab: { id: 'fk.1', url: 'http://x/', title: 'X' } };
-    const { client } = await connect({}, inputs(running, UNPAIRED, { backend: 'fallback', why: 'extension not connected' }));
+    const { client } = await connect(
+      {},
+      inputs(running, UNPAIRED, { backend: 'fallback', why: 'extension not connected' }),
+    );
     const result = await client.callTool({ name: 'status', arguments: {} });
     expect(textOf(result)).toBe(
       'backend: fallback (last call: fallback, extension not connected)\n' +
@@ -238,10 +270,19 @@ describe('results', () => {
         'tab: fk.1 http://x/ "X"',
     );
     const linked = { connected: true, bridge: { port: 40001 }, pairing: 'keychain', chrome: '156.0.0.0' } as const;
-    const { client: viaExtension } = await connect({}, inputs(IDLE, linked, { backend: 'extension', why: 'extension connected and answering' }));
+    const { client: viaExtension } = await connect(
+      {},
+      inputs(IDLE, linked, { backend: 'extension', why: 'extension connected and answering' }),
+    );
     const extension = await viaExtension.callTool({ name: 'status', arguments: {} });
-    expect(extension.structuredContent).toMatchObject({ backend: 'extension', extension: { connected: true }, tab: null });
-    expect(textOf(extension)).toContain('extension: connected (Chrome 156.0.0.0); bridge 127.0.0.1:40001; secret in keychain');
+    expect(extension.structuredContent).toMatchObject({
+      backend: 'extension',
+      extension: { connected: true },
+      tab: null,
+    });
+    expect(textOf(extension)).toContain(
+      'extension: connected (Chrome 156.0.0.0); bridge 127.0.0.1:40001; secret in keychain',
+    );
   });
 
   it('says backend none when no extension is connected and no browser is installed, and how to fix it', async () => {
@@ -267,7 +308,9 @@ describe('progress', () => {
   it('sends every report as notifications/progress, always growing, when the request carries a progressToken', async () => {
     const { client } = await connect({ batch: batchWithNavigate });
     const seen: Progress[] = [];
-    await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } }, undefined, { onprogress: (progress) => seen.push(progress) });
+    await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } }, undefined, {
+      onprogress: (progress) => seen.push(progress),
+    });
     expect(seen).toEqual([
       { progress: 0, total: 2, message: 'step 1/2: navigate' },
       { progress: 0.5, total: 2, message: 'navigating' },
@@ -286,7 +329,9 @@ describe('progress', () => {
       },
     });
     const seen: Progress[] = [];
-    await client.callTool({ name: 'wait_for', arguments: { text: 'x' } }, undefined, { onprogress: (progress) => seen.push(progress) });
+    await client.callTool({ name: 'wait_for', arguments: { text: 'x' } }, undefined, {
+      onprogress: (progress) => seen.push(progress),
+    });
     expect(seen).toHaveLength(60);
     expect(seen[0]).toEqual({ progress: 0.5, message: '60 s left' });
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);

@@ -28,10 +28,13 @@ async function connect(answer = 'Always allow') {
   const { hub } = makeHub(dataDirs.make());
   const executor = new NavigatingExecutor();
   const agents = new AgentRegistry();
-  const status = () => statusReport({
-    choice: 'auto', lastCall: undefined, extension: { connected: false, bridge: { port: 1 }, pairing: 'none' },
-    fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null },
-  });
+  const status = () =>
+    statusReport({
+      choice: 'auto',
+      lastCall: undefined,
+      extension: { connected: false, bridge: { port: 1 }, pairing: 'none' },
+      fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null },
+    });
   const server = buildServer({ executor, status, control: hub, agents, log: () => undefined }, agents.open());
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'grants-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
@@ -72,7 +75,10 @@ describe('an "Always" answer', () => {
     const { hub, navigate, decide } = await connect();
     expect(await navigate('http://127.0.0.1/')).toBe('navigated');
     expect(await navigate('http://localhost/')).toBe('navigated');
-    expect((await hub.call('policy.get', {})).rules.map((rule) => rule.site)).toEqual(['http://127.0.0.1', 'http://localhost']);
+    expect((await hub.call('policy.get', {})).rules.map((rule) => rule.site)).toEqual([
+      'http://127.0.0.1',
+      'http://localhost',
+    ]);
     expect(decide('http://127.0.0.1:8888/')).toBe('ask');
     expect(decide('http://localhost:8888/')).toBe('ask');
   });
@@ -88,15 +94,20 @@ describe('an "Always" answer', () => {
 });
 
 describe('a public suffix', () => {
-  it.each(['https://com/', 'https://co.uk/', 'https://github.io/'])('%s is refused without a question, and grants nothing', async (url) => {
-    const { hub, executor, navigate, decide, asked } = await connect();
-    expect(await navigate(url)).toMatch(/^POLICY_DENIED: No answer could allow this site: "https:\/\/[a-z.]+": [a-z.]+ is a public suffix/);
-    expect(asked).toEqual([]);
-    expect(executor.urls).toEqual([]);
-    expect((await hub.call('questions.list', {})).questions).toEqual([]);
-    expect((await hub.call('policy.get', {})).rules).toEqual([]);
-    expect(decide('https://example.com/')).toBe('ask');
-    expect(decide('https://example.co.uk/')).toBe('ask');
-    expect(decide('https://someone.github.io/')).toBe('ask');
-  });
+  it.each(['https://com/', 'https://co.uk/', 'https://github.io/'])(
+    '%s is refused without a question, and grants nothing',
+    async (url) => {
+      const { hub, executor, navigate, decide, asked } = await connect();
+      expect(await navigate(url)).toMatch(
+        /^POLICY_DENIED: No answer could allow this site: "https:\/\/[a-z.]+": [a-z.]+ is a public suffix/,
+      );
+      expect(asked).toEqual([]);
+      expect(executor.urls).toEqual([]);
+      expect((await hub.call('questions.list', {})).questions).toEqual([]);
+      expect((await hub.call('policy.get', {})).rules).toEqual([]);
+      expect(decide('https://example.com/')).toBe('ask');
+      expect(decide('https://example.co.uk/')).toBe('ask');
+      expect(decide('https://someone.github.io/')).toBe('ask');
+    },
+  );
 });

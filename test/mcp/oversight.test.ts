@@ -46,29 +46,60 @@ class PolicyMindedExecutor implements Executor {
       return { text: 'decided' };
     }
     if (op === 'click' && args['selector'] === '#pay') {
-      throw new ToolError('HELD', 'clicked button "Pay now"; what it would send waits for the person\'s confirmation: POST https://shop.example/api/pay (held as fk.h1).', { data: { held: PAY_CARD } });
+      throw new ToolError(
+        'HELD',
+        'clicked button "Pay now"; what it would send waits for the person\'s confirmation: POST https://shop.example/api/pay (held as fk.h1).',
+        { data: { held: PAY_CARD } },
+      );
     }
     if (op === 'wait_for') {
-      return new Promise((_, reject) => ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason), { once: true }));
+      return new Promise((_, reject) =>
+        ctx.signal?.addEventListener('abort', () => reject(ctx.signal?.reason), { once: true }),
+      );
     }
-    const decision = evaluatePolicy(typeof args['url'] === 'string' ? args['url'] : SITE, op === 'click' ? 'act' : 'read', this.hub.policy());
+    const decision = evaluatePolicy(
+      typeof args['url'] === 'string' ? args['url'] : SITE,
+      op === 'click' ? 'act' : 'read',
+      this.hub.policy(),
+    );
     if (!decision.allowed) throw policyError(decision);
     return { text: `${op} done`, data: { url: SITE } };
   }
 }
 
-async function connect(options: { elicit?: (message: string) => Record<string, unknown> | undefined; allow?: string[] } = {}) {
+async function connect(
+  options: { elicit?: (message: string) => Record<string, unknown> | undefined; allow?: string[] } = {},
+) {
   const dataDir = dataDirs.make();
   const { hub } = makeHub(dataDir, {
     grants: policyFromFlags({ allow: options.allow ?? ['allowed.example'], trust: [] }).grants,
     // As the core does: the decision goes to the backend holding the request.
-    releaseHeld: async (id, release) => void (await executor.run('release_held', { id, release }, { progress: () => undefined })),
+    releaseHeld: async (id, release) =>
+      void (await executor.run('release_held', { id, release }, { progress: () => undefined })),
   });
   const executor: PolicyMindedExecutor = new PolicyMindedExecutor(hub);
   const agents = new AgentRegistry();
-  const server = buildServer({ executor, status: () => statusReport({ choice: 'auto', lastCall: undefined, extension: { connected: false, bridge: { port: 1 }, pairing: 'none' }, fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null } }), control: hub, agents, log: () => undefined }, agents.open());
+  const server = buildServer(
+    {
+      executor,
+      status: () =>
+        statusReport({
+          choice: 'auto',
+          lastCall: undefined,
+          extension: { connected: false, bridge: { port: 1 }, pairing: 'none' },
+          fallback: { launched: false, executable: null, headless: true, profileDir: '/p', tabs: 0, currentTab: null },
+        }),
+      control: hub,
+      agents,
+      log: () => undefined,
+    },
+    agents.open(),
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'oversight-test', version: '1' }, options.elicit ? { capabilities: { elicitation: { form: {} } } } : {});
+  const client = new Client(
+    { name: 'oversight-test', version: '1' },
+    options.elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
   if (options.elicit) {
     const elicit = options.elicit;
     client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -91,7 +122,7 @@ afterEach(async () => {
 });
 
 describe('stop and resume', () => {
-  it('answers STOPPED with the person\'s words to every call until they resume; status still answers', async () => {
+  it("answers STOPPED with the person's words to every call until they resume; status still answers", async () => {
     const { hub, executor, call } = await connect({ allow: ['shop.example'] });
     await hub.call('stop', { message: 'Wrong account, wait for me' });
     const stopped = await call('snapshot');
@@ -120,11 +151,13 @@ describe('interjections', () => {
     const mark = /"\[chrome-mcp ([0-9a-f]{12})\] The person says:"/.exec(client.getInstructions() ?? '')?.[1];
     expect(mark).toMatch(/^[0-9a-f]{12}$/);
     await hub.call('interject', { message: 'Use the blue plan, not the red one' });
-    expect((await call('snapshot')).text).toBe(`[chrome-mcp ${mark}] The person says: Use the blue plan, not the red one\nsnapshot done`);
+    expect((await call('snapshot')).text).toBe(
+      `[chrome-mcp ${mark}] The person says: Use the blue plan, not the red one\nsnapshot done`,
+    );
     expect((await call('snapshot')).text).toBe('snapshot done');
   });
 
-  it('carry a mark of each session\'s own', async () => {
+  it("carry a mark of each session's own", async () => {
     const first = (await connect()).client.getInstructions();
     const second = (await connect()).client.getInstructions();
     expect(first).not.toBe(second);
@@ -135,13 +168,22 @@ describe('an undecided site', () => {
   it('is refused at the core before any backend sees it, and the person is asked in the panel', async () => {
     const { hub, executor, call } = await connect();
     const refused = await call('navigate', { url: 'https://other.example/' });
-    expect(refused.text).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: The person has not decided about other\.example yet\. The person is asked \(question q1\)/);
+    expect(refused.text).toMatch(
+      /^DOMAIN_CONFIRMATION_REQUIRED: The person has not decided about other\.example yet\. The person is asked \(question q1\)/,
+    );
     expect(executor.ops).toEqual([]);
     const page = await call('snapshot');
     expect(page.text).toContain('The person is asked (question q2)');
     const { questions } = await hub.call('questions.list', {});
     expect(questions).toMatchObject([
-      { id: 'q1', kind: 'site', site: 'https://other.example', need: 'read', tool: 'navigate', url: 'https://other.example/' },
+      {
+        id: 'q1',
+        kind: 'site',
+        site: 'https://other.example',
+        need: 'read',
+        tool: 'navigate',
+        url: 'https://other.example/',
+      },
       { id: 'q2', kind: 'site', site: 'https://shop.example', need: 'read', tool: 'snapshot' },
     ]);
     await hub.call('questions.answer', { id: 'q2', answer: 'once' });
@@ -151,7 +193,9 @@ describe('an undecided site', () => {
 
   it('is asked through the client when it can elicit, and the call goes on with the answer', async () => {
     const asked: string[] = [];
-    const { call } = await connect({ elicit: (message) => (asked.push(message), { answer: 'Allow for this session' }) });
+    const { call } = await connect({
+      elicit: (message) => (asked.push(message), { answer: 'Allow for this session' }),
+    });
     expect((await call('snapshot')).text).toBe('snapshot done');
     expect(asked).toEqual(['The agent wants to read https://shop.example (snapshot). Allow it?']);
   });
@@ -168,18 +212,27 @@ describe('an undecided site', () => {
 describe('the plan', () => {
   it('holds acts, not reads, until the person approves an ask-first plan', async () => {
     const { hub, call } = await connect();
-    expect((await call('plan', { steps: ['Open the cart', 'Read the total'], askFirst: true })).text).toBe('plan shown to the person (2 steps); acts wait until the person approves it');
-    await hub.call('questions.answer', { id: (await call('snapshot')).text.match(/question (q\d+)/)![1]!, answer: 'once' });
+    expect((await call('plan', { steps: ['Open the cart', 'Read the total'], askFirst: true })).text).toBe(
+      'plan shown to the person (2 steps); acts wait until the person approves it',
+    );
+    await hub.call('questions.answer', {
+      id: (await call('snapshot')).text.match(/question (q\d+)/)![1]!,
+      answer: 'once',
+    });
     expect((await call('snapshot')).text).toBe('snapshot done');
     expect((await call('click', { selector: '#buy' })).text).toMatch(/^PLAN_NOT_APPROVED/);
-    expect((await hub.call('plan.get', {})).plan).toMatchObject({ steps: ['Open the cart', 'Read the total'], askFirst: true, approved: false });
+    expect((await hub.call('plan.get', {})).plan).toMatchObject({
+      steps: ['Open the cart', 'Read the total'],
+      askFirst: true,
+      approved: false,
+    });
     await hub.call('plan.approve', {});
     expect((await call('click', { selector: '#buy' })).text).toBe('click done');
   });
 });
 
 describe('ask', () => {
-  it('waits for the person\'s reply given in the panel', async () => {
+  it("waits for the person's reply given in the panel", async () => {
     const { hub, call } = await connect();
     const asking = call('ask', { question: 'Which size?', choices: ['S', 'M'] });
     let id: string | undefined;
@@ -201,7 +254,9 @@ describe('a held risky act', () => {
   it('waits in the panel until the person releases it, which the backend holding it carries out', async () => {
     const { hub, executor, call } = await connect({ allow: ['shop.example'] });
     const held = await call('click', { selector: '#pay' });
-    expect(held.text).toMatch(/^HELD: clicked button "Pay now"; what it would send waits for the person's confirmation: POST https:\/\/shop\.example\/api\/pay \(held as fk\.h1\)\./);
+    expect(held.text).toMatch(
+      /^HELD: clicked button "Pay now"; what it would send waits for the person's confirmation: POST https:\/\/shop\.example\/api\/pay \(held as fk\.h1\)\./,
+    );
     expect((await hub.call('held.list', {})).held).toMatchObject([{ ...PAY_CARD, held: expect.any(Number) }]);
     expect((await hub.call('status', {})).held).toBe(1);
     expect(await hub.call('held.decide', { id: 'fk.h1', release: true })).toEqual({ outcome: 'released', held: [] });
@@ -219,10 +274,15 @@ describe('a held risky act', () => {
 
   it('is confirmed in the client when it can ask: Send releases it at once, Do not send rejects it', async () => {
     const prompts: string[] = [];
-    const sending = await connect({ allow: ['shop.example'], elicit: (message) => (prompts.push(message), { answer: 'Send' }) });
+    const sending = await connect({
+      allow: ['shop.example'],
+      elicit: (message) => (prompts.push(message), { answer: 'Send' }),
+    });
     expect((await sending.call('click', { selector: '#pay' })).text).toContain('The person confirmed it: sent.');
     expect(sending.executor.decisions).toEqual([{ id: 'fk.h1', release: true }]);
-    expect(prompts[0]).toContain("The agent's click would send: POST https://shop.example/api/pay\namount=59.00, card=[redacted 16 chars]");
+    expect(prompts[0]).toContain(
+      "The agent's click would send: POST https://shop.example/api/pay\namount=59.00, card=[redacted 16 chars]",
+    );
     const refusing = await connect({ allow: ['shop.example'], elicit: () => ({ answer: 'Do not send' }) });
     const refused = await refusing.call('click', { selector: '#pay' });
     expect(refused.text).toMatch(/^HELD: .*The person rejected it: nothing was sent\./);
@@ -237,13 +297,18 @@ describe('the record of every call', () => {
     await hub.call('stop', { message: 'hold on' });
     await call('snapshot');
     await hub.flush();
-    const lines = readFileSync(join(dataDir, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toMatchObject([
       { client: 'oversight-test', tool: 'navigate', decision: 'asked', code: 'DOMAIN_CONFIRMATION_REQUIRED' },
       { client: 'oversight-test', tool: 'snapshot', decision: 'stopped', code: 'STOPPED' },
     ]);
     expect(JSON.stringify(lines)).not.toContain('sk_live_51HxQkLm2eZvKYlo2CqWbCkfZq');
     const { events } = await hub.call('activity.list', {});
-    expect(events.filter((event) => event.type === 'call').map((event) => event.type === 'call' && event.decision)).toEqual(['asked', 'stopped']);
+    expect(
+      events.filter((event) => event.type === 'call').map((event) => event.type === 'call' && event.decision),
+    ).toEqual(['asked', 'stopped']);
   });
 });

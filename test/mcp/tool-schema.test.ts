@@ -6,7 +6,10 @@ import { toolInputSchema } from '../../electron/core/mcp/tool-schema.js';
 describe('toolInputSchema', () => {
   it('drops $schema, closed-object markers, size bounds and types implied by enums; keeps types, enums and required', () => {
     const input = z.strictObject({
-      steps: z.array(z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() })).min(1).max(50),
+      steps: z
+        .array(z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() }))
+        .min(1)
+        .max(50),
       mode: z.enum(['insert', 'verbatim']).optional(),
       frame: z.union([z.number(), z.string()]).optional(),
     });
@@ -15,7 +18,11 @@ describe('toolInputSchema', () => {
       properties: {
         steps: {
           type: 'array',
-          items: { type: 'object', properties: { tool: { type: 'string' }, args: { type: 'object' } }, required: ['tool'] },
+          items: {
+            type: 'object',
+            properties: { tool: { type: 'string' }, args: { type: 'object' } },
+            required: ['tool'],
+          },
         },
         mode: { enum: ['insert', 'verbatim'] },
         frame: { type: ['number', 'string'] },

@@ -58,8 +58,12 @@ describe('doctor', () => {
     const { code, out } = await doctor(dataDir, { ...process.env, HOME: dirs.make() });
     expect(code).toBe(1);
     expect(out).toContain(`chrome-mcp doctor: data dir ${dataDir}`);
-    expect(out).toMatch(/!! no Chrome, Chromium, Edge or Brave profile under .+\n {6}fix: install one; for a browser started with --user-data-dir=DIR: chrome-mcp install-native-host --browser-data-dir DIR --data-dir ".+"/);
-    expect(out).toMatch(/!! core: not running \(no bridge.json in .+\)\n {6}fix: start your MCP client \(it runs chrome-mcp\), or by hand: chrome-mcp --data-dir/);
+    expect(out).toMatch(
+      /!! no Chrome, Chromium, Edge or Brave profile under .+\n {6}fix: install one; for a browser started with --user-data-dir=DIR: chrome-mcp install-native-host --browser-data-dir DIR --data-dir ".+"/,
+    );
+    expect(out).toMatch(
+      /!! core: not running \(no bridge.json in .+\)\n {6}fix: start your MCP client \(it runs chrome-mcp\), or by hand: chrome-mcp --data-dir/,
+    );
     expect(out).toContain('ok pairing secret: none yet');
     expect(out).toMatch(/\d+ problems?\.\n$/);
   });
@@ -68,21 +72,34 @@ describe('doctor', () => {
     const home = homeWithChromium();
     const dataDir = dirs.dataDir();
     const env = { ...process.env, HOME: home };
-    expect((await runCli(['install-native-host', '--browser', 'chromium', '--data-dir', dataDir], { env })).code).toBe(0);
+    expect((await runCli(['install-native-host', '--browser', 'chromium', '--data-dir', dataDir], { env })).code).toBe(
+      0,
+    );
     const { kind } = await new SecretStore(dataDir).ensure();
     // A real bridge on the data dir's store: doctor checks that it proves it holds the secret.
-    const bridge = await BridgeServer.start({ port: 0, auth: createBridgeAuth({ dataDir }), log: () => undefined, policy: () => TEST_POLICY });
+    const bridge = await BridgeServer.start({
+      port: 0,
+      auth: createBridgeAuth({ dataDir }),
+      log: () => undefined,
+      policy: () => TEST_POLICY,
+    });
     bridges.push(bridge);
     const { port } = bridge;
     const state = new BridgeStateFile(dataDir);
     state.started(port);
     state.extensionConnected(true);
     const { code, out } = await doctor(dataDir, env);
-    expect(out).toContain(`ok chromium: native host installed (${join(home, '.config/chromium/NativeMessagingHosts', MANIFEST_FILE)})`);
+    expect(out).toContain(
+      `ok chromium: native host installed (${join(home, '.config/chromium/NativeMessagingHosts', MANIFEST_FILE)})`,
+    );
     expect(out).toContain(`ok core: running (pid ${process.pid}), bridge on 127.0.0.1:${port}`);
     expect(out).toContain("ok bridge: proves it holds this data dir's pairing secret");
     expect(out).toMatch(/ok extension: connected since \d{4}-/);
-    expect(out).toContain(kind === 'keychain' ? 'ok pairing secret: in the OS keychain (service chrome-mcp' : `ok pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)}`);
+    expect(out).toContain(
+      kind === 'keychain'
+        ? 'ok pairing secret: in the OS keychain (service chrome-mcp'
+        : `ok pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)}`,
+    );
     expect(out).toContain(extensionBuilt() ? `ok extension built: ${EXTENSION_DIR}` : '!! extension not built');
     expect(code).toBe(extensionBuilt() ? 0 : 1);
     if (extensionBuilt()) expect(out).toMatch(/All good\.\n$/);
@@ -99,7 +116,10 @@ describe('doctor', () => {
     expect(report.out).toContain(fix);
 
     await runCli(['install-native-host', '--browser', 'chromium', '--data-dir', dataDir], { env });
-    writeFileSync(join(dataDir, 'native-host', 'chrome-mcp-native-host'), '#!/bin/sh\nexec /old/node /old/cli.js "$@"\n');
+    writeFileSync(
+      join(dataDir, 'native-host', 'chrome-mcp-native-host'),
+      '#!/bin/sh\nexec /old/node /old/cli.js "$@"\n',
+    );
     report = await doctor(dataDir, env);
     expect(report.out).toMatch(/!! chromium: the native host wrapper .+ runs another node or chrome-mcp than this one/);
     expect(report.out).toContain(fix);
@@ -109,9 +129,13 @@ describe('doctor', () => {
 
     const { port, state } = await fakeCore(dataDir);
     report = await doctor(dataDir, env);
-    expect(report.out).toMatch(/!! extension: not connected\n {6}fix: in Chrome open chrome:\/\/extensions, .*Load unpacked: .+chrome-mcp pair --data-dir/);
+    expect(report.out).toMatch(
+      /!! extension: not connected\n {6}fix: in Chrome open chrome:\/\/extensions, .*Load unpacked: .+chrome-mcp pair --data-dir/,
+    );
     await new Promise((resolve) => servers.pop()!.close(resolve));
-    expect((await doctor(dataDir, env)).out).toContain(`!! core: pid ${process.pid} runs, but nothing listens on 127.0.0.1:${port}`);
+    expect((await doctor(dataDir, env)).out).toContain(
+      `!! core: pid ${process.pid} runs, but nothing listens on 127.0.0.1:${port}`,
+    );
     state.stopped();
   });
 
@@ -122,13 +146,19 @@ describe('doctor', () => {
     // A rogue that took the port: it speaks the handshake, but proves with a key of its own.
     const rogue = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((resolve) => rogue.once('listening', () => resolve()));
-    rogue.on('connection', (socket) => socket.once('message', () => socket.send(JSON.stringify({ type: 'challenge', nonce: 'n'.repeat(43), proof: 'p'.repeat(43) }))));
+    rogue.on('connection', (socket) =>
+      socket.once('message', () =>
+        socket.send(JSON.stringify({ type: 'challenge', nonce: 'n'.repeat(43), proof: 'p'.repeat(43) })),
+      ),
+    );
     try {
       const { port } = rogue.address() as { port: number };
       new BridgeStateFile(dataDir).started(port);
       const { code, out } = await doctor(dataDir, env);
       expect(code).toBe(1);
-      expect(out).toContain(`!! bridge: 127.0.0.1:${port} answered but could not prove it holds the pairing secret: it is not this core; the extension refuses it and tells it nothing`);
+      expect(out).toContain(
+        `!! bridge: 127.0.0.1:${port} answered but could not prove it holds the pairing secret: it is not this core; the extension refuses it and tells it nothing`,
+      );
       expect(out).toMatch(new RegExp(`fix: find the program: lsof -nP -iTCP:${port} -sTCP:LISTEN; stop it`));
     } finally {
       await new Promise((resolve) => rogue.close(resolve));
@@ -142,25 +172,50 @@ describe('doctor', () => {
     // Stands in for the app's executable: doctor only checks it is there, it never runs it.
     const appBinary = join(dirs.make(), 'Chrome MCP');
     writeFileSync(appBinary, '');
-    applySteps(planInstall({ platform: process.platform, home, dataDir, command: [appBinary, '--native-host'], browsers: ['chromium'], remove: false }));
+    applySteps(
+      planInstall({
+        platform: process.platform,
+        home,
+        dataDir,
+        command: [appBinary, '--native-host'],
+        browsers: ['chromium'],
+        remove: false,
+      }),
+    );
     const manifest = join(home, '.config/chromium/NativeMessagingHosts', MANIFEST_FILE);
-    expect((await doctor(dataDir, env)).out).toContain(`ok chromium: native host installed (${manifest}), run by the Chrome MCP app ${appBinary}\n`);
+    expect((await doctor(dataDir, env)).out).toContain(
+      `ok chromium: native host installed (${manifest}), run by the Chrome MCP app ${appBinary}\n`,
+    );
 
     rmSync(appBinary);
     const report = await doctor(dataDir, env);
-    expect(report.out).toContain(`!! chromium: the native host wrapper ${join(dataDir, 'native-host', 'chrome-mcp-native-host')} runs the Chrome MCP app at ${appBinary}, which is not there any more\n`);
-    expect(report.out).toContain(`fix: chrome-mcp install-native-host --browser chromium --data-dir ${JSON.stringify(dataDir)}`);
+    expect(report.out).toContain(
+      `!! chromium: the native host wrapper ${join(dataDir, 'native-host', 'chrome-mcp-native-host')} runs the Chrome MCP app at ${appBinary}, which is not there any more\n`,
+    );
+    expect(report.out).toContain(
+      `fix: chrome-mcp install-native-host --browser chromium --data-dir ${JSON.stringify(dataDir)}`,
+    );
   });
 
   it('says where the secret lives: a file when no keychain answered, and a keychain that stops answering is a problem', async () => {
     const dataDir = dirs.dataDir();
     const env = envWithoutKeychain({ HOME: dirs.make() });
     // The native host makes the secret, as on a first pairing, with no keychain to reach.
-    await runCli(['native-host', '--data-dir', dataDir, 'chrome-extension://emhiickdbgmamkpeciieeejhhkpjoflc/'], { env, input: frame('{"type":"pairing"}') });
-    expect((await doctor(dataDir, env)).out).toContain(`ok pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)} (no OS keychain answered when it was made)`);
+    await runCli(['native-host', '--data-dir', dataDir, 'chrome-extension://emhiickdbgmamkpeciieeejhhkpjoflc/'], {
+      env,
+      input: frame('{"type":"pairing"}'),
+    });
+    expect((await doctor(dataDir, env)).out).toContain(
+      `ok pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)} (no OS keychain answered when it was made)`,
+    );
 
-    writeFileAtomic(join(dataDir, SECRET_FILE), JSON.stringify({ v: 1, store: 'keychain', created: new Date().toISOString() }));
-    expect((await doctor(dataDir, env)).out).toMatch(/!! pairing secret: the OS keychain \(service chrome-mcp, account .+\) does not answer .*\n {6}fix: unlock the keychain/);
+    writeFileAtomic(
+      join(dataDir, SECRET_FILE),
+      JSON.stringify({ v: 1, store: 'keychain', created: new Date().toISOString() }),
+    );
+    expect((await doctor(dataDir, env)).out).toMatch(
+      /!! pairing secret: the OS keychain \(service chrome-mcp, account .+\) does not answer .*\n {6}fix: unlock the keychain/,
+    );
   });
 
   it('names a standing revoke as the problem, with the pairing that lifts it', async () => {
@@ -169,18 +224,31 @@ describe('doctor', () => {
     markRevoked(dataDir, () => Date.parse('2026-11-30T10:00:00Z'));
     const { code, out } = await doctor(dataDir, env);
     expect(code).toBe(1);
-    expect(out).toContain('!! pairing: revoked in the app on 2026-11-30T10:00:00.000Z; the native host pairs nothing until you pair again');
+    expect(out).toContain(
+      '!! pairing: revoked in the app on 2026-11-30T10:00:00.000Z; the native host pairs nothing until you pair again',
+    );
     expect(out).toContain(`fix: chrome-mcp pair --data-dir ${JSON.stringify(dataDir)}`);
   });
 });
 
 describe('subcommand routing', () => {
-  it('lists the commands in --help, answers each one\'s --help, and refuses bad flags with exit 2', async () => {
+  it("lists the commands in --help, answers each one's --help, and refuses bad flags with exit 2", async () => {
     const help = await runCli(['--help']);
-    expect(help.stdout.toString()).toMatch(/Commands:\n {2}install-native-host .+\n {2}pair .+\n {2}extension-path .+\n {2}doctor .+\n {2}ui .+\n {2}install-client .+\n {2}serve .+\n {2}relay .+\n$/);
+    expect(help.stdout.toString()).toMatch(
+      /Commands:\n {2}install-native-host .+\n {2}pair .+\n {2}extension-path .+\n {2}doctor .+\n {2}ui .+\n {2}install-client .+\n {2}serve .+\n {2}relay .+\n$/,
+    );
     // The browser runs native-host; it is no command for a person.
     expect(help.stdout.toString()).not.toMatch(/^ {2}native-host/m);
-    for (const command of ['install-native-host', 'pair', 'extension-path', 'doctor', 'ui', 'install-client', 'serve', 'relay']) {
+    for (const command of [
+      'install-native-host',
+      'pair',
+      'extension-path',
+      'doctor',
+      'ui',
+      'install-client',
+      'serve',
+      'relay',
+    ]) {
       const run = await runCli([command, '--help']);
       expect(run.code).toBe(0);
       expect(run.stdout.toString()).toMatch(new RegExp(`^Usage: chrome-mcp ${command}`));
@@ -201,11 +269,16 @@ describe('subcommand routing', () => {
     const root = dirs.make();
     const repo = fileURLToPath(new URL('../../', import.meta.url));
     writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'chrome-mcp', version: '0.0.0', type: 'module' }));
-    for (const part of ['electron', 'shared']) cpSync(join(repo, 'dist', part), join(root, 'dist', part), { recursive: true });
+    for (const part of ['electron', 'shared'])
+      cpSync(join(repo, 'dist', part), join(root, 'dist', part), { recursive: true });
     symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
-    const run = spawnSync(process.execPath, [join(root, 'dist/electron/helper/cli.js'), 'extension-path'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(root, 'dist/electron/helper/cli.js'), 'extension-path'], {
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`chrome-mcp extension-path: the extension is not built (${join(root, 'dist/extension')} has no manifest.json).\nBuild it: cd ${root} && npm run build\n`);
+    expect(run.stderr).toBe(
+      `chrome-mcp extension-path: the extension is not built (${join(root, 'dist/extension')} has no manifest.json).\nBuild it: cd ${root} && npm run build\n`,
+    );
   });
 });

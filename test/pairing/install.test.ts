@@ -45,7 +45,9 @@ describe('install-native-host (real process)', () => {
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(wrapperPath)).toBe(0o700);
     expect(mode(manifestPath)).toBe(0o644);
-    expect(readFileSync(wrapperPath, 'utf8')).toBe(`#!/bin/sh\n# Written by chrome-mcp install-native-host: Chrome runs this as the com.chrome_mcp.bridge native-messaging host.\nexec '${process.execPath}' '${CLI}' native-host --data-dir '${dataDir}' "$@"\n`);
+    expect(readFileSync(wrapperPath, 'utf8')).toBe(
+      `#!/bin/sh\n# Written by chrome-mcp install-native-host: Chrome runs this as the com.chrome_mcp.bridge native-messaging host.\nexec '${process.execPath}' '${CLI}' native-host --data-dir '${dataDir}' "$@"\n`,
+    );
 
     // Idempotent: the same run again changes nothing and says so.
     const again = await runCli(['install-native-host', '--browser-data-dir', browserDir, '--data-dir', dataDir]);
@@ -55,7 +57,14 @@ describe('install-native-host (real process)', () => {
     const reply = execFileSync(wrapperPath, [`${EXTENSION_ORIGIN}/`], { input: frame('{"type":"pairing"}') });
     expect(replies(reply)).toEqual([{ secret: expect.any(String), port: DEFAULT_BRIDGE_PORT }]);
 
-    const removed = await runCli(['install-native-host', '--browser-data-dir', browserDir, '--data-dir', dataDir, '--remove']);
+    const removed = await runCli([
+      'install-native-host',
+      '--browser-data-dir',
+      browserDir,
+      '--data-dir',
+      dataDir,
+      '--remove',
+    ]);
     expect(removed.stdout.toString()).toBe(`removed   ${manifestPath}\n`);
     expect(existsSync(wrapperPath)).toBe(true);
   });
@@ -67,7 +76,9 @@ describe('install-native-host (real process)', () => {
     const wrapperPath = join(dataDir, 'native-host', 'chrome-mcp-native-host');
     const manifestIn = (browser: keyof typeof LINUX_DIRS) => join(home, LINUX_DIRS[browser], MANIFEST_FILE);
     // No browser profile here: Chrome's place, the likeliest browser to come.
-    expect((await runCli(['install-native-host', '--data-dir', dataDir], { env })).stdout.toString()).toContain(`wrote     ${manifestIn('chrome')}\n`);
+    expect((await runCli(['install-native-host', '--data-dir', dataDir], { env })).stdout.toString()).toContain(
+      `wrote     ${manifestIn('chrome')}\n`,
+    );
     expect(existsSync(manifestIn('edge'))).toBe(false);
     mkdirSync(join(home, '.config', 'BraveSoftware', 'Brave-Browser'), { recursive: true });
     const found = await runCli(['install-native-host', '--data-dir', dataDir], { env });
@@ -77,13 +88,21 @@ describe('install-native-host (real process)', () => {
     expect((await runCli(['install-native-host', '--data-dir', dataDir, '--browser', 'all'], { env })).code).toBe(0);
     for (const browser of BROWSERS) expect(readJson(manifestIn(browser))).toMatchObject({ path: wrapperPath });
 
-    const edgeOnly = await runCli(['install-native-host', '--data-dir', dataDir, '--browser', 'edge', '--remove'], { env });
+    const edgeOnly = await runCli(['install-native-host', '--data-dir', dataDir, '--browser', 'edge', '--remove'], {
+      env,
+    });
     expect(edgeOnly.stdout.toString()).toBe(`removed   ${manifestIn('edge')}\n`);
     expect(existsSync(wrapperPath)).toBe(true);
 
     const all = await runCli(['install-native-host', '--data-dir', dataDir, '--remove'], { env });
-    expect(all.stdout.toString()).toBe([...BROWSERS.filter((browser) => browser !== 'edge').map(manifestIn), wrapperPath].map((path) => `removed   ${path}\n`).join(''));
-    expect((await runCli(['install-native-host', '--data-dir', dataDir, '--remove'], { env })).stdout.toString()).toBe('nothing to remove\n');
+    expect(all.stdout.toString()).toBe(
+      [...BROWSERS.filter((browser) => browser !== 'edge').map(manifestIn), wrapperPath]
+        .map((path) => `removed   ${path}\n`)
+        .join(''),
+    );
+    expect((await runCli(['install-native-host', '--data-dir', dataDir, '--remove'], { env })).stdout.toString()).toBe(
+      'nothing to remove\n',
+    );
   });
 
   it('refuses an unknown browser with its usage, exit 2', async () => {
@@ -94,7 +113,7 @@ describe('install-native-host (real process)', () => {
 });
 
 describe('host wrapper quoting', () => {
-  it('passes paths with spaces, quotes and $ through sh untouched, then the browser\'s own arguments', () => {
+  it("passes paths with spaces, quotes and $ through sh untouched, then the browser's own arguments", () => {
     const root = dirs.make();
     const odd = join(root, `it's a "dir" $HOME \`x\``);
     mkdirSync(odd, { recursive: true });
@@ -102,25 +121,44 @@ describe('host wrapper quoting', () => {
     const echo = join(odd, 'echo args');
     writeFileSync(echo, '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n');
     chmodSync(echo, 0o755);
-    const wrapper = hostWrapper({ platform: 'linux', dataDir: join(odd, 'data'), node: echo, cli: join(odd, 'cli.js') });
+    const wrapper = hostWrapper({
+      platform: 'linux',
+      dataDir: join(odd, 'data'),
+      node: echo,
+      cli: join(odd, 'cli.js'),
+    });
     mkdirSync(join(odd, 'data', 'native-host'), { recursive: true });
     writeFileSync(wrapper.path, wrapper.text, { mode: 0o700 });
     const printed = execFileSync(wrapper.path, ['chrome-extension://x/', '--parent-window=0'], { encoding: 'utf8' });
-    expect(printed.split('\n').slice(0, -1)).toEqual([join(odd, 'cli.js'), 'native-host', '--data-dir', join(odd, 'data'), 'chrome-extension://x/', '--parent-window=0']);
+    expect(printed.split('\n').slice(0, -1)).toEqual([
+      join(odd, 'cli.js'),
+      'native-host',
+      '--data-dir',
+      join(odd, 'data'),
+      'chrome-extension://x/',
+      '--parent-window=0',
+    ]);
   });
 
   it('on Windows is a .cmd that doubles % and passes %*', () => {
-    const wrapper = hostWrapper({ platform: 'win32', dataDir: 'C:\\Users\\a%b\\.chrome-mcp', node: 'C:\\node\\node.exe', cli: 'C:\\cm\\cli.js' });
+    const wrapper = hostWrapper({
+      platform: 'win32',
+      dataDir: 'C:\\Users\\a%b\\.chrome-mcp',
+      node: 'C:\\node\\node.exe',
+      cli: 'C:\\cm\\cli.js',
+    });
     expect(wrapper.path).toBe('C:\\Users\\a%b\\.chrome-mcp\\native-host\\chrome-mcp-native-host.cmd');
     expect(wrapper.text).toMatch(/^@echo off\r\n/);
-    expect(wrapper.text).toContain('"C:\\node\\node.exe" "C:\\cm\\cli.js" native-host --data-dir "C:\\Users\\a%%b\\.chrome-mcp" %*\r\n');
+    expect(wrapper.text).toContain(
+      '"C:\\node\\node.exe" "C:\\cm\\cli.js" native-host --data-dir "C:\\Users\\a%%b\\.chrome-mcp" %*\r\n',
+    );
   });
 });
 
 describe('install plan per platform', () => {
   const base = { home: '/Users/p', node: '/n/node', cli: '/c/cli.js', browsers: BROWSERS, remove: false };
 
-  it('macOS: each browser\'s Application Support folder', () => {
+  it("macOS: each browser's Application Support folder", () => {
     const steps = planInstall({ ...base, platform: 'darwin', dataDir: '/Users/p/.chrome-mcp' });
     expect(steps.filter((step) => step.kind === 'write').map((step) => step.path)).toEqual([
       '/Users/p/.chrome-mcp/native-host/chrome-mcp-native-host',
@@ -135,7 +173,10 @@ describe('install plan per platform', () => {
     const windows = { ...base, platform: 'win32' as const, home: 'C:\\Users\\p', dataDir: 'C:\\Users\\p\\.chrome-mcp' };
     const manifest = `C:\\Users\\p\\.chrome-mcp\\native-host\\${MANIFEST_FILE}`;
     const steps = planInstall(windows);
-    expect(steps.filter((step) => step.kind === 'write').map((step) => step.path)).toEqual(['C:\\Users\\p\\.chrome-mcp\\native-host\\chrome-mcp-native-host.cmd', manifest]);
+    expect(steps.filter((step) => step.kind === 'write').map((step) => step.path)).toEqual([
+      'C:\\Users\\p\\.chrome-mcp\\native-host\\chrome-mcp-native-host.cmd',
+      manifest,
+    ]);
 
     const recorded: string[] = [];
     const commands = (list: InstallStep[]) => list.filter((step) => step.kind === 'command');
@@ -150,16 +191,26 @@ describe('install plan per platform', () => {
     recorded.length = 0;
     const removal = planInstall({ ...windows, browsers: ['chrome'], remove: true });
     // Deleting a key that is not there fails in `reg`; removal is idempotent all the same.
-    expect(() => applySteps(commands(removal), (file, args) => {
-      recorded.push([file, ...args].join(' '));
-      throw new Error('ERROR: The system was unable to find the specified registry key or value.');
-    })).not.toThrow();
-    expect(recorded).toEqual(['reg delete HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\com.chrome_mcp.bridge /f']);
+    expect(() =>
+      applySteps(commands(removal), (file, args) => {
+        recorded.push([file, ...args].join(' '));
+        throw new Error('ERROR: The system was unable to find the specified registry key or value.');
+      }),
+    ).not.toThrow();
+    expect(recorded).toEqual([
+      'reg delete HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\com.chrome_mcp.bridge /f',
+    ]);
     // The other browsers' keys still name the one manifest: it stays until they all go.
     expect(removal.filter((step) => step.kind === 'remove')).toEqual([]);
-    expect(planInstall({ ...windows, remove: true }).filter((step) => step.kind === 'remove').map((step) => step.path)).toEqual([manifest, 'C:\\Users\\p\\.chrome-mcp\\native-host\\chrome-mcp-native-host.cmd']);
-    expect(() => applySteps(commands(steps), () => {
-      throw new Error('access denied');
-    })).toThrow('access denied');
+    expect(
+      planInstall({ ...windows, remove: true })
+        .filter((step) => step.kind === 'remove')
+        .map((step) => step.path),
+    ).toEqual([manifest, 'C:\\Users\\p\\.chrome-mcp\\native-host\\chrome-mcp-native-host.cmd']);
+    expect(() =>
+      applySteps(commands(steps), () => {
+        throw new Error('access denied');
+      }),
+    ).toThrow('access denied');
   });
 });

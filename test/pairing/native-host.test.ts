@@ -6,7 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
 import { EXTENSION_ORIGIN } from '../../shared/protocol/extension-id.js';
 import { BridgeStateFile } from '../../electron/core/pairing/bridge-state.js';
-import { encodeMessage, MAX_REPLY_BYTES, MAX_REQUEST_BYTES, MessageDecoder } from '../../electron/core/pairing/native-messaging.js';
+import {
+  encodeMessage,
+  MAX_REPLY_BYTES,
+  MAX_REQUEST_BYTES,
+  MessageDecoder,
+} from '../../electron/core/pairing/native-messaging.js';
 import { SECRET_FILE, SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { CLI, runCli, tempDirs } from './support/cli.js';
 import { frame, replies } from './support/framing.js';
@@ -40,7 +45,8 @@ describe('native host process', () => {
     const [before] = replies((await host(dataDir, pairing)).stdout) as Array<{ secret: string }>;
     await new SecretStore(dataDir).revoke();
     // However often the extension asks: this is what stops it pairing itself again a moment after Revoke.
-    for (let ask = 0; ask < 2; ask++) expect(replies((await host(dataDir, pairing)).stdout)).toEqual([{ error: 'revoked' }]);
+    for (let ask = 0; ask < 2; ask++)
+      expect(replies((await host(dataDir, pairing)).stdout)).toEqual([{ error: 'revoked' }]);
     expect(existsSync(join(dataDir, SECRET_FILE))).toBe(false);
 
     expect((await runCli(['pair', '--data-dir', dataDir])).code).toBe(0);
@@ -59,7 +65,7 @@ describe('native host process', () => {
     expect(existsSync(join(dataDir, 'secret.lock'))).toBe(false);
   });
 
-  it('hands out the running core\'s port from bridge.json, and the default when its writer is gone', async () => {
+  it("hands out the running core's port from bridge.json, and the default when its writer is gone", async () => {
     const dataDir = dirs.dataDir();
     const state = new BridgeStateFile(dataDir);
     state.started(40_123);
@@ -68,7 +74,9 @@ describe('native host process', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.once('exit', resolve));
     new BridgeStateFile(dataDir, dead.pid!).started(40_124);
-    expect(replies((await host(dataDir, pairing)).stdout)).toEqual([expect.objectContaining({ port: DEFAULT_BRIDGE_PORT })]);
+    expect(replies((await host(dataDir, pairing)).stdout)).toEqual([
+      expect.objectContaining({ port: DEFAULT_BRIDGE_PORT }),
+    ]);
   });
 
   it('refuses other messages, junk and oversized frames, answering each in order', async () => {
@@ -93,7 +101,13 @@ describe('native host process', () => {
 
   it('refuses a caller whose origin is not our extension, or none, and makes no secret for it', async () => {
     const dataDir = dirs.dataDir();
-    for (const origin of ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/', EXTENSION_ORIGIN, `${OUR_ORIGIN}x`, 'https://example.com/', null]) {
+    for (const origin of [
+      'chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/',
+      EXTENSION_ORIGIN,
+      `${OUR_ORIGIN}x`,
+      'https://example.com/',
+      null,
+    ]) {
       const run = await host(dataDir, pairing, origin);
       expect(replies(run.stdout)).toEqual([{ error: 'origin_not_allowed' }]);
     }
@@ -102,11 +116,17 @@ describe('native host process', () => {
 
   it('takes the arguments Chrome adds (Windows: --parent-window) and frames split across writes', async () => {
     const dataDir = dirs.dataDir();
-    const child = spawn(process.execPath, [CLI, 'native-host', '--data-dir', dataDir, OUR_ORIGIN, '--parent-window=0'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'native-host', '--data-dir', dataDir, OUR_ORIGIN, '--parent-window=0'],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     // The host answers while stdin is still open (Chrome closes it only after the reply).
     const decoder = new MessageDecoder();
     const first = new Promise<unknown>((resolve) =>
-      child.stdout.on('data', (chunk: Buffer) => decoder.push(chunk).forEach((decoded) => 'message' in decoded && resolve(decoded.message))),
+      child.stdout.on('data', (chunk: Buffer) =>
+        decoder.push(chunk).forEach((decoded) => 'message' in decoded && resolve(decoded.message)),
+      ),
     );
     for (const byte of pairing) {
       child.stdin.write(Buffer.from([byte]));
@@ -122,10 +142,13 @@ describe('native host process', () => {
 });
 
 describe('native-messaging framing', () => {
-  it('round-trips and refuses a reply over Chrome\'s 1 MB limit', () => {
+  it("round-trips and refuses a reply over Chrome's 1 MB limit", () => {
     const decoder = new MessageDecoder();
     const bytes = Buffer.concat([encodeMessage({ a: 1 }), encodeMessage(['é'])]);
-    expect([...decoder.push(bytes.subarray(0, 5)), ...decoder.push(bytes.subarray(5))]).toEqual([{ message: { a: 1 } }, { message: ['é'] }]);
+    expect([...decoder.push(bytes.subarray(0, 5)), ...decoder.push(bytes.subarray(5))]).toEqual([
+      { message: { a: 1 } },
+      { message: ['é'] },
+    ]);
     expect(() => encodeMessage('x'.repeat(MAX_REPLY_BYTES))).toThrow(/1 MB/);
     expect(encodeMessage('x'.repeat(MAX_REPLY_BYTES - 2)).length).toBe(MAX_REPLY_BYTES + 4);
   });

@@ -27,14 +27,19 @@ describe.skipIf(!findBrowser(undefined))('native messaging in Chromium', () => {
     const profileDir = join(root, 'profile');
     const dataDir = join(root, 'data');
     await installInto(profileDir, dataDir);
-    const browser = await startProbeBrowser(profileDir, [writeProbeExtension(join(root, 'ours'), true), writeProbeExtension(join(root, 'stranger'), false)]);
+    const browser = await startProbeBrowser(profileDir, [
+      writeProbeExtension(join(root, 'ours'), true),
+      writeProbeExtension(join(root, 'stranger'), false),
+    ]);
     try {
       const workers = await browser.workers('probe.js');
       const ours = workers.find((worker) => worker.id === EXTENSION_ID);
       const stranger = workers.find((worker) => worker.id !== EXTENSION_ID);
       expect(ours, 'the keyed probe runs with our extension id').toBeDefined();
 
-      expect(await browser.evaluate(stranger!.targetId, ASK_HOST)).toEqual({ error: 'Access to the specified native messaging host is forbidden.' });
+      expect(await browser.evaluate(stranger!.targetId, ASK_HOST)).toEqual({
+        error: 'Access to the specified native messaging host is forbidden.',
+      });
       // Refused by Chromium before our host ran: no secret was made for it.
       expect(existsSync(join(dataDir, SECRET_FILE))).toBe(false);
 
@@ -45,7 +50,9 @@ describe.skipIf(!findBrowser(undefined))('native messaging in Chromium', () => {
       // A core started since: the next ask carries its port (the manifest and wrapper are found afresh on each call).
       const state = new BridgeStateFile(dataDir);
       state.started(45_678);
-      expect(await browser.evaluate(ours!.targetId, ASK_HOST)).toEqual({ reply: { secret: stored!.secret, port: 45_678 } });
+      expect(await browser.evaluate(ours!.targetId, ASK_HOST)).toEqual({
+        reply: { secret: stored!.secret, port: 45_678 },
+      });
       state.stopped();
     } finally {
       await browser.close();
@@ -64,7 +71,9 @@ describe.skipIf(!findBrowser(undefined))('native messaging in Chromium', () => {
       const [worker] = await browser.workers('background.js');
       expect(worker!.id).toBe(EXTENSION_ID);
       const answer = await browser.evaluate(worker!.targetId, ASK_HOST);
-      expect(answer).toEqual({ reply: { secret: (await new SecretStore(dataDir).read())!.secret, port: DEFAULT_BRIDGE_PORT } });
+      expect(answer).toEqual({
+        reply: { secret: (await new SecretStore(dataDir).read())!.secret, port: DEFAULT_BRIDGE_PORT },
+      });
     } finally {
       await browser.close();
     }

@@ -4,7 +4,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBridgeAuth } from '../../electron/core/pairing/bridge-auth.js';
-import { cancelPairingCode, CODE_FILE, CODE_TRIES, CODE_TTL_MS, issuePairingCode } from '../../electron/core/pairing/pairing-code.js';
+import {
+  cancelPairingCode,
+  CODE_FILE,
+  CODE_TRIES,
+  CODE_TTL_MS,
+  issuePairingCode,
+} from '../../electron/core/pairing/pairing-code.js';
 import { ensurePrivateDir, writeFileAtomic } from '../../electron/core/pairing/private-files.js';
 import { codeKey, toBase64Url } from '../../shared/protocol/bridge-proof.js';
 import { SecretStore } from '../../electron/core/pairing/secret-store.js';
@@ -46,7 +52,12 @@ describe('pairing codes', () => {
       const stored = readFileSync(codeFile, 'utf8');
       expect(stored).not.toContain(code.replace('-', ''));
       const record = JSON.parse(stored) as { key: string; salt: string };
-      expect(record).toMatchObject({ v: 2, key: expect.stringMatching(/^[\w-]{43}$/), salt: expect.stringMatching(/^[\w-]{22}$/), triesLeft: CODE_TRIES });
+      expect(record).toMatchObject({
+        v: 2,
+        key: expect.stringMatching(/^[\w-]{43}$/),
+        salt: expect.stringMatching(/^[\w-]{22}$/),
+        triesLeft: CODE_TRIES,
+      });
       // The extension's WebCrypto derivation of what the person typed gives the same key.
       if (i < 3) expect(toBase64Url(await codeKey(code.toLowerCase(), record.salt))).toBe(record.key);
     }
@@ -57,7 +68,10 @@ describe('pairing codes', () => {
   it('read a v1 code file (a plain SHA-256) as no code at all', async () => {
     const { auth, dataDir, codeFile } = setup();
     ensurePrivateDir(dataDir);
-    writeFileAtomic(codeFile, `${JSON.stringify({ v: 1, sha256: '0'.repeat(64), expires: Date.now() * 2, triesLeft: 5 })}\n`);
+    writeFileAtomic(
+      codeFile,
+      `${JSON.stringify({ v: 1, sha256: '0'.repeat(64), expires: Date.now() * 2, triesLeft: 5 })}\n`,
+    );
     expect(await auth.pairing()).toBeUndefined();
     expect(existsSync(join(dataDir, CODE_FILE))).toBe(false);
   });
@@ -76,7 +90,11 @@ describe('pairing codes', () => {
   });
 
   it('accept what a person types: lower case, no dash, spaces', async () => {
-    for (const typed of [(code: string) => code.toLowerCase(), (code: string) => code.replace('-', ''), (code: string) => ` ${code.replace('-', ' ')} `]) {
+    for (const typed of [
+      (code: string) => code.toLowerCase(),
+      (code: string) => code.replace('-', ''),
+      (code: string) => ` ${code.replace('-', ' ')} `,
+    ]) {
       const { auth, issue } = setup();
       expect(await redeemCode(auth, typed(issue()))).toBeDefined();
     }

@@ -64,14 +64,18 @@ describe('private files', () => {
     const body = (letter: string) => `${JSON.stringify({ fill: letter.repeat(256 * 1024) })}\n`;
     const bodies = [body('a'), body('b')];
     writeFileAtomic(path, bodies[0]!);
-    const writer = spawn(process.execPath, [
-      '--input-type=module',
-      '-e',
-      `const { writeFileAtomic } = await import(${JSON.stringify(BUILT_FILES)});
+    const writer = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { writeFileAtomic } = await import(${JSON.stringify(BUILT_FILES)});
        const body = ${body.toString()};
        const bodies = [body('a'), body('b')];
        for (let i = 0; i < 300; i++) writeFileAtomic(${JSON.stringify(path)}, bodies[i % 2]);`,
-    ], { stdio: 'inherit' });
+      ],
+      { stdio: 'inherit' },
+    );
     const done = new Promise<number | null>((resolve) => writer.once('exit', resolve));
     let reads = 0;
     let running = true;

@@ -65,7 +65,8 @@ describe('secret store without a keychain', () => {
     const auth = createBridgeAuth({ dataDir, store });
     expect(await holds(auth, '')).toBe(false);
     const { secret } = await store.ensure();
-    for (const wrong of ['', secret.slice(0, -1), `${secret}A`, secret.toUpperCase(), 'x'.repeat(10_000)]) expect(await holds(auth, wrong)).toBe(false);
+    for (const wrong of ['', secret.slice(0, -1), `${secret}A`, secret.toUpperCase(), 'x'.repeat(10_000)])
+      expect(await holds(auth, wrong)).toBe(false);
   });
 
   it('forgetting revokes: the file goes, nothing verifies, and the next ensure makes a new secret', async () => {
@@ -142,56 +143,59 @@ describe('secret store without a keychain', () => {
 const unavailable = await keychainUnavailable();
 if (unavailable && EXPECT_KEYCHAIN) throw new Error(`CHROME_MCP_EXPECT_KEYCHAIN=1 but ${unavailable}`);
 
-describe.skipIf(unavailable !== undefined)(`secret store in the real OS keychain${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
-  it('keeps the secret in the keychain under the data dir as account, and only a marker in secret.json', async () => {
-    const dataDir = dirs.dataDir();
-    const store = new SecretStore(dataDir);
-    const made = await store.ensure();
-    expect(made.kind).toBe('keychain');
-    expect(store.location()).toBe('keychain');
-    const keytar = (await import('keytar')).default;
-    expect(await keytar.getPassword(KEYCHAIN_SERVICE, dataDir)).toBe(made.secret);
-    const file = readFileSync(join(dataDir, SECRET_FILE), 'utf8');
-    expect(file).not.toContain(made.secret);
-    expect(JSON.parse(file)).toMatchObject({ v: 1, store: 'keychain' });
-    expect(mode(join(dataDir, SECRET_FILE))).toBe(0o600);
-    expect(await new SecretStore(dataDir).read()).toEqual(made);
-  });
+describe.skipIf(unavailable !== undefined)(
+  `secret store in the real OS keychain${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+  () => {
+    it('keeps the secret in the keychain under the data dir as account, and only a marker in secret.json', async () => {
+      const dataDir = dirs.dataDir();
+      const store = new SecretStore(dataDir);
+      const made = await store.ensure();
+      expect(made.kind).toBe('keychain');
+      expect(store.location()).toBe('keychain');
+      const keytar = (await import('keytar')).default;
+      expect(await keytar.getPassword(KEYCHAIN_SERVICE, dataDir)).toBe(made.secret);
+      const file = readFileSync(join(dataDir, SECRET_FILE), 'utf8');
+      expect(file).not.toContain(made.secret);
+      expect(JSON.parse(file)).toMatchObject({ v: 1, store: 'keychain' });
+      expect(mode(join(dataDir, SECRET_FILE))).toBe(0o600);
+      expect(await new SecretStore(dataDir).read()).toEqual(made);
+    });
 
-  it('gives two data dirs two secrets, and re-pairing replaces only its own', async () => {
-    const [a, b] = [dirs.dataDir(), dirs.dataDir()];
-    const first = await new SecretStore(a).ensure();
-    const second = await new SecretStore(b).ensure();
-    expect(first.secret).not.toBe(second.secret);
-    const replaced = await new SecretStore(a).replace();
-    expect((await new SecretStore(a).read())?.secret).toBe(replaced.secret);
-    expect((await new SecretStore(b).read())?.secret).toBe(second.secret);
-    const auth = createBridgeAuth({ dataDir: a });
-    expect(await holds(auth, first.secret)).toBe(false);
-    expect(await holds(auth, replaced.secret)).toBe(true);
-  });
+    it('gives two data dirs two secrets, and re-pairing replaces only its own', async () => {
+      const [a, b] = [dirs.dataDir(), dirs.dataDir()];
+      const first = await new SecretStore(a).ensure();
+      const second = await new SecretStore(b).ensure();
+      expect(first.secret).not.toBe(second.secret);
+      const replaced = await new SecretStore(a).replace();
+      expect((await new SecretStore(a).read())?.secret).toBe(replaced.secret);
+      expect((await new SecretStore(b).read())?.secret).toBe(second.secret);
+      const auth = createBridgeAuth({ dataDir: a });
+      expect(await holds(auth, first.secret)).toBe(false);
+      expect(await holds(auth, replaced.secret)).toBe(true);
+    });
 
-  it('moves a file secret into the keychain on re-pairing, leaving no secret in the file', async () => {
-    const dataDir = dirs.dataDir();
-    const filed = await new SecretStore(dataDir, noKeychain).ensure();
-    expect(filed.kind).toBe('file');
-    const moved = await new SecretStore(dataDir).replace();
-    expect(moved.kind).toBe('keychain');
-    expect(readFileSync(join(dataDir, SECRET_FILE), 'utf8')).not.toContain(filed.secret);
-  });
+    it('moves a file secret into the keychain on re-pairing, leaving no secret in the file', async () => {
+      const dataDir = dirs.dataDir();
+      const filed = await new SecretStore(dataDir, noKeychain).ensure();
+      expect(filed.kind).toBe('file');
+      const moved = await new SecretStore(dataDir).replace();
+      expect(moved.kind).toBe('keychain');
+      expect(readFileSync(join(dataDir, SECRET_FILE), 'utf8')).not.toContain(filed.secret);
+    });
 
-  it('forgetting deletes the keychain entry as well as the record', async () => {
-    const dataDir = dirs.dataDir();
-    await new SecretStore(dataDir).ensure();
-    await new SecretStore(dataDir).forget();
-    expect(new SecretStore(dataDir).location()).toBeUndefined();
-    expect(await (await openKeychain())!.get(dataDir)).toBeNull();
-  });
+    it('forgetting deletes the keychain entry as well as the record', async () => {
+      const dataDir = dirs.dataDir();
+      await new SecretStore(dataDir).ensure();
+      await new SecretStore(dataDir).forget();
+      expect(new SecretStore(dataDir).location()).toBeUndefined();
+      expect(await (await openKeychain())!.get(dataDir)).toBeNull();
+    });
 
-  it('a keychain entry deleted behind our back reads as unpaired', async () => {
-    const dataDir = dirs.dataDir();
-    await new SecretStore(dataDir).ensure();
-    await (await openKeychain())!.remove(dataDir);
-    expect(await new SecretStore(dataDir).read()).toBeUndefined();
-  });
-});
+    it('a keychain entry deleted behind our back reads as unpaired', async () => {
+      const dataDir = dirs.dataDir();
+      await new SecretStore(dataDir).ensure();
+      await (await openKeychain())!.remove(dataDir);
+      expect(await new SecretStore(dataDir).read()).toBeUndefined();
+    });
+  },
+);

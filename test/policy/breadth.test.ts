@@ -28,14 +28,28 @@ const TOO_BROAD: readonly [site: string, why: RegExp][] = [
 ];
 
 const FINE = [
-  'localhost:8888', 'http://localhost', 'https://localhost:8443', 'app.localhost:3000', 'intranet:8080',
-  '127.0.0.1:8080', 'http://127.0.0.1:5173', '[::1]:8080', 'http://[::1]', 'example.com', '*.example.com',
-  'example.co.uk', 'evil.github.io', 'mabanque.bnpparibas', 'file://', 'example.com:8443',
+  'localhost:8888',
+  'http://localhost',
+  'https://localhost:8443',
+  'app.localhost:3000',
+  'intranet:8080',
+  '127.0.0.1:8080',
+  'http://127.0.0.1:5173',
+  '[::1]:8080',
+  'http://[::1]',
+  'example.com',
+  '*.example.com',
+  'example.co.uk',
+  'evil.github.io',
+  'mabanque.bnpparibas',
+  'file://',
+  'example.com:8443',
 ];
 
 describe('grantProblem', () => {
   it.each(TOO_BROAD)('refuses %j at every allowing level', (site, why) => {
-    for (const level of ['read', 'act', 'trusted'] as const) expect(grantProblem(parseSitePattern(site), level)).toMatch(why);
+    for (const level of ['read', 'act', 'trusted'] as const)
+      expect(grantProblem(parseSitePattern(site), level)).toMatch(why);
   });
 
   it.each(FINE)('allows %j', (site) => {
@@ -51,16 +65,30 @@ describe('every way a grant arrives refuses a too-broad one, naming it', () => {
   it('the policy file: it does not load, and says which rule to fix', () => {
     const file = JSON.stringify({
       version: 1,
-      rules: [{ site: 'example.com', level: 'act' }, { site: 'localhost', level: 'trusted' }, { site: 'co.uk', level: 'read' }, { site: 'com', level: 'blocked' }],
+      rules: [
+        { site: 'example.com', level: 'act' },
+        { site: 'localhost', level: 'trusted' },
+        { site: 'co.uk', level: 'read' },
+        { site: 'com', level: 'blocked' },
+      ],
     });
-    expect(() => parsePolicyFile(file)).toThrow(/2 problems:\n {2}- rules\[1\]\.site: "localhost": a local host name needs its port[^\n]*\n {2}- rules\[2\]\.site: "co\.uk": co\.uk is a public suffix/);
+    expect(() => parsePolicyFile(file)).toThrow(
+      /2 problems:\n {2}- rules\[1\]\.site: "localhost": a local host name needs its port[^\n]*\n {2}- rules\[2\]\.site: "co\.uk": co\.uk is a public suffix/,
+    );
   });
 
   it('the editor (the control API and the wire to the extension parse rules this way)', () => {
-    expect(() => rulesFromText([{ site: 'github.io', level: 'act' }, { site: 'localhost:3000', level: 'act' }])).toThrow(/^rules\[0\]: "github\.io": github\.io is a public suffix/);
+    expect(() =>
+      rulesFromText([
+        { site: 'github.io', level: 'act' },
+        { site: 'localhost:3000', level: 'act' },
+      ]),
+    ).toThrow(/^rules\[0\]: "github\.io": github\.io is a public suffix/);
   });
 
   it('--allow and --trust', () => {
-    expect(() => policyFromFlags({ allow: ['localhost:3000,com'], trust: ['127.0.0.1'] })).toThrow(/--allow: "com": com is a public suffix[\s\S]*--trust: "127\.0\.0\.1": an IP address needs its port/);
+    expect(() => policyFromFlags({ allow: ['localhost:3000,com'], trust: ['127.0.0.1'] })).toThrow(
+      /--allow: "com": com is a public suffix[\s\S]*--trust: "127\.0\.0\.1": an IP address needs its port/,
+    );
   });
 });

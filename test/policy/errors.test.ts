@@ -15,17 +15,38 @@ describe('policyError', () => {
     const error = policyError(refusal('https://new.example/', 'read'));
     expect(error.code).toBe('DOMAIN_CONFIRMATION_REQUIRED');
     expect(error.message).toBe('The person has not decided about new.example yet.');
-    expect(error.data).toEqual({ reason: 'ask', site: 'new.example', origin: 'https://new.example', have: 'ask', need: 'read' });
-    expect(policyError(refusal('http://localhost:8888/tree', 'read')).data).toMatchObject({ site: 'localhost:8888', origin: 'http://localhost:8888' });
-    expect(policyError(refusal('http://127.0.0.1/', 'read')).data).toMatchObject({ site: '127.0.0.1', origin: 'http://127.0.0.1' });
+    expect(error.data).toEqual({
+      reason: 'ask',
+      site: 'new.example',
+      origin: 'https://new.example',
+      have: 'ask',
+      need: 'read',
+    });
+    expect(policyError(refusal('http://localhost:8888/tree', 'read')).data).toMatchObject({
+      site: 'localhost:8888',
+      origin: 'http://localhost:8888',
+    });
+    expect(policyError(refusal('http://127.0.0.1/', 'read')).data).toMatchObject({
+      site: '127.0.0.1',
+      origin: 'http://127.0.0.1',
+    });
   });
 
   it('every other refusal is POLICY_DENIED with its reason, site and the rule that decided', () => {
     const below = policyError(refusal('https://example.com/', 'trusted', [['example.com', 'act']]));
     expect(below.code).toBe('POLICY_DENIED');
     expect(below.next).toContain('--trust example.com');
-    expect(below.data).toEqual({ reason: 'below', site: 'example.com', have: 'act', need: 'trusted', rule: 'example.com' });
-    expect(policyError(refusal('https://www.paypal.com/', 'read')).data).toMatchObject({ reason: 'blind', have: 'blind' });
+    expect(below.data).toEqual({
+      reason: 'below',
+      site: 'example.com',
+      have: 'act',
+      need: 'trusted',
+      rule: 'example.com',
+    });
+    expect(policyError(refusal('https://www.paypal.com/', 'read')).data).toMatchObject({
+      reason: 'blind',
+      have: 'blind',
+    });
     expect(policyError(refusal('javascript:void(0)', 'act')).data).toMatchObject({ reason: 'unsupported_scheme' });
   });
 });

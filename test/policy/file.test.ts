@@ -17,12 +17,18 @@ function problemsOf(text: string): readonly string[] {
 
 describe('parsePolicyFile', () => {
   it('reads rules, default and downloads', () => {
-    const policy = parsePolicyFile(JSON.stringify({
-      version: 1,
-      rules: [{ site: 'example.com', level: 'act' }, { site: 'http://localhost:3000', level: 'trusted' }, { site: 'ads.example.com', level: 'blocked' }],
-      default: 'blocked',
-      downloads: true,
-    }));
+    const policy = parsePolicyFile(
+      JSON.stringify({
+        version: 1,
+        rules: [
+          { site: 'example.com', level: 'act' },
+          { site: 'http://localhost:3000', level: 'trusted' },
+          { site: 'ads.example.com', level: 'blocked' },
+        ],
+        default: 'blocked',
+        downloads: true,
+      }),
+    );
     expect(policy.default).toBe('blocked');
     expect(policy.downloads).toBe(true);
     expect(policy.grants).toEqual([]);
@@ -39,7 +45,9 @@ describe('parsePolicyFile', () => {
   });
 
   it('points at the line and column of a JSON typo', () => {
-    const [problem] = problemsOf('{\n  "version": 1,\n  "rules": [\n    { "site": "example.com" "level": "act" }\n  ]\n}');
+    const [problem] = problemsOf(
+      '{\n  "version": 1,\n  "rules": [\n    { "site": "example.com" "level": "act" }\n  ]\n}',
+    );
     expect(problem).toMatch(/^line 4, column 29: not valid JSON/);
   });
 
@@ -48,12 +56,18 @@ describe('parsePolicyFile', () => {
   });
 
   it('names every bad field by its path', () => {
-    const problems = problemsOf(JSON.stringify({
-      version: 2,
-      rules: [{ site: 'example.com', level: 'act' }, { site: 'https://bank.example/login', level: 'read' }, { site: 'a.com', level: 'write' }],
-      default: 'allow',
-      downloads: 'yes',
-    }));
+    const problems = problemsOf(
+      JSON.stringify({
+        version: 2,
+        rules: [
+          { site: 'example.com', level: 'act' },
+          { site: 'https://bank.example/login', level: 'read' },
+          { site: 'a.com', level: 'write' },
+        ],
+        default: 'allow',
+        downloads: 'yes',
+      }),
+    );
     expect(problems).toEqual([
       expect.stringMatching(/^version: /),
       expect.stringMatching(/^rules\[1\]\.site: "https:\/\/bank\.example\/login": a rule names a site, not a page/),
@@ -66,7 +80,9 @@ describe('parsePolicyFile', () => {
   it('refuses unknown keys, so a typo or a smuggled field is never silently ignored', () => {
     expect(problemsOf('{"version": 1, "downlaods": true}')).toEqual([expect.stringMatching(/^the file: .*downlaods/)]);
     expect(problemsOf('{"version": 1, "self": ["http://127.0.0.1:1"]}')).toEqual([expect.stringMatching(/self/)]);
-    expect(problemsOf('{"version": 1, "rules": [{"site": "a.com", "level": "act", "why": "x"}]}')).toEqual([expect.stringMatching(/^rules\[0\]: .*why/)]);
+    expect(problemsOf('{"version": 1, "rules": [{"site": "a.com", "level": "act", "why": "x"}]}')).toEqual([
+      expect.stringMatching(/^rules\[0\]: .*why/),
+    ]);
   });
 
   it('lists several problems in one message', () => {

@@ -7,7 +7,10 @@ import { outcome } from './support.js';
 
 describe('policyFromFlags', () => {
   it('grants act for --allow and trusted for --trust, comma-separated and repeated', () => {
-    const run = policyFromFlags({ allow: ['example.com, localhost:3000', 'docs.example.org,'], trust: ['http://127.0.0.1:5173'] });
+    const run = policyFromFlags({
+      allow: ['example.com, localhost:3000', 'docs.example.org,'],
+      trust: ['http://127.0.0.1:5173'],
+    });
     expect(run.rules).toEqual([]);
     expect(run.grants.map((grant) => grant.level)).toEqual(['act', 'act', 'act', 'trusted']);
     expect(outcome(evaluatePolicy('https://a.example.com/', 'act', run))).toBe('act');
@@ -20,7 +23,10 @@ describe('policyFromFlags', () => {
 
   it('keeps the base policy and adds to its grants', () => {
     const base = { ...DEFAULT_POLICY, default: 'blocked' as const, downloads: true };
-    const run = policyFromFlags({ allow: ['a.com'], trust: [] }, policyFromFlags({ allow: [], trust: ['b.com'] }, base));
+    const run = policyFromFlags(
+      { allow: ['a.com'], trust: [] },
+      policyFromFlags({ allow: [], trust: ['b.com'] }, base),
+    );
     expect(run).toMatchObject({ default: 'blocked', downloads: true });
     expect(run.grants).toHaveLength(2);
   });
@@ -30,7 +36,8 @@ describe('policyFromFlags', () => {
   });
 
   it('names the flag and the value for every bad entry', () => {
-    expect(() => policyFromFlags({ allow: ['good.com,https://x.com/path'], trust: ['*'] }))
-      .toThrow(/--allow: "https:\/\/x\.com\/path": a rule names a site[\s\S]*--trust: "\*": a rule cannot cover every site/);
+    expect(() => policyFromFlags({ allow: ['good.com,https://x.com/path'], trust: ['*'] })).toThrow(
+      /--allow: "https:\/\/x\.com\/path": a rule names a site[\s\S]*--trust: "\*": a rule cannot cover every site/,
+    );
   });
 });

@@ -8,7 +8,12 @@ const gate = new PolicyGate(() => policyFromFlags({ allow: ['shop.example'], tru
 
 describe('the policy gate', () => {
   it('lets a document with nothing in it be read and acted on, never scripted', () => {
-    for (const place of [{ url: '' }, { url: 'about:blank' }, { url: 'about:blank', origin: '://' }, { url: 'about:srcdoc', origin: 'null' }]) {
+    for (const place of [
+      { url: '' },
+      { url: 'about:blank' },
+      { url: 'about:blank', origin: '://' },
+      { url: 'about:srcdoc', origin: 'null' },
+    ]) {
       expect(gate.allows(place, 'read')).toBe(true);
       expect(gate.allows(place, 'act')).toBe(true);
       expect(gate.allows(place, 'trusted')).toBe(false);
@@ -17,7 +22,14 @@ describe('the policy gate', () => {
 
   it('judges a blank document that took an origin by that origin', () => {
     expect(gate.allows({ url: 'about:blank', origin: 'https://shop.example' }, 'act')).toBe(true);
-    expect(gate.decide({ url: 'about:blank', origin: 'https://bank.example' }, 'read')).toMatchObject({ allowed: false, reason: 'ask', site: 'bank.example' });
-    expect(gate.decide({ url: '', origin: 'https://www.chase.com' }, 'read')).toMatchObject({ allowed: false, reason: 'blind' });
+    expect(gate.decide({ url: 'about:blank', origin: 'https://bank.example' }, 'read')).toMatchObject({
+      allowed: false,
+      reason: 'ask',
+      site: 'bank.example',
+    });
+    expect(gate.decide({ url: '', origin: 'https://www.chase.com' }, 'read')).toMatchObject({
+      allowed: false,
+      reason: 'blind',
+    });
   });
 });

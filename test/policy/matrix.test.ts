@@ -142,7 +142,14 @@ describe('evaluatePolicy matrix', () => {
 
   it('says which site, what it has and what was needed, in words a model can act on', () => {
     const decision = evaluatePolicy('https://docs.example.com/x', 'act', policy([['example.com', 'read']]));
-    expect(decision).toMatchObject({ allowed: false, reason: 'below', site: 'docs.example.com', have: 'read', need: 'act', rule: 'example.com' });
+    expect(decision).toMatchObject({
+      allowed: false,
+      reason: 'below',
+      site: 'docs.example.com',
+      have: 'read',
+      need: 'act',
+      rule: 'example.com',
+    });
     if (decision.allowed) return;
     expect(decision.message).toBe('docs.example.com is allowed to read (rule "example.com"); this needs act.');
     expect(decision.next).toContain('--allow docs.example.com');

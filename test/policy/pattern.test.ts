@@ -13,8 +13,16 @@ describe('parseSitePattern', () => {
     ['10.0.0.1', { kind: 'domain', host: '10.0.0.1' }, '10.0.0.1'],
     ['::1', { kind: 'domain', host: '[::1]' }, '[::1]'],
     ['[::1]:8080', { kind: 'host-port', host: '[::1]', port: 8080 }, '[::1]:8080'],
-    ['http://localhost:3000', { kind: 'origin', scheme: 'http', host: 'localhost', port: 3000 }, 'http://localhost:3000'],
-    ['HTTPS://Example.com:443/', { kind: 'origin', scheme: 'https', host: 'example.com', port: 443 }, 'https://example.com'],
+    [
+      'http://localhost:3000',
+      { kind: 'origin', scheme: 'http', host: 'localhost', port: 3000 },
+      'http://localhost:3000',
+    ],
+    [
+      'HTTPS://Example.com:443/',
+      { kind: 'origin', scheme: 'https', host: 'example.com', port: 443 },
+      'https://example.com',
+    ],
     ['file://', { kind: 'file' }, 'file://'],
   ])('%s', (text, pattern, canonical) => {
     expect(parseSitePattern(text)).toEqual(pattern);

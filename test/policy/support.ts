@@ -10,7 +10,10 @@ export function rules(specs: readonly RuleSpec[]): Rule[] {
   return specs.map(([site, level]) => parseRule(site, level));
 }
 
-export function policy(specs: readonly RuleSpec[], extra: Partial<Omit<Policy, 'rules' | 'grants'>> & { grants?: readonly RuleSpec[] } = {}): Policy {
+export function policy(
+  specs: readonly RuleSpec[],
+  extra: Partial<Omit<Policy, 'rules' | 'grants'>> & { grants?: readonly RuleSpec[] } = {},
+): Policy {
   const { grants = [], ...rest } = extra;
   return { ...DEFAULT_POLICY, ...rest, rules: rules(specs), grants: rules(grants) };
 }

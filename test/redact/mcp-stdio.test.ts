@@ -12,7 +12,8 @@ import { textOf, type CallResult } from '../support/tool-result.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
-const JWT = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQ4MjEiLCJzY29wZSI6ImFkbWluIiwiZXhwIjoxODkzNDU2MDAwfQ.2zOAizlUsCt232fEJ0asOBd0C_FaeHvfCIbte4pvu-_xwN8AoQZ7f3qhTa1OXiIl-r1WR_lzFqqhfGGff_ZpCt';
+const JWT =
+  'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQ4MjEiLCJzY29wZSI6ImFkbWluIiwiZXhwIjoxODkzNDU2MDAwfQ.2zOAizlUsCt232fEJ0asOBd0C_FaeHvfCIbte4pvu-_xwN8AoQZ7f3qhTa1OXiIl-r1WR_lzFqqhfGGff_ZpCt';
 const QUERY_TOKEN = '2lONEH1tCu9CrgxaXsORGQhzAwMMrBJY';
 
 /** Every secret planted in redact-secrets.html or in the URL it is opened with (secret parts only: prefixes may show). */

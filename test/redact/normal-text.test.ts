@@ -9,7 +9,8 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 // form.html plants a CSRF token, a password value and a ?token= URL on purpose; redact-*.html are all secrets.
 // Pages that hold a password or secret on purpose: what they test is that it never shows.
 const PLANTED = (name: string) =>
-  ['form.html', 'read-code.html'].includes(name) || ['gate-', 'redact-', 'shot-secrets'].some((prefix) => name.startsWith(prefix));
+  ['form.html', 'read-code.html'].includes(name) ||
+  ['gate-', 'redact-', 'shot-secrets'].some((prefix) => name.startsWith(prefix));
 
 const CORPUS = [
   // Snapshot lines as the engine writes them.
@@ -63,11 +64,17 @@ describe('normal text', () => {
   });
 
   it('structured data without secrets comes back equal', () => {
-    const data = { url: 'https://shop.example.com/p/sku-12345?color=blue', title: 'Blue mug — $12.00', tabs: 3, frames: [{ origin: 'http://127.0.0.1:5173', readable: true }], key: 'Enter' };
+    const data = {
+      url: 'https://shop.example.com/p/sku-12345?color=blue',
+      title: 'Blue mug — $12.00',
+      tabs: 3,
+      frames: [{ origin: 'http://127.0.0.1:5173', readable: true }],
+      key: 'Enter',
+    };
     expect(redactValue(data)).toEqual(data);
   });
 
-  it('the core\'s own status keeps where the pairing secret is stored, while any value under a key named secret is masked', () => {
+  it("the core's own status keeps where the pairing secret is stored, while any value under a key named secret is masked", () => {
     const status = { extension: { connected: true, bridge: { port: 38017 }, pairing: 'file' } };
     expect(redactValue(status)).toEqual(status);
     expect(redactValue({ secret: 'file' })).toEqual({ secret: '[redacted 4 chars]' });

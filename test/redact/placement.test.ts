@@ -13,7 +13,7 @@ function redactedOnce(text: string): string {
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-describe('a named secret inside another pair\'s value', () => {
+describe("a named secret inside another pair's value", () => {
   const contexts: [string, (name: string, value: string) => string][] = [
     ['a snapshot list item', (n, v) => `- listitem: ${n}=${v}`],
     ['a snapshot text line, as YAML', (n, v) => `  - text: config: ${n}: ${v}`],
@@ -31,7 +31,9 @@ describe('a named secret inside another pair\'s value', () => {
   }
 
   it('leaves the pairs around it as they were', () => {
-    expect(redactedOnce('- listitem: SECRET_KEY=Zq8Lm2Xc9 theme=dark')).toBe('- listitem: SECRET_KEY=[redacted 9 chars] theme=dark');
+    expect(redactedOnce('- listitem: SECRET_KEY=Zq8Lm2Xc9 theme=dark')).toBe(
+      '- listitem: SECRET_KEY=[redacted 9 chars] theme=dark',
+    );
     expect(redactedOnce('- listitem: theme=dark')).toBe('- listitem: theme=dark');
     expect(redactedOnce('level=info msg=ok took=3ms')).toBe('level=info msg=ok took=3ms');
   });
@@ -56,19 +58,23 @@ describe('JSON in an HTML attribute, its quotes as entities', () => {
 
   it('keeps the entities, and the fields that are no secret', () => {
     const html = '<span data-config="{&quot;theme&quot;:&quot;dark&quot;,&quot;sessionid&quot;:&quot;9f2a7c41&quot;}">';
-    expect(redactedOnce(html)).toBe('<span data-config="{&quot;theme&quot;:&quot;dark&quot;,&quot;sessionid&quot;:&quot;[redacted 8 chars]&quot;}">');
+    expect(redactedOnce(html)).toBe(
+      '<span data-config="{&quot;theme&quot;:&quot;dark&quot;,&quot;sessionid&quot;:&quot;[redacted 8 chars]&quot;}">',
+    );
     const plain = '<span data-config="{&quot;theme&quot;:&quot;dark&quot;,&quot;seats&quot;:12}">';
     expect(redactedOnce(plain)).toBe(plain);
   });
 
-  it('masks to the closing entity past an escaped one, and through eval\'s JSON-string form', () => {
-    expect(redactedOnce('{&quot;token&quot;:&quot;ab\\&quot;cd&quot;}')).toBe('{&quot;token&quot;:&quot;[redacted 11 chars]&quot;}');
+  it("masks to the closing entity past an escaped one, and through eval's JSON-string form", () => {
+    expect(redactedOnce('{&quot;token&quot;:&quot;ab\\&quot;cd&quot;}')).toBe(
+      '{&quot;token&quot;:&quot;[redacted 11 chars]&quot;}',
+    );
     const evaluated = JSON.stringify('<span data-config="{&quot;client_secret&quot;:&quot;Zq8Lm2Xc9&quot;}">');
     expect(redactedOnce(evaluated)).not.toContain('Zq8Lm2Xc9');
   });
 });
 
-describe('snapshot fields labelled by a secret\'s name', () => {
+describe("snapshot fields labelled by a secret's name", () => {
   for (const { name, value } of NAMED) {
     it(`- textbox "${name}"`, () => {
       for (const line of [`- textbox "${name}": ${value}`, `  - textbox "${name}" [ref=e5]: ${value}`]) {
@@ -79,7 +85,11 @@ describe('snapshot fields labelled by a secret\'s name', () => {
   }
 
   it('judges a label of several words as words only: a meeting called "Current session" is no secret', () => {
-    const lines = ['- combobox "Current session" [ref=e3]: Morning keynote', '- textbox "Email" [ref=e4]: ada@example.com', '- textbox "Search" [ref=e5]: session cookies'];
+    const lines = [
+      '- combobox "Current session" [ref=e3]: Morning keynote',
+      '- textbox "Email" [ref=e4]: ada@example.com',
+      '- textbox "Search" [ref=e5]: session cookies',
+    ];
     for (const line of lines) expect(redactedOnce(line)).toBe(line);
   });
 });

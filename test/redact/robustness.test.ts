@@ -30,11 +30,27 @@ describe('never throws', () => {
   });
 
   it('masks the whole field when checking it fails', () => {
-    const hostile = { toString: () => { throw new Error('no'); } };
+    const hostile = {
+      toString: () => {
+        throw new Error('no');
+      },
+    };
     expect(redactText(hostile as unknown as string)).toBe(MASK_FAILED);
-    const data = { fine: 'ok', get bad(): string { throw new Error('getter'); } };
+    const data = {
+      fine: 'ok',
+      get bad(): string {
+        throw new Error('getter');
+      },
+    };
     expect(redactValue(data)).toEqual({ fine: 'ok', bad: MASK_FAILED });
-    const proxy = new Proxy({}, { ownKeys: () => { throw new Error('keys'); } });
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('keys');
+        },
+      },
+    );
     expect(redactValue({ inner: proxy })).toEqual({ inner: MASK_FAILED });
   });
 
@@ -42,7 +58,12 @@ describe('never throws', () => {
     const shared = { note: 'same' };
     const cyclic: Record<string, unknown> = { a: shared, b: shared, password: 'hunter2' };
     cyclic['self'] = cyclic;
-    expect(redactValue(cyclic)).toEqual({ a: { note: 'same' }, b: { note: 'same' }, password: '[redacted 7 chars]', self: '[Circular]' });
+    expect(redactValue(cyclic)).toEqual({
+      a: { note: 'same' },
+      b: { note: 'same' },
+      password: '[redacted 7 chars]',
+      self: '[Circular]',
+    });
     let deep: Record<string, unknown> = { token: 'x'.repeat(20) };
     for (let i = 0; i < 100_000; i += 1) deep = { next: deep };
     expect(JSON.stringify(redactValue(deep))).toContain(MASK_FAILED);
@@ -50,7 +71,13 @@ describe('never throws', () => {
   });
 
   it('keeps non-text values as they are: booleans, null, undefined, and numbers not named as secrets', () => {
-    expect(redactValue({ a: true, b: null, c: undefined, d: 3.5, e: [1, 'two'] })).toEqual({ a: true, b: null, c: undefined, d: 3.5, e: [1, 'two'] });
+    expect(redactValue({ a: true, b: null, c: undefined, d: 3.5, e: [1, 'two'] })).toEqual({
+      a: true,
+      b: null,
+      c: undefined,
+      d: 3.5,
+      e: [1, 'two'],
+    });
   });
 });
 
@@ -65,7 +92,7 @@ describe('stays linear on hostile input', () => {
     ['query separators', (n) => '?token=&'.repeat(n / 8)],
     ['a wall of word characters', (n) => 'a'.repeat(n)],
     ['escaped quotes', (n) => '\\"a\\":\\"'.repeat(n / 9)],
-    ['pairs inside pairs\' values', (n) => 'a=b:'.repeat(n / 4)],
+    ["pairs inside pairs' values", (n) => 'a=b:'.repeat(n / 4)],
     ['snapshot lines of one long line', (n) => '- listitem: '.repeat(n / 12)],
     ['a header name chained', (n) => 'Cookie:'.repeat(n / 7)],
     ['entity quotes never closed', (n) => 'token:&quot;x&#34;'.repeat(n / 18)],
@@ -75,7 +102,10 @@ describe('stays linear on hostile input', () => {
     const small = make(100_000);
     const large = make(400_000);
     redactText(small);
-    const smallMs = Math.max(timed(() => redactText(small)), 1);
+    const smallMs = Math.max(
+      timed(() => redactText(small)),
+      1,
+    );
     const largeMs = timed(() => redactText(large));
     expect(largeMs, `${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms`).toBeLessThan(smallMs * 10 + 50);
     // A backtracking pattern takes minutes on 400 KB; this is that bound, with room for a busy machine.

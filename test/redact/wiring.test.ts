@@ -24,9 +24,13 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 const leaky: Executor = {
   async run(op, _args, ctx: OperationContext): Promise<OperationResult> {
     ctx.progress(`navigating to ${URL_WITH_TOKEN}`);
-    if (op === 'click') throw new ToolError('NAVIGATION_FAILED', `could not load ${URL_WITH_TOKEN}`, { data: { url: URL_WITH_TOKEN } });
+    if (op === 'click')
+      throw new ToolError('NAVIGATION_FAILED', `could not load ${URL_WITH_TOKEN}`, { data: { url: URL_WITH_TOKEN } });
     if (op === 'screenshot') return { text: `shot of ${URL_WITH_TOKEN}`, image: { data: PNG, mimeType: 'image/png' } };
-    return { text: `deploy token ${TOKEN}`, data: { url: URL_WITH_TOKEN, headers: { Authorization: `Bearer ${TOKEN}` } } };
+    return {
+      text: `deploy token ${TOKEN}`,
+      data: { url: URL_WITH_TOKEN, headers: { Authorization: `Bearer ${TOKEN}` } },
+    };
   },
 };
 
@@ -41,7 +45,18 @@ async function connect() {
   const logged: string[] = [];
   const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
   const agents = new AgentRegistry();
-  const server = buildServer({ executor: leaky, status: () => { throw new Error('unused'); }, control: hub, agents, log: (line) => logged.push(line) }, agents.open());
+  const server = buildServer(
+    {
+      executor: leaky,
+      status: () => {
+        throw new Error('unused');
+      },
+      control: hub,
+      agents,
+      log: (line) => logged.push(line),
+    },
+    agents.open(),
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'wiring', version: '1' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -53,11 +68,18 @@ describe('the core', () => {
   it('redacts text, structured data and progress of a result', async () => {
     const client = await connect();
     const progress: Progress[] = [];
-    const result = await client.callTool({ name: 'snapshot', arguments: {} }, undefined, { onprogress: (update) => progress.push(update) });
+    const result = await client.callTool({ name: 'snapshot', arguments: {} }, undefined, {
+      onprogress: (update) => progress.push(update),
+    });
     const everything = JSON.stringify({ text: textOf(result), data: result.structuredContent, progress });
     expect(textOf(result)).toBe('deploy token ghp_[redacted 36 chars]');
-    expect(result.structuredContent).toEqual({ url: 'https://app.example.com/home?access_token=[redacted 24 chars]', headers: { Authorization: 'Bearer [redacted 40 chars]' } });
-    expect(progress.map((update) => update.message)).toEqual(['navigating to https://app.example.com/home?access_token=[redacted 24 chars]']);
+    expect(result.structuredContent).toEqual({
+      url: 'https://app.example.com/home?access_token=[redacted 24 chars]',
+      headers: { Authorization: 'Bearer [redacted 40 chars]' },
+    });
+    expect(progress.map((update) => update.message)).toEqual([
+      'navigating to https://app.example.com/home?access_token=[redacted 24 chars]',
+    ]);
     expect(everything).not.toContain(QUERY);
     expect(everything).not.toContain(TOKEN.slice(4));
   });
@@ -79,7 +101,9 @@ describe('the core', () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       log(`request to ${URL_WITH_TOKEN} failed; Cookie: sessionid=${QUERY}; theme=dark`);
-      expect(write).toHaveBeenCalledWith('[chrome-mcp] request to https://app.example.com/home?access_token=[redacted 24 chars] failed; Cookie: sessionid=[redacted 24 chars]; theme=[redacted 4 chars]\n');
+      expect(write).toHaveBeenCalledWith(
+        '[chrome-mcp] request to https://app.example.com/home?access_token=[redacted 24 chars] failed; Cookie: sessionid=[redacted 24 chars]; theme=[redacted 4 chars]\n',
+      );
     } finally {
       write.mockRestore();
     }
@@ -87,7 +111,10 @@ describe('the core', () => {
 });
 
 describe('the extension', () => {
-  async function route(op: 'snapshot' | 'click' | 'screenshot', args: Record<string, unknown> = {}): Promise<ExtensionFrame[]> {
+  async function route(
+    op: 'snapshot' | 'click' | 'screenshot',
+    args: Record<string, unknown> = {},
+  ): Promise<ExtensionFrame[]> {
     const sent: ExtensionFrame[] = [];
     const answered = new Promise<void>((resolve) => {
       const router = new CommandRouter(leaky, (frame) => {
@@ -104,10 +131,22 @@ describe('the extension', () => {
     const frames = await route('snapshot');
     expect(JSON.stringify(frames)).not.toContain(QUERY);
     expect(JSON.stringify(frames)).not.toContain(TOKEN.slice(4));
-    expect(frames).toContainEqual({ type: 'progress', id: 'c1', message: 'navigating to https://app.example.com/home?access_token=[redacted 24 chars]' });
+    expect(frames).toContainEqual({
+      type: 'progress',
+      id: 'c1',
+      message: 'navigating to https://app.example.com/home?access_token=[redacted 24 chars]',
+    });
     expect(frames.at(-1)).toEqual({
-      type: 'result', id: 'c1', ok: true,
-      result: { text: 'deploy token ghp_[redacted 36 chars]', data: { url: 'https://app.example.com/home?access_token=[redacted 24 chars]', headers: { Authorization: 'Bearer [redacted 40 chars]' } } },
+      type: 'result',
+      id: 'c1',
+      ok: true,
+      result: {
+        text: 'deploy token ghp_[redacted 36 chars]',
+        data: {
+          url: 'https://app.example.com/home?access_token=[redacted 24 chars]',
+          headers: { Authorization: 'Bearer [redacted 40 chars]' },
+        },
+      },
     });
   });
 

@@ -11,14 +11,26 @@ export interface ChromiumProcess {
 }
 
 /** Starts Chromium on `profileDir` with `extensionDirs` loaded; `args` adds flags. */
-export async function startChromium(profileDir: string, extensionDirs: string[], args: string[] = []): Promise<ChromiumProcess> {
+export async function startChromium(
+  profileDir: string,
+  extensionDirs: string[],
+  args: string[] = [],
+): Promise<ChromiumProcess> {
   const executable = findBrowser(undefined);
   if (!executable) throw new Error('no Chromium to run the extension in');
   const list = extensionDirs.join(',');
   const browser = await startBrowserProcess(executable, [
-    '--headless=new', `--load-extension=${list}`, `--disable-extensions-except=${list}`, `--user-data-dir=${profileDir}`,
-    '--no-first-run', '--no-default-browser-check', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-sandbox', '--disable-gpu',
+    '--headless=new',
+    `--load-extension=${list}`,
+    `--disable-extensions-except=${list}`,
+    `--user-data-dir=${profileDir}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-sandbox',
+    '--disable-gpu',
     // Its own cookie key, never the keyring's: where a session bus runs one (CI's keychain tests), a locked or prompting
     // keyring would stall the browser's start.
     '--password-store=basic',

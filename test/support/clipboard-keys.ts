@@ -5,8 +5,17 @@ import { testServerPolicy } from './test-policy.js';
 
 /** Paste, copy and cut, as Linux, Windows and macOS spell them (and paste as plain text). */
 export const CLIPBOARD_COMBOS = [
-  'Control+V', 'Control+C', 'Control+X', 'Meta+V', 'Meta+C', 'Meta+X',
-  'Shift+Insert', 'Control+Insert', 'Shift+Delete', 'Control+Shift+V', 'ctrl+v',
+  'Control+V',
+  'Control+C',
+  'Control+X',
+  'Meta+V',
+  'Meta+C',
+  'Meta+X',
+  'Shift+Insert',
+  'Control+Insert',
+  'Shift+Delete',
+  'Control+Shift+V',
+  'ctrl+v',
 ];
 
 /** Both fixture sites allowed to act, neither trusted. */
@@ -21,7 +30,9 @@ export const TOP_TRUSTED: Policy = {
 };
 
 /** The keydowns clipboard-keys.html logged, as `Control+v` (lone modifiers left out), read as the page shows them. */
-export async function keysSeen(run: (op: 'get_text', args: Record<string, unknown>) => Promise<OperationResult>): Promise<string[]> {
+export async function keysSeen(
+  run: (op: 'get_text', args: Record<string, unknown>) => Promise<OperationResult>,
+): Promise<string[]> {
   const text = (await run('get_text', { selector: '#log' })).text;
   return text.split(/\s+/).filter(Boolean);
 }

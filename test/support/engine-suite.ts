@@ -10,7 +10,10 @@ export const ctx: OperationContext = { progress: () => undefined };
 
 /** Awaits a call that must fail, asserts it failed with a ToolError, and returns that for its code and text. */
 export async function failure(promise: Promise<unknown>): Promise<ToolError> {
-  const error = await promise.then(() => undefined, (thrown: unknown) => thrown);
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(ToolError);
   return error as ToolError;
 }

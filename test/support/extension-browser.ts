@@ -52,7 +52,11 @@ export async function startExtensionBrowser(options: { args?: string[] } = {}): 
   try {
     await buildExtension(extensionDir);
     // Hides the "started debugging this browser" bar, which would shrink the viewport mid-test.
-    chromium = await startChromium(profileDir, [extensionDir], ['--silent-debugger-extension-api', ...(options.args ?? [])]);
+    chromium = await startChromium(
+      profileDir,
+      [extensionDir],
+      ['--silent-debugger-extension-api', ...(options.args ?? [])],
+    );
   } catch (error) {
     removeRoot();
     throw error;
@@ -71,7 +75,11 @@ export async function startExtensionBrowser(options: { args?: string[] } = {}): 
   }
 }
 
-function controlled(control: CdpConnection, dirs: { profileDir: string; extensionDir: string }, kill: () => Promise<void>): ExtensionBrowser {
+function controlled(
+  control: CdpConnection,
+  dirs: { profileDir: string; extensionDir: string },
+  kill: () => Promise<void>,
+): ExtensionBrowser {
   const workerTarget = async () => {
     const { targetInfos } = await control.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
     return targetInfos.find((info) => info.type === 'service_worker' && info.url === WORKER_URL)?.targetId;
@@ -81,10 +89,18 @@ function controlled(control: CdpConnection, dirs: { profileDir: string; extensio
   const workerSession = async (): Promise<string> => {
     for (let attempt = 0; attempt < 200; attempt++) {
       const targetId = await workerTarget();
-      const attached = targetId ? await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }).catch(() => undefined) : undefined;
+      const attached = targetId
+        ? await control
+            .send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true })
+            .catch(() => undefined)
+        : undefined;
       if (attached) {
         const ready = await control
-          .send<EvaluateResult>('Runtime.evaluate', { expression: "typeof chrome === 'object' && typeof chrome.runtime?.id === 'string'", returnByValue: true }, attached.sessionId)
+          .send<EvaluateResult>(
+            'Runtime.evaluate',
+            { expression: "typeof chrome === 'object' && typeof chrome.runtime?.id === 'string'", returnByValue: true },
+            attached.sessionId,
+          )
           .catch(() => undefined);
         if (ready?.result.value === true) return attached.sessionId;
         await control.send('Target.detachFromTarget', { sessionId: attached.sessionId }).catch(() => undefined);
@@ -95,8 +111,15 @@ function controlled(control: CdpConnection, dirs: { profileDir: string; extensio
   };
 
   const evaluateIn = async <T>(sessionId: string, expression: string): Promise<T> => {
-    const reply = await control.send<EvaluateResult>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
-    if (reply.exceptionDetails) throw new Error(`in the extension: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
+    const reply = await control.send<EvaluateResult>(
+      'Runtime.evaluate',
+      { expression, awaitPromise: true, returnByValue: true },
+      sessionId,
+    );
+    if (reply.exceptionDetails)
+      throw new Error(
+        `in the extension: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`,
+      );
     return reply.result.value as T;
   };
 
@@ -119,10 +142,16 @@ function controlled(control: CdpConnection, dirs: { profileDir: string; extensio
       await stopWorker(control, workerTarget);
     },
     async openPage(path) {
-      const { targetId } = await control.send<{ targetId: string }>('Target.createTarget', { url: `chrome-extension://${EXTENSION_ID}/${path}` });
-      const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const { targetId } = await control.send<{ targetId: string }>('Target.createTarget', {
+        url: `chrome-extension://${EXTENSION_ID}/${path}`,
+      });
+      const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', {
+        targetId,
+        flatten: true,
+      });
       const loaded = `location.protocol === 'chrome-extension:' && document.readyState === 'complete'`;
-      for (let attempt = 0; attempt < 200 && !(await evaluateIn<boolean>(sessionId, loaded)); attempt++) await sleep(25);
+      for (let attempt = 0; attempt < 200 && !(await evaluateIn<boolean>(sessionId, loaded)); attempt++)
+        await sleep(25);
       return {
         evaluate: (expression) => evaluateIn(sessionId, expression),
         close: async () => void (await control.send('Target.closeTarget', { targetId })),
@@ -145,7 +174,10 @@ async function stopWorker(control: CdpConnection, workerTarget: () => Promise<st
   const { targetInfos } = await control.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
   const page = targetInfos.find((info) => info.type === 'page');
   if (!page) throw new Error('no page target to reach the ServiceWorker domain from');
-  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', {
+    targetId: page.targetId,
+    flatten: true,
+  });
   try {
     await control.send('ServiceWorker.enable', {}, sessionId);
     // Every worker of the profile; the extension's is the only one the tests run.

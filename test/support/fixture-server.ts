@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { registerTestServerPort } from './test-policy.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 
 /** A page the test makes up, served with the headers it names (a list value sends the header once per item). */
 export interface GeneratedPage {

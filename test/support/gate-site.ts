@@ -56,7 +56,9 @@ export async function startGateSite(): Promise<GateSite> {
       received.push({ method: request.method ?? 'GET', path, body, ...(cookie === undefined ? {} : { cookie }) });
       for (const wake of waiters) wake();
       const page = PAGES[name];
-      response.writeHead(200, { 'content-type': page ? 'text/html; charset=utf-8' : 'text/plain' }).end(page ?? `ok ${request.method} ${name}`);
+      response
+        .writeHead(200, { 'content-type': page ? 'text/html; charset=utf-8' : 'text/plain' })
+        .end(page ?? `ok ${request.method} ${name}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

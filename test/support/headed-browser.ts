@@ -39,7 +39,9 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
   const stopXvfb = async () => {
     for (const child of children.reverse()) {
       child.kill('SIGKILL');
-      await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+      await new Promise<void>((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+      );
     }
     // The browser's helper processes may still be letting go of the profile for a moment.
     rmSync(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
@@ -53,8 +55,15 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
     browser = await startBrowserProcess(
       findBrowser(undefined)!,
       [
-        '--no-first-run', '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', `--user-data-dir=${profileDir}`, '--window-size=1000,800', ...(root ? ['--no-sandbox'] : []), 'about:blank',
+        '--no-first-run',
+        '--no-default-browser-check',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--user-data-dir=${profileDir}`,
+        '--window-size=1000,800',
+        ...(root ? ['--no-sandbox'] : []),
+        'about:blank',
       ],
       { ...process.env, DISPLAY: display },
     );
@@ -79,7 +88,9 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
 
 async function startXvfb(children: ChildProcess[]): Promise<string> {
   // -displayfd: Xvfb picks a free display and writes its number to fd 3 once it accepts clients.
-  const xvfb = spawn(XVFB!, ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const xvfb = spawn(XVFB!, ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
   children.push(xvfb);
   const number = await new Promise<string>((resolve, reject) => {
     let text = '';
@@ -102,4 +113,3 @@ export function recordingCdp(cdp: Cdp, methods: string[]): Cdp {
     on: (listener) => cdp.on(listener),
   };
 }
-

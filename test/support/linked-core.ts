@@ -52,15 +52,20 @@ export async function startLinkedCore(flags: readonly string[]): Promise<LinkedC
     await client.connect(transport);
     const file = readControlFile(dataDir);
     if (!file) throw new Error('chrome-mcp wrote no control.json');
-    const status = async () => (await client.callTool({ name: 'status', arguments: {} })).structuredContent as unknown as StatusReport;
+    const status = async () =>
+      (await client.callTool({ name: 'status', arguments: {} })).structuredContent as unknown as StatusReport;
     browser = await startExtensionBrowser();
-    const install = await runCli(['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir], { env });
+    const install = await runCli(
+      ['install-native-host', '--browser-data-dir', browser.profileDir, '--data-dir', dataDir],
+      { env },
+    );
     if (install.code !== 0) throw new Error(`install-native-host failed: ${install.stderr}`);
     // The worker asked for pairing at start, before the host existed; opening the popup wakes it to ask again now
     // (its alarm would, a few seconds later).
     const popup = await browser.openPage('popup.html');
     const linked = await until(status, (report) => report.extension.connected, 15_000);
-    if (!linked.extension.connected) throw new Error(`the extension never connected: ${JSON.stringify(linked.extension)}\n${logged.join('')}`);
+    if (!linked.extension.connected)
+      throw new Error(`the extension never connected: ${JSON.stringify(linked.extension)}\n${logged.join('')}`);
     // Its work is done; left open it would be the active tab an agent's first call lands on.
     await popup.close();
     const control = createControlClient({ origin: loopbackOrigin(file.port), token: file.token });

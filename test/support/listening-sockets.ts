@@ -11,7 +11,11 @@ const LISTEN = '0A';
 
 /** /proc/net/tcp{,6} hex address → text form: IPv4 as dotted quad, IPv6 as 8 hex groups. */
 function decodeAddress(hex: string): string {
-  if (hex.length === 8) return (hex.match(/../g) ?? []).reverse().map((byte) => parseInt(byte, 16)).join('.');
+  if (hex.length === 8)
+    return (hex.match(/../g) ?? [])
+      .reverse()
+      .map((byte) => parseInt(byte, 16))
+      .join('.');
   // IPv6 is four little-endian 32-bit words.
   const words = hex.match(/.{8}/g) ?? [];
   const bytes = words.flatMap((word) => (word.match(/../g) ?? []).reverse());

@@ -4,7 +4,10 @@ import type { PageContext } from '../../shared/engine/page-context.js';
 
 /** Evaluates an expression in the main frame's own (page) world, where the fixture's scripts keep their state. */
 export async function pageEval<T>(page: PageContext, expression: string): Promise<T> {
-  const { result, exceptionDetails } = await page.cdp.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
+  const { result, exceptionDetails } = await page.cdp.send<{
+    result: { value: T };
+    exceptionDetails?: { text: string };
+  }>('Runtime.evaluate', {
     expression,
     returnByValue: true,
   });

@@ -15,18 +15,30 @@ export interface Person {
 
 /** Sits the person in front of page target `targetId` of the browser behind `connection`. */
 export async function personAt(connection: CdpConnection, targetId: string): Promise<Person> {
-  const { sessionId } = await connection.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  const { sessionId } = await connection.send<{ sessionId: string }>('Target.attachToTarget', {
+    targetId,
+    flatten: true,
+  });
   // The person looks at the tab: it is shown and focused, so it renders frames as the tab in front does (a headless
   // background tab renders none, and a screenshot or a pill waiting on one would wait for good).
   await connection.send('Emulation.setFocusEmulationEnabled', { enabled: true }, sessionId);
-  const key = (type: string) => connection.send('Input.dispatchKeyEvent', { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27, nativeVirtualKeyCode: 27 }, sessionId);
+  const key = (type: string) =>
+    connection.send(
+      'Input.dispatchKeyEvent',
+      { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27, nativeVirtualKeyCode: 27 },
+      sessionId,
+    );
   return {
     async pressEscape() {
       await key('rawKeyDown');
       await key('keyUp');
     },
     async page<T>(expression: string) {
-      const reply = await connection.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+      const reply = await connection.send<{ result: { value: T }; exceptionDetails?: { text: string } }>(
+        'Runtime.evaluate',
+        { expression, returnByValue: true },
+        sessionId,
+      );
       if (reply.exceptionDetails) throw new Error(`page: ${reply.exceptionDetails.text}`);
       return reply.result.value;
     },
@@ -42,7 +54,10 @@ type Step = { tool: string; args: Record<string, unknown> };
 export function slowClicks(clicks: number, first: Step[] = []): Step[] {
   const steps = [...first];
   for (let i = 0; i < clicks; i++) {
-    steps.push({ tool: 'click', args: { selector: '#add' } }, { tool: 'wait_for', args: { selector: '#never', timeout: 1_000 } });
+    steps.push(
+      { tool: 'click', args: { selector: '#add' } },
+      { tool: 'wait_for', args: { selector: '#never', timeout: 1_000 } },
+    );
   }
   return steps;
 }
@@ -54,12 +69,19 @@ export interface SeenEscape {
 }
 
 /** Presses Esc as the person once `clicks` clicks are done, and returns how the batch ended and what the page saw. */
-export async function escapeAfter(person: Person, clicks: number, batch: Promise<OperationResult>): Promise<{ code: string; seen: SeenEscape[]; done: number }> {
+export async function escapeAfter(
+  person: Person,
+  clicks: number,
+  batch: Promise<OperationResult>,
+): Promise<{ code: string; seen: SeenEscape[]; done: number }> {
   const ended = batch.then(
     (result) => `finished: ${result.text}`,
     (error: unknown) => (error instanceof ToolError ? error.code : String(error)),
   );
-  await vi.waitFor(async () => expect(await person.page<number>('clicks')).toBeGreaterThanOrEqual(clicks), { timeout: 10_000, interval: 20 });
+  await vi.waitFor(async () => expect(await person.page<number>('clicks')).toBeGreaterThanOrEqual(clicks), {
+    timeout: 10_000,
+    interval: 20,
+  });
   await person.pressEscape();
   const code = await ended;
   return { code, seen: await person.page<SeenEscape[]>('escapes'), done: await person.page<number>('clicks') };

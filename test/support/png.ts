@@ -51,14 +51,18 @@ export function readPng(base64: string): Png {
 
 function predict(filter: number, left: number, up: number, upLeft: number): number {
   switch (filter) {
-    case 1: return left;
-    case 2: return up;
-    case 3: return Math.floor((left + up) / 2);
+    case 1:
+      return left;
+    case 2:
+      return up;
+    case 3:
+      return Math.floor((left + up) / 2);
     case 4: {
       const estimate = left + up - upLeft;
       const [a, b, c] = [Math.abs(estimate - left), Math.abs(estimate - up), Math.abs(estimate - upLeft)];
       return a <= b && a <= c ? left : b <= c ? up : upLeft;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }

@@ -17,7 +17,8 @@ export interface SecretPage {
   planted: string[];
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A named secret as a config line shows it. */
 const assignment = ({ name, value }: { name: string; value: string }) => `${name}=${value}`;
@@ -37,7 +38,9 @@ export function buildSecretPage(): SecretPage {
     text.push(`<li>${escape(format)}: <code>${token}</code></li>`);
     fields.push(`<label>Credential ${i} <input value="${token}"></label>`);
     attributes.push(`<span data-credential="${token}">${escape(format)}</span>`);
-    links.push(`<a href="/mcp-hello.html?lang=en&amp;value=${encodeURIComponent(token)}">Use ${escape(format)} ${i}</a>`);
+    links.push(
+      `<a href="/mcp-hello.html?lang=en&amp;value=${encodeURIComponent(token)}">Use ${escape(format)} ${i}</a>`,
+    );
     log.push(`upstream ${format} loaded: ${token}`);
     headers[`x-credential-${i}`] = token;
     local[`credential_${i}`] = token;
@@ -45,8 +48,12 @@ export function buildSecretPage(): SecretPage {
   });
   NAMED.forEach((secret, i) => {
     text.push(`<li><code>${escape(assignment(secret))}</code></li>`);
-    namedFields.push(`<label for="named-${i}">${escape(secret.name)}</label> <input id="named-${i}" name="${escape(secret.name)}" value="${escape(secret.value)}">`);
-    attributes.push(`<span data-config="${escape(JSON.stringify({ [secret.name]: secret.value }))}">setting ${i}</span>`);
+    namedFields.push(
+      `<label for="named-${i}">${escape(secret.name)}</label> <input id="named-${i}" name="${escape(secret.name)}" value="${escape(secret.value)}">`,
+    );
+    attributes.push(
+      `<span data-config="${escape(JSON.stringify({ [secret.name]: secret.value }))}">setting ${i}</span>`,
+    );
     log.push(`config ${assignment(secret)}`);
     local[secret.name] = secret.value;
     session[secret.name] = secret.value;

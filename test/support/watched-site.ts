@@ -40,7 +40,12 @@ export async function startWatchedSite(host = '127.0.0.2'): Promise<WatchedSite>
     if (path.startsWith('/event')) return void response.writeHead(204).end();
     if (page === undefined) return void response.writeHead(404).end();
     const download = path.startsWith('/file.txt');
-    response.writeHead(200, { 'content-type': download ? 'text/plain' : 'text/html', ...(download ? { 'content-disposition': 'attachment; filename="file.txt"' } : {}) }).end(page);
+    response
+      .writeHead(200, {
+        'content-type': download ? 'text/plain' : 'text/html',
+        ...(download ? { 'content-disposition': 'attachment; filename="file.txt"' } : {}),
+      })
+      .end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
@@ -50,13 +55,15 @@ export async function startWatchedSite(host = '127.0.0.2'): Promise<WatchedSite>
     async settled() {
       const QUIET_MS = 200;
       const deadline = Date.now() + 3_000;
-      while (Date.now() - lastRequest < QUIET_MS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (Date.now() - lastRequest < QUIET_MS && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
     },
     events: () => requests.filter((path) => path.startsWith('/event')).map((path) => path.slice('/event?type='.length)),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // The browser keeps connections alive; they would hold close() open.
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The browser keeps connections alive; they would hold close() open.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -40,7 +40,11 @@ export async function runWholeTask(client: Client, server: FixtureServer): Promi
   await step('select_option', { ref: refIn(form, /combobox "Country/), values: 'Japan' });
   await step('click', { ref: refIn(form, /checkbox "I accept/) });
   await step('click', { ref: refIn(form, /button "Join/) });
-  expectIn(await step('get_text', { selector: '#result' }), 'Welcome Ada Lovelace <ada@example.com> from Japan', 'form task');
+  expectIn(
+    await step('get_text', { selector: '#result' }),
+    'Welcome Ada Lovelace <ada@example.com> from Japan',
+    'form task',
+  );
 
   await step('navigate', { url: server.url('bench-table.html') });
   await step('snapshot', {});

@@ -17,7 +17,8 @@ function bridgeOver(hub: ReturnType<typeof makeHub>['hub']) {
     call: (name, input) =>
       hub.call(name as never, input).then(
         (output) => structuredClone(output),
-        (error: unknown) => Promise.reject(error instanceof ControlError ? { code: error.code, message: error.message } : error),
+        (error: unknown) =>
+          Promise.reject(error instanceof ControlError ? { code: error.code, message: error.message } : error),
       ),
     subscribe(since, listener) {
       listening.count++;
@@ -31,24 +32,34 @@ function bridgeOver(hub: ReturnType<typeof makeHub>['hub']) {
   return { bridge, listening };
 }
 
-describe('the panel\'s client over the app\'s IPC bridge', () => {
+describe("the panel's client over the app's IPC bridge", () => {
   it('returns checked outputs, and a refusal as a ControlError with its code', async () => {
     const { hub } = makeHub(dirs.make());
     const client = bridgeClient(bridgeOver(hub).bridge);
     expect(await client.call('interject', { message: 'Use the work account' })).toEqual({ queued: 1 });
     expect((await client.call('status')).interjections).toBe(1);
-    const refused = await client.call('questions.answer', { id: 'q404', answer: 'once' }).catch((error: unknown) => error);
+    const refused = await client
+      .call('questions.answer', { id: 'q404', answer: 'once' })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ControlError);
     expect(refused).toMatchObject({ code: 'NOT_FOUND' });
-    const bad = await client.call('policy.set', { rules: [{ site: 'bank.example/login', level: 'act' }], default: 'ask', downloads: false }).catch((error: unknown) => error);
+    const bad = await client
+      .call('policy.set', { rules: [{ site: 'bank.example/login', level: 'act' }], default: 'ask', downloads: false })
+      .catch((error: unknown) => error);
     expect(bad).toMatchObject({ code: 'BAD_ARGS', message: expect.stringContaining('rules[0]') });
   });
 
   it('refuses an output that does not match the declaration, and names a dead bridge as INTERNAL', async () => {
     const odd = bridgeClient({ call: async () => ({ queued: 'many' }), subscribe: () => () => undefined });
     await expect(odd.call('interject', { message: 'hi' })).rejects.toThrow(/queued/);
-    const dead = bridgeClient({ call: async () => Promise.reject(new Error('window closed')), subscribe: () => () => undefined });
-    await expect(dead.call('status')).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('window closed') });
+    const dead = bridgeClient({
+      call: async () => Promise.reject(new Error('window closed')),
+      subscribe: () => () => undefined,
+    });
+    await expect(dead.call('status')).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('window closed'),
+    });
   });
 
   it('replays events after `since`, then delivers live ones, and unsubscribes when aborted', async () => {

@@ -30,14 +30,15 @@ describe('connected clients', () => {
     const desktop = await relayClient(dataDir, 'Claude Desktop');
     const code = await relayClient(dataDir, 'Claude Code');
     const list = card.getByRole('list', { name: 'Connected clients' });
-    await expect.poll(() => list.getByRole('listitem').allTextContents(), { timeout: 10_000 }).toEqual([
-      expect.stringMatching(/^Claude Desktop since \d/),
-      expect.stringMatching(/^Claude Code since \d/),
-    ]);
+    await expect
+      .poll(() => list.getByRole('listitem').allTextContents(), { timeout: 10_000 })
+      .toEqual([expect.stringMatching(/^Claude Desktop since \d/), expect.stringMatching(/^Claude Code since \d/)]);
     await panel.shot('oversight-clients');
 
     await desktop.client.close();
-    await expect.poll(() => list.getByRole('listitem').allTextContents(), { timeout: 10_000 }).toEqual([expect.stringMatching(/^Claude Code since /)]);
+    await expect
+      .poll(() => list.getByRole('listitem').allTextContents(), { timeout: 10_000 })
+      .toEqual([expect.stringMatching(/^Claude Code since /)]);
     await page.getByRole('list', { name: 'Steps' }).getByText('MCP client disconnected: Claude Desktop').waitFor();
     await code.client.close();
     await card.getByText('No MCP client is connected.').waitFor();

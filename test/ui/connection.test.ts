@@ -66,8 +66,13 @@ describe('after a revoke', () => {
     await run.control.call('pairing.revoke');
     const notice = page.getByTestId('revoked');
     await notice.waitFor();
-    expect(await notice.textContent()).toMatch(/^You revoked the pairing at .+\. The extension stays unpaired, and will not pair itself again, until you pair it again here: press Pair\.$/);
-    await page.getByTestId('extension').filter({ hasText: 'not paired: revoked, stays so until you pair again' }).waitFor();
+    expect(await notice.textContent()).toMatch(
+      /^You revoked the pairing at .+\. The extension stays unpaired, and will not pair itself again, until you pair it again here: press Pair\.$/,
+    );
+    await page
+      .getByTestId('extension')
+      .filter({ hasText: 'not paired: revoked, stays so until you pair again' })
+      .waitFor();
     await run.shot('connection-revoked');
     await page.getByRole('button', { name: 'Pair' }).click();
     await page.getByLabel('Pairing code').waitFor();
@@ -77,7 +82,7 @@ describe('after a revoke', () => {
 });
 
 describe('audit log', () => {
-  it('lists the agent\'s calls and filters them by tool, decision and URL', async () => {
+  it("lists the agent's calls and filters them by tool, decision and URL", async () => {
     await run.call('tab_new', { url: fixtures.url('nav-basic.html') });
     await run.call('navigate', { url: `${fixtures.crossOrigin}/nav-second.html` });
     await run.show('Audit log');

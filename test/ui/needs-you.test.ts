@@ -28,7 +28,9 @@ describe('needs you', () => {
     await run.call('tab_new', { url: fixtures.url('nav-basic.html') });
     const target = `${fixtures.crossOrigin}/nav-second.html`;
     expect(await run.call('navigate', { url: target })).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: .*The person is asked/);
-    const card = run.page.locator('.card.question').filter({ hasText: `The agent wants to read ${fixtures.crossOrigin}` });
+    const card = run.page
+      .locator('.card.question')
+      .filter({ hasText: `The agent wants to read ${fixtures.crossOrigin}` });
     await card.waitFor();
     await run.shot('needs-you-question');
     await card.getByRole('button', { name: 'Allow once' }).click();
@@ -36,7 +38,7 @@ describe('needs you', () => {
     expect(await run.call('navigate', { url: target })).toContain('Nav second');
   });
 
-  it('replies to the agent\'s question while its `ask` call waits', async () => {
+  it("replies to the agent's question while its `ask` call waits", async () => {
     const asking = run.call('ask', { question: 'Which account should I use?' });
     const card = run.page.locator('.card.question').filter({ hasText: 'Which account should I use?' });
     await card.waitFor();

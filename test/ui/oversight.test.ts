@@ -35,7 +35,11 @@ describe('oversight', () => {
     await page.getByRole('button', { name: 'Approve plan' }).click();
     await page.getByText('Approved.').waitFor();
     expect(await run.call('click', { selector: '#add', element: 'Add button' })).not.toMatch(/^[A-Z_]+: /);
-    const step = page.getByRole('list', { name: 'Steps' }).getByRole('listitem').filter({ hasText: 'Add button' }).first();
+    const step = page
+      .getByRole('list', { name: 'Steps' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Add button' })
+      .first();
     await step.waitFor();
     expect(await step.textContent()).toContain('allowed');
   });
@@ -79,30 +83,38 @@ describe('oversight', () => {
     await page.getByLabel('Message for the agent').press('Escape');
     expect(await batch).toMatch(/^STOPPED: /);
     await page.getByText('The agent is stopped').waitFor();
-    expect(await run.call('snapshot')).toMatch(/^STOPPED: Stopped by the person: The person pressed Esc in the panel\./);
+    expect(await run.call('snapshot')).toMatch(
+      /^STOPPED: Stopped by the person: The person pressed Esc in the panel\./,
+    );
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
     await page.getByLabel('Message for the agent').fill('');
   });
 
-  it('passes a message typed in the panel to the top of the agent\'s next tool result', async () => {
+  it("passes a message typed in the panel to the top of the agent's next tool result", async () => {
     const { page } = run;
     await page.getByLabel('Message for the agent').fill('The order number is in the footer');
     await page.getByRole('button', { name: 'Send to the agent' }).click();
-    await page.getByText('1 waiting for the agent\'s next call').waitFor();
-    expect(await run.call('snapshot')).toMatch(/^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage /);
+    await page.getByText("1 waiting for the agent's next call").waitFor();
+    expect(await run.call('snapshot')).toMatch(
+      /^\[chrome-mcp [0-9a-f]{12}\] The person says: The order number is in the footer\nPage /,
+    );
     await page.getByText('Message delivered: "The order number is in the footer"').waitFor();
     await run.shot('oversight');
     expect(run.errors).toEqual([]);
   });
 
-  it('shows the agent\'s screenshot as a thumbnail beside its step, larger on a click, and keeps it out of the audit log', async () => {
+  it("shows the agent's screenshot as a thumbnail beside its step, larger on a click, and keeps it out of the audit log", async () => {
     await run.call('tab_new', { url: fixtures.url('stop-counter.html') });
     expect(await run.call('screenshot')).toMatch(/^viewport \d+×\d+ jpeg /);
     const { page } = run;
-    const thumb = page.getByRole('list', { name: 'Steps' }).getByRole('img', { name: /^Screenshot from the screenshot step at / });
+    const thumb = page
+      .getByRole('list', { name: 'Steps' })
+      .getByRole('img', { name: /^Screenshot from the screenshot step at / });
     await thumb.waitFor();
-    const natural = await thumb.evaluate((img: HTMLImageElement) => img.decode().then(() => ({ width: img.naturalWidth, height: img.naturalHeight })));
+    const natural = await thumb.evaluate((img: HTMLImageElement) =>
+      img.decode().then(() => ({ width: img.naturalWidth, height: img.naturalHeight })),
+    );
     expect(natural.width).toBeGreaterThan(0);
     expect(natural.height).toBeGreaterThan(0);
     const small = (await thumb.boundingBox())!;
@@ -118,7 +130,11 @@ describe('oversight', () => {
     const { events } = await run.control.call('activity.list', { limit: 5 });
     const event = events.findLast((e) => e.type === 'call' && e.tool === 'screenshot');
     const shot = await run.control.call('activity.shot', { id: event?.type === 'call' ? event.id : '' });
-    const line = readFileSync(join(run.dataDir, AUDIT_FILE), 'utf8').trimEnd().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry['tool'] === 'screenshot');
+    const line = readFileSync(join(run.dataDir, AUDIT_FILE), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Record<string, unknown>)
+      .find((entry) => entry['tool'] === 'screenshot');
     expect(line).not.toHaveProperty('shot');
     expect(JSON.stringify(line)).not.toContain(shot.data.slice(0, 64));
     expect(run.errors).toEqual([]);

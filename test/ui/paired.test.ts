@@ -23,14 +23,20 @@ describe('a paired extension in the panel', () => {
     const { page } = panel;
     const chrome = (await core.control.call('pairing.status')).browser?.chrome;
     expect(chrome).toBeTruthy();
-    await page.getByTestId('extension').filter({ hasText: `connected: Chrome ${chrome}` }).waitFor();
+    await page
+      .getByTestId('extension')
+      .filter({ hasText: `connected: Chrome ${chrome}` })
+      .waitFor();
     await page.getByText('Paired (secret kept in the file).').waitFor();
     await panel.shot('connection-paired');
     await page.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => core.stderr()).toContain('pairing: revoked through the control API');
     // The native host is installed, and still the extension does not come back: the screen says so and why.
     await page.getByTestId('revoked').waitFor();
-    await page.getByTestId('extension').filter({ hasText: 'not paired: revoked, stays so until you pair again' }).waitFor();
+    await page
+      .getByTestId('extension')
+      .filter({ hasText: 'not paired: revoked, stays so until you pair again' })
+      .waitFor();
     await panel.shot('connection-revoked-paired');
     expect(panel.errors).toEqual([]);
   });

@@ -26,18 +26,22 @@ describe('allowed sites', () => {
     expect(run.page.url()).toBe(`http://127.0.0.1:${run.controlPort}/`);
   });
 
-  it('follows the screen the address names, as the tray\'s Allowed sites item sets it', async () => {
+  it("follows the screen the address names, as the tray's Allowed sites item sets it", async () => {
     await run.show('Oversight');
     await run.page.evaluate(() => {
       location.hash = 'screen=sites';
     });
-    await expect.poll(() => run.page.getByRole('button', { name: 'Allowed sites' }).getAttribute('aria-current')).toBe('page');
+    await expect
+      .poll(() => run.page.getByRole('button', { name: 'Allowed sites' }).getAttribute('aria-current'))
+      .toBe('page');
   });
 
   it('lets a refused navigation through once the person adds the site', async () => {
     const site = new URL(fixtures.crossOrigin).host;
     await run.call('tab_new', { url: fixtures.url('nav-basic.html') });
-    expect(await run.call('navigate', { url: `${fixtures.crossOrigin}/nav-second.html` })).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: /);
+    expect(await run.call('navigate', { url: `${fixtures.crossOrigin}/nav-second.html` })).toMatch(
+      /^DOMAIN_CONFIRMATION_REQUIRED: /,
+    );
     await run.show('Allowed sites');
     const { page } = run;
     await expect.poll(() => page.getByText('This run only').isVisible()).toBe(true);
@@ -59,11 +63,13 @@ describe('allowed sites', () => {
     await expect.poll(async () => (await run.control.call('policy.get')).rules).toEqual([]);
   });
 
-  it('shows a bad pattern\'s error beside the field and keeps what was typed', async () => {
+  it("shows a bad pattern's error beside the field and keeps what was typed", async () => {
     const { page } = run;
     await page.getByLabel('Site', { exact: true }).fill('bank.example/login');
     await page.getByRole('button', { name: 'Add site' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/rules\[0\].*a rule names a site, not a page/);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/rules\[0\].*a rule names a site, not a page/);
     expect(await page.getByLabel('Site', { exact: true }).inputValue()).toBe('bank.example/login');
     expect((await run.control.call('policy.get')).rules).toEqual([]);
   });
@@ -72,10 +78,12 @@ describe('allowed sites', () => {
     const { page } = run;
     await page.getByLabel('Sites without a rule').selectOption('blocked');
     await page.getByLabel('Let the agent download files').click();
-    await expect.poll(async () => {
-      const policy = await run.control.call('policy.get');
-      return [policy.default, policy.downloads];
-    }).toEqual(['blocked', true]);
+    await expect
+      .poll(async () => {
+        const policy = await run.control.call('policy.get');
+        return [policy.default, policy.downloads];
+      })
+      .toEqual(['blocked', true]);
     expect(await run.call('navigate', { url: `${fixtures.crossOrigin}/nav-second.html` })).toMatch(/^POLICY_DENIED: /);
     expect(run.errors).toEqual([]);
   });

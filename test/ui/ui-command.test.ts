@@ -22,7 +22,9 @@ describe('chrome-mcp ui', () => {
     const dataDir = join(root, 'idle');
     const run = await runCli(['ui', '--data-dir', dataDir]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`chrome-mcp ui: no chrome-mcp is running on ${dataDir}.\nStart your MCP client (it runs chrome-mcp), or pass the --data-dir it uses.\n`);
+    expect(run.stderr).toBe(
+      `chrome-mcp ui: no chrome-mcp is running on ${dataDir}.\nStart your MCP client (it runs chrome-mcp), or pass the --data-dir it uses.\n`,
+    );
   });
 
   it('prints the address with the token in the fragment when asked', async () => {
@@ -52,7 +54,9 @@ describe('chrome-mcp ui', () => {
     // Every argument, one a line: what `ps` or /proc/PID/cmdline would show any local user.
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$0" "$@" > '${argvFile}'\n`);
     chmodSync(join(bin, 'xdg-open'), 0o755);
-    const run = await runCli(['ui', '--data-dir', dataDir], { env: { ...process.env, PATH: `${bin}:${process.env['PATH']}` } });
+    const run = await runCli(['ui', '--data-dir', dataDir], {
+      env: { ...process.env, PATH: `${bin}:${process.env['PATH']}` },
+    });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.toString()).toBe(`Opened the panel at http://127.0.0.1:${port}/ in your browser.\n`);
     expect(run.stdout.toString()).not.toContain(TOKEN);
@@ -65,7 +69,10 @@ describe('chrome-mcp ui', () => {
     expect(fileURLToPath(opened)).toBe(join(dataDir, 'open-panel.html'));
     expect(statSync(fileURLToPath(opened)).mode & 0o777).toBe(0o600);
 
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = await browser.newPage();
       await page.goto(opened);

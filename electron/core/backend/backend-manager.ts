@@ -55,14 +55,19 @@ export class BackendManager implements Executor {
   private release(args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     const id = heldIdOf(args);
     const holder = this.holders.take(id);
-    if (!holder) throw heldGoneError(id, 'no browser of this server holds it (decided already, or held before a restart)');
+    if (!holder)
+      throw heldGoneError(id, 'no browser of this server holds it (decided already, or held before a restart)');
     return holder.run('release_held', args, ctx);
   }
 
   private async select(): Promise<{ executor: Executor; selection: Selection }> {
     if (this.choice !== 'fallback') {
       const state = await this.extensionState();
-      if (state === 'ready') return { executor: this.extension.executor, selection: { backend: 'extension', why: 'extension connected and answering' } };
+      if (state === 'ready')
+        return {
+          executor: this.extension.executor,
+          selection: { backend: 'extension', why: 'extension connected and answering' },
+        };
       if (this.choice === 'extension') {
         throw new ToolError('NO_BACKEND', `The extension is ${state} and --browser extension allows nothing else.`, {
           next: 'Open Chrome with the Chrome MCP extension and pair it (chrome-mcp doctor says what is missing), then retry.',

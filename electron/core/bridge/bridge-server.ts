@@ -14,7 +14,13 @@ import type { Log } from '../log.js';
 import { ExtensionLink } from './extension-link.js';
 import { refuseConnection, sendFrame } from './frame-io.js';
 import { type BridgeAuth, type ExtensionInfo, handshake } from './handshake.js';
-import { BRIDGE_HOST, DEFAULT_HEARTBEAT_MS, DEFAULT_HELLO_TIMEOUT_MS, MAX_UNAUTHENTICATED, WS_SERVER_OPTIONS } from './limits.js';
+import {
+  BRIDGE_HOST,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_HELLO_TIMEOUT_MS,
+  MAX_UNAUTHENTICATED,
+  WS_SERVER_OPTIONS,
+} from './limits.js';
 import { refuseUpgrade, upgradeRefusal } from './upgrade-guard.js';
 
 export interface BridgeOptions {
@@ -66,10 +72,14 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
       helloTimeoutMs: options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS,
     };
     const http = createServer((_request, response) => {
-      response.writeHead(426, { 'Content-Type': 'text/plain' }).end('This port only speaks WebSocket to the Chrome MCP extension.\n');
+      response
+        .writeHead(426, { 'Content-Type': 'text/plain' })
+        .end('This port only speaks WebSocket to the Chrome MCP extension.\n');
     });
     const bridge = new BridgeServer(http, settings);
-    http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => bridge.upgrade(request, socket, head));
+    http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+      bridge.upgrade(request, socket, head),
+    );
     // A request too malformed to parse gets no answer; a peer gone mid-request is not an error of ours.
     http.on('clientError', (_error, socket) => socket.destroy());
     await listen(http, options.port);
@@ -124,14 +134,18 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     socket.on('error', () => undefined);
     const refusal =
       upgradeRefusal(request, { origin: `chrome-extension://${this.settings.extensionId}`, port: this.port }) ??
-      (this.unauthenticated >= MAX_UNAUTHENTICATED ? { status: 503 as const, why: `${MAX_UNAUTHENTICATED} connections are already authenticating` } : undefined);
+      (this.unauthenticated >= MAX_UNAUTHENTICATED
+        ? { status: 503 as const, why: `${MAX_UNAUTHENTICATED} connections are already authenticating` }
+        : undefined);
     if (refusal) {
       this.settings.log(`bridge: refused a connection at upgrade: ${refusal.why}`);
       refuseUpgrade(socket, refusal.status);
       return;
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      this.admit(ws, socket).catch((error: unknown) => this.settings.log(`bridge: admitting a connection failed: ${String(error)}`));
+      this.admit(ws, socket).catch((error: unknown) =>
+        this.settings.log(`bridge: admitting a connection failed: ${String(error)}`),
+      );
     });
   }
 
@@ -140,7 +154,9 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     ws.on('error', (error) => this.settings.log(`bridge: connection error: ${error.message}`));
     this.unauthenticated++;
     const epoch = this.epoch;
-    const admission = await handshake(ws, raw, { ...this.settings, port: this.port }).finally(() => this.unauthenticated--);
+    const admission = await handshake(ws, raw, { ...this.settings, port: this.port }).finally(
+      () => this.unauthenticated--,
+    );
     if (!admission || ws.readyState !== WebSocket.OPEN || this.closing) return;
     // Checked here, in the same turn as adopting: no revoke can land between this check and the link going live.
     if (epoch !== this.epoch) {
@@ -167,10 +183,14 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
       );
       previous.close(CLOSE_CODES.replaced, 'replaced by a newer connection', 'replaced');
     }
-    const link: ExtensionLink = new ExtensionLink(ws, { session, extensionId: ext.id, version: ext.version, chrome: ext.chrome }, {
-      ...this.settings,
-      personStop: (message) => this.emit('personStop', message, link),
-    });
+    const link: ExtensionLink = new ExtensionLink(
+      ws,
+      { session, extensionId: ext.id, version: ext.version, chrome: ext.chrome },
+      {
+        ...this.settings,
+        personStop: (message) => this.emit('personStop', message, link),
+      },
+    );
     this.active = link;
     link.onClose((why) => {
       if (this.active === link) this.active = undefined;
@@ -203,7 +223,9 @@ function listen(http: Server, port: number): Promise<void> {
  */
 function nextSession(previous: string | undefined): string {
   for (;;) {
-    const session = randomInt(36 ** 3).toString(36).padStart(3, '0');
+    const session = randomInt(36 ** 3)
+      .toString(36)
+      .padStart(3, '0');
     if (session !== previous) return session;
   }
 }

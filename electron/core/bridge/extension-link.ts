@@ -51,7 +51,12 @@ export class ExtensionLink {
   constructor(
     private readonly socket: WebSocket,
     readonly identity: LinkIdentity,
-    private readonly options: { heartbeatMs: number; log: Log; policy: () => Policy; personStop: (message: string) => void },
+    private readonly options: {
+      heartbeatMs: number;
+      log: Log;
+      policy: () => Policy;
+      personStop: (message: string) => void;
+    },
   ) {
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', (code) => this.gone(`socket closed (${code})`));
@@ -84,14 +89,26 @@ export class ExtensionLink {
     if (options.signal?.aborted) throw new ToolError('STOPPED', `${op} was stopped before it was sent.`);
     const queued = this.socket.bufferedAmount;
     if (queued > MAX_BUFFERED_OUT_BYTES) {
-      throw new ToolError('BACKPRESSURE', `${(queued / 2 ** 20).toFixed(1)} MiB are still queued to the extension; ${op} was not sent.`);
+      throw new ToolError(
+        'BACKPRESSURE',
+        `${(queued / 2 ** 20).toFixed(1)} MiB are still queued to the extension; ${op} was not sent.`,
+      );
     }
     const id = String(++this.lastId);
     const timeoutMs = options.timeoutMs ?? callBudgetMs(op, args);
     // Sent before waiting is registered: no answer can be handled in between (one thread), and a frame that fails to
     // serialise then leaves nothing behind to time out.
-    this.send({ type: 'command', id, op, args, timeoutMs, ...(options.agent ? { agent: agentOnWire(options.agent) } : {}) });
-    return this.pending.wait(id, op, { ...options, timeoutMs }, (abandoned) => this.send({ type: 'cancel', id: abandoned }));
+    this.send({
+      type: 'command',
+      id,
+      op,
+      args,
+      timeoutMs,
+      ...(options.agent ? { agent: agentOnWire(options.agent) } : {}),
+    });
+    return this.pending.wait(id, op, { ...options, timeoutMs }, (abandoned) =>
+      this.send({ type: 'cancel', id: abandoned }),
+    );
   }
 
   /** Sends the policy as it stands now; the extension replaces its copy whole and checks the next step against it. */
@@ -132,13 +149,21 @@ export class ExtensionLink {
       if (frame.type === 'result' && frame.ok) this.pending.succeed(frame.id, frame.result);
       else if (frame.type === 'result') {
         const { code, message, next, data } = frame.error;
-        this.pending.fail(frame.id, new ToolError(code, message, { ...(next === undefined ? {} : { next }), ...(data === undefined ? {} : { data }) }));
+        this.pending.fail(
+          frame.id,
+          new ToolError(code, message, {
+            ...(next === undefined ? {} : { next }),
+            ...(data === undefined ? {} : { data }),
+          }),
+        );
       } else if (frame.type === 'progress') this.pending.progress(frame.id, frame.message, frame.done, frame.total);
       else if (frame.type === 'pong') this.heartbeat.pong();
       else if (frame.type === 'stop') this.options.personStop(frame.message);
       else this.drop(`a ${frame.type} frame after authentication`);
     } catch (error) {
-      this.options.log(`bridge: failed handling a frame from the extension: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log(
+        `bridge: failed handling a frame from the extension: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -146,7 +171,9 @@ export class ExtensionLink {
   private drop(what: string): void {
     this.dropped++;
     if (/^10*$/.test(String(this.dropped))) {
-      this.options.log(`bridge: dropped ${this.dropped} unreadable or unexpected frame(s) from the extension (latest: ${what})`);
+      this.options.log(
+        `bridge: dropped ${this.dropped} unreadable or unexpected frame(s) from the extension (latest: ${what})`,
+      );
     }
   }
 

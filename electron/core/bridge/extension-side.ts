@@ -3,7 +3,10 @@
 import { EventEmitter } from 'node:events';
 import type { BridgeEvents, BridgeServer } from './bridge-server.js';
 
-export interface ExtensionSide extends Pick<BridgeServer, 'link' | 'listening' | 'policyChanged' | 'revoked' | 'close'> {
+export interface ExtensionSide extends Pick<
+  BridgeServer,
+  'link' | 'listening' | 'policyChanged' | 'revoked' | 'close'
+> {
   on<K extends keyof BridgeEvents>(event: K, listener: (...args: BridgeEvents[K]) => void): unknown;
 }
 

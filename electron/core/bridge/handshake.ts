@@ -5,7 +5,13 @@
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
-import { freshNonce, proofOf, type ProofContext, secretKey, wrapSecret } from '../../../shared/protocol/bridge-proof.js';
+import {
+  freshNonce,
+  proofOf,
+  type ProofContext,
+  secretKey,
+  wrapSecret,
+} from '../../../shared/protocol/bridge-proof.js';
 import { decodeFrame, helloFrame, pairFrame, proofFrame, WIRE_VERSION } from '../../../shared/protocol/wire.js';
 import type { Log } from '../log.js';
 import { frameText, refuseConnection, sendFrame, type UnauthorizedReason } from './frame-io.js';
@@ -123,7 +129,9 @@ export function handshake(socket: WebSocket, raw: Duplex, options: HandshakeOpti
       (error: unknown) => {
         if (settled) return;
         if (error instanceof Refused) return refuse(error.reason, error.message);
-        log(`bridge: could not check an extension connection: ${error instanceof Error ? error.message : String(error)}`);
+        log(
+          `bridge: could not check an extension connection: ${error instanceof Error ? error.message : String(error)}`,
+        );
         // Not `unauthorized`: the extension did nothing wrong and should simply retry.
         socket.close(1011, 'pairing store unavailable');
         finish();
@@ -139,21 +147,34 @@ interface FrameReader {
   hungUp(): boolean;
 }
 
-async function authenticate(socket: WebSocket, reader: FrameReader, options: HandshakeOptions): Promise<Admission | undefined> {
+async function authenticate(
+  socket: WebSocket,
+  reader: FrameReader,
+  options: HandshakeOptions,
+): Promise<Admission | undefined> {
   const text = await reader.next();
   if (text === undefined) return undefined;
   const first = decodeFrame(helloFrame, text) ?? decodeFrame(pairFrame, text);
   if (!first) {
     const probe = decodeFrame(versionProbe, text);
     if (probe && probe.v !== WIRE_VERSION) {
-      const older = probe.v < WIRE_VERSION ? ': the extension is older than the app; reload it from `chrome-mcp extension-path`' : '';
+      const older =
+        probe.v < WIRE_VERSION
+          ? ': the extension is older than the app; reload it from `chrome-mcp extension-path`'
+          : '';
       throw new Refused('bad_version', `it speaks wire v${probe.v}, this core v${WIRE_VERSION}${older}`);
     }
     throw new Refused('bad_frame', 'its first frame was not a valid hello or pair');
   }
   // The id is checked before the store is asked, so a stranger cannot even spend a pairing code's tries.
-  if (first.ext.id !== options.extensionId) throw new Refused('bad_origin', `its hello names extension ${JSON.stringify(first.ext.id)}, not ours`);
-  const context = (purpose: ProofContext['purpose']): ProofContext => ({ purpose, port: options.port, extensionNonce: first.nonce, coreNonce: freshNonce() });
+  if (first.ext.id !== options.extensionId)
+    throw new Refused('bad_origin', `its hello names extension ${JSON.stringify(first.ext.id)}, not ours`);
+  const context = (purpose: ProofContext['purpose']): ProofContext => ({
+    purpose,
+    port: options.port,
+    extensionNonce: first.nonce,
+    coreNonce: freshNonce(),
+  });
 
   if (first.type === 'hello') {
     const secret = await options.auth.secret();
@@ -192,7 +213,10 @@ async function challenge(
   const text = await reader.next();
   if (text === undefined) {
     // Said only for a hang-up: a deadline or a byte limit already said why it ended.
-    if (reader.hungUp()) options.log(`bridge: an extension connection hung up before proving itself: it does not hold this core's ${context.purpose === 'hello' ? 'secret' : 'code'}, or did not trust this core`);
+    if (reader.hungUp())
+      options.log(
+        `bridge: an extension connection hung up before proving itself: it does not hold this core's ${context.purpose === 'hello' ? 'secret' : 'code'}, or did not trust this core`,
+      );
     return undefined;
   }
   const answer = decodeFrame(proofFrame, text);

@@ -5,7 +5,11 @@ export class Heartbeat {
   private awaiting = false;
   private missed = 0;
 
-  constructor(intervalMs: number, private readonly ping: () => void, private readonly dead: () => void) {
+  constructor(
+    intervalMs: number,
+    private readonly ping: () => void,
+    private readonly dead: () => void,
+  ) {
     this.timer = setInterval(() => this.tick(), intervalMs);
     // The listening socket keeps the process up; a heartbeat alone must not.
     this.timer.unref();

@@ -29,7 +29,8 @@ export class PendingCalls {
         if (this.fail(id, new ToolError('STOPPED', `${op} was stopped before the extension answered.`))) abandon(id);
       };
       const timer = setTimeout(() => {
-        if (this.fail(id, new ToolError('TIMEOUT', `The extension did not answer ${op} within ${timeoutMs} ms.`))) abandon(id);
+        if (this.fail(id, new ToolError('TIMEOUT', `The extension did not answer ${op} within ${timeoutMs} ms.`)))
+          abandon(id);
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);

@@ -9,10 +9,18 @@ export interface Refusal {
   why: string;
 }
 
-export function upgradeRefusal(request: IncomingMessage, expected: { origin: string; port: number }): Refusal | undefined {
+export function upgradeRefusal(
+  request: IncomingMessage,
+  expected: { origin: string; port: number },
+): Refusal | undefined {
   const { origin, host } = request.headers;
-  if (origin !== expected.origin) return { status: 403, why: origin === undefined ? 'no Origin header' : `Origin ${quote(origin)} is not our extension` };
-  if (host !== `${BRIDGE_HOST}:${expected.port}` && host !== `localhost:${expected.port}`) return { status: 403, why: `Host ${quote(host)} is not this bridge` };
+  if (origin !== expected.origin)
+    return {
+      status: 403,
+      why: origin === undefined ? 'no Origin header' : `Origin ${quote(origin)} is not our extension`,
+    };
+  if (host !== `${BRIDGE_HOST}:${expected.port}` && host !== `localhost:${expected.port}`)
+    return { status: 403, why: `Host ${quote(host)} is not this bridge` };
   return undefined;
 }
 

@@ -20,7 +20,10 @@ function lastWords(stderr: string, stdout: string): string {
  * at login gets a bare PATH (/usr/bin:/bin:/usr/sbin:/sbin on macOS), which would miss it where the person's terminal
  * finds it: the native installer's ~/.local/bin, the older ~/.claude/local, and on macOS Homebrew's and /usr/local's bin.
  */
-export function withClaudeInstallDirs(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): NodeJS.ProcessEnv {
+export function withClaudeInstallDirs(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): NodeJS.ProcessEnv {
   const home = platform === 'win32' ? env['USERPROFILE'] : env['HOME'];
   const usual = [
     ...(home ? [join(home, '.local', 'bin'), join(home, '.claude', 'local')] : []),
@@ -34,17 +37,32 @@ export function withClaudeInstallDirs(env: NodeJS.ProcessEnv, platform: NodeJS.P
  * Runs `claude ...args` with `env`, whose PATH (and the usual install folders after it) finds it. Resolves 'done' when it exits 0, 'missing' when there is no
  * `claude` on PATH (so nothing ran at all); rejects with ClaudeCliError otherwise.
  */
-export function runClaude(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = CLAUDE_TIMEOUT_MS): Promise<'done' | 'missing'> {
+export function runClaude(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = CLAUDE_TIMEOUT_MS,
+): Promise<'done' | 'missing'> {
   // Named by its subcommand only: the full line carries our entry, whose env may hold the person's keys.
   const named = `\`claude ${args.slice(0, 2).join(' ')}\``;
   return new Promise((resolve, reject) => {
-    const child = execFile('claude', args, { env: withClaudeInstallDirs(env), timeout: timeoutMs, windowsHide: true, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (!error) return resolve('done');
-      if (error.code === 'ENOENT') return resolve('missing');
-      if (error.killed) return reject(new ClaudeCliError(`${named} did not finish within ${timeoutMs / 1000} s and was stopped`));
-      if (typeof error.code === 'number') return reject(new ClaudeCliError(`${named} failed (exit code ${error.code}): ${lastWords(stderr, stdout) || 'it gave no reason'}`));
-      reject(new ClaudeCliError(`${named} could not be run: ${error.message}`));
-    });
+    const child = execFile(
+      'claude',
+      args,
+      { env: withClaudeInstallDirs(env), timeout: timeoutMs, windowsHide: true, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (!error) return resolve('done');
+        if (error.code === 'ENOENT') return resolve('missing');
+        if (error.killed)
+          return reject(new ClaudeCliError(`${named} did not finish within ${timeoutMs / 1000} s and was stopped`));
+        if (typeof error.code === 'number')
+          return reject(
+            new ClaudeCliError(
+              `${named} failed (exit code ${error.code}): ${lastWords(stderr, stdout) || 'it gave no reason'}`,
+            ),
+          );
+        reject(new ClaudeCliError(`${named} could not be run: ${error.message}`));
+      },
+    );
     // It should ask nothing; if it did, an open stdin would leave it waiting until the timeout.
     child.stdin?.end();
   });

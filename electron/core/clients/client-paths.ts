@@ -22,7 +22,12 @@ function folderFromEnv(env: NodeJS.ProcessEnv, name: string, path: PlatformPath)
 }
 
 /** The config file a client reads its MCP servers from (Claude Code: the user scope, top-level `mcpServers`). */
-export function defaultConfigPath(client: ClientName, platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string): string {
+export function defaultConfigPath(
+  client: ClientName,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
+  home: string,
+): string {
   const path = platform === 'win32' ? win32 : posix;
   if (client === 'claude-code') {
     // Claude Code keeps .claude.json inside CLAUDE_CONFIG_DIR when that is set, else in the home folder.

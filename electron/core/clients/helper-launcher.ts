@@ -10,12 +10,20 @@ export interface HelperLauncher {
   text: string;
 }
 
-const NOTE = 'Written by chrome-mcp: MCP clients run this to start the chrome-mcp helper. It is rewritten when chrome-mcp moves.';
+const NOTE =
+  'Written by chrome-mcp: MCP clients run this to start the chrome-mcp helper. It is rewritten when chrome-mcp moves.';
 
 /** The launcher's path and text for `command` (the program, then its own arguments); the client's arguments follow. */
-export function helperLauncher(dataDir: string, command: readonly [string, ...string[]], platform: NodeJS.Platform): HelperLauncher {
+export function helperLauncher(
+  dataDir: string,
+  command: readonly [string, ...string[]],
+  platform: NodeJS.Platform,
+): HelperLauncher {
   const text = launchScript(platform, NOTE, (quote) => command.map(quote).join(' '));
-  const path = platform === 'win32' ? win32.join(dataDir, 'bin', 'chrome-mcp-helper.cmd') : posix.join(dataDir, 'bin', 'chrome-mcp-helper');
+  const path =
+    platform === 'win32'
+      ? win32.join(dataDir, 'bin', 'chrome-mcp-helper.cmd')
+      : posix.join(dataDir, 'bin', 'chrome-mcp-helper');
   return { path, text };
 }
 
@@ -26,7 +34,11 @@ function current(launcher: HelperLauncher, platform: NodeJS.Platform): boolean {
 }
 
 /** Writes the launcher (0700 in a 0700 folder) unless it is already current; returns its path for client configs. */
-export function writeHelperLauncher(dataDir: string, command: readonly [string, ...string[]], platform: NodeJS.Platform = process.platform): string {
+export function writeHelperLauncher(
+  dataDir: string,
+  command: readonly [string, ...string[]],
+  platform: NodeJS.Platform = process.platform,
+): string {
   const launcher = helperLauncher(dataDir, command, platform);
   if (!current(launcher, platform)) {
     ensurePrivateDir(dataDir);

@@ -35,7 +35,10 @@ export function jsonErrorOffset(text: string): number {
  * excerpt of the file: a config can hold other servers' API keys, and this message may be logged.
  */
 export function describeJsonError(text: string, error: unknown): string {
-  const reason = (error instanceof Error ? error.message : String(error)).replace(/(, (\.\.\.)?"| in JSON at position \d+).*$/s, '');
+  const reason = (error instanceof Error ? error.message : String(error)).replace(
+    /(, (\.\.\.)?"| in JSON at position \d+).*$/s,
+    '',
+  );
   const before = text.slice(0, jsonErrorOffset(text)).split('\n');
   return `${reason} at line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }

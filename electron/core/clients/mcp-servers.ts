@@ -50,7 +50,12 @@ const words = z.array(z.string());
 /** A command's program name, any folder and Windows extension cut off: `C:\\nodejs\\node.exe` and `/usr/bin/node` are both `node`. */
 function programName(command: unknown): string {
   // win32.basename splits at both / and \, so one call serves every OS's paths.
-  return typeof command === 'string' ? win32.basename(command).toLowerCase().replace(/\.(exe|cmd)$/, '') : '';
+  return typeof command === 'string'
+    ? win32
+        .basename(command)
+        .toLowerCase()
+        .replace(/\.(exe|cmd)$/, '')
+    : '';
 }
 
 /**
@@ -94,7 +99,12 @@ export function editServers(config: JsonObject, path: string, command: string | 
   }
   const old = asObject(map[SERVER_NAME]) ?? {};
   const args = keptArgs(old, command);
-  if (present && old['command'] === command && isDeepStrictEqual(old['args'], args)) return { action: 'unchanged', config };
+  if (present && old['command'] === command && isDeepStrictEqual(old['args'], args))
+    return { action: 'unchanged', config };
   const entry = { ...old, command, args };
-  return { action: present ? 'updated' : 'added', config: { ...config, mcpServers: { ...map, [SERVER_NAME]: entry } }, entry };
+  return {
+    action: present ? 'updated' : 'added',
+    config: { ...config, mcpServers: { ...map, [SERVER_NAME]: entry } },
+    entry,
+  };
 }

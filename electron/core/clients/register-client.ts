@@ -25,7 +25,10 @@ const CLAUDE_REWRITES =
   'Claude Code rewrites this file while it runs and can undo this change: quit Claude Code before making it, or make it again once Claude Code has restarted.';
 
 /** Adds, updates or takes away our entry, as installClient does, choosing how for Claude Code (see the header). */
-export async function registerClient(request: InstallClientRequest, options: RegisterOptions = {}): Promise<RegisterResult> {
+export async function registerClient(
+  request: InstallClientRequest,
+  options: RegisterOptions = {},
+): Promise<RegisterResult> {
   if (request.client !== 'claude-code') return installClient(request);
   const env = options.env ?? process.env;
   const path = request.configPath ?? defaultConfigPath('claude-code', process.platform, env, homedir());
@@ -50,11 +53,17 @@ export async function registerClient(request: InstallClientRequest, options: Reg
     } catch (error) {
       if (!(error instanceof ClaudeCliError)) throw error;
       const verb = request.remove ? 'remove' : edit.action === 'added' ? 'add' : 'update';
-      const gone = step > 0 ? ' Its old entry had already been taken out to be replaced, so Claude Code has no chrome-mcp now.' : '';
-      throw new ClaudeCliError(`Claude Code could not ${verb} ${SERVER_NAME}: ${error.message}.${gone} See \`claude mcp list\`, then try again.`);
+      const gone =
+        step > 0
+          ? ' Its old entry had already been taken out to be replaced, so Claude Code has no chrome-mcp now.'
+          : '';
+      throw new ClaudeCliError(
+        `Claude Code could not ${verb} ${SERVER_NAME}: ${error.message}.${gone} See \`claude mcp list\`, then try again.`,
+      );
     }
     // No `claude` (looked up at the first step, so nothing ran): the direct edit is all that is left, with its caution.
-    if (outcome === 'missing') return fileEdit(`The \`claude\` command is not on PATH, so the file was edited directly. ${CLAUDE_REWRITES}`);
+    if (outcome === 'missing')
+      return fileEdit(`The \`claude\` command is not on PATH, so the file was edited directly. ${CLAUDE_REWRITES}`);
   }
   return { path, action: edit.action, viaClaudeCli: true };
 }

@@ -39,9 +39,10 @@ export class Activity {
 
   /** Events after `since`, oldest first, at most `limit`; without `since`, the latest `limit`. `next` continues from here. */
   list(since: number | undefined, limit: number): { events: ActivityEvent[]; next: number } {
-    const events = since === undefined
-      ? this.events.slice(-limit)
-      : this.events.filter((event) => event.seq > since).slice(0, limit);
+    const events =
+      since === undefined
+        ? this.events.slice(-limit)
+        : this.events.filter((event) => event.seq > since).slice(0, limit);
     // A `since` past our last seq comes from a panel that outlived an earlier core: `next` brings it back in range.
     return { events, next: events.at(-1)?.seq ?? this.seq };
   }

@@ -48,14 +48,20 @@ export class AuditLog {
   /** Entries from both files matching `filter`, newest last. */
   async read(filter: AuditFilter): Promise<AuditEntry[]> {
     await this.flush();
-    const texts = await Promise.all([this.oldPath, this.path].map((path) => readFile(path, 'utf8').catch(missingAsEmpty)));
+    const texts = await Promise.all(
+      [this.oldPath, this.path].map((path) => readFile(path, 'utf8').catch(missingAsEmpty)),
+    );
     const site = filter.site?.toLowerCase();
     const matches = (entry: AuditEntry) =>
       (filter.tool === undefined || entry.tool === filter.tool) &&
       (filter.decision === undefined || entry.decision === filter.decision) &&
       (site === undefined || (entry.url ?? '').toLowerCase().includes(site)) &&
       (filter.since === undefined || Date.parse(entry.time) >= filter.since);
-    return texts.flatMap((text) => text.split('\n')).flatMap(parseLine).filter(matches).slice(-filter.limit);
+    return texts
+      .flatMap((text) => text.split('\n'))
+      .flatMap(parseLine)
+      .filter(matches)
+      .slice(-filter.limit);
   }
 
   private async drain(): Promise<void> {
@@ -71,7 +77,9 @@ export class AuditLog {
       }
     } catch (error) {
       this.size = undefined;
-      this.options.log(`audit: could not write ${this.path}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log(
+        `audit: could not write ${this.path}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -99,7 +107,8 @@ function redactEntry(entry: AuditEntry): AuditEntry {
       return '[redacted]';
     }
   };
-  const optional = (key: 'element' | 'url' | 'code', value: string | undefined) => (value === undefined ? {} : { [key]: clean(value) });
+  const optional = (key: 'element' | 'url' | 'code', value: string | undefined) =>
+    value === undefined ? {} : { [key]: clean(value) };
   return {
     time: entry.time,
     client: clean(entry.client),

@@ -76,7 +76,8 @@ export class ControlServer {
     if (address) return sendError(response, address);
     // Origin-form targets only: resolved against a base, `//elsewhere/x` would name another host and lose its path.
     const target = request.url ?? '';
-    if (!target.startsWith('/') || target.startsWith('//')) return sendError(response, new ControlError('NOT_FOUND', 'No such route.'));
+    if (!target.startsWith('/') || target.startsWith('//'))
+      return sendError(response, new ControlError('NOT_FOUND', 'No such route.'));
     const url = new URL(`http://${HOST}${target}`);
     if (!url.pathname.startsWith('/api/')) return this.servePanel(request, response, url.pathname);
     const refusal = tokenRefusal(request.headers, this.token);
@@ -84,22 +85,35 @@ export class ControlServer {
     const noRoute = new ControlError('NOT_FOUND', 'No such route: POST /api/<call> or GET /api/events.');
     if (url.pathname === '/api/events') {
       if (request.method !== 'GET') return sendError(response, noRoute);
-      const end = streamEvents(response, this.options.hub, parseSince(url.searchParams), this.options.heartbeatMs ?? HEARTBEAT_MS);
+      const end = streamEvents(
+        response,
+        this.options.hub,
+        parseSince(url.searchParams),
+        this.options.heartbeatMs ?? HEARTBEAT_MS,
+      );
       this.streams.add(end);
       response.once('close', () => this.streams.delete(end));
       return;
     }
     const name = /^\/api\/([\w.]+)$/.exec(url.pathname)?.[1];
     if (name === undefined || request.method !== 'POST') return sendError(response, noRoute);
-    if (!isControlCall(name)) return sendError(response, new ControlError('UNKNOWN_CALL', `No control call "${name.slice(0, 100)}".`));
+    if (!isControlCall(name))
+      return sendError(response, new ControlError('UNKNOWN_CALL', `No control call "${name.slice(0, 100)}".`));
     const input = await readJsonBody(request);
     send(response, 200, await this.options.hub.call(name, input));
   }
 
   /** The panel's static files: no token (they hold no secret), but the Host and Origin checks above still apply. */
   private servePanel(request: IncomingMessage, response: ServerResponse, pathname: string): void {
-    const file = request.method === 'GET' || request.method === 'HEAD' ? panelFile(this.options.panelDir ?? PANEL_DIR, pathname) : undefined;
-    if (!file) return sendError(response, new ControlError('NOT_FOUND', 'No such file in the panel (if `/` is missing too, build it: npm run build).'));
+    const file =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? panelFile(this.options.panelDir ?? PANEL_DIR, pathname)
+        : undefined;
+    if (!file)
+      return sendError(
+        response,
+        new ControlError('NOT_FOUND', 'No such file in the panel (if `/` is missing too, build it: npm run build).'),
+      );
     response.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length, ...PANEL_HEADERS });
     response.end(request.method === 'HEAD' ? undefined : file.body);
   }
@@ -114,7 +128,9 @@ export class ControlServer {
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   if (response.headersSent) return void response.destroy();
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...SAFE_HEADERS }).end(JSON.stringify(body));
+  response
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...SAFE_HEADERS })
+    .end(JSON.stringify(body));
 }
 
 function sendError(response: ServerResponse, error: ControlError): void {

@@ -17,12 +17,18 @@ export interface ActivitySource {
 export function parseSince(params: URLSearchParams): number | undefined {
   const since = params.get('since');
   if (since === null) return undefined;
-  if (!/^\d{1,15}$/.test(since)) throw new ControlError('BAD_ARGS', 'events: since must be an event seq (a whole number).');
+  if (!/^\d{1,15}$/.test(since))
+    throw new ControlError('BAD_ARGS', 'events: since must be an event seq (a whole number).');
   return Number(since);
 }
 
 /** Streams events into `response` until the reader goes or `end` is called; returns `end`. */
-export function streamEvents(response: ServerResponse, source: ActivitySource, since: number | undefined, heartbeatMs: number): () => void {
+export function streamEvents(
+  response: ServerResponse,
+  source: ActivitySource,
+  since: number | undefined,
+  heartbeatMs: number,
+): () => void {
   response.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -34,7 +40,10 @@ export function streamEvents(response: ServerResponse, source: ActivitySource, s
     response.write(text);
     if (response.writableLength > MAX_QUEUED_BYTES) response.destroy();
   };
-  const unsubscribe = source.subscribe((event: ActivityEvent) => send(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`), since);
+  const unsubscribe = source.subscribe(
+    (event: ActivityEvent) => send(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`),
+    since,
+  );
   const heartbeat = setInterval(() => send(': heartbeat\n\n'), heartbeatMs);
   const end = () => {
     clearInterval(heartbeat);

@@ -1,5 +1,11 @@
 // What each control call does, one line per call over the hub's parts; inputs arrive already parsed by the declaration.
-import { SHOTS_KEPT, type ControlArgs, type ControlCall, type ControlOutput, type Status } from '../../../shared/control/api.js';
+import {
+  SHOTS_KEPT,
+  type ControlArgs,
+  type ControlCall,
+  type ControlOutput,
+  type Status,
+} from '../../../shared/control/api.js';
 import { ControlError } from '../../../shared/control/errors.js';
 import type { PolicyView } from '../../../shared/control/policy-view.js';
 import { BLIND_SITES } from '../../../shared/policy/blind.js';
@@ -27,13 +33,27 @@ export interface HandlerParts {
   status(): Promise<Status>;
 }
 
-export function controlHandlers({ activity, audit, held, oversight, pairing, policy, questions, shots, status }: HandlerParts): Handlers {
+export function controlHandlers({
+  activity,
+  audit,
+  held,
+  oversight,
+  pairing,
+  policy,
+  questions,
+  shots,
+  status,
+}: HandlerParts): Handlers {
   return {
     status: () => status(),
     'activity.list': ({ since, limit }) => activity.list(since, limit),
     'activity.shot': ({ id }) => {
       const shot = shots.get(id);
-      if (!shot) throw new ControlError('NOT_FOUND', `No image kept for call "${id}": only the newest ${SHOTS_KEPT} calls' images are, and only calls flagged \`shot\` had one.`);
+      if (!shot)
+        throw new ControlError(
+          'NOT_FOUND',
+          `No image kept for call "${id}": only the newest ${SHOTS_KEPT} calls' images are, and only calls flagged \`shot\` had one.`,
+        );
       return shot;
     },
     'policy.get': () => policyView(policy),

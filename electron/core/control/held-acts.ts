@@ -38,7 +38,11 @@ export class HeldActs {
    */
   async decide(id: string, release: boolean): Promise<HeldDecision> {
     const act = this.pending.get(id);
-    if (!act) throw new ControlError('NOT_FOUND', `No held act "${id.slice(0, 100)}" is waiting: it was decided already, or never held. Call held.list for the ones that wait.`);
+    if (!act)
+      throw new ControlError(
+        'NOT_FOUND',
+        `No held act "${id.slice(0, 100)}" is waiting: it was decided already, or never held. Call held.list for the ones that wait.`,
+      );
     this.pending.delete(id);
     try {
       await this.releaser(id, release);

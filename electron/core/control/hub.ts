@@ -1,7 +1,14 @@
 // The control hub: the one place the person's side meets the core. Transports (loopback HTTP, Electron IPC) carry
 // `call`; the core uses the plain methods to record calls, ask questions, and honour stops and interjections.
 import type { ActivityEvent, CallRecord, Shot } from '../../../shared/control/activity.js';
-import { CONTROL_API, type ControlArgs, type ControlCall, type ControlOutput, isControlCall, type Status } from '../../../shared/control/api.js';
+import {
+  CONTROL_API,
+  type ControlArgs,
+  type ControlCall,
+  type ControlOutput,
+  isControlCall,
+  type Status,
+} from '../../../shared/control/api.js';
 import { ControlError, inputError } from '../../../shared/control/errors.js';
 import type { ClientChange, McpClient } from '../../../shared/control/mcp-clients.js';
 import type { Plan, Stopped } from '../../../shared/control/oversight.js';
@@ -61,15 +68,23 @@ export class ControlHub {
     // An agent awaiting the person's reply must not outlive a stop.
     this.oversight.onStop((stopped) => this.questions.withdrawAgentQuestions(stoppedError(stopped)));
     this.handlers = controlHandlers({
-      activity: this.activity, audit: this.audit, held: this.held, oversight: this.oversight, pairing: options.pairing, policy: this.store,
-      questions: this.questions, shots: this.shots, status: () => this.status(),
+      activity: this.activity,
+      audit: this.audit,
+      held: this.held,
+      oversight: this.oversight,
+      pairing: options.pairing,
+      policy: this.store,
+      questions: this.questions,
+      shots: this.shots,
+      status: () => this.status(),
     });
   }
 
   /** One control call from any transport: the name and input are checked against the declaration first. */
   async call<N extends ControlCall>(name: N, input: unknown): Promise<ControlOutput<N>> {
     // Transports hand over whatever a request named; the type above is a promise only the declaration keeps.
-    if (!isControlCall(name)) throw new ControlError('UNKNOWN_CALL', `No control call "${String(name).slice(0, 100)}".`);
+    if (!isControlCall(name))
+      throw new ControlError('UNKNOWN_CALL', `No control call "${String(name).slice(0, 100)}".`);
     const definition = CONTROL_API[name];
     const parsed = definition.input.safeParse(input ?? {});
     if (!parsed.success) throw inputError(name, parsed.error);
@@ -77,7 +92,8 @@ export class ControlHub {
     try {
       return definition.output.parse(await handler(parsed.data as ControlArgs<N>)) as ControlOutput<N>;
     } catch (error) {
-      if (error instanceof PolicyFormatError) throw new ControlError('BAD_ARGS', `${name}: ${error.problems.join('; ')}`);
+      if (error instanceof PolicyFormatError)
+        throw new ControlError('BAD_ARGS', `${name}: ${error.problems.join('; ')}`);
       throw error;
     }
   }
@@ -109,7 +125,9 @@ export class ControlHub {
   recordCall(decided: Omit<CallRecord, 'id'>, image?: Shot): ActivityEvent {
     const call: CallRecord = { id: `c${++this.calls}`, ...decided };
     // A client names itself and a page writes URLs, element text and error details: any of them may carry a secret.
-    const clean = Object.fromEntries(Object.entries(call).map(([key, value]) => [key, typeof value === 'string' ? redactText(value) : value])) as CallRecord;
+    const clean = Object.fromEntries(
+      Object.entries(call).map(([key, value]) => [key, typeof value === 'string' ? redactText(value) : value]),
+    ) as CallRecord;
     // Pixels of a page the agent was allowed to read: not text to redact, and kept before the event goes out, so a
     // panel that asks for it at once finds it.
     const shot = image !== undefined && this.shots.keep(call.id, image);

@@ -8,7 +8,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   // A web page can send text/plain or a form cross-site without a CORS preflight; JSON it cannot.
   const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') throw new ControlError('UNSUPPORTED_MEDIA_TYPE', 'Send the call\'s input as Content-Type: application/json.');
+  if (type !== 'application/json')
+    throw new ControlError('UNSUPPORTED_MEDIA_TYPE', "Send the call's input as Content-Type: application/json.");
   const tooLarge = () => new ControlError('TOO_LARGE', `The body is over ${MAX_BODY_BYTES} bytes.`);
   if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];

@@ -91,7 +91,8 @@ export class Oversight {
   }
 
   approvePlan(): Plan {
-    if (!this.posted) throw new ControlError('NOT_FOUND', 'The agent has not posted a plan: there is nothing to approve.');
+    if (!this.posted)
+      throw new ControlError('NOT_FOUND', 'The agent has not posted a plan: there is nothing to approve.');
     this.posted = { ...this.posted, approved: true };
     this.activity.emit({ type: 'plan', change: 'approved', plan: this.posted });
     return this.posted;

@@ -31,7 +31,15 @@ export interface PairingParts {
   now?: Clock;
 }
 
-export function bridgePairing({ dataDir, auth, bridge, extensionDir, log, secrets = new SecretStore(dataDir), now = Date.now }: PairingParts): Pairing {
+export function bridgePairing({
+  dataDir,
+  auth,
+  bridge,
+  extensionDir,
+  log,
+  secrets = new SecretStore(dataDir),
+  now = Date.now,
+}: PairingParts): Pairing {
   const status = (): PairingStatus => {
     const store = secrets.location() ?? 'none';
     const linked = bridge()?.link();
@@ -49,7 +57,9 @@ export function bridgePairing({ dataDir, auth, bridge, extensionDir, log, secret
     status,
     issueCode() {
       const issued = issuePairingCode(dataDir, now);
-      log(`pairing: issued a one-time code through the control API, valid until ${new Date(issued.expires).toISOString()}`);
+      log(
+        `pairing: issued a one-time code through the control API, valid until ${new Date(issued.expires).toISOString()}`,
+      );
       return issued;
     },
     async revoke() {
@@ -59,7 +69,9 @@ export function bridgePairing({ dataDir, auth, bridge, extensionDir, log, secret
         // After the forget, not before: a check begun between the two could read the old secret under the new epoch.
         bridge()?.revoked();
       }
-      log('pairing: revoked through the control API: the secret and any code are forgotten, and the native host hands out none until a new code is asked for');
+      log(
+        'pairing: revoked through the control API: the secret and any code are forgotten, and the native host hands out none until a new code is asked for',
+      );
     },
   };
 }

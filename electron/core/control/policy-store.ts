@@ -13,10 +13,7 @@ import { writeFileAtomic } from '../pairing/private-files.js';
 import { notifyAll } from './notify.js';
 
 export type PolicyChange =
-  | { kind: 'standing' }
-  | { kind: 'rule'; rule: Rule }
-  | { kind: 'grant'; rule: Rule }
-  | { kind: 'self' };
+  { kind: 'standing' } | { kind: 'rule'; rule: Rule } | { kind: 'grant'; rule: Rule } | { kind: 'self' };
 
 export type PolicyListener = (policy: Policy, change: PolicyChange) => void;
 
@@ -45,7 +42,11 @@ export class PolicyStore {
   /** Throws PolicyFormatError when the file does not parse, or is required and missing: the caller says which file. */
   constructor(options: PolicyStoreOptions) {
     this.file = options.file;
-    this.policy = { ...loadStanding(options.file, options.required ?? false), grants: options.grants ?? [], self: options.self ?? [] };
+    this.policy = {
+      ...loadStanding(options.file, options.required ?? false),
+      grants: options.grants ?? [],
+      self: options.self ?? [],
+    };
   }
 
   current(): Policy {
@@ -60,13 +61,21 @@ export class PolicyStore {
   /** The editor's save: throws PolicyFormatError naming `rules[i]` for a bad pattern, before anything changes. */
   setStanding(edit: StandingEdit): Policy {
     const rules = rulesFromText(edit.rules);
-    return this.commit({ ...this.policy, rules, default: edit.default, downloads: edit.downloads }, { kind: 'standing' }, true);
+    return this.commit(
+      { ...this.policy, rules, default: edit.default, downloads: edit.downloads },
+      { kind: 'standing' },
+      true,
+    );
   }
 
   /** "Allow once" or "deny": this run only. A newer grant for the same site replaces the older one. */
   grant(rule: Rule): Policy {
     refuseTooBroad(rule);
-    return this.commit({ ...this.policy, grants: [...withoutSite(this.policy.grants, rule), rule] }, { kind: 'grant', rule }, false);
+    return this.commit(
+      { ...this.policy, grants: [...withoutSite(this.policy.grants, rule), rule] },
+      { kind: 'grant', rule },
+      false,
+    );
   }
 
   /**
@@ -75,7 +84,11 @@ export class PolicyStore {
    */
   addRule(rule: Rule): Policy {
     refuseTooBroad(rule);
-    const next = { ...this.policy, rules: [...withoutSite(this.policy.rules, rule), rule], grants: withoutSite(this.policy.grants, rule) };
+    const next = {
+      ...this.policy,
+      rules: [...withoutSite(this.policy.rules, rule), rule],
+      grants: withoutSite(this.policy.grants, rule),
+    };
     return this.commit(next, { kind: 'rule', rule }, true);
   }
 
@@ -93,7 +106,12 @@ export class PolicyStore {
   }
 
   private save(policy: Policy): void {
-    const file = { version: 1, rules: policy.rules.map(ruleToText), default: policy.default, downloads: policy.downloads };
+    const file = {
+      version: 1,
+      rules: policy.rules.map(ruleToText),
+      default: policy.default,
+      downloads: policy.downloads,
+    };
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`);
   }

@@ -1,7 +1,13 @@
 // Questions waiting for the person: sites the agent needs (deduplicated, answered into the policy) and the agent's
 // own questions (a promise the agent's tool awaits). Answered or withdrawn questions leave the list.
 import { ControlError } from '../../../shared/control/errors.js';
-import type { AgentQuestion, AnswerInput, Question, SiteAnswer, SiteQuestion } from '../../../shared/control/question.js';
+import type {
+  AgentQuestion,
+  AnswerInput,
+  Question,
+  SiteAnswer,
+  SiteQuestion,
+} from '../../../shared/control/question.js';
 import { grantProblem } from '../../../shared/policy/breadth.js';
 import { evaluatePolicy } from '../../../shared/policy/evaluate.js';
 import { meets, RULE_LEVELS, type AccessLevel, type RuleLevel } from '../../../shared/policy/levels.js';
@@ -67,7 +73,13 @@ export class Questions {
     const same = this.siteEntries().find(({ question }) => question.site === site && question.need === ask.need);
     if (same) return same.question;
     const question: SiteQuestion = {
-      id: this.nextId(), kind: 'site', site, need: ask.need, tool: ask.tool, ...(ask.url === undefined ? {} : { url: ask.url }), asked: this.now(),
+      id: this.nextId(),
+      kind: 'site',
+      site,
+      need: ask.need,
+      tool: ask.tool,
+      ...(ask.url === undefined ? {} : { url: ask.url }),
+      asked: this.now(),
     };
     this.pending.set(question.id, { question, pattern, waiters: new Set() });
     this.activity.emit({ type: 'question', change: 'added', question });
@@ -86,7 +98,13 @@ export class Questions {
 
   /** The agent's question: resolves with the person's reply; rejects (and withdraws it) when `signal` aborts. */
   askAgent(text: string, choices?: readonly string[], signal?: AbortSignal): Promise<string> {
-    const question: AgentQuestion = { id: this.nextId(), kind: 'agent', text, ...(choices ? { choices: [...choices] } : {}), asked: this.now() };
+    const question: AgentQuestion = {
+      id: this.nextId(),
+      kind: 'agent',
+      text,
+      ...(choices ? { choices: [...choices] } : {}),
+      asked: this.now(),
+    };
     return settleable(signal, (waiter) => {
       this.pending.set(question.id, { question, waiter });
       this.activity.emit({ type: 'question', change: 'added', question });
@@ -108,17 +126,23 @@ export class Questions {
     const entry = this.pending.get(input.id);
     if (!entry) throw notWaiting(input.id);
     if ('waiter' in entry) {
-      if (input.reply === undefined) throw new ControlError('BAD_ARGS', `Question "${input.id}" is the agent's: answer it with reply.`);
+      if (input.reply === undefined)
+        throw new ControlError('BAD_ARGS', `Question "${input.id}" is the agent's: answer it with reply.`);
       this.pending.delete(input.id);
       this.activity.emit({ type: 'question', change: 'answered', question: entry.question, answer: input.reply });
       entry.waiter.resolve(input.reply);
       return;
     }
-    if (input.answer === undefined) throw new ControlError('BAD_ARGS', `Question "${input.id}" asks about a site: answer it with once, always or deny.`);
+    if (input.answer === undefined)
+      throw new ControlError(
+        'BAD_ARGS',
+        `Question "${input.id}" asks about a site: answer it with once, always or deny.`,
+      );
     const { question, pattern } = entry;
-    const decision: SiteDecision = input.answer === 'deny'
-      ? { answer: 'deny', level: 'blocked' }
-      : { answer: input.answer, level: input.level ?? (question.need === 'trusted' ? 'trusted' : 'act') };
+    const decision: SiteDecision =
+      input.answer === 'deny'
+        ? { answer: 'deny', level: 'blocked' }
+        : { answer: input.answer, level: input.level ?? (question.need === 'trusted' ? 'trusted' : 'act') };
     const rule = { site: pattern, level: decision.level };
     if (decision.answer === 'always') this.policy.addRule(rule);
     else this.policy.grant(rule);
@@ -145,7 +169,8 @@ export class Questions {
       const verdict = evaluatePolicy(`${question.site}/`, question.need, policy);
       let decision: SiteDecision;
       if (verdict.allowed) decision = { answer: 'always', level: verdict.level as RuleLevel };
-      else if ((RULE_LEVELS as readonly string[]).includes(verdict.have)) decision = { answer: 'deny', level: verdict.have as RuleLevel };
+      else if ((RULE_LEVELS as readonly string[]).includes(verdict.have))
+        decision = { answer: 'deny', level: verdict.have as RuleLevel };
       else continue;
       this.pending.delete(question.id);
       this.activity.emit({ type: 'question', change: 'answered', question, answer: `by a rule (${decision.level})` });
@@ -195,7 +220,10 @@ function askablePattern(origin: string): SitePattern {
 }
 
 function notWaiting(id: string): ControlError {
-  return new ControlError('NOT_FOUND', `No question "${id}" is waiting: it was answered or withdrawn already, or never asked. Call questions.list for the ones that wait.`);
+  return new ControlError(
+    'NOT_FOUND',
+    `No question "${id}" is waiting: it was answered or withdrawn already, or never asked. Call questions.list for the ones that wait.`,
+  );
 }
 
 /** A promise `register` hands a waiter to, which rejects with the signal's reason on abort and then unregisters. */

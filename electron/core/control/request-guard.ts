@@ -10,7 +10,8 @@ export function addressRefusal(headers: IncomingHttpHeaders, port: number): Cont
   const { host, origin } = headers;
   // A rebound DNS name reaches 127.0.0.1 with the attacker's host name in Host: only our own spellings pass.
   const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  if (host === undefined || !hosts.includes(host)) return new ControlError('FORBIDDEN', 'This is the chrome-mcp control API; the Host header does not name it.');
+  if (host === undefined || !hosts.includes(host))
+    return new ControlError('FORBIDDEN', 'This is the chrome-mcp control API; the Host header does not name it.');
   // Browsers send Origin on cross-origin requests; a panel served from here is the only page allowed in.
   if (origin !== undefined && !hosts.some((allowed) => origin === `http://${allowed}`)) {
     return new ControlError('FORBIDDEN', 'Requests from other web pages are refused.');
@@ -22,7 +23,10 @@ export function addressRefusal(headers: IncomingHttpHeaders, port: number): Cont
 export function tokenRefusal(headers: IncomingHttpHeaders, token: string): ControlError | undefined {
   const presented = /^Bearer ([^\s]+)$/.exec(headers.authorization ?? '')?.[1];
   if (presented === undefined || !sameSecret(presented, token)) {
-    return new ControlError('UNAUTHORIZED', `Send "Authorization: Bearer <token>" with the token from control.json in chrome-mcp's data dir.`);
+    return new ControlError(
+      'UNAUTHORIZED',
+      `Send "Authorization: Bearer <token>" with the token from control.json in chrome-mcp's data dir.`,
+    );
   }
   return undefined;
 }

@@ -34,7 +34,11 @@ const CLOSE_GRACE_MS = 5_000;
 const OUTPUT_KEPT = 4_000;
 
 /** Runs `executable` with `args` plus the pipe flag (in `env`, default ours), and resolves once it answers CDP. */
-export async function startBrowserProcess(executable: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<BrowserProcess> {
+export async function startBrowserProcess(
+  executable: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BrowserProcess> {
   // Its own process group, so a kill takes the renderers and GPU process too: left alone they keep writing to the profile.
   const child = spawn(executable, ['--remote-debugging-pipe', ...args], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],

@@ -97,7 +97,14 @@ export class CdpConnection {
   }
 
   private onMessage(text: string): void {
-    let message: { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: { message: string } };
+    let message: {
+      id?: number;
+      method?: string;
+      params?: Record<string, unknown>;
+      sessionId?: string;
+      result?: unknown;
+      error?: { message: string };
+    };
     try {
       message = JSON.parse(text);
     } catch {

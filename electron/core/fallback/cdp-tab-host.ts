@@ -50,7 +50,8 @@ class AttachedTab implements Cdp {
   }
 
   private route(event: CdpEvent): void {
-    if (event.method === 'Connection.closed') return this.emit({ method: 'Inspector.detached', params: { reason: 'browser closed' } });
+    if (event.method === 'Connection.closed')
+      return this.emit({ method: 'Inspector.detached', params: { reason: 'browser closed' } });
     const mine = event.sessionId === this.sessionId;
     const child = event.sessionId !== undefined && this.children.has(event.sessionId);
     if (!mine && !child) {
@@ -98,13 +99,20 @@ export class CdpTabHost implements TabHost {
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
     // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port).
     this.holding = connection
-      .send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'page' }] })
+      .send('Target.setAutoAttach', {
+        autoAttach: true,
+        waitForDebuggerOnStart: true,
+        flatten: true,
+        filter: [{ type: 'page' }],
+      })
       .then(() => undefined);
     void this.syncDownloads();
   }
 
   async list(): Promise<HostTab[]> {
-    const { targetInfos } = await this.connection.send<{ targetInfos: TargetInfo[] }>('Target.getTargets', { filter: [{ type: 'page' }] });
+    const { targetInfos } = await this.connection.send<{ targetInfos: TargetInfo[] }>('Target.getTargets', {
+      filter: [{ type: 'page' }],
+    });
     const pages = targetInfos.filter((info) => info.type === 'page');
     if (!pages.some((info) => info.targetId === this.activeId)) this.activeId = pages[0]?.targetId;
     return pages.map((info) => this.toTab(info));
@@ -166,7 +174,12 @@ export class CdpTabHost implements TabHost {
   }
 
   private tab(id: string, sessionId: string): AttachedTab {
-    return new AttachedTab(this.connection, sessionId, () => this.syncDownloads(), () => this.forget(id));
+    return new AttachedTab(
+      this.connection,
+      sessionId,
+      () => this.syncDownloads(),
+      () => this.forget(id),
+    );
   }
 
   /**
@@ -174,7 +187,12 @@ export class CdpTabHost implements TabHost {
    * session, which becomes its tab's session; any other page, or any popup once no engine listens, is let go at once.
    */
   private onBrowserEvent(event: CdpEvent): void {
-    if (event.method !== 'Target.attachedToTarget' || event.sessionId !== undefined || event.params['waitingForDebugger'] !== true) return;
+    if (
+      event.method !== 'Target.attachedToTarget' ||
+      event.sessionId !== undefined ||
+      event.params['waitingForDebugger'] !== true
+    )
+      return;
     const sessionId = String(event.params['sessionId']);
     const info = event.params['targetInfo'] as TargetInfo;
     const openerId = info.openerId === undefined ? undefined : this.drivenTab(info.openerId);
@@ -198,7 +216,11 @@ export class CdpTabHost implements TabHost {
     this.attached.set(popup.id, Promise.resolve(tab));
     this.live.set(popup.id, tab);
     // A page target's main frame has the target's id.
-    const guard = new NavigationGuard(tab, this.gate, (frameId, inSession) => inSession === undefined && frameId === popup.id);
+    const guard = new NavigationGuard(
+      tab,
+      this.gate,
+      (frameId, inSession) => inSession === undefined && frameId === popup.id,
+    );
     guard.onRefused(() => void this.closeIfBlank(popup.id));
     try {
       await guard.enable(undefined);
@@ -212,8 +234,11 @@ export class CdpTabHost implements TabHost {
 
   /** A popup whose navigation was refused before it showed anything would stay an empty window: it is closed. */
   private async closeIfBlank(id: string): Promise<void> {
-    const { targetInfo } = await this.connection.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId: id }).catch(() => ({ targetInfo: undefined }));
-    if (targetInfo && (targetInfo.url === '' || siteOf(targetInfo.url).kind === 'inherits')) await this.close(id).catch(() => undefined);
+    const { targetInfo } = await this.connection
+      .send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId: id })
+      .catch(() => ({ targetInfo: undefined }));
+    if (targetInfo && (targetInfo.url === '' || siteOf(targetInfo.url).kind === 'inherits'))
+      await this.close(id).catch(() => undefined);
   }
 
   /** The tab we drive that `targetId` is, or holds as one of its out-of-process frames. */
@@ -230,7 +255,12 @@ export class CdpTabHost implements TabHost {
   private syncDownloads(): Promise<void> {
     const allowed = this.gate.current().downloads;
     if (this.downloads?.allowed !== allowed) {
-      const applied = this.connection.send('Browser.setDownloadBehavior', { behavior: allowed ? 'default' : 'deny' }).then(() => undefined, () => undefined);
+      const applied = this.connection
+        .send('Browser.setDownloadBehavior', { behavior: allowed ? 'default' : 'deny' })
+        .then(
+          () => undefined,
+          () => undefined,
+        );
       this.downloads = { allowed, applied };
     }
     return this.downloads.applied;
@@ -240,7 +270,10 @@ export class CdpTabHost implements TabHost {
     const tab = this.attached.get(id);
     this.attached.delete(id);
     this.live.delete(id);
-    void tab?.then((attached) => attached.dispose(), () => undefined);
+    void tab?.then(
+      (attached) => attached.dispose(),
+      () => undefined,
+    );
   }
 
   private toTab(info: TargetInfo): HostTab {

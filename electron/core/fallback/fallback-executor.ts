@@ -5,7 +5,13 @@ import { createEngineExecutor, type EngineExecutor } from '../../../shared/engin
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import { personStopMessage } from '../../../shared/engine/presence.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { AgentContext, Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import type {
+  AgentContext,
+  Executor,
+  Operation,
+  OperationContext,
+  OperationResult,
+} from '../../../shared/protocol/operations.js';
 import { CdpTabHost } from './cdp-tab-host.js';
 import { findBrowser } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch.js';
@@ -92,11 +98,14 @@ export class FallbackExecutor implements Executor {
     const browser = await launchBrowser(this.options);
     this.tag = nextTag(this.usedTags);
     const { policy, onPersonStop } = this.options;
-    const engine = createEngineExecutor(new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: headless }), {
-      tag: this.tag,
-      policy,
-      onPersonStop: (where) => onPersonStop?.(personStopMessage(where)),
-    });
+    const engine = createEngineExecutor(
+      new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: headless }),
+      {
+        tag: this.tag,
+        policy,
+        onPersonStop: (where) => onPersonStop?.(personStopMessage(where)),
+      },
+    );
     let reject: (error: ToolError) => void = () => undefined;
     const closed = new Promise<never>((_, fail) => {
       reject = fail;
@@ -115,7 +124,9 @@ export class FallbackExecutor implements Executor {
       void browser.close();
     });
     this.session = session;
-    log(`fallback browser up in ${Date.now() - started} ms (${headless ? 'headless' : 'headed'}, profile ${profileDir}, tabs ${this.tag}.N)`);
+    log(
+      `fallback browser up in ${Date.now() - started} ms (${headless ? 'headless' : 'headed'}, profile ${profileDir}, tabs ${this.tag}.N)`,
+    );
     return session;
   }
 }
@@ -126,7 +137,9 @@ export class FallbackExecutor implements Executor {
  */
 function nextTag(used: Set<string>): string {
   for (;;) {
-    const tag = `f${randomInt(36 ** 3).toString(36).padStart(3, '0')}`;
+    const tag = `f${randomInt(36 ** 3)
+      .toString(36)
+      .padStart(3, '0')}`;
     if (!used.has(tag)) {
       used.add(tag);
       return tag;

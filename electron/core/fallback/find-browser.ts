@@ -11,8 +11,13 @@ function candidatePaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): stri
     ];
   }
   if (platform === 'win32') {
-    const roots = [env['PROGRAMFILES'], env['PROGRAMFILES(X86)'], env['LOCALAPPDATA']].filter((root): root is string => !!root);
-    return roots.flatMap((root) => [join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'), join(root, 'Chromium', 'Application', 'chrome.exe')]);
+    const roots = [env['PROGRAMFILES'], env['PROGRAMFILES(X86)'], env['LOCALAPPDATA']].filter(
+      (root): root is string => !!root,
+    );
+    return roots.flatMap((root) => [
+      join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'),
+      join(root, 'Chromium', 'Application', 'chrome.exe'),
+    ]);
   }
   return [
     '/usr/bin/google-chrome-stable',
@@ -26,7 +31,11 @@ function candidatePaths(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): stri
   ];
 }
 
-export function findBrowser(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string | undefined {
+export function findBrowser(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): string | undefined {
   const chosen = explicit ?? env['CHROME_MCP_CHROMIUM'];
   if (chosen) return chosen;
   return candidatePaths(platform, env).find((path) => existsSync(path));

@@ -71,7 +71,10 @@ async function start(options: LaunchOptions, executable: string): Promise<Browse
 
 function launchFailed(error: unknown): ToolError {
   const lastLine = error instanceof BrowserStartError ? error.output.trim().split('\n').pop() : undefined;
-  return new ToolError('LAUNCH_FAILED', `Browser launch failed: ${(error as Error).message}${lastLine ? ` (${lastLine})` : ''}`);
+  return new ToolError(
+    'LAUNCH_FAILED',
+    `Browser launch failed: ${(error as Error).message}${lastLine ? ` (${lastLine})` : ''}`,
+  );
 }
 
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {

@@ -9,7 +9,11 @@ import { readCoreFile } from './core-file.js';
 /** Another core answers on this data dir's address. */
 export class CoreBusyError extends Error {}
 
-export async function claimCoreAddress(address: string, dataDir: string, onConnection: (socket: Socket) => void): Promise<Server> {
+export async function claimCoreAddress(
+  address: string,
+  dataDir: string,
+  onConnection: (socket: Socket) => void,
+): Promise<Server> {
   // Two cores starting at once (two relays finding none) must not both judge the file stale, each removing the other's.
   return withFileLock(join(dataDir, 'core.sock.lock'), async () => {
     try {
@@ -54,5 +58,7 @@ function answers(address: string): Promise<boolean> {
 
 function busy(dataDir: string): CoreBusyError {
   const pid = readCoreFile(dataDir)?.pid;
-  return new CoreBusyError(`another chrome-mcp core${pid ? ` (pid ${pid})` : ''} is already serving ${dataDir}: connect to it with \`chrome-mcp relay\`, stop it, or give this one its own --data-dir`);
+  return new CoreBusyError(
+    `another chrome-mcp core${pid ? ` (pid ${pid})` : ''} is already serving ${dataDir}: connect to it with \`chrome-mcp relay\`, stop it, or give this one its own --data-dir`,
+  );
 }

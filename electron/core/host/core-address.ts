@@ -10,10 +10,13 @@ export const CORE_SOCKET = 'core.sock';
 const MAX_SOCKET_PATH_BYTES = 103;
 
 export function coreAddress(dataDir: string, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return `\\\\.\\pipe\\chrome-mcp-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+  if (platform === 'win32')
+    return `\\\\.\\pipe\\chrome-mcp-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
   const path = join(dataDir, CORE_SOCKET);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new Error(`the core socket path ${path} is longer than the ${MAX_SOCKET_PATH_BYTES} bytes a unix socket allows: use a shorter --data-dir`);
+    throw new Error(
+      `the core socket path ${path} is longer than the ${MAX_SOCKET_PATH_BYTES} bytes a unix socket allows: use a shorter --data-dir`,
+    );
   }
   return path;
 }

@@ -27,7 +27,8 @@ export function readFirstLine(socket: Socket, { maxBytes, timeoutMs }: FirstLine
     const onData = (chunk: Buffer): void => {
       buffered = Buffer.concat([buffered, chunk]);
       const end = buffered.indexOf(NEWLINE);
-      if (end >= maxBytes || (end < 0 && buffered.length >= maxBytes)) return settle({ error: new Error(`first line longer than ${maxBytes} bytes`) });
+      if (end >= maxBytes || (end < 0 && buffered.length >= maxBytes))
+        return settle({ error: new Error(`first line longer than ${maxBytes} bytes`) });
       if (end >= 0) settle({ line: buffered.subarray(0, end).toString('utf8'), rest: buffered.subarray(end + 1) });
     };
     const onEnd = (): void => settle({ error: new Error('closed before its first line') });

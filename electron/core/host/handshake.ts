@@ -31,7 +31,8 @@ export async function admitRelay(socket: Socket, token: string): Promise<void> {
   const coreNonce = freshNonce();
   socket.write(line({ nonce: coreNonce, proof: proofOf(token, 'core', hello.hello, coreNonce) }));
   const answer = parseLine(ProofSchema, await readFirstLine(socket, AUTH_LIMITS));
-  if (!answer || !sameSecret(answer.proof, proofOf(token, 'relay', coreNonce, hello.hello))) throw new Error("it did not prove it holds this core's token");
+  if (!answer || !sameSecret(answer.proof, proofOf(token, 'relay', coreNonce, hello.hello)))
+    throw new Error("it did not prove it holds this core's token");
   socket.write(OK_LINE);
 }
 
@@ -44,7 +45,8 @@ export async function greetCore(socket: Socket, token: string): Promise<void> {
     throw new Error("the server on this address does not hold core.json's token: it is not this data dir's core");
   }
   socket.write(line({ proof: proofOf(token, 'relay', challenge.nonce, relayNonce) }));
-  if (!parseLine(OkSchema, await readFirstLine(socket, AUTH_LIMITS))) throw new Error('the core did not accept this relay');
+  if (!parseLine(OkSchema, await readFirstLine(socket, AUTH_LIMITS)))
+    throw new Error('the core did not accept this relay');
 }
 
 // The side's name is part of what is signed: a proof one side made can never be played back as the other's.

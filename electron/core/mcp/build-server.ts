@@ -55,7 +55,12 @@ export function buildServer(deps: ServerDeps, agent: string): McpServer {
     let inputSchema: Tool['inputSchema'] | undefined;
     const list = (): Tool => {
       inputSchema ??= toolInputSchema(definition.input);
-      return { name: definition.name, description: registered.description, inputSchema, annotations: registered.annotations };
+      return {
+        name: definition.name,
+        description: registered.description,
+        inputSchema,
+        annotations: registered.annotations,
+      };
     };
     return { registered, list };
   });

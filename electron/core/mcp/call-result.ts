@@ -13,7 +13,10 @@ export function toCallResult(result: OperationResult): CallToolResult {
 
 /** `CODE: cause` then `Next: step`; the step line is dropped when it would only repeat the cause. */
 export function toErrorResult(error: ToolError): CallToolResult {
-  const text = error.next === error.message ? `${error.code}: ${error.message}` : `${error.code}: ${error.message}\nNext: ${error.next}`;
+  const text =
+    error.next === error.message
+      ? `${error.code}: ${error.message}`
+      : `${error.code}: ${error.message}\nNext: ${error.next}`;
   const result: CallToolResult = { isError: true, content: [{ type: 'text', text }] };
   if (error.data) result.structuredContent = { code: error.code, ...error.data };
   return result;
@@ -21,7 +24,9 @@ export function toErrorResult(error: ToolError): CallToolResult {
 
 /** Every text block and the structured data, redacted: the last stop before the model. Images are not text and pass. */
 export function redactCallResult(result: CallToolResult): CallToolResult {
-  const content = result.content.map((block) => (block.type === 'text' ? { ...block, text: redactText(block.text) } : block));
+  const content = result.content.map((block) =>
+    block.type === 'text' ? { ...block, text: redactText(block.text) } : block,
+  );
   const redacted: CallToolResult = { ...result, content };
   if (result.structuredContent) redacted.structuredContent = redactValue(result.structuredContent);
   return redacted;

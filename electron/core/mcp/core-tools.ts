@@ -48,7 +48,10 @@ export function runCoreTool(
 async function ask(args: ArgsOf<'ask'>, deps: CoreToolDeps, signal: AbortSignal): Promise<OperationResult> {
   // A client that can put the question to the person itself does so: they answer where they are already looking.
   const elicited = await deps.elicitor.reply(args.question, args.choices, signal);
-  if (elicited !== undefined) return elicited === null ? { text: 'The person declined to answer.', data: { answered: false } } : replied(elicited);
+  if (elicited !== undefined)
+    return elicited === null
+      ? { text: 'The person declined to answer.', data: { answered: false } }
+      : replied(elicited);
   const timeout = ASK_TIMEOUT_MS;
   const waited = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
   try {
@@ -56,7 +59,10 @@ async function ask(args: ArgsOf<'ask'>, deps: CoreToolDeps, signal: AbortSignal)
   } catch (error) {
     if (error instanceof ToolError) throw error;
     if (signal.aborted) throw new ToolError('STOPPED', 'ask was cancelled before the person answered.');
-    return { text: `No reply within ${Math.round(timeout / 1000)} s; the question was withdrawn. Go on without it, or ask again.`, data: { answered: false } };
+    return {
+      text: `No reply within ${Math.round(timeout / 1000)} s; the question was withdrawn. Go on without it, or ask again.`,
+      data: { answered: false },
+    };
   }
 }
 
@@ -67,7 +73,10 @@ function replied(reply: string): OperationResult {
 function oversightLines(status: ReturnType<ControlHub['oversightStatus']>): string[] {
   const lines: string[] = [];
   if (status.stopped) lines.push(`stopped by the person: ${status.stopped.message}`);
-  if (status.plan) lines.push(`plan: ${status.plan.steps.length} steps, ${status.plan.approved ? 'approved' : status.plan.askFirst ? 'waiting for approval' : 'shown'}`);
+  if (status.plan)
+    lines.push(
+      `plan: ${status.plan.steps.length} steps, ${status.plan.approved ? 'approved' : status.plan.askFirst ? 'waiting for approval' : 'shown'}`,
+    );
   if (status.questions) lines.push(`questions waiting for the person: ${status.questions}`);
   if (status.held) lines.push(`risky acts held for the person's confirmation: ${status.held}`);
   return lines;

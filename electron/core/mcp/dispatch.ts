@@ -40,7 +40,11 @@ export interface SessionDeps {
   voiceMark: string;
 }
 
-export type Dispatch = (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra) => Promise<CallToolResult>;
+export type Dispatch = (
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  extra: CallExtra,
+) => Promise<CallToolResult>;
 
 const DECISIONS: Partial<Record<ErrorCode, CallDecision>> = {
   POLICY_DENIED: 'denied',
@@ -53,9 +57,20 @@ const DECISIONS: Partial<Record<ErrorCode, CallDecision>> = {
 export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispatch {
   const { control } = deps;
 
-  const execute = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, signal: AbortSignal): Promise<OperationResult> => {
+  const execute = async (
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    extra: CallExtra,
+    signal: AbortSignal,
+  ): Promise<OperationResult> => {
     const agent = { id: session.agent, live: deps.agents.live() };
-    if (isCoreOperation(tool.op)) return runCoreTool(tool.op, args, { status: () => deps.status(agent), control, elicitor: session.elicitor }, signal);
+    if (isCoreOperation(tool.op))
+      return runCoreTool(
+        tool.op,
+        args,
+        { status: () => deps.status(agent), control, elicitor: session.elicitor },
+        signal,
+      );
     // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.
     const report = progressReporter(extra);
     const progress: OperationContext['progress'] = (message, done, total) => report(redactText(message), done, total);
@@ -64,12 +79,20 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
   };
 
   /** `answered`: the person already answered a question for this call, so a second refusal is final. */
-  const guarded = async (tool: ToolDefinition, args: Record<string, unknown>, extra: CallExtra, answered = false): Promise<OperationResult> => {
+  const guarded = async (
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    extra: CallExtra,
+    answered = false,
+  ): Promise<OperationResult> => {
     const stopped = control.stopped();
     if (stopped && !tool.whileStopped) throw stoppedError(stopped);
     const plan = control.plan();
     if (plan?.askFirst && !plan.approved && tool.policy !== 'none' && !tool.readOnly) {
-      throw new ToolError('PLAN_NOT_APPROVED', 'The person has not approved your plan yet, and you asked to wait for that before acting.');
+      throw new ToolError(
+        'PLAN_NOT_APPROVED',
+        'The person has not approved your plan yet, and you asked to wait for that before acting.',
+      );
     }
     // The person's Stop reaches a call in flight: a batch halts before its next step, the extension gets a cancel.
     const signal = AbortSignal.any([extra.signal, control.stopSignal()]);
@@ -88,7 +111,11 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       const url = typeof args['url'] === 'string' ? { url: args['url'] } : {};
       const question = control.askSite({ site: origin, need, tool: tool.name, ...url });
       const answer = await session.elicitor.siteAnswer(question.site, need, tool.name, signal);
-      if (answer === undefined) throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, { next: refused.next, data: { ...refused.data, question: question.id } });
+      if (answer === undefined)
+        throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, {
+          next: refused.next,
+          data: { ...refused.data, question: question.id },
+        });
       await control.call('questions.answer', { id: question.id, answer });
       return guarded(tool, args, extra, true);
     }
@@ -111,18 +138,22 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       const error = toToolError(thrown);
       code = error.code;
       // An INTERNAL error is our bug: keep its stack for the person reading the logs, never for the model.
-      if (error.code === 'INTERNAL') deps.log(`${tool.name} failed: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
+      if (error.code === 'INTERNAL')
+        deps.log(`${tool.name} failed: ${thrown instanceof Error ? thrown.stack : String(thrown)}`);
       result = toErrorResult(error);
     }
-    control.recordCall({
-      client: session.client(),
-      tool: tool.name,
-      ...describeTarget(args),
-      ...urlOf(args, data),
-      decision: code ? (DECISIONS[code] ?? 'allowed') : 'allowed',
-      ...(code ? { code } : {}),
-      ms: Math.round(performance.now() - started),
-    }, image);
+    control.recordCall(
+      {
+        client: session.client(),
+        tool: tool.name,
+        ...describeTarget(args),
+        ...urlOf(args, data),
+        decision: code ? (DECISIONS[code] ?? 'allowed') : 'allowed',
+        ...(code ? { code } : {}),
+        ms: Math.round(performance.now() - started),
+      },
+      image,
+    );
     // Whatever the backend is, nothing reaches the model unredacted: results, errors (a page's URL in a message) alike.
     return redactCallResult(withPersonWords(result, control.takeInterjections(), session.voiceMark));
   };
@@ -137,11 +168,14 @@ function isSiteRefusal(data: Record<string, unknown> | undefined): data is SiteR
 
 /** What the call aimed at, for the activity stream: the model's own description first, else how it named the element. */
 function describeTarget(args: Record<string, unknown>): { element?: string } {
-  const text = [args['element'], args['ref'], args['selector'], args['name']].find((value): value is string => typeof value === 'string');
+  const text = [args['element'], args['ref'], args['selector'], args['name']].find(
+    (value): value is string => typeof value === 'string',
+  );
   return text === undefined ? {} : { element: text.slice(0, 200) };
 }
 
 function urlOf(args: Record<string, unknown>, data: Record<string, unknown> | undefined): { url?: string } {
-  const url = typeof data?.['url'] === 'string' ? data['url'] : typeof args['url'] === 'string' ? args['url'] : undefined;
+  const url =
+    typeof data?.['url'] === 'string' ? data['url'] : typeof args['url'] === 'string' ? args['url'] : undefined;
   return url === undefined ? {} : { url: url.slice(0, 500) };
 }

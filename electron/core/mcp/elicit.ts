@@ -6,7 +6,11 @@ import type { SiteAnswer } from '../../../shared/control/question.js';
 
 export interface Elicitor {
   /** The person's reply; null when they declined; undefined when this client cannot ask (use the panel). */
-  reply(question: string, choices: readonly string[] | undefined, signal: AbortSignal): Promise<string | null | undefined>;
+  reply(
+    question: string,
+    choices: readonly string[] | undefined,
+    signal: AbortSignal,
+  ): Promise<string | null | undefined>;
   /** once / always / deny for a site; undefined when this client cannot ask or the person dismissed it. */
   siteAnswer(site: string, need: string, tool: string, signal: AbortSignal): Promise<SiteAnswer | undefined>;
   /** Send or not (a held risky act); undefined when this client cannot ask or the person dismissed it. */
@@ -26,7 +30,11 @@ const SITE_CHOICES: Record<string, SiteAnswer> = {
 
 export function mcpElicitor(server: Server): Elicitor {
   const able = (): boolean => server.getClientCapabilities()?.elicitation !== undefined;
-  const ask = async (message: string, property: StringField, signal: AbortSignal): Promise<string | null | undefined> => {
+  const ask = async (
+    message: string,
+    property: StringField,
+    signal: AbortSignal,
+  ): Promise<string | null | undefined> => {
     if (!able()) return undefined;
     try {
       const result = await server.elicitInput(
@@ -43,10 +51,18 @@ export function mcpElicitor(server: Server): Elicitor {
   };
   return {
     reply: (question, choices, signal) =>
-      ask(question, choices ? { type: 'string', title: 'Reply', enum: [...choices] } : { type: 'string', title: 'Reply' }, signal),
+      ask(
+        question,
+        choices ? { type: 'string', title: 'Reply', enum: [...choices] } : { type: 'string', title: 'Reply' },
+        signal,
+      ),
     async siteAnswer(site, need, tool, signal) {
       const verb = need === 'trusted' ? 'run scripts on' : need === 'act' ? 'read and act on' : 'read';
-      const picked = await ask(`The agent wants to ${verb} ${site} (${tool}). Allow it?`, { type: 'string', title: 'Decision', enum: Object.keys(SITE_CHOICES) }, signal);
+      const picked = await ask(
+        `The agent wants to ${verb} ${site} (${tool}). Allow it?`,
+        { type: 'string', title: 'Decision', enum: Object.keys(SITE_CHOICES) },
+        signal,
+      );
       return picked ? SITE_CHOICES[picked] : undefined;
     },
     async confirm(message, signal) {

@@ -27,7 +27,10 @@ export function progressReporter(extra: CallExtra): OperationContext['progress']
   return (message, done, total) => {
     last = nextValue(last, done);
     lastTotal = total ?? lastTotal;
-    const params = lastTotal === undefined ? { progressToken, progress: last, message } : { progressToken, progress: last, total: lastTotal, message };
+    const params =
+      lastTotal === undefined
+        ? { progressToken, progress: last, message }
+        : { progressToken, progress: last, total: lastTotal, message };
     // A lost progress line must never fail the operation it describes.
     extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
   };

@@ -21,7 +21,9 @@ export function refuseUrlsOffPolicy(tool: ToolDefinition, args: Record<string, u
 function urlsOf(tool: ToolDefinition, args: Record<string, unknown>): string[] {
   if (tool.runsSteps) {
     // Steps are still unparsed here (the batch parses them before any runs); an unknown step tool loads nothing.
-    const steps = Array.isArray(args['steps']) ? (args['steps'] as { tool?: unknown; args?: Record<string, unknown> }[]) : [];
+    const steps = Array.isArray(args['steps'])
+      ? (args['steps'] as { tool?: unknown; args?: Record<string, unknown> }[])
+      : [];
     return steps.flatMap((step) => {
       const inner = typeof step.tool === 'string' ? toolByName(step.tool) : undefined;
       return inner && step.args ? urlsOf(inner, step.args) : [];

@@ -37,19 +37,28 @@ function nextBackend({ choice, extension, fallback }: StatusInputs): BackendName
 export function statusReport(inputs: StatusInputs): StatusReport {
   const { currentTab, ...browser } = inputs.fallback;
   const backend = nextBackend(inputs);
-  return { backend, lastCall: inputs.lastCall ?? null, extension: inputs.extension, browser, tab: backend === 'fallback' ? currentTab : null };
+  return {
+    backend,
+    lastCall: inputs.lastCall ?? null,
+    extension: inputs.extension,
+    browser,
+    tab: backend === 'fallback' ? currentTab : null,
+  };
 }
 
 function extensionLine({ connected, bridge, pairing, chrome }: ExtensionStatus): string {
   const link = 'error' in bridge ? `bridge not listening: ${bridge.error}` : `bridge 127.0.0.1:${bridge.port}`;
-  const paired = pairing === 'none' ? 'not paired yet (chrome-mcp pair, or install the native host)' : `secret in ${pairing}`;
+  const paired =
+    pairing === 'none' ? 'not paired yet (chrome-mcp pair, or install the native host)' : `secret in ${pairing}`;
   return `extension: ${connected ? `connected${chrome ? ` (Chrome ${chrome})` : ''}` : 'not connected'}; ${link}; ${paired}`;
 }
 
 function browserLine({ launched, executable, headless, tabs }: StatusReport['browser']): string {
   if (!executable) return 'fallback browser: none found; pass --executable-path or set CHROME_MCP_CHROMIUM';
   const mode = headless ? 'headless' : 'headed';
-  return launched ? `fallback browser: running, ${mode}, ${tabs} tab(s), ${executable}` : `fallback browser: starts on first use, ${mode}, ${executable}`;
+  return launched
+    ? `fallback browser: running, ${mode}, ${tabs} tab(s), ${executable}`
+    : `fallback browser: starts on first use, ${mode}, ${executable}`;
 }
 
 export function statusResult(report: StatusReport): OperationResult {

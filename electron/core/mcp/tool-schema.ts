@@ -16,7 +16,13 @@ const BOUNDS = new Set(['maxLength', 'minItems', 'maxItems']);
 // defaults; `type: string` beside an `enum` of strings says nothing the enum does not.
 function isNoise(key: string, value: Json, parent: JsonObject): boolean {
   if (key === '$schema' || BOUNDS.has(key)) return true;
-  if (key === 'type' && value === 'string' && Array.isArray(parent['enum']) && parent['enum'].every((item) => typeof item === 'string')) return true;
+  if (
+    key === 'type' &&
+    value === 'string' &&
+    Array.isArray(parent['enum']) &&
+    parent['enum'].every((item) => typeof item === 'string')
+  )
+    return true;
   if (key === 'additionalProperties') return value === false || (isObject(value) && Object.keys(value).length === 0);
   if (key === 'propertyNames') return isObject(value) && Object.keys(value).length === 1 && value['type'] === 'string';
   return false;
@@ -34,7 +40,8 @@ function compact(schema: Json): Json {
     if (isNoise(key, child, schema)) continue;
     if (LITERALS.has(key)) out[key] = child;
     // Keys of `properties` are argument names, whatever they spell; only their schemas are compacted.
-    else if (key === 'properties' && isObject(child)) out[key] = Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, compact(sub)]));
+    else if (key === 'properties' && isObject(child))
+      out[key] = Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, compact(sub)]));
     else out[key] = compact(child);
   }
   return out;

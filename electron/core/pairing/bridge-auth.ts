@@ -20,7 +20,12 @@ export interface BridgeAuthOptions {
   log?: Log;
 }
 
-export function createBridgeAuth({ dataDir, store = new SecretStore(dataDir), now = Date.now, log = () => undefined }: BridgeAuthOptions): PairingAuth {
+export function createBridgeAuth({
+  dataDir,
+  store = new SecretStore(dataDir),
+  now = Date.now,
+  log = () => undefined,
+}: BridgeAuthOptions): PairingAuth {
   // Redemptions and revokes run one at a time: a code consumed just before a revoke withdrew it would otherwise still
   // write its new secret after the revoke forgot the old one, and pair anew after it.
   let last: Promise<unknown> = Promise.resolve();
@@ -43,7 +48,10 @@ export function createBridgeAuth({ dataDir, store = new SecretStore(dataDir), no
       if (!opened) return undefined;
       return {
         ...opened,
-        redeem: () => oneAtATime(async () => (redeemPairingCode(dataDir, opened.key, now) ? (await store.replace()).secret : undefined)),
+        redeem: () =>
+          oneAtATime(async () =>
+            redeemPairingCode(dataDir, opened.key, now) ? (await store.replace()).secret : undefined,
+          ),
       };
     },
     revoke() {

@@ -23,7 +23,8 @@ export function hostCommand(program: HostProgram): HostCommand {
   return 'command' in program ? program.command : [program.node, program.cli, 'native-host'];
 }
 
-const NOTE = 'Written by chrome-mcp install-native-host: Chrome runs this as the com.chrome_mcp.bridge native-messaging host.';
+const NOTE =
+  'Written by chrome-mcp install-native-host: Chrome runs this as the com.chrome_mcp.bridge native-messaging host.';
 
 /** Letters, digits, - and _ mean the same to sh and cmd.exe bare: a subcommand or flag stays as it always read. */
 const PLAIN_WORD = /^[\w-]+$/;
@@ -31,8 +32,13 @@ const PLAIN_WORD = /^[\w-]+$/;
 export function hostWrapper(options: HostProgram & { platform: NodeJS.Platform; dataDir: string }): HostWrapper {
   const { platform, dataDir } = options;
   const words = [...hostCommand(options), '--data-dir', dataDir];
-  const text = launchScript(platform, NOTE, (quote) => words.map((word) => (PLAIN_WORD.test(word) ? word : quote(word))).join(' '));
-  const path = platform === 'win32' ? win32.join(dataDir, 'native-host', 'chrome-mcp-native-host.cmd') : posix.join(dataDir, 'native-host', 'chrome-mcp-native-host');
+  const text = launchScript(platform, NOTE, (quote) =>
+    words.map((word) => (PLAIN_WORD.test(word) ? word : quote(word))).join(' '),
+  );
+  const path =
+    platform === 'win32'
+      ? win32.join(dataDir, 'native-host', 'chrome-mcp-native-host.cmd')
+      : posix.join(dataDir, 'native-host', 'chrome-mcp-native-host');
   return { path, text };
 }
 
@@ -40,10 +46,16 @@ export function hostWrapper(options: HostProgram & { platform: NodeJS.Platform; 
  * The command a wrapper runs, when `text` is exactly what hostWrapper writes for this data dir and some command;
  * undefined for anything else (an edit, another data dir, a script of someone else's).
  */
-export function wrapperCommand(options: { platform: NodeJS.Platform; dataDir: string; text: string }): HostCommand | undefined {
+export function wrapperCommand(options: {
+  platform: NodeJS.Platform;
+  dataDir: string;
+  text: string;
+}): HostCommand | undefined {
   const words = launchScriptWords(options.platform, options.text);
   if (!words || words.length < 3 || words.at(-2) !== '--data-dir') return undefined;
   const [program, ...args] = words.slice(0, -2);
   const command: HostCommand = [program!, ...args];
-  return hostWrapper({ platform: options.platform, dataDir: options.dataDir, command }).text === options.text ? command : undefined;
+  return hostWrapper({ platform: options.platform, dataDir: options.dataDir, command }).text === options.text
+    ? command
+    : undefined;
 }

@@ -25,8 +25,16 @@ export function launchScript(platform: NodeJS.Platform, note: string, commandLin
 
 /** The command line of a script as launchScript writes it, and one word of it: quoted (group 1) or bare (group 2). */
 const READERS = {
-  sh: { line: /^#!\/bin\/sh\n# [^\n]*\nexec (.+) "\$@"\n$/, word: /'((?:[^']|'\\'')*)'|([\w-]+)/y, unquote: (inner: string) => inner.replaceAll(`'\\''`, "'") },
-  cmd: { line: /^@echo off\r\nrem [^\r\n]*\r\n(.+) %\*\r\n$/, word: /"([^"]*)"|([\w-]+)/y, unquote: (inner: string) => inner.replaceAll('%%', '%') },
+  sh: {
+    line: /^#!\/bin\/sh\n# [^\n]*\nexec (.+) "\$@"\n$/,
+    word: /'((?:[^']|'\\'')*)'|([\w-]+)/y,
+    unquote: (inner: string) => inner.replaceAll(`'\\''`, "'"),
+  },
+  cmd: {
+    line: /^@echo off\r\nrem [^\r\n]*\r\n(.+) %\*\r\n$/,
+    word: /"([^"]*)"|([\w-]+)/y,
+    unquote: (inner: string) => inner.replaceAll('%%', '%'),
+  },
 };
 
 /**

@@ -51,7 +51,8 @@ export async function serveNativeHost(options: NativeHostOptions): Promise<void>
   for await (const chunk of options.input as AsyncIterable<Buffer>) {
     for (const decoded of decoder.push(chunk)) {
       if ('message' in decoded) reply(() => answer(decoded.message, options));
-      else reply(async () => ({ error: decoded.malformed === 'too_large' ? 'message_too_large' : 'unsupported_message' }));
+      else
+        reply(async () => ({ error: decoded.malformed === 'too_large' ? 'message_too_large' : 'unsupported_message' }));
     }
   }
   await replies;

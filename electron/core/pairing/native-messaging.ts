@@ -10,7 +10,8 @@ const LITTLE_ENDIAN = endianness() === 'LE';
 
 export function encodeMessage(message: unknown): Buffer {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
-  if (body.length > MAX_REPLY_BYTES) throw new Error(`a native-messaging reply of ${body.length} bytes is over Chrome's 1 MB limit`);
+  if (body.length > MAX_REPLY_BYTES)
+    throw new Error(`a native-messaging reply of ${body.length} bytes is over Chrome's 1 MB limit`);
   const header = Buffer.alloc(4);
   if (LITTLE_ENDIAN) header.writeUInt32LE(body.length);
   else header.writeUInt32BE(body.length);

@@ -56,7 +56,13 @@ export function issuePairingCode(dataDir: string, now: Clock = Date.now): Issued
   ensurePrivateDir(dataDir);
   const code = [...randomBytes(CODE_LENGTH)].map((byte) => ALPHABET[byte & 31]).join('');
   const salt = randomBytes(SALT_BYTES).toString('base64url');
-  const stored: CodeRecord = { v: 2, key: deriveKey(code, salt).toString('base64url'), salt, expires: now() + CODE_TTL_MS, triesLeft: CODE_TRIES };
+  const stored: CodeRecord = {
+    v: 2,
+    key: deriveKey(code, salt).toString('base64url'),
+    salt,
+    expires: now() + CODE_TTL_MS,
+    triesLeft: CODE_TRIES,
+  };
   writeFileAtomic(join(dataDir, CODE_FILE), `${JSON.stringify(stored)}\n`);
   liftRevocation(dataDir);
   return { code: `${code.slice(0, 4)}-${code.slice(4)}`, expires: stored.expires };

@@ -1,6 +1,17 @@
 // Files only this user may read: a 0700 data dir and 0600 files written atomically, modes checked after the fact.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import type { z } from 'zod';
 
 // Windows has no POSIX modes (the user's profile ACL protects the data dir there); everywhere else they are the boundary.
@@ -12,7 +23,8 @@ export function ensurePrivateDir(dir: string): void {
   if (!POSIX) return;
   const stat = statSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a folder`);
-  if (stat.uid !== process.getuid?.()) throw new Error(`${dir} belongs to another user: refusing to keep secrets there`);
+  if (stat.uid !== process.getuid?.())
+    throw new Error(`${dir} belongs to another user: refusing to keep secrets there`);
   if ((stat.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
   if ((statSync(dir).mode & 0o777) !== 0o700) throw new Error(`could not make ${dir} private (mode 0700)`);
 }

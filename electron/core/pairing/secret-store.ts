@@ -17,7 +17,12 @@ export interface StoredSecret {
 
 const record = z.discriminatedUnion('store', [
   z.strictObject({ v: z.literal(1), store: z.literal('keychain'), created: z.string() }),
-  z.strictObject({ v: z.literal(1), store: z.literal('file'), created: z.string(), secret: z.string().min(43).max(256) }),
+  z.strictObject({
+    v: z.literal(1),
+    store: z.literal('file'),
+    created: z.string(),
+    secret: z.string().min(43).max(256),
+  }),
 ]);
 
 export const SECRET_FILE = 'secret.json';
@@ -59,7 +64,8 @@ export class SecretStore {
     if (!current) return undefined;
     if (current.store === 'file') return { secret: current.secret, kind: 'file' };
     const keychain = await this.keychain();
-    if (!keychain) throw new Error('the pairing secret is in the OS keychain, which cannot be reached from this process');
+    if (!keychain)
+      throw new Error('the pairing secret is in the OS keychain, which cannot be reached from this process');
     const secret = await keychain.get(this.account);
     return secret === null ? undefined : { secret, kind: 'keychain' };
   }

@@ -10,14 +10,32 @@ export interface Command {
 }
 
 const COMMANDS = {
-  'install-native-host': { summary: 'let Chrome, Chromium, Edge and Brave find the pairing host', load: () => import('./install-native-host.js') },
+  'install-native-host': {
+    summary: 'let Chrome, Chromium, Edge and Brave find the pairing host',
+    load: () => import('./install-native-host.js'),
+  },
   pair: { summary: 'show a one-time code to pair the extension by hand', load: () => import('./pair.js') },
-  'extension-path': { summary: 'print the folder to load as an unpacked extension', load: () => import('./extension-path.js') },
-  doctor: { summary: 'say what is installed, what is connected, and how to fix what is not', load: () => import('./doctor.js') },
+  'extension-path': {
+    summary: 'print the folder to load as an unpacked extension',
+    load: () => import('./extension-path.js'),
+  },
+  doctor: {
+    summary: 'say what is installed, what is connected, and how to fix what is not',
+    load: () => import('./doctor.js'),
+  },
   ui: { summary: 'open the panel of the running chrome-mcp in your browser', load: () => import('./ui.js') },
-  'install-client': { summary: 'add chrome-mcp to Claude Desktop, Claude Code or Cursor', load: () => import('./install-client.js') },
-  serve: { summary: 'run one core that several MCP clients share through `chrome-mcp relay`', load: () => import('./serve.js') },
-  relay: { summary: 'what an MCP client runs to use that shared core (starts it when none is running)', load: () => import('./relay.js') },
+  'install-client': {
+    summary: 'add chrome-mcp to Claude Desktop, Claude Code or Cursor',
+    load: () => import('./install-client.js'),
+  },
+  serve: {
+    summary: 'run one core that several MCP clients share through `chrome-mcp relay`',
+    load: () => import('./serve.js'),
+  },
+  relay: {
+    summary: 'what an MCP client runs to use that shared core (starts it when none is running)',
+    load: () => import('./relay.js'),
+  },
   // Started by the browser through the wrapper that install-native-host writes, never by hand.
   'native-host': { summary: '', load: () => import('./native-host.js') },
 } satisfies Record<string, { summary: string; load: () => Promise<Command> }>;

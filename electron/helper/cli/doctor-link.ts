@@ -33,12 +33,22 @@ export async function linkFindings(dataDir: string, secret: string | undefined):
   const notRunning = !state
     ? { ok: false, text: `core: not running (no bridge.json in ${dataDir})`, fix: fixes.startCore(dataDir) }
     : !processAlive(state.pid)
-      ? { ok: false, text: `core: not running (bridge.json is left from pid ${state.pid})`, fix: fixes.startCore(dataDir) }
+      ? {
+          ok: false,
+          text: `core: not running (bridge.json is left from pid ${state.pid})`,
+          fix: fixes.startCore(dataDir),
+        }
       : undefined;
   // With no core alive the native host names the default port, and the extension dials whatever listens there.
   if (notRunning || !state) return [...(notRunning ? [notRunning] : []), ...(await squatterFindings(dataDir, secret))];
   if (!(await listening(state.port))) {
-    return [{ ok: false, text: `core: pid ${state.pid} runs, but nothing listens on 127.0.0.1:${state.port}`, fix: `restart your MCP client; ${fixes.startCore(dataDir)}` }];
+    return [
+      {
+        ok: false,
+        text: `core: pid ${state.pid} runs, but nothing listens on 127.0.0.1:${state.port}`,
+        fix: `restart your MCP client; ${fixes.startCore(dataDir)}`,
+      },
+    ];
   }
   return [
     { ok: true, text: `core: running (pid ${state.pid}), bridge on 127.0.0.1:${state.port}` },
@@ -54,17 +64,37 @@ async function proofFindings(dataDir: string, port: number, secret: string | und
   const verdict = await probeBridge(port, secret);
   if (verdict === 'proved') return [{ ok: true, text: `bridge: proves it holds this data dir's pairing secret` }];
   if (verdict === 'refused') {
-    return [{ ok: false, text: `bridge: 127.0.0.1:${port} holds no pairing secret (it refused to prove one), though this data dir has one`, fix: fixes.pair(dataDir) }];
+    return [
+      {
+        ok: false,
+        text: `bridge: 127.0.0.1:${port} holds no pairing secret (it refused to prove one), though this data dir has one`,
+        fix: fixes.pair(dataDir),
+      },
+    ];
   }
-  return [impostor(port, verdict === 'failed' ? 'answered but could not prove it holds the pairing secret' : 'does not speak the bridge handshake', dataDir)];
+  return [
+    impostor(
+      port,
+      verdict === 'failed'
+        ? 'answered but could not prove it holds the pairing secret'
+        : 'does not speak the bridge handshake',
+      dataDir,
+    ),
+  ];
 }
 
 async function squatterFindings(dataDir: string, secret: string | undefined): Promise<Finding[]> {
   const port = DEFAULT_BRIDGE_PORT;
   if (!(await listening(port))) return [];
   const verdict = secret === undefined ? 'unchecked' : await probeBridge(port, secret);
-  if (verdict === 'proved') return [{ ok: true, text: `bridge: 127.0.0.1:${port} proves it holds the pairing secret (a core without bridge.json?)` }];
-  const why = verdict === 'unchecked' ? 'is not this data dir\'s core (no pairing secret here to check it with)' : 'could not prove it holds the pairing secret';
+  if (verdict === 'proved')
+    return [
+      { ok: true, text: `bridge: 127.0.0.1:${port} proves it holds the pairing secret (a core without bridge.json?)` },
+    ];
+  const why =
+    verdict === 'unchecked'
+      ? "is not this data dir's core (no pairing secret here to check it with)"
+      : 'could not prove it holds the pairing secret';
   return [impostor(port, `listens though no core of this data dir runs, and ${why}`, dataDir)];
 }
 
@@ -81,12 +111,29 @@ export async function secretFindings(dataDir: string, store: SecretStore): Promi
   // A revoke stands until the person pairs again: it is why the extension stays unpaired, whatever else is in order.
   const revoked = revokedAt(dataDir);
   if (revoked !== undefined) {
-    return [{ ok: false, text: `pairing: revoked in the app on ${new Date(revoked).toISOString()}; the native host pairs nothing until you pair again`, fix: fixes.pair(dataDir) }];
+    return [
+      {
+        ok: false,
+        text: `pairing: revoked in the app on ${new Date(revoked).toISOString()}; the native host pairs nothing until you pair again`,
+        fix: fixes.pair(dataDir),
+      },
+    ];
   }
   const kind = store.location();
-  if (!kind) return [{ ok: true, text: 'pairing secret: none yet (made when the extension first asks the native host, or by pairing with a code)' }];
+  if (!kind)
+    return [
+      {
+        ok: true,
+        text: 'pairing secret: none yet (made when the extension first asks the native host, or by pairing with a code)',
+      },
+    ];
   if (kind === 'file') {
-    return [{ ok: true, text: `pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)} (no OS keychain answered when it was made)` }];
+    return [
+      {
+        ok: true,
+        text: `pairing secret: in a 0600 file, ${join(dataDir, SECRET_FILE)} (no OS keychain answered when it was made)`,
+      },
+    ];
   }
   const where = `the OS keychain (service ${KEYCHAIN_SERVICE}, account ${dataDir})`;
   try {
@@ -94,10 +141,12 @@ export async function secretFindings(dataDir: string, store: SecretStore): Promi
     if (await store.read()) return [{ ok: true, text: `pairing secret: in ${where}` }];
     return [{ ok: false, text: `pairing secret: gone from ${where}`, fix: fixes.pair(dataDir) }];
   } catch (error) {
-    return [{
-      ok: false,
-      text: `pairing secret: ${where} does not answer (${error instanceof Error ? error.message : String(error)})`,
-      fix: 'unlock the keychain (log in to your desktop session), then run chrome-mcp doctor again',
-    }];
+    return [
+      {
+        ok: false,
+        text: `pairing secret: ${where} does not answer (${error instanceof Error ? error.message : String(error)})`,
+        fix: 'unlock the keychain (log in to your desktop session), then run chrome-mcp doctor again',
+      },
+    ];
   }
 }

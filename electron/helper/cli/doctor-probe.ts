@@ -17,7 +17,11 @@ const PROBE_TIMEOUT_MS = 3_000;
 export function probeBridge(port: number, secret: string): Promise<ProbeVerdict> {
   return new Promise((resolve) => {
     const nonce = freshNonce();
-    const socket = new WebSocket(`ws://127.0.0.1:${port}`, { origin: EXTENSION_ORIGIN, handshakeTimeout: PROBE_TIMEOUT_MS, maxPayload: 64 * 1024 });
+    const socket = new WebSocket(`ws://127.0.0.1:${port}`, {
+      origin: EXTENSION_ORIGIN,
+      handshakeTimeout: PROBE_TIMEOUT_MS,
+      maxPayload: 64 * 1024,
+    });
     const done = (verdict: ProbeVerdict) => {
       clearTimeout(timer);
       socket.removeAllListeners('close');

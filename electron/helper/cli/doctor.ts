@@ -22,13 +22,18 @@ Options:
 `;
 
 function section(title: string, findings: Finding[]): string {
-  const lines = findings.map((finding) => `  ${finding.ok ? 'ok' : '!!'} ${finding.text}${finding.fix ? `\n      fix: ${finding.fix}` : ''}`);
+  const lines = findings.map(
+    (finding) => `  ${finding.ok ? 'ok' : '!!'} ${finding.text}${finding.fix ? `\n      fix: ${finding.fix}` : ''}`,
+  );
   return `${title}\n${lines.join('\n')}\n`;
 }
 
 /** The secret to check the bridge's proof with; a store that does not answer is reported under Pairing instead. */
 function readSecret(store: SecretStore): Promise<string | undefined> {
-  return store.read().then((stored) => stored?.secret, () => undefined);
+  return store.read().then(
+    (stored) => stored?.secret,
+    () => undefined,
+  );
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -42,7 +47,9 @@ export async function run(argv: string[]): Promise<number> {
     ['Pairing', await secretFindings(dataDir, store)],
   ];
   const problems = sections.flatMap(([, findings]) => findings).filter((finding) => !finding.ok).length;
-  process.stdout.write(`chrome-mcp doctor: data dir ${dataDir}\n\n${sections.map(([title, findings]) => section(title, findings)).join('\n')}\n`);
+  process.stdout.write(
+    `chrome-mcp doctor: data dir ${dataDir}\n\n${sections.map(([title, findings]) => section(title, findings)).join('\n')}\n`,
+  );
   process.stdout.write(problems ? `${problems} problem${problems === 1 ? '' : 's'}.\n` : 'All good.\n');
   return problems ? 1 : 0;
 }

@@ -11,7 +11,9 @@ Developer mode, choose "Load unpacked" and pick that folder.
 export async function run(argv: string[]): Promise<number> {
   parseFlags(argv, {});
   if (!extensionBuilt()) {
-    process.stderr.write(`chrome-mcp extension-path: the extension is not built (${EXTENSION_DIR} has no manifest.json).\nBuild it: cd ${PACKAGE_ROOT} && npm run build\n`);
+    process.stderr.write(
+      `chrome-mcp extension-path: the extension is not built (${EXTENSION_DIR} has no manifest.json).\nBuild it: cd ${PACKAGE_ROOT} && npm run build\n`,
+    );
     return 1;
   }
   process.stdout.write(`${EXTENSION_DIR}\n`);

@@ -55,7 +55,8 @@ function report(result: RegisterResult, client: ClientName): string {
 export async function run(argv: string[]): Promise<number> {
   // The client comes first, so a flag's value is never mistaken for it.
   const [client, ...flags] = argv;
-  if (client === undefined || client.startsWith('-')) throw new UsageError(`name the client first: ${CLIENT_NAMES.join(', ')}`);
+  if (client === undefined || client.startsWith('-'))
+    throw new UsageError(`name the client first: ${CLIENT_NAMES.join(', ')}`);
   if (!isClientName(client)) throw new UsageError(`unknown client '${client}': use ${CLIENT_NAMES.join(', ')}`);
   const values = parseFlags(flags, {
     config: { type: 'string' },

@@ -89,7 +89,8 @@ export async function run(argv: string[]): Promise<number> {
     'data-dir': { type: 'string' },
     remove: { type: 'boolean' },
   });
-  if (!values.remove && !existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: build chrome-mcp first (npm run build)`);
+  if (!values.remove && !existsSync(BUILT_CLI))
+    throw new Error(`${BUILT_CLI} is missing: build chrome-mcp first (npm run build)`);
   const browserDataDir = values['browser-data-dir'];
   const dataDir = resolveDataDir(values['data-dir']);
   const steps = planInstall({

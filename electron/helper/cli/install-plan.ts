@@ -1,7 +1,15 @@
 // What installing the native host does (`install-native-host`, and the app at each start), as a list of steps: planned
 // without touching anything (so the Windows registry commands can be checked on any machine) and then applied.
 import { posix, win32 } from 'node:path';
-import { BROWSERS, type BrowserName, hostManifest, manifestPathIn, profileRoot, REGISTRY_KEYS, windowsManifestPath } from '../../core/pairing/host-manifest.js';
+import {
+  BROWSERS,
+  type BrowserName,
+  hostManifest,
+  manifestPathIn,
+  profileRoot,
+  REGISTRY_KEYS,
+  windowsManifestPath,
+} from '../../core/pairing/host-manifest.js';
 import { type HostProgram, hostWrapper } from '../../core/pairing/host-wrapper.js';
 
 export type InstallStep =
@@ -36,7 +44,11 @@ function registrySteps(request: InstallRequest, manifestPath: string): InstallSt
   return request.browsers.map((browser) =>
     request.remove
       ? { kind: 'command', file: 'reg', args: ['delete', REGISTRY_KEYS[browser], '/f'], optional: true }
-      : { kind: 'command', file: 'reg', args: ['add', REGISTRY_KEYS[browser], '/ve', '/t', 'REG_SZ', '/d', manifestPath, '/f'] },
+      : {
+          kind: 'command',
+          file: 'reg',
+          args: ['add', REGISTRY_KEYS[browser], '/ve', '/t', 'REG_SZ', '/d', manifestPath, '/f'],
+        },
   );
 }
 

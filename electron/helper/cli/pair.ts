@@ -19,9 +19,13 @@ export async function run(argv: string[]): Promise<number> {
   const dataDir = resolveDataDir(values['data-dir']);
   // The code is the one thing printed: it is short-lived, single use and only useful to the running core.
   const { code } = issuePairingCode(dataDir);
-  process.stdout.write(`Pairing code: ${code}\n\nType it into the Chrome MCP extension's popup within ${CODE_TTL_MS / 60_000} minutes. It works once.\n`);
+  process.stdout.write(
+    `Pairing code: ${code}\n\nType it into the Chrome MCP extension's popup within ${CODE_TTL_MS / 60_000} minutes. It works once.\n`,
+  );
   if (!readLiveBridgeState(dataDir)) {
-    process.stdout.write(`\nNo core is running on ${dataDir} yet: start your MCP client (it runs chrome-mcp) before you enter the code.\n`);
+    process.stdout.write(
+      `\nNo core is running on ${dataDir} yet: start your MCP client (it runs chrome-mcp) before you enter the code.\n`,
+    );
   }
   return 0;
 }

@@ -28,7 +28,11 @@ export async function run(argv: string[], cliUsage: string): Promise<number> {
 
 /** Detached, with no stdio of ours: the core outlives this client, and must not hold the client's pipes open. */
 function startServe(args: string[]): void {
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], { detached: true, stdio: 'ignore', windowsHide: true });
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+    detached: true,
+    stdio: 'ignore',
+    windowsHide: true,
+  });
   child.once('error', (error) => log(`could not start \`chrome-mcp serve\`: ${error.message}`));
   child.unref();
 }

@@ -36,6 +36,8 @@ export async function run(argv: string[], cliUsage: string): Promise<number> {
   } catch (error) {
     return refuseBadPolicy(error, config, 'chrome-mcp serve');
   }
-  log(`ready: ${config.headless ? 'headless' : 'headed'}, data in ${config.dataDir}, clients connect with \`chrome-mcp relay\``);
+  log(
+    `ready: ${config.headless ? 'headless' : 'headed'}, data in ${config.dataDir}, clients connect with \`chrome-mcp relay\``,
+  );
   return code;
 }

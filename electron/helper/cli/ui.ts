@@ -32,7 +32,9 @@ export async function run(argv: string[]): Promise<number> {
   const dataDir = resolveDataDir(values['data-dir']);
   const file = readControlFile(dataDir);
   if (!file) {
-    process.stderr.write(`chrome-mcp ui: no chrome-mcp is running on ${dataDir}.\nStart your MCP client (it runs chrome-mcp), or pass the --data-dir it uses.\n`);
+    process.stderr.write(
+      `chrome-mcp ui: no chrome-mcp is running on ${dataDir}.\nStart your MCP client (it runs chrome-mcp), or pass the --data-dir it uses.\n`,
+    );
     return 1;
   }
   const origin = loopbackOrigin(file.port);
@@ -43,7 +45,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const opened = await openInBrowser(writeOpenFile(dataDir, url));
   if (opened !== true) {
-    process.stderr.write(`chrome-mcp ui: could not open a browser (${opened}).\nRun \`chrome-mcp ui --print\` and open the address it prints.\n`);
+    process.stderr.write(
+      `chrome-mcp ui: could not open a browser (${opened}).\nRun \`chrome-mcp ui --print\` and open the address it prints.\n`,
+    );
     return 1;
   }
   process.stdout.write(`Opened the panel at ${origin}/ in your browser.\n`);
@@ -57,12 +61,15 @@ export async function run(argv: string[]): Promise<number> {
 function writeOpenFile(dataDir: string, url: string): string {
   const path = join(dataDir, OPEN_FILE);
   // The port is a number and the token base64url: nothing in the URL needs escaping in an attribute or a string.
-  writeFileAtomic(path, [
-    '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Chrome MCP</title>',
-    `<meta http-equiv="refresh" content="0; url=${url}">`,
-    `<p><a href="${url}">Open the Chrome MCP panel</a></p>`,
-    '',
-  ].join('\n'));
+  writeFileAtomic(
+    path,
+    [
+      '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Chrome MCP</title>',
+      `<meta http-equiv="refresh" content="0; url=${url}">`,
+      `<p><a href="${url}">Open the Chrome MCP panel</a></p>`,
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -70,9 +77,11 @@ function writeOpenFile(dataDir: string, url: string): string {
 function openInBrowser(file: string): Promise<true | string> {
   // explorer opens a file with its default program and parses no command line the way cmd's `start` would.
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [file]]
-    : process.platform === 'win32' ? ['explorer.exe', [file]]
-    : ['xdg-open', [pathToFileURL(file).href]];
+    process.platform === 'darwin'
+      ? ['open', [file]]
+      : process.platform === 'win32'
+        ? ['explorer.exe', [file]]
+        : ['xdg-open', [pathToFileURL(file).href]];
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.once('error', (error) => resolve(`${command}: ${error.message}`));

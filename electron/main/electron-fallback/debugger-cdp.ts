@@ -38,13 +38,17 @@ export class DebuggerCdp extends PromiseCdp {
     }
   }
 
-  protected override call(method: string, params: Record<string, unknown>, sessionId: string | undefined): Promise<unknown> {
+  protected override call(
+    method: string,
+    params: Record<string, unknown>,
+    sessionId: string | undefined,
+  ): Promise<unknown> {
     // Electron takes an empty sessionId as "the page's own session".
     return this.debuggee.sendCommand(method, params, sessionId ?? '');
   }
 
   protected override goneError(method: string, reason: string): Error {
-    if (this.browserClosed) return new ToolError('BROWSER_CLOSED', 'The app\'s browser closed during the call.');
+    if (this.browserClosed) return new ToolError('BROWSER_CLOSED', "The app's browser closed during the call.");
     // A closed window reads as CDP's "target closed", which the executor turns into TAB_NOT_FOUND once the tab is missing.
     if (reason === TARGET_CLOSED) return new CdpCommandError(method, 'Target closed');
     const cause = reason === 'canceled_by_user' ? 'DevTools took over the window' : reason;

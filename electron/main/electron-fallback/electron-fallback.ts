@@ -32,10 +32,21 @@ export function electronFallback(settings: ElectronFallbackSettings): (deps: Fal
       if (!lockedDown) lockDownFallbackSession(partition);
       lockedDown = true;
       const gate = new PolicyGate(policy);
-      const host = new WindowTabHost({ openWindow: openFallbackWindow, session: partition, gate, showWindows: settings.showWindows });
+      const host = new WindowTabHost({
+        openWindow: openFallbackWindow,
+        session: partition,
+        gate,
+        showWindows: settings.showWindows,
+      });
       // A fresh tag per start, so a handle from an earlier run reads as STALE_TAB, never as some other tab.
-      const tag = `e${randomInt(36 ** 3).toString(36).padStart(3, '0')}`;
-      const engine = createEngineExecutor(host, { tag, policy, onPersonStop: (where) => onPersonStop?.(personStopMessage(where)) });
+      const tag = `e${randomInt(36 ** 3)
+        .toString(36)
+        .padStart(3, '0')}`;
+      const engine = createEngineExecutor(host, {
+        tag,
+        policy,
+        onPersonStop: (where) => onPersonStop?.(personStopMessage(where)),
+      });
       await host.create('about:blank', { focus: false });
       log(`app browser ready (${settings.showWindows() ? 'windows shown' : 'windows hidden'}, tabs ${tag}.N)`);
       return { host, engine };

@@ -72,7 +72,10 @@ export class WindowTabHost implements TabHost {
       tab.cdp = new DebuggerCdp(tab.window.webContents.debugger);
     } catch (error) {
       // Another debugger holds the window: explained, never retried in a loop.
-      throw new ToolError('DETACHED', `Could not attach to the tab: ${error instanceof Error ? error.message : String(error)}.`);
+      throw new ToolError(
+        'DETACHED',
+        `Could not attach to the tab: ${error instanceof Error ? error.message : String(error)}.`,
+      );
     }
     return tab.cdp;
   }

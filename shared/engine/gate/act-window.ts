@@ -79,7 +79,12 @@ export class ActWindow implements InputWindow {
    * A window for an act that may send (undefined for one that cannot: hover, scroll, type without Enter). On a top
    * page that is not trusted the tab is widened at once, while the op finds its target.
    */
-  static async open(tab: { page: PageContext; hostId: string }, op: Operation, args: Record<string, unknown>, acts: HeldActs): Promise<ActWindow | undefined> {
+  static async open(
+    tab: { page: PageContext; hostId: string },
+    op: Operation,
+    args: Record<string, unknown>,
+    acts: HeldActs,
+  ): Promise<ActWindow | undefined> {
     if (!mayCommit(op, args)) return undefined;
     const { page } = tab;
     const window = new ActWindow(page, op, acts, await page.frames.mainFrameUrl());
@@ -134,7 +139,9 @@ export class ActWindow implements InputWindow {
     const frame = activated.frame ?? (await this.page.frames.mainFrame());
     this.frame = frame;
     const { point } = activated;
-    return point ? this.page.frames.call(frame, 'controlVerdictAt', [point.x, point.y]) : this.page.frames.call(frame, 'controlVerdict', [null]);
+    return point
+      ? this.page.frames.call(frame, 'controlVerdictAt', [point.x, point.y])
+      : this.page.frames.call(frame, 'controlVerdict', [null]);
   }
 
   /** Takes every write made while the act judges; anything else goes on as the tab's defaults say. */
@@ -152,14 +159,26 @@ export class ActWindow implements InputWindow {
     return true;
   }
 
-  private async weigh(paused: PausedSend, sessionId: string | undefined, body: SentBody, document: boolean): Promise<void> {
+  private async weigh(
+    paused: PausedSend,
+    sessionId: string | undefined,
+    body: SentBody,
+    document: boolean,
+  ): Promise<void> {
     const { method, url } = paused.request;
     const verdict = await this.verdict;
     const reasons: string[] = [];
     // "Not from a label alone": the control's words count for a write it makes, and only for a form it posts or a
     // request to its own site after a click or key (a third party's analytics call and a beacon are not its send).
-    const domCounts = document || (ACTIVATES_CONTROL.has(this.op) && paused.resourceType !== 'Ping' && roughlySameSite(url, this.place.origin ?? this.place.url));
-    if (verdict?.sends && domCounts) reasons.push(verdict.sends === 'payment fields' ? 'its form holds payment fields' : `its name says ${verdict.sends}`);
+    const domCounts =
+      document ||
+      (ACTIVATES_CONTROL.has(this.op) &&
+        paused.resourceType !== 'Ping' &&
+        roughlySameSite(url, this.place.origin ?? this.place.url));
+    if (verdict?.sends && domCounts)
+      reasons.push(
+        verdict.sends === 'payment fields' ? 'its form holds payment fields' : `its name says ${verdict.sends}`,
+      );
     const said = requestSends(method, url, body);
     if (said) reasons.push(said);
     const answer = (command: string, params: Record<string, unknown> = {}) =>
@@ -193,7 +212,9 @@ export class ActWindow implements InputWindow {
    * 15-50 ms in a background tab (measured, Chromium 156), which every act would pay.
    */
   private async tail(): Promise<void> {
-    const flush = this.page.cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }, this.frame?.sessionId).catch(() => undefined);
+    const flush = this.page.cdp
+      .send('Runtime.evaluate', { expression: '0', returnByValue: true }, this.frame?.sessionId)
+      .catch(() => undefined);
     await withDeadline(flush, FLUSH_MS, () => undefined);
     if (!this.judging || this.held.length > 0 || !(await this.verdict)?.sends) return;
     await withDeadline(this.wrote.promise, TAIL_MS, () => undefined);
@@ -207,7 +228,10 @@ export class ActWindow implements InputWindow {
     const names = new Set(verdict?.secretNames);
     const prints = new Set(verdict?.secretPrints);
     // Not knowing the page's secrets (its verdict could not be read), the card shows every value by its length only.
-    const summary = summarize(sends, (name, value) => !verdict || names.has(name) || names.has(lastName(name)) || prints.has(fingerprint(value)));
+    const summary = summarize(
+      sends,
+      (name, value) => !verdict || names.has(name) || names.has(lastName(name)) || prints.has(fingerprint(value)),
+    );
     const first = sends[0]!;
     const id = this.acts.add(
       this.page,
@@ -232,9 +256,13 @@ export class ActWindow implements InputWindow {
       tool: this.op,
     };
     const what = `${first.method} ${card.url}${sends.length > 1 ? ` and ${sends.length - 1} more` : ''}`;
-    return new ToolError('HELD', `${actText ?? `the ${this.op} happened`}; what it would send waits for the person's confirmation: ${what} (held as ${id}).`, {
-      data: { held: card },
-    });
+    return new ToolError(
+      'HELD',
+      `${actText ?? `the ${this.op} happened`}; what it would send waits for the person's confirmation: ${what} (held as ${id}).`,
+      {
+        data: { held: card },
+      },
+    );
   }
 }
 

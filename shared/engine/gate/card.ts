@@ -45,11 +45,20 @@ const VALUE_CHARS = 60;
 export function summarize(sends: readonly HeldSend[], secret: (name: string, value: string) => boolean): string {
   const parts = sends.map((send) => {
     const { fields, more, text } = send.body;
-    if (fields.length === 0) return text === undefined ? '(no body)' : `(${text.length} chars of text) ${secret('', text) ? mask(text) : shown(text)}`;
-    const listed = fields.map(([name, value]) => `${name}=${value !== '' && (secret(name, value) || isSecretName(lastName(name))) ? mask(value) : shown(value)}`);
+    if (fields.length === 0)
+      return text === undefined
+        ? '(no body)'
+        : `(${text.length} chars of text) ${secret('', text) ? mask(text) : shown(text)}`;
+    const listed = fields.map(
+      ([name, value]) =>
+        `${name}=${value !== '' && (secret(name, value) || isSecretName(lastName(name))) ? mask(value) : shown(value)}`,
+    );
     return listed.join(', ') + (more > 0 ? `, and ${more} more field${more === 1 ? '' : 's'}` : '');
   });
-  const text = sends.length === 1 ? parts[0]! : parts.map((part, index) => `${sends[index]!.method} ${where(sends[index]!.url, '')}: ${part}`).join(' | ');
+  const text =
+    sends.length === 1
+      ? parts[0]!
+      : parts.map((part, index) => `${sends[index]!.method} ${where(sends[index]!.url, '')}: ${part}`).join(' | ');
   return clip(redactText(text), SUMMARY_CHARS);
 }
 
@@ -59,7 +68,8 @@ export function whyHeld(control: string | undefined, pageUrl: string, sends: rea
   if (!first) return '';
   const verb = first.document ? 'submits' : 'sends';
   let why = `${control ?? 'the act'} ${verb} a ${first.method} to ${where(first.url, pageUrl)} (${first.reasons.join('; ')})`;
-  if (others.length > 0) why += `; held with it: ${others.map((send) => `${send.method} ${where(send.url, pageUrl)}`).join(', ')}`;
+  if (others.length > 0)
+    why += `; held with it: ${others.map((send) => `${send.method} ${where(send.url, pageUrl)}`).join(', ')}`;
   return clip(redactText(why), WHY_CHARS);
 }
 
@@ -87,7 +97,12 @@ export function fingerprint(value: string): string {
 
 /** `message.to` → `to`, `items[0].password` → `password`: a nested field is a secret by its own name. */
 export function lastName(path: string): string {
-  return path.replace(/\[\d+\]/g, '').split('.').at(-1) ?? path;
+  return (
+    path
+      .replace(/\[\d+\]/g, '')
+      .split('.')
+      .at(-1) ?? path
+  );
 }
 
 function shown(value: string): string {

@@ -123,7 +123,8 @@ export class HeldActs {
     ]);
     const frames = act.requests.map((request, index) => {
       const frame = listed.find((each) => each.frameId === request.frameId);
-      if (!frame || now[index] === undefined || now[index] !== then[index]) throw new ToolError('NOT_FOUND', PAGE_CHANGED);
+      if (!frame || now[index] === undefined || now[index] !== then[index])
+        throw new ToolError('NOT_FOUND', PAGE_CHANGED);
       return frame;
     });
     for (const [index, frame] of frames.entries()) {

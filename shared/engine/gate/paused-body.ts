@@ -26,9 +26,12 @@ export function resendBody(request: PausedSend['request']): { postData?: string;
 
 function bodyBytes(request: PausedSend['request']): Uint8Array | undefined {
   const entries = request.postDataEntries ?? [];
-  if (entries.length === 0) return request.postData === undefined ? undefined : new TextEncoder().encode(request.postData);
+  if (entries.length === 0)
+    return request.postData === undefined ? undefined : new TextEncoder().encode(request.postData);
   try {
-    return Uint8Array.from(entries.flatMap((entry) => Array.from(atob(entry.bytes ?? ''), (char) => char.charCodeAt(0))));
+    return Uint8Array.from(
+      entries.flatMap((entry) => Array.from(atob(entry.bytes ?? ''), (char) => char.charCodeAt(0))),
+    );
   } catch {
     return undefined;
   }

@@ -15,9 +15,13 @@ export const ReleaseHeldArgsSchema = z.strictObject({
 export async function releaseHeld(acts: HeldActs, args: Record<string, unknown>): Promise<OperationResult> {
   const parsed = ReleaseHeldArgsSchema.safeParse(args);
   if (!parsed.success) {
-    throw new ToolError('BAD_ARGS', `release_held: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'args'}: ${issue.message}`).join('; ')}`, {
-      next: 'release_held takes only: id (the held card\'s id), release (true or false).',
-    });
+    throw new ToolError(
+      'BAD_ARGS',
+      `release_held: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'args'}: ${issue.message}`).join('; ')}`,
+      {
+        next: "release_held takes only: id (the held card's id), release (true or false).",
+      },
+    );
   }
   return acts.decide(parsed.data.id, parsed.data.release);
 }

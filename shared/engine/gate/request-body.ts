@@ -24,7 +24,10 @@ export function readBody(contentType: string, text: string | undefined): SentBod
   if (type.includes('multipart/form-data')) return multipart(contentType, text);
   const json = type.includes('json') || /^\s*[[{]/.test(text) ? parseJson(text) : undefined;
   if (json !== undefined) return fromJson(json);
-  if (type.includes('application/x-www-form-urlencoded') || (type === '' && /^[\w.%[\]-]+=[^\s]*(?:&[\w.%[\]-]+=[^\s]*)*$/.test(text))) {
+  if (
+    type.includes('application/x-www-form-urlencoded') ||
+    (type === '' && /^[\w.%[\]-]+=[^\s]*(?:&[\w.%[\]-]+=[^\s]*)*$/.test(text))
+  ) {
     return capped([...new URLSearchParams(text)]);
   }
   return { fields: [], more: 0, text };
@@ -49,8 +52,18 @@ function fromJson(json: unknown): SentBody {
   const body = capped(fields);
   if (operations.length === 0) return body;
   // A batch is as much a write as its most writing operation.
-  const kinds = operations.map((operation) => OPERATION.exec(typeof operation.query === 'string' ? operation.query : '')?.[1] ?? (typeof operation.query === 'string' ? 'query' : undefined));
-  const kind = kinds.includes('mutation') ? 'mutation' : kinds.includes(undefined) ? undefined : kinds.includes('subscription') ? 'subscription' : 'query';
+  const kinds = operations.map(
+    (operation) =>
+      OPERATION.exec(typeof operation.query === 'string' ? operation.query : '')?.[1] ??
+      (typeof operation.query === 'string' ? 'query' : undefined),
+  );
+  const kind = kinds.includes('mutation')
+    ? 'mutation'
+    : kinds.includes(undefined)
+      ? undefined
+      : kinds.includes('subscription')
+        ? 'subscription'
+        : 'query';
   const names = operations.flatMap((operation) => {
     const named = typeof operation.operationName === 'string' ? [operation.operationName] : [];
     const inText = typeof operation.query === 'string' ? OPERATION.exec(operation.query)?.[2] : undefined;
@@ -63,18 +76,23 @@ function fromJson(json: unknown): SentBody {
 function isGraphql(value: unknown): value is { query?: unknown; operationName?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return typeof record['query'] === 'string' ? OPERATION.test(record['query']) : typeof record['operationName'] === 'string' && 'extensions' in record;
+  return typeof record['query'] === 'string'
+    ? OPERATION.test(record['query'])
+    : typeof record['operationName'] === 'string' && 'extensions' in record;
 }
 
 function flatten(value: unknown, path: string, into: [string, string][], depth: number): void {
   if (into.length > MAX_FIELDS) return;
   if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) {
-    into.push([path || '(body)', typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)]);
+    into.push([path || '(body)', typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))]);
     return;
   }
-  const entries = Array.isArray(value) ? value.map((item, index) => [`[${index}]`, item] as const) : Object.entries(value).map(([key, item]) => [key, item] as const);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [`[${index}]`, item] as const)
+    : Object.entries(value).map(([key, item]) => [key, item] as const);
   if (entries.length === 0) into.push([path || '(body)', Array.isArray(value) ? '[]' : '{}']);
-  for (const [key, item] of entries) flatten(item, key.startsWith('[') || path === '' ? `${path}${key}` : `${path}.${key}`, into, depth + 1);
+  for (const [key, item] of entries)
+    flatten(item, key.startsWith('[') || path === '' ? `${path}${key}` : `${path}.${key}`, into, depth + 1);
 }
 
 function multipart(contentType: string, text: string): SentBody {

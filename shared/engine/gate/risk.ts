@@ -6,14 +6,64 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 // Words of an endpoint or an operation name that send something as the person, singular and plural.
 const SEND_WORDS = new Set([
-  'send', 'message', 'messages', 'mail', 'email', 'emails', 'sms', 'post', 'posts', 'publish', 'order', 'orders', 'checkout',
-  'pay', 'payment', 'payments', 'charge', 'charges', 'transfer', 'transfers', 'delete', 'remove', 'purchase', 'purchases',
-  'buy', 'tweet', 'tweets', 'comment', 'comments', 'reply', 'replies', 'donate', 'donation', 'donations', 'subscribe',
+  'send',
+  'message',
+  'messages',
+  'mail',
+  'email',
+  'emails',
+  'sms',
+  'post',
+  'posts',
+  'publish',
+  'order',
+  'orders',
+  'checkout',
+  'pay',
+  'payment',
+  'payments',
+  'charge',
+  'charges',
+  'transfer',
+  'transfers',
+  'delete',
+  'remove',
+  'purchase',
+  'purchases',
+  'buy',
+  'tweet',
+  'tweets',
+  'comment',
+  'comments',
+  'reply',
+  'replies',
+  'donate',
+  'donation',
+  'donations',
+  'subscribe',
   'share',
 ]);
 // An operation named with no text saying whether it reads (a persisted query) sends only by its verb, or by making one of
 // the things above: `SendMessage`, `CreateTweet`; `OrderHistory` and `GetMessages` read.
-const SEND_VERBS = new Set(['send', 'post', 'publish', 'pay', 'charge', 'transfer', 'delete', 'remove', 'purchase', 'buy', 'tweet', 'reply', 'comment', 'donate', 'subscribe', 'share', 'checkout']);
+const SEND_VERBS = new Set([
+  'send',
+  'post',
+  'publish',
+  'pay',
+  'charge',
+  'transfer',
+  'delete',
+  'remove',
+  'purchase',
+  'buy',
+  'tweet',
+  'reply',
+  'comment',
+  'donate',
+  'subscribe',
+  'share',
+  'checkout',
+]);
 const MAKING = new Set(['create', 'add', 'new', 'submit', 'place']);
 
 /** A request that changes something: a write method, unless it carries GraphQL that only reads. */
@@ -27,7 +77,9 @@ export function requestSends(method: string, url: string, body: SentBody): strin
   if (method.toUpperCase() === 'DELETE') return 'it is a DELETE';
   const graphql = body.graphql;
   if (graphql) {
-    const name = graphql.names.find((each) => (graphql.kind === 'mutation' ? words(each).some((word) => SEND_WORDS.has(word)) : madeToSend(words(each))));
+    const name = graphql.names.find((each) =>
+      graphql.kind === 'mutation' ? words(each).some((word) => SEND_WORDS.has(word)) : madeToSend(words(each)),
+    );
     if (name !== undefined) return `GraphQL ${graphql.kind ?? 'operation'} ${name}`;
   }
   let path: string;
@@ -36,7 +88,10 @@ export function requestSends(method: string, url: string, body: SentBody): strin
   } catch {
     return undefined;
   }
-  const word = path.split('/').flatMap((segment) => words(safeDecode(segment))).find((each) => SEND_WORDS.has(each));
+  const word = path
+    .split('/')
+    .flatMap((segment) => words(safeDecode(segment)))
+    .find((each) => SEND_WORDS.has(each));
   return word === undefined ? undefined : `the endpoint names "${word}"`;
 }
 
@@ -53,7 +108,10 @@ export function roughlySameSite(a: string, b: string): boolean {
 }
 
 function madeToSend(split: string[]): boolean {
-  return split.some((word) => SEND_VERBS.has(word)) || (MAKING.has(split[0] ?? '') && split.some((word) => SEND_WORDS.has(word)));
+  return (
+    split.some((word) => SEND_VERBS.has(word)) ||
+    (MAKING.has(split[0] ?? '') && split.some((word) => SEND_WORDS.has(word)))
+  );
 }
 
 /** `sendMessage`, `send_message`, `send-message.json`, `SendMessage` → send, message (and json). */

@@ -25,7 +25,10 @@ export interface PausedSend {
 export type Judge = (paused: PausedSend, sessionId: string | undefined) => boolean;
 
 // Request stage only: a send is judged before it leaves, and pausing responses too would slow every read the page makes.
-const SEND_PATTERNS: readonly RequestPattern[] = ['XHR', 'Fetch', 'Ping', 'Other'].map((resourceType) => ({ resourceType, requestStage: 'Request' }));
+const SEND_PATTERNS: readonly RequestPattern[] = ['XHR', 'Fetch', 'Ping', 'Other'].map((resourceType) => ({
+  resourceType,
+  requestStage: 'Request',
+}));
 // Lifting the widened patterns waits no longer than this: a busy session applies them when it is free.
 const RESTORE_TIMEOUT_MS = 3_000;
 
@@ -84,7 +87,9 @@ export class TabGate {
     this.arming.listen();
     const sessions = new Set((await this.page.frames.list()).map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.arming.track(sessionId);
-    const outcomes = await Promise.allSettled([...sessions].map((sessionId) => this.page.frames.navigation.enable(sessionId, SEND_PATTERNS)));
+    const outcomes = await Promise.allSettled(
+      [...sessions].map((sessionId) => this.page.frames.navigation.enable(sessionId, SEND_PATTERNS)),
+    );
     // A child frame that went away meanwhile has nothing left to send; the tab's own session must be widened.
     const main = outcomes[[...sessions].indexOf(undefined)];
     if (main?.status === 'rejected') throw main.reason;
@@ -104,11 +109,16 @@ export class TabGate {
    * to the guard's policy check; anything else was paused only for the gate and goes on at once.
    */
   private onPaused(event: CdpEvent): boolean {
-    const paused = event.params as unknown as PausedSend & { responseStatusCode?: number; responseErrorReason?: string };
+    const paused = event.params as unknown as PausedSend & {
+      responseStatusCode?: number;
+      responseErrorReason?: string;
+    };
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) return false;
     if (this.judges.at(-1)?.(paused, event.sessionId)) return true;
     if (paused.resourceType === 'Document') return false;
-    void this.page.cdp.send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId).catch(() => undefined);
+    void this.page.cdp
+      .send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId)
+      .catch(() => undefined);
     return true;
   }
 

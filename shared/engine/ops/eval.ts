@@ -44,10 +44,14 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
     // Judged after the mark is in: the frame as its last navigation told it, and the marked document by its own URL.
     if (frame) page.frames.require(frame, 'trusted');
     else await page.frames.requireMain('trusted');
-    if (siteOf(href).kind !== 'inherits') page.gate.require({ url: href }, 'trusted', frame && frame.ordinal !== 0 ? `Frame f${frame.ordinal}` : undefined);
+    if (siteOf(href).kind !== 'inherits')
+      page.gate.require({ url: href }, 'trusted', frame && frame.ordinal !== 0 ? `Frame f${frame.ordinal}` : undefined);
   } catch (error) {
     // Refused before the script ran: the hold is lifted once its arming settles, and the refusal does not wait for that.
-    void opening.then((opened) => opened.close(), () => undefined);
+    void opening.then(
+      (opened) => opened.close(),
+      () => undefined,
+    );
     throw error;
   }
   try {
@@ -61,12 +65,21 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
 async function whereMarked(page: PageContext, frame: Frame | undefined, judged: JudgedDocument): Promise<string> {
   const marked = await evaluateInMainWorld(page, frame, judged.mark, MARK_TIMEOUT_MS);
   if (marked.exceptionDetails || typeof marked.result.value !== 'string') {
-    throw new ToolError('EVAL_FAILED', `eval: the document could not be checked before the script (${marked.exceptionDetails?.text ?? 'no URL'}); the script did not run.`);
+    throw new ToolError(
+      'EVAL_FAILED',
+      `eval: the document could not be checked before the script (${marked.exceptionDetails?.text ?? 'no URL'}); the script did not run.`,
+    );
   }
   return marked.result.value;
 }
 
-async function run(page: PageContext, frame: Frame | undefined, source: string, hold: EgressWindow, trail: ScriptTrail): Promise<OperationResult> {
+async function run(
+  page: PageContext,
+  frame: Frame | undefined,
+  source: string,
+  hold: EgressWindow,
+  trail: ScriptTrail,
+): Promise<OperationResult> {
   const sessionId = frame?.sessionId;
   try {
     // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
@@ -88,7 +101,10 @@ async function run(page: PageContext, frame: Frame | undefined, source: string, 
     if (outcome.result.objectId !== undefined || !(await drained)) await hold.drain(sessionId);
     const note = total > text.length ? `\n… truncated: ${text.length} of ${total} chars shown` : '';
     const sends = sendsOf(hold, trail);
-    return { text: text + note + egressNote(sends), data: { ok: true, type: outcome.result.subtype ?? outcome.result.type, ...egressData(sends) } };
+    return {
+      text: text + note + egressNote(sends),
+      data: { ok: true, type: outcome.result.subtype ?? outcome.result.type, ...egressData(sends) },
+    };
   } finally {
     void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, sessionId).catch(() => undefined);
   }
@@ -108,13 +124,19 @@ async function answeredFirst(answer: Promise<unknown>, drain: Promise<void>): Pr
 async function oneFrame(page: PageContext, spec: number | string): Promise<Frame> {
   const frames = await framesFor(page, spec);
   if (frames.length > 1) {
-    throw new ToolError('AMBIGUOUS', `frame ${JSON.stringify(spec)} matches ${frames.map((frame) => `f${frame.ordinal}`).join(', ')}; pass its index.`);
+    throw new ToolError(
+      'AMBIGUOUS',
+      `frame ${JSON.stringify(spec)} matches ${frames.map((frame) => `f${frame.ordinal}`).join(', ')}; pass its index.`,
+    );
   }
   return frames[0]!;
 }
 
 function failed(error: string, sends: EgressSends): OperationResult {
-  return { text: JSON.stringify({ ok: false, error }) + egressNote(sends), data: { ok: false, error, ...egressData(sends) } };
+  return {
+    text: JSON.stringify({ ok: false, error }) + egressNote(sends),
+    data: { ok: false, error, ...egressData(sends) },
+  };
 }
 
 function sendsOf(hold: EgressWindow, trail: ScriptTrail): EgressSends {
@@ -131,9 +153,16 @@ function exceptionText(details: ExceptionDetails): string {
 }
 
 /** Primitives arrive by value; anything with an object id is described by the serializer in its own world. */
-async function describe(page: PageContext, sessionId: string | undefined, result: RemoteObject): Promise<{ text: string; total: number }> {
+async function describe(
+  page: PageContext,
+  sessionId: string | undefined,
+  result: RemoteObject,
+): Promise<{ text: string; total: number }> {
   if (result.objectId) {
-    const described = await page.cdp.send<{ result: { value: { text: string; total: number } }; exceptionDetails?: ExceptionDetails }>(
+    const described = await page.cdp.send<{
+      result: { value: { text: string; total: number } };
+      exceptionDetails?: ExceptionDetails;
+    }>(
       'Runtime.callFunctionOn',
       {
         objectId: result.objectId,

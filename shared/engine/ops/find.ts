@@ -16,7 +16,9 @@ export async function find(page: PageContext, args: FindArgs, _ctx: OperationCon
   const limit = Math.max(1, Math.floor(args.limit ?? DEFAULT_LIMIT));
   const frames = await framesFor(page, args.frame);
   const start = page.refCounter.n;
-  const outcomes = await perFrame(frames, (frame) => page.frames.call(frame, 'findElements', [spec, limit, refPrefix(frame), start]));
+  const outcomes = await perFrame(frames, (frame) =>
+    page.frames.call(frame, 'findElements', [spec, limit, refPrefix(frame), start]),
+  );
 
   const what = asked.map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(', ');
   const found = outcomes.filter((outcome) => outcome.value && outcome.value.total > 0);
@@ -28,14 +30,22 @@ export async function find(page: PageContext, args: FindArgs, _ctx: OperationCon
     const take = value!.matches.slice(0, limit - shown);
     if (take.length === 0) continue;
     // Refs carry their frame already; the heading says where text-only matches are.
-    if (found.length > 1 || frame.ordinal !== 0) lines.push(`in frame ${frame.ordinal} (${urlWithoutQuery(frame.url)}):`);
+    if (found.length > 1 || frame.ordinal !== 0)
+      lines.push(`in frame ${frame.ordinal} (${urlWithoutQuery(frame.url)}):`);
     lines.push(...take);
     shown += take.length;
   }
-  const summary = total === 0
-    ? `No element matches ${what}${frames.length > 1 ? ` in ${frames.length} frames` : ''}. Try a shorter text, or snapshot to see the page.`
-    : `${total} match${total === 1 ? '' : 'es'} for ${what}${shown < total ? `; showing ${shown}: raise limit, or narrow with role, name or frame` : ''}:`;
+  const summary =
+    total === 0
+      ? `No element matches ${what}${frames.length > 1 ? ` in ${frames.length} frames` : ''}. Try a shorter text, or snapshot to see the page.`
+      : `${total} match${total === 1 ? '' : 'es'} for ${what}${shown < total ? `; showing ${shown}: raise limit, or narrow with role, name or frame` : ''}:`;
   const failed = outcomes.filter((outcome) => outcome.error !== undefined);
-  const notes = failed.map((outcome) => `Not searched: frame ${outcome.frame.ordinal} (${urlWithoutQuery(outcome.frame.url)}): ${outcome.error}.`);
-  return { text: [summary, ...lines, ...notes].join('\n'), data: { total, shown, unreadable: failed.map((outcome) => outcome.frame.ordinal) } };
+  const notes = failed.map(
+    (outcome) =>
+      `Not searched: frame ${outcome.frame.ordinal} (${urlWithoutQuery(outcome.frame.url)}): ${outcome.error}.`,
+  );
+  return {
+    text: [summary, ...lines, ...notes].join('\n'),
+    data: { total, shown, unreadable: failed.map((outcome) => outcome.frame.ordinal) },
+  };
 }

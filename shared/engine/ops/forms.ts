@@ -22,14 +22,20 @@ interface Pending {
   value: FillValue;
 }
 
-export async function selectOption(page: PageContext, args: SelectOptionArgs, _ctx: OperationContext): Promise<OperationResult> {
+export async function selectOption(
+  page: PageContext,
+  args: SelectOptionArgs,
+  _ctx: OperationContext,
+): Promise<OperationResult> {
   const handle = await resolveTarget(page, args, 'act');
   try {
     const values = Array.isArray(args.values) ? args.values : [args.values];
     page.input.note({ handle });
     await page.input.beforeAct();
     const chosen = await callOnElement(page, handle, 'chooseOptions', [values]);
-    return { text: `selected ${chosen.labels.map((label) => `"${label}"`).join(', ')} in ${args.element ?? chosen.what}` };
+    return {
+      text: `selected ${chosen.labels.map((label) => `"${label}"`).join(', ')} in ${args.element ?? chosen.what}`,
+    };
   } finally {
     page.frames.release(handle.frame, [handle.objectId]);
   }
@@ -39,13 +45,21 @@ export async function selectOption(page: PageContext, args: SelectOptionArgs, _c
  * Resolves every field at once, sets each frame's fields in one page call, then does what needs real input one by
  * one: a click for a checkbox or radio that must change (so the page's handlers run), typing for contenteditable.
  */
-export async function fillForm(page: PageContext, args: FillFormArgs, _ctx: OperationContext): Promise<OperationResult> {
+export async function fillForm(
+  page: PageContext,
+  args: FillFormArgs,
+  _ctx: OperationContext,
+): Promise<OperationResult> {
   const failures: Failure[] = [];
   const fail = (field: number, error: unknown) => failures.push(failureOf(field, error));
   const resolved = await Promise.allSettled(args.fields.map((field) => resolveTarget(page, field, 'act')));
   const byFrame = new Map<string, { frame: Frame; fields: Pending[] }>();
   resolved.forEach((outcome, index) => {
-    if (outcome.status === 'rejected') return fail(index, new ToolError(codeOf(outcome.reason), `${targetText(args.fields[index]!)}: ${messageOf(outcome.reason)}`));
+    if (outcome.status === 'rejected')
+      return fail(
+        index,
+        new ToolError(codeOf(outcome.reason), `${targetText(args.fields[index]!)}: ${messageOf(outcome.reason)}`),
+      );
     const group = byFrame.get(outcome.value.frame.frameId) ?? { frame: outcome.value.frame, fields: [] };
     group.fields.push({ index, handle: outcome.value, value: args.fields[index]!.value });
     byFrame.set(outcome.value.frame.frameId, group);
@@ -63,7 +77,8 @@ export async function fillForm(page: PageContext, args: FillFormArgs, _ctx: Oper
         });
         results.forEach((result, i) => {
           const field = fields[i]!;
-          if (result.code) fail(field.index, new ToolError(isErrorCode(result.code) ? result.code : 'INTERNAL', result.message));
+          if (result.code)
+            fail(field.index, new ToolError(isErrorCode(result.code) ? result.code : 'INTERNAL', result.message));
           else if (result.outcome !== 'done') later.push({ ...field, outcome: result.outcome!, what: result.what });
         });
       }),
@@ -77,15 +92,23 @@ export async function fillForm(page: PageContext, args: FillFormArgs, _ctx: Oper
       }
     }
   } finally {
-    for (const { frame, fields } of byFrame.values()) page.frames.release(frame, fields.map((field) => field.handle.objectId));
+    for (const { frame, fields } of byFrame.values())
+      page.frames.release(
+        frame,
+        fields.map((field) => field.handle.objectId),
+      );
   }
   const total = args.fields.length;
   if (failures.length === 0) return { text: `filled ${total} field${total === 1 ? '' : 's'}` };
   failures.sort((a, b) => a.field - b.field);
   const lines = failures.map((failure) => `- field ${failure.field + 1}: ${failure.code}: ${failure.message}`);
-  throw new ToolError(failures[0]!.code, `Filled ${total - failures.length} of ${total} fields; these failed:\n${lines.join('\n')}`, {
-    data: { filled: total - failures.length, failed: failures },
-  });
+  throw new ToolError(
+    failures[0]!.code,
+    `Filled ${total - failures.length} of ${total} fields; these failed:\n${lines.join('\n')}`,
+    {
+      data: { filled: total - failures.length, failed: failures },
+    },
+  );
 }
 
 /** Clicks a checkbox or radio (or, when the real input is hidden behind its label, the label) and checks it changed. */
@@ -95,9 +118,11 @@ async function toggle(page: PageContext, handle: ElementHandle, value: FillValue
   } catch (error) {
     if (!(error instanceof ToolError) || (error.code !== 'NOT_VISIBLE' && error.code !== 'OBSCURED')) throw error;
     // Styled checkboxes hide the input and draw its label: click the label, as a person would.
-    const label = await page.frames.call(handle.frame, 'visibleLabel', [], { handles: [handle.objectId], returnHandle: true }).catch(() => {
-      throw error;
-    });
+    const label = await page.frames
+      .call(handle.frame, 'visibleLabel', [], { handles: [handle.objectId], returnHandle: true })
+      .catch(() => {
+        throw error;
+      });
     try {
       await clickElement(page, { frame: handle.frame, objectId: label });
     } finally {
@@ -105,9 +130,13 @@ async function toggle(page: PageContext, handle: ElementHandle, value: FillValue
     }
   }
   if ((await callOnElement(page, handle, 'fillField', [value])) !== 'done') {
-    throw new ToolError('INPUT_NOT_LANDED', `Clicking ${what} did not change it; the page may have refused the change.`, {
-      next: 'Call snapshot to see the field, then click it or its label yourself.',
-    });
+    throw new ToolError(
+      'INPUT_NOT_LANDED',
+      `Clicking ${what} did not change it; the page may have refused the change.`,
+      {
+        next: 'Call snapshot to see the field, then click it or its label yourself.',
+      },
+    );
   }
 }
 

@@ -31,16 +31,21 @@ export async function frames(page: PageContext, _args: FramesArgs, _ctx: Operati
     hidden: value?.hidden ?? false,
     outOfProcess: frame.sessionId !== undefined,
   }));
-  const lines = rows.map((row) => [
-    `- frame ${row.frame}`,
-    row.parent === undefined ? 'top' : `parent=${row.parent}`,
-    `origin=${row.origin}`,
-    `url=${row.url}`,
-    row.readable ? `readable controls=${row.controls}` : `not readable: ${row.reason}`,
-    ...(row.hidden ? ['hidden'] : []),
-    ...(row.outOfProcess ? ['out-of-process'] : []),
-  ].join(' '));
-  return { text: [`${rows.length} frame${rows.length === 1 ? '' : 's'} (refs in frame N start with fN):`, ...lines].join('\n'), data: { frames: rows } };
+  const lines = rows.map((row) =>
+    [
+      `- frame ${row.frame}`,
+      row.parent === undefined ? 'top' : `parent=${row.parent}`,
+      `origin=${row.origin}`,
+      `url=${row.url}`,
+      row.readable ? `readable controls=${row.controls}` : `not readable: ${row.reason}`,
+      ...(row.hidden ? ['hidden'] : []),
+      ...(row.outOfProcess ? ['out-of-process'] : []),
+    ].join(' '),
+  );
+  return {
+    text: [`${rows.length} frame${rows.length === 1 ? '' : 's'} (refs in frame N start with fN):`, ...lines].join('\n'),
+    data: { frames: rows },
+  };
 }
 
 function originOf(url: string): string {

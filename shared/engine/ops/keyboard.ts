@@ -19,12 +19,17 @@ export async function type(page: PageContext, args: TypeArgs, _ctx: OperationCon
   const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page.frames);
   // What Enter will activate (the field's form) is read while the text goes in; the gate judges from Enter on.
   if (args.submit) page.input.note({ frame: field.frame });
-  const landed = await typeIntoField(page, field, args.text, { mode: args.mode ?? 'insert', clear: args.clear ?? false });
+  const landed = await typeIntoField(page, field, args.text, {
+    mode: args.mode ?? 'insert',
+    clear: args.clear ?? false,
+  });
   if (args.submit) await pressCombo(page, field.frame, parseCombo('Enter'));
   const chars = [...args.text].length;
   const reformatted = landed.match === 'reformatted' ? ' (the field changed its whitespace)' : '';
   const submitted = args.submit ? ', then pressed Enter' : '';
-  return { text: `typed ${chars} char${chars === 1 ? '' : 's'} into ${args.element ?? landed.what}${reformatted}${submitted}` };
+  return {
+    text: `typed ${chars} char${chars === 1 ? '' : 's'} into ${args.element ?? landed.what}${reformatted}${submitted}`,
+  };
 }
 
 export async function press(page: PageContext, args: PressArgs, _ctx: OperationContext): Promise<OperationResult> {
@@ -47,7 +52,12 @@ export async function typeIntoElement(page: PageContext, handle: ElementHandle, 
  * Presses a combo: modifiers down in order, the key, then modifiers up in reverse, with the bits CDP expects. `frame`:
  * where the keys land, when known (else where focus is). `leadIn`: keys that prepare the act without committing it.
  */
-function pressCombo(page: PageContext, frame: Frame | undefined, combo: KeyCombo, options: { commands?: string[]; leadIn?: boolean } = {}): Promise<void> {
+function pressCombo(
+  page: PageContext,
+  frame: Frame | undefined,
+  combo: KeyCombo,
+  options: { commands?: string[]; leadIn?: boolean } = {},
+): Promise<void> {
   const keys: KeyInput[] = [];
   let bits = 0;
   for (const modifier of combo.modifiers) {
@@ -65,7 +75,13 @@ function pressCombo(page: PageContext, frame: Frame | undefined, combo: KeyCombo
   return page.input.send(keys, { frame, leadIn: options.leadIn ?? false });
 }
 
-function keyEvent(type: KeyInput['type'], key: KeyDefinition, modifiers: number, text?: string, commands?: string[]): KeyInput {
+function keyEvent(
+  type: KeyInput['type'],
+  key: KeyDefinition,
+  modifiers: number,
+  text?: string,
+  commands?: string[],
+): KeyInput {
   return {
     kind: 'key',
     type,
@@ -110,10 +126,18 @@ interface Landed {
  * each line); code editors apply their typing helpers. verbatim: offered as a paste first, which editors insert
  * literally (Monaco runs every typed character, newline included, through auto-indent), else as insert.
  */
-async function typeIntoField(page: PageContext, field: Field, text: string, options: { mode: TypeMode; clear: boolean }): Promise<Landed> {
+async function typeIntoField(
+  page: PageContext,
+  field: Field,
+  text: string,
+  options: { mode: TypeMode; clear: boolean },
+): Promise<Landed> {
   const before = field.state;
   if (!before.editable) {
-    throw new ToolError('INPUT_NOT_LANDED', `Nothing editable has focus (focus is on ${before.what}); no keys were sent.`);
+    throw new ToolError(
+      'INPUT_NOT_LANDED',
+      `Nothing editable has focus (focus is on ${before.what}); no keys were sent.`,
+    );
   }
   if (options.clear) {
     // The platform's select-all chord, so editors that bind it (Monaco, CodeMirror) select their whole document;
@@ -131,13 +155,15 @@ async function typeIntoField(page: PageContext, field: Field, text: string, opti
 }
 
 function checkLanded(before: InputState, after: InputState, text: string, cleared: boolean): Landed['match'] {
-  if (!after.editable) throw new ToolError('INPUT_NOT_LANDED', `Focus left the field while typing; it is on ${after.what} now.`);
+  if (!after.editable)
+    throw new ToolError('INPUT_NOT_LANDED', `Focus left the field while typing; it is on ${after.what} now.`);
   // A single-line input drops line breaks from what it is given.
   const wanted = after.multiline ? text : text.replace(/[\r\n]/g, '');
   const holds = after.secret ? `${after.value.length} characters` : JSON.stringify(clip(after.value));
   const match = containsText(after.value, wanted);
   const unchanged = !cleared && text !== '' && after.value === before.value;
-  if (!match || unchanged) throw new ToolError('INPUT_NOT_LANDED', `The text did not land in ${after.what}; it holds ${holds}.`);
+  if (!match || unchanged)
+    throw new ToolError('INPUT_NOT_LANDED', `The text did not land in ${after.what}; it holds ${holds}.`);
   if (cleared && before.value && !wanted.includes(before.value) && after.value.includes(before.value)) {
     throw new ToolError('INPUT_NOT_LANDED', `${after.what} was not cleared; it still holds its old text.`);
   }

@@ -34,7 +34,12 @@ export async function navigate(page: PageContext, args: NavigateArgs, ctx: Opera
   });
 }
 
-async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: OperationContext): Promise<OperationResult> {
+async function go(
+  page: PageContext,
+  args: NavigateArgs,
+  timeout: number,
+  ctx: OperationContext,
+): Promise<OperationResult> {
   const waitUntil = args.waitUntil ?? 'load';
   await page.frames.init();
   // Idempotent; it also replays the current document's events, which the waiter ignores by loader id.
@@ -46,7 +51,9 @@ async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: O
   // A refused hop (a redirect, a history entry on a refused site) never loads: the wait ends with the refusal instead.
   let stopRefusals = (): void => undefined;
   const refusedLater = new Promise<never>((_, reject) => {
-    stopRefusals = page.frames.navigation.onRefused((refused) => reject(refusedNavigationError(refused, describe(args))));
+    stopRefusals = page.frames.navigation.onRefused((refused) =>
+      reject(refusedNavigationError(refused, describe(args))),
+    );
   });
   refusedLater.catch(() => undefined);
   try {
@@ -58,7 +65,8 @@ async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: O
       const refused = page.frames.navigation.refusedSince(mark);
       if (refused) throw refusedNavigationError(refused, describe(args));
       if (result.errorText) throw new ToolError('NAVIGATION_FAILED', `${result.errorText} at ${url}`);
-      if (result.isDownload) return { text: `${url} is a download; the tab stayed where it was.`, data: { download: true } };
+      if (result.isDownload)
+        return { text: `${url} is a download; the tab stayed where it was.`, data: { download: true } };
       // No loader means a same-document navigation (a fragment): the waiter ends it at navigatedWithinDocument,
       // which can come after this answer, without any load event.
       if (result.loaderId !== undefined) waiter.expect(result.loaderId);
@@ -68,7 +76,10 @@ async function go(page: PageContext, args: NavigateArgs, timeout: number, ctx: O
     } else {
       const history = await page.cdp.send<History>('Page.getNavigationHistory');
       const entry = history.entries[history.currentIndex + (args.action === 'back' ? -1 : 1)];
-      if (!entry) throw new ToolError('NAVIGATION_FAILED', `There is no page to go ${args.action} to.`, { next: 'Call navigate with a url.' });
+      if (!entry)
+        throw new ToolError('NAVIGATION_FAILED', `There is no page to go ${args.action} to.`, {
+          next: 'Call navigate with a url.',
+        });
       ctx.progress(`going ${args.action} to ${entry.url}`);
       await page.cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id });
     }

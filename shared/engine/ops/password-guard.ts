@@ -19,10 +19,20 @@ export async function refuseOnPasswordField(page: PageContext): Promise<void> {
   // The main frame, known from navigation events, is checked while the frames are listed: a page of one frame then
   // pays one round trip for the guard, not two. A main frame that changed meanwhile is in the listing and checked there.
   const main = await page.frames.mainFrameUrl();
-  const top: Frame = { ordinal: 0, frameId: main.id, sessionId: undefined, parentFrameId: undefined, url: main.url, ...(main.origin === undefined ? {} : { origin: main.origin }) };
+  const top: Frame = {
+    ordinal: 0,
+    frameId: main.id,
+    sessionId: undefined,
+    parentFrameId: undefined,
+    url: main.url,
+    ...(main.origin === undefined ? {} : { origin: main.origin }),
+  };
   const [value, frames] = await Promise.all([
     withDeadline(check(top), MAIN_CHECK_TIMEOUT_MS, () => {
-      throw new ToolError('TIMEOUT', `eval: the page ${noAnswerWithin(MAIN_CHECK_TIMEOUT_MS)} when checked for password fields.`);
+      throw new ToolError(
+        'TIMEOUT',
+        `eval: the page ${noAnswerWithin(MAIN_CHECK_TIMEOUT_MS)} when checked for password fields.`,
+      );
     }),
     page.frames.list(),
   ]);
@@ -35,7 +45,8 @@ export async function refuseOnPasswordField(page: PageContext): Promise<void> {
 function refuseOn(outcomes: FrameOutcome<string | null>[]): void {
   const where = (frame: Frame) => `f${frame.ordinal} ${urlWithoutQuery(frame.url)}`;
   for (const { frame, value } of outcomes) {
-    if (value) throw new ToolError('PASSWORD_FIELD', `eval refused: frame ${where(frame)} shows a password field (${value}).`);
+    if (value)
+      throw new ToolError('PASSWORD_FIELD', `eval refused: frame ${where(frame)} shows a password field (${value}).`);
   }
   for (const { frame, error } of outcomes) {
     if (error !== undefined) {

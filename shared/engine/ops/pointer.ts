@@ -42,7 +42,13 @@ export async function hover(page: PageContext, args: HoverArgs, _ctx: OperationC
   // release of no button is discrete, so it flushes the move at once, and reaches no listener (there is no mouseup
   // without a button).
   const at = { kind: 'mouse', x: target.x, y: target.y } as const;
-  await page.input.send([{ ...at, type: 'mouseMoved' }, { ...at, type: 'mouseReleased', button: 'none' }], { sessionId: target.sessionId });
+  await page.input.send(
+    [
+      { ...at, type: 'mouseMoved' },
+      { ...at, type: 'mouseReleased', button: 'none' },
+    ],
+    { sessionId: target.sessionId },
+  );
   return { text: `hovered ${args.element ?? target.what}` };
 }
 
@@ -89,7 +95,10 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
       page.frames.require(refused, 'act');
     } catch (error) {
       const denied = error as ToolError;
-      throw denied.reworded(`${denied.message} A click by x,y could land in it; name the element instead.`, 'Use a ref from `snapshot`.');
+      throw denied.reworded(
+        `${denied.message} A click by x,y could land in it; name the element instead.`,
+        'Use a ref from `snapshot`.',
+      );
     }
   }
   if (activates) page.input.note({ frame: main!, point: { x: target.x, y: target.y } });

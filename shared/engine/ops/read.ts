@@ -21,9 +21,10 @@ export async function getText(page: PageContext, args: GetTextArgs, _ctx: Operat
   // Each frame under a header when there are several; empty ones (hidden iframes, blank ads) are left out.
   const shown = outcomes.filter(({ frame, value }) => frame.ordinal === 0 || !value || value.text.trim() !== '');
   const parts = shown.map(({ frame, value, error }) => {
-    const header = shown.length > 1 || frame.ordinal !== 0
-      ? `[frame ${frame.ordinal} ${urlWithoutQuery(frame.url)}${error === undefined ? '' : ` not readable: ${error}`}]\n`
-      : '';
+    const header =
+      shown.length > 1 || frame.ordinal !== 0
+        ? `[frame ${frame.ordinal} ${urlWithoutQuery(frame.url)}${error === undefined ? '' : ` not readable: ${error}`}]\n`
+        : '';
     return { text: header + (value?.text ?? ''), total: header.length + (value?.total ?? 0) };
   });
   const separator = '\n\n';
@@ -38,10 +39,14 @@ export async function getHtml(page: PageContext, args: GetHtmlArgs, _ctx: Operat
   if (namesElement(args)) return withCodeNote(await readElement(page, args, 'elementHtml', maxChars), maxChars);
   const frames = await framesFor(page, args.frame);
   if (args.frame !== undefined && frames.length > 1) {
-    throw new ToolError('AMBIGUOUS', `frame ${JSON.stringify(args.frame)} matches frames ${frames.map((frame) => frame.ordinal).join(', ')}; pass its index.`);
+    throw new ToolError(
+      'AMBIGUOUS',
+      `frame ${JSON.stringify(args.frame)} matches frames ${frames.map((frame) => frame.ordinal).join(', ')}; pass its index.`,
+    );
   }
   const result = withCodeNote(await page.frames.call(frames[0]!, 'pageHtml', [maxChars]), maxChars);
-  if (args.frame === undefined && frames.length > 1) result.text += `\n(This is frame 0; each frame is its own document: get_html frame=N reads frame N, frames lists them.)`;
+  if (args.frame === undefined && frames.length > 1)
+    result.text += `\n(This is frame 0; each frame is its own document: get_html frame=N reads frame N, frames lists them.)`;
   return result;
 }
 
@@ -58,7 +63,12 @@ function namesElement(args: ReadArgs): boolean {
   return args.ref !== undefined || args.selector !== undefined || args.role !== undefined || args.name !== undefined;
 }
 
-async function readElement(page: PageContext, args: ReadArgs, reader: 'elementText' | 'elementHtml', maxChars: number): Promise<TextSlice> {
+async function readElement(
+  page: PageContext,
+  args: ReadArgs,
+  reader: 'elementText' | 'elementHtml',
+  maxChars: number,
+): Promise<TextSlice> {
   const handle = await resolveTarget(page, args);
   try {
     return await callOnElement(page, handle, reader, [maxChars]);

@@ -34,9 +34,14 @@ interface Capture {
   truncatedFrom?: number;
 }
 
-export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: OperationContext): Promise<OperationResult> {
+export async function screenshot(
+  page: PageContext,
+  args: ScreenshotArgs,
+  _ctx: OperationContext,
+): Promise<OperationResult> {
   const targeted = namesElement(args);
-  if (targeted && args.fullPage) throw new ToolError('BAD_ARGS', 'Take either an element (ref, selector, role) or fullPage, not both.');
+  if (targeted && args.fullPage)
+    throw new ToolError('BAD_ARGS', 'Take either an element (ref, selector, role) or fullPage, not both.');
   const format = args.format ?? 'jpeg';
   // Pixels are a read of every frame they show. Which frames a clip would show is layout we cannot fully trust (the
   // page can move an iframe at any time), so any frame whose site may not be read refuses the capture.
@@ -47,11 +52,18 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
       page.frames.require(refused, 'read');
     } catch (error) {
       const denied = error as ToolError;
-      throw denied.reworded(`screenshot refused: the page embeds ${denied.message.replace(/^Frame /, 'frame ')}`, 'Use `snapshot` or `get_text`, which leave out that frame.');
+      throw denied.reworded(
+        `screenshot refused: the page embeds ${denied.message.replace(/^Frame /, 'frame ')}`,
+        'Use `snapshot` or `get_text`, which leave out that frame.',
+      );
     }
   }
   const metrics = await page.cdp.send<LayoutMetrics>('Page.getLayoutMetrics');
-  const shot = targeted ? await elementCapture(page, args) : args.fullPage ? fullPageCapture(metrics) : viewportCapture(metrics);
+  const shot = targeted
+    ? await elementCapture(page, args)
+    : args.fullPage
+      ? fullPageCapture(metrics)
+      : viewportCapture(metrics);
   const width = Math.max(1, Math.round(shot.clip.width));
   const height = Math.max(1, Math.round(shot.clip.height));
   // Layout-viewport width in device px over CSS px is the device pixel ratio (times zoom); dividing it out keeps the
@@ -65,9 +77,13 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
       captureBeyondViewport: shot.beyondViewport,
     });
     return withDeadline(captured, CAPTURE_TIMEOUT_MS, () => {
-      throw new ToolError('TIMEOUT', `screenshot: the tab drew no frame within ${CAPTURE_TIMEOUT_MS / 1000} s (Chrome may draw none for a tab in the background).`, {
-        next: 'Bring the tab to the front with tab_use and focus: true, then take the screenshot again; snapshot and get_text need no frame.',
-      });
+      throw new ToolError(
+        'TIMEOUT',
+        `screenshot: the tab drew no frame within ${CAPTURE_TIMEOUT_MS / 1000} s (Chrome may draw none for a tab in the background).`,
+        {
+          next: 'Bring the tab to the front with tab_use and focus: true, then take the screenshot again; snapshot and get_text need no frame.',
+        },
+      );
     });
   };
   const { data } = await withSecretsMasked(page, frames, capture);
@@ -87,24 +103,36 @@ export async function screenshot(page: PageContext, args: ScreenshotArgs, _ctx: 
  */
 async function withSecretsMasked<T>(page: PageContext, frames: Frame[], capture: () => Promise<T>): Promise<T> {
   const outcomes = await perFrame(frames, (frame) => page.frames.call(frame, 'maskSecretFields', [true]));
-  const masked = outcomes.filter((outcome) => outcome.value !== undefined && outcome.value > 0).map((outcome) => outcome.frame);
+  const masked = outcomes
+    .filter((outcome) => outcome.value !== undefined && outcome.value > 0)
+    .map((outcome) => outcome.frame);
   try {
     const silent = outcomes.find((outcome) => outcome.error !== undefined);
     if (silent) {
       const where = `frame f${silent.frame.ordinal} ${urlWithoutQuery(silent.frame.url)}`;
-      throw new ToolError('FRAME_UNREADABLE', `screenshot refused: ${where} could not have its password and card fields masked (${silent.error}).`, {
-        next: 'Take the screenshot again once the page has loaded; `snapshot` and `get_text` hide secret values without it.',
-      });
+      throw new ToolError(
+        'FRAME_UNREADABLE',
+        `screenshot refused: ${where} could not have its password and card fields masked (${silent.error}).`,
+        {
+          next: 'Take the screenshot again once the page has loaded; `snapshot` and `get_text` hide secret values without it.',
+        },
+      );
     }
     return await capture();
   } finally {
-    await Promise.all(masked.map((frame) => page.frames.call(frame, 'maskSecretFields', [false]).catch(() => undefined)));
+    await Promise.all(
+      masked.map((frame) => page.frames.call(frame, 'maskSecretFields', [false]).catch(() => undefined)),
+    );
   }
 }
 
 function viewportCapture(metrics: LayoutMetrics): Capture {
   const view = metrics.cssVisualViewport;
-  return { clip: { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight }, beyondViewport: false, label: 'viewport' };
+  return {
+    clip: { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight },
+    beyondViewport: false,
+    label: 'viewport',
+  };
 }
 
 function fullPageCapture(metrics: LayoutMetrics): Capture {
@@ -127,7 +155,8 @@ async function elementCapture(page: PageContext, args: ScreenshotArgs): Promise<
     const height = Math.min(box.height, MAX_CAPTURE_PX);
     return {
       clip: { x: box.x + view.pageX, y: box.y + view.pageY, width: Math.min(box.width, MAX_CAPTURE_PX), height },
-      beyondViewport: box.y < 0 || box.y + height > view.clientHeight || box.x < 0 || box.x + box.width > view.clientWidth,
+      beyondViewport:
+        box.y < 0 || box.y + height > view.clientHeight || box.x < 0 || box.x + box.width > view.clientWidth,
       label: args.element ? `element (${args.element})` : 'element',
       ...(box.height > MAX_CAPTURE_PX ? { truncatedFrom: Math.round(box.height) } : {}),
     };

@@ -19,7 +19,11 @@ interface Stitched {
   cut: boolean;
 }
 
-export async function snapshot(page: PageContext, args: SnapshotArgs, _ctx: OperationContext): Promise<OperationResult> {
+export async function snapshot(
+  page: PageContext,
+  args: SnapshotArgs,
+  _ctx: OperationContext,
+): Promise<OperationResult> {
   const known = await page.frames.list();
   const roots = args.frame === undefined ? known.slice(0, 1) : await framesFor(page, args.frame);
   // Asked for one frame by name: its refusal is the answer (and, for a site not decided yet, the person is asked).
@@ -27,7 +31,10 @@ export async function snapshot(page: PageContext, args: SnapshotArgs, _ctx: Oper
   const walks = await walkFrames(page, framesUnder(known, roots), known);
   const single = roots.length === 1 ? walks.get(roots[0]!.frameId)! : undefined;
   if (single && !single.outline) {
-    throw new ToolError('FRAME_UNREADABLE', `Frame ${single.frame.ordinal} (${urlWithoutQuery(single.frame.url)}) cannot be read: ${single.error}.`);
+    throw new ToolError(
+      'FRAME_UNREADABLE',
+      `Frame ${single.frame.ordinal} (${urlWithoutQuery(single.frame.url)}) cannot be read: ${single.error}.`,
+    );
   }
 
   const out: Stitched = { lines: [], placed: new Set(roots.map((frame) => frame.frameId)), cut: false };
@@ -46,9 +53,11 @@ export async function snapshot(page: PageContext, args: SnapshotArgs, _ctx: Oper
   for (const walk of walks.values()) {
     if (out.placed.has(walk.frame.frameId)) continue;
     const where = `frame ${walk.frame.ordinal} ${urlWithoutQuery(walk.frame.url)}`;
-    out.lines.push(walk.outline
-      ? `- iframe [${where}, not in the outline: its iframe is hidden or inside an unreadable frame; snapshot frame=${walk.frame.ordinal} reads it]`
-      : `- iframe [${where} not readable: ${walk.error}]`);
+    out.lines.push(
+      walk.outline
+        ? `- iframe [${where}, not in the outline: its iframe is hidden or inside an unreadable frame; snapshot frame=${walk.frame.ordinal} reads it]`
+        : `- iframe [${where} not readable: ${walk.error}]`,
+    );
   }
 
   const total = out.lines.length;
@@ -60,18 +69,28 @@ export async function snapshot(page: PageContext, args: SnapshotArgs, _ctx: Oper
   const text: string[] = [heading(roots, walks, args.frame)];
   if (offset > 0 || end < total) text.push(`Lines ${Math.min(offset + 1, total)}–${end} of ${total}.`);
   if (unreadable.length > 0) {
-    text.push(`Not readable: ${unreadable.map((walk) => `frame ${walk.frame.ordinal} (${urlWithoutQuery(walk.frame.url)}): ${walk.error}`).join('; ')}.`);
+    text.push(
+      `Not readable: ${unreadable.map((walk) => `frame ${walk.frame.ordinal} (${urlWithoutQuery(walk.frame.url)}): ${walk.error}`).join('; ')}.`,
+    );
   }
   if (offset >= total && total > 0) text.push(`Offset ${offset} is past the end: the outline has ${total} lines.`);
   text.push(...out.lines.slice(offset, end));
   if (end < total) {
     const frameArg = args.frame === undefined ? '' : ` frame=${JSON.stringify(args.frame)}`;
-    text.push(`… ${(total - end).toLocaleString('en-US')} more lines: snapshot${frameArg} offset=${end} for the next part, or find text="…" to jump to one element.`);
+    text.push(
+      `… ${(total - end).toLocaleString('en-US')} more lines: snapshot${frameArg} offset=${end} for the next part, or find text="…" to jump to one element.`,
+    );
   }
   if (out.cut) text.push('(Texts longer than 300 chars end in "…"; get_text reads them whole.)');
   return {
     text: text.join('\n'),
-    data: { totalLines: total, offset, shown: Math.max(0, end - offset), frames: walks.size, unreadable: unreadable.map((walk) => walk.frame.ordinal) },
+    data: {
+      totalLines: total,
+      offset,
+      shown: Math.max(0, end - offset),
+      frames: walks.size,
+      unreadable: unreadable.map((walk) => walk.frame.ordinal),
+    },
   };
 }
 
@@ -122,7 +141,8 @@ function pageEnd(lines: string[], offset: number, limit: number, budget: number)
 }
 
 function heading(roots: Frame[], walks: Map<string, FrameWalk>, spec: number | string | undefined): string {
-  if (roots.length > 1) return `Frames ${roots.map((frame) => frame.ordinal).join(', ')} (matching ${JSON.stringify(spec)}):`;
+  if (roots.length > 1)
+    return `Frames ${roots.map((frame) => frame.ordinal).join(', ')} (matching ${JSON.stringify(spec)}):`;
   const root = roots[0]!;
   const title = JSON.stringify(walks.get(root.frameId)?.outline?.title ?? '');
   // A data: or blob: URL can be the whole document; the header only needs to say where we are.

@@ -10,12 +10,26 @@ export async function tabs(session: TabSession, agent: AgentContext): Promise<Op
   if (list.length === 0) return { text: 'no tabs open', data: { tabs: [] } };
   return {
     text: list.map(line).join('\n'),
-    data: { tabs: list.map((tab) => ({ tab: tab.handle, title: tab.title, url: tab.url, current: tab.current, owned: tab.owned, active: tab.active })) },
+    data: {
+      tabs: list.map((tab) => ({
+        tab: tab.handle,
+        title: tab.title,
+        url: tab.url,
+        current: tab.current,
+        owned: tab.owned,
+        active: tab.active,
+      })),
+    },
   };
 }
 
 /** Reuses the best matching tab (exact URL, then same origin and path prefix, then same origin) or opens one. */
-export async function tabUse(session: TabSession, agent: AgentContext, args: TabUseArgs, ctx: OperationContext): Promise<OperationResult> {
+export async function tabUse(
+  session: TabSession,
+  agent: AgentContext,
+  args: TabUseArgs,
+  ctx: OperationContext,
+): Promise<OperationResult> {
   const wanted = parseUrl(withScheme(args.url));
   const list = await session.list(agent);
   const match = wanted ? bestMatch(list, wanted) : undefined;
@@ -29,7 +43,12 @@ export async function tabUse(session: TabSession, agent: AgentContext, args: Tab
   return openAt(session, agent, args.url, args.focus ?? false, ctx);
 }
 
-export async function tabNew(session: TabSession, agent: AgentContext, args: TabNewArgs, ctx: OperationContext): Promise<OperationResult> {
+export async function tabNew(
+  session: TabSession,
+  agent: AgentContext,
+  args: TabNewArgs,
+  ctx: OperationContext,
+): Promise<OperationResult> {
   if (args.url === undefined) {
     const tab = await session.open(agent, args.focus ?? false);
     return { text: `opened ${tab.handle} about:blank`, data: { tab: tab.handle, reused: false } };
@@ -37,7 +56,11 @@ export async function tabNew(session: TabSession, agent: AgentContext, args: Tab
   return openAt(session, agent, args.url, args.focus ?? false, ctx);
 }
 
-export async function tabSelect(session: TabSession, agent: AgentContext, args: TabSelectArgs): Promise<OperationResult> {
+export async function tabSelect(
+  session: TabSession,
+  agent: AgentContext,
+  args: TabSelectArgs,
+): Promise<OperationResult> {
   const tab = await session.select(agent, args.tab, args.focus ?? false);
   return { text: `current ${line(tab).trim()}`, data: { tab: tab.handle, url: tab.url } };
 }
@@ -47,7 +70,13 @@ export async function tabClose(session: TabSession, agent: AgentContext, args: T
   return { text: `closed ${handle}`, data: { tab: handle } };
 }
 
-async function openAt(session: TabSession, agent: AgentContext, url: string, focus: boolean, ctx: OperationContext): Promise<OperationResult> {
+async function openAt(
+  session: TabSession,
+  agent: AgentContext,
+  url: string,
+  focus: boolean,
+  ctx: OperationContext,
+): Promise<OperationResult> {
   const tab = await session.open(agent, focus);
   try {
     const landed = await navigate(tab.page, { url }, ctx);
@@ -87,7 +116,8 @@ function bestMatch(list: SessionTab[], wanted: URL): { tab: SessionTab; how: Mat
     .filter((entry): entry is { tab: SessionTab; how: MatchKind } => entry.how !== undefined);
   const order: MatchKind[] = ['exact', 'same path', 'same origin'];
   // Within a kind prefer the current tab, then tabs this agent opened: they are the least surprising to reuse.
-  const score = (entry: { tab: SessionTab; how: MatchKind }) => order.indexOf(entry.how) * 4 + (entry.tab.current ? 0 : entry.tab.owned ? 1 : 2);
+  const score = (entry: { tab: SessionTab; how: MatchKind }) =>
+    order.indexOf(entry.how) * 4 + (entry.tab.current ? 0 : entry.tab.owned ? 1 : 2);
   return ranked.sort((a, b) => score(a) - score(b))[0];
 }
 

@@ -25,32 +25,57 @@ interface Outcome {
 
 export async function waitFor(page: PageContext, args: WaitForArgs, ctx: OperationContext): Promise<OperationResult> {
   const asked = [args.text, args.selector, args.url].filter((value) => value !== undefined).length;
-  if (asked !== 1) throw new ToolError('BAD_ARGS', 'wait_for takes exactly one of text, selector or url (gone: true waits for it to go).');
+  if (asked !== 1)
+    throw new ToolError(
+      'BAD_ARGS',
+      'wait_for takes exactly one of text, selector or url (gone: true waits for it to go).',
+    );
   const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
   const want = !args.gone;
-  const what = args.text !== undefined ? `text "${args.text}"` : args.selector !== undefined ? `selector ${args.selector}` : `url "${args.url}"`;
+  const what =
+    args.text !== undefined
+      ? `text "${args.text}"`
+      : args.selector !== undefined
+        ? `selector ${args.selector}`
+        : `url "${args.url}"`;
   const started = Date.now();
   const deadline = started + timeout;
-  const waiting = args.url !== undefined
-    ? waitForUrl(page, args.url, want, deadline, ctx)
-    : waitInFrames(page, { text: args.text, selector: args.selector }, want, args.frame, deadline, ctx, what);
+  const waiting =
+    args.url !== undefined
+      ? waitForUrl(page, args.url, want, deadline, ctx)
+      : waitInFrames(page, { text: args.text, selector: args.selector }, want, args.frame, deadline, ctx, what);
   // A CDP call inside the loop can hang on a busy renderer; the abandoned loop ends at its next deadline check.
   const outcome = await withDeadline<Outcome>(waiting, deadline - Date.now(), () => ({ matched: false }));
   const ms = Date.now() - started;
   if (!outcome.matched) {
-    return { text: `{matched:false}: ${what} ${want ? 'did not appear' : 'did not go'} within ${timeout} ms`, data: { matched: false, ms } };
+    return {
+      text: `{matched:false}: ${what} ${want ? 'did not appear' : 'did not go'} within ${timeout} ms`,
+      data: { matched: false, ms },
+    };
   }
   // f0 is the page itself: only a child frame is worth naming.
   const where = outcome.frame ? ` in f${outcome.frame}` : '';
-  return { text: `matched: ${what}${want ? '' : ' gone'}${where} (${ms} ms)`, data: { matched: true, ms, ...(outcome.frame !== undefined ? { frame: outcome.frame } : {}) } };
+  return {
+    text: `matched: ${what}${want ? '' : ' gone'}${where} (${ms} ms)`,
+    data: { matched: true, ms, ...(outcome.frame !== undefined ? { frame: outcome.frame } : {}) },
+  };
 }
 
-async function waitForUrl(page: PageContext, fragment: string, want: boolean, deadline: number, ctx: OperationContext): Promise<Outcome> {
+async function waitForUrl(
+  page: PageContext,
+  fragment: string,
+  want: boolean,
+  deadline: number,
+  ctx: OperationContext,
+): Promise<Outcome> {
   const changes = new FrameChanges(page);
   try {
     for (;;) {
-      const { frameTree } = await page.cdp.send<{ frameTree: { frame: { url: string; urlFragment?: string } } }>('Page.getFrameTree');
-      if ((frameTree.frame.url + (frameTree.frame.urlFragment ?? '')).includes(fragment) === want) return { matched: true };
+      const { frameTree } = await page.cdp.send<{ frameTree: { frame: { url: string; urlFragment?: string } } }>(
+        'Page.getFrameTree',
+      );
+      if ((frameTree.frame.url + (frameTree.frame.urlFragment ?? '')).includes(fragment) === want)
+        return { matched: true };
       if (Date.now() >= deadline) return { matched: false };
       await changes.next(Math.min(deadline - Date.now(), ROUND_MS), ctx.signal);
       stopIfAborted(ctx);
@@ -89,7 +114,11 @@ async function waitInFrames(
       const round = Math.min(left, ROUND_MS);
       const flips = frames
         .filter((_, i) => states[i] !== want && states[i] !== undefined)
-        .map((frame) => page.frames.call(frame, 'waitForCondition', [condition, want, round]).then((flipped) => (flipped ? undefined : never())));
+        .map((frame) =>
+          page.frames
+            .call(frame, 'waitForCondition', [condition, want, round])
+            .then((flipped) => (flipped ? undefined : never())),
+        );
       await Promise.race([changes.next(round, ctx.signal), ...flips.map((flip) => flip.catch(() => never()))]);
       changes.interrupt();
       stopIfAborted(ctx);
@@ -103,7 +132,12 @@ async function waitInFrames(
  * Whether the condition holds in the frame now; undefined when the frame cannot answer: it is navigating, or its
  * script is blocked (a modal alert, a busy loop), which must not hold the wait past its timeout.
  */
-async function holds(page: PageContext, frame: Frame, condition: WaitCondition, ms: number): Promise<boolean | undefined> {
+async function holds(
+  page: PageContext,
+  frame: Frame,
+  condition: WaitCondition,
+  ms: number,
+): Promise<boolean | undefined> {
   try {
     return await withDeadline(page.frames.call(frame, 'conditionHolds', [condition]), ms, () => undefined);
   } catch (error) {

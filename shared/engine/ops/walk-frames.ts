@@ -20,7 +20,11 @@ export async function walkFrames(page: PageContext, frames: Frame[], known: Fram
   const outcomes = await perFrame(frames, async (frame) => {
     const outline = await page.frames.call(frame, 'snapshotFrame', [refPrefix(frame), start]);
     const owners = new Map<number, Frame | undefined>();
-    await Promise.all(outline.owners.map(async ([, index]) => owners.set(index, await ownerFrame(page, frame, outline.walk, index, known))));
+    await Promise.all(
+      outline.owners.map(async ([, index]) =>
+        owners.set(index, await ownerFrame(page, frame, outline.walk, index, known)),
+      ),
+    );
     return { outline, owners };
   });
   const walks = new Map<string, FrameWalk>();
@@ -36,11 +40,21 @@ export async function walkFrames(page: PageContext, frames: Frame[], known: Fram
 }
 
 /** The frame an iframe element shows: DOM.describeNode names the content frame of a frame owner, out-of-process ones too. */
-async function ownerFrame(page: PageContext, frame: Frame, walk: number, index: number, known: Frame[]): Promise<Frame | undefined> {
+async function ownerFrame(
+  page: PageContext,
+  frame: Frame,
+  walk: number,
+  index: number,
+  known: Frame[],
+): Promise<Frame | undefined> {
   try {
     const objectId = await page.frames.call(frame, 'snapshotOwner', [walk, index], { returnHandle: true });
     try {
-      const { node } = await page.cdp.send<{ node: { frameId?: string } }>('DOM.describeNode', { objectId }, frame.sessionId);
+      const { node } = await page.cdp.send<{ node: { frameId?: string } }>(
+        'DOM.describeNode',
+        { objectId },
+        frame.sessionId,
+      );
       return known.find((candidate) => candidate.frameId === node.frameId);
     } finally {
       page.frames.release(frame, [objectId]);

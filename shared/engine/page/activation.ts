@@ -14,17 +14,28 @@ export interface Opens {
  */
 export function opensOnActivation(element: Element, forcedNewWindow: boolean): Opens | null {
   const sameWindow = (target: string) =>
-    target === '' || ['_self', '_parent', '_top'].includes(target.toLowerCase()) || document.querySelector(`iframe[name="${CSS.escape(target)}"]`) !== null;
+    target === '' ||
+    ['_self', '_parent', '_top'].includes(target.toLowerCase()) ||
+    document.querySelector(`iframe[name="${CSS.escape(target)}"]`) !== null;
   const baseTarget = document.querySelector('base[target]')?.getAttribute('target') ?? '';
   const link = element.closest('a[href], area[href]') as HTMLAnchorElement | HTMLAreaElement | null;
   if (link) {
     const target = link.getAttribute('target') ?? baseTarget;
-    return { url: link.href, newWindow: forcedNewWindow || !sameWindow(target), download: link.hasAttribute('download') };
+    return {
+      url: link.href,
+      newWindow: forcedNewWindow || !sameWindow(target),
+      download: link.hasAttribute('download'),
+    };
   }
-  const submitter = element.closest('button, input[type="submit"], input[type="image"]') as HTMLButtonElement | HTMLInputElement | null;
+  const submitter = element.closest('button, input[type="submit"], input[type="image"]') as
+    HTMLButtonElement | HTMLInputElement | null;
   const form = submitter?.form;
   if (!submitter || !form || (submitter.type !== 'submit' && submitter.type !== 'image')) return null;
   const target = submitter.getAttribute('formtarget') ?? form.getAttribute('target') ?? baseTarget;
   // formAction reads as the document's own URL when the button names no action of its own.
-  return { url: submitter.hasAttribute('formaction') ? submitter.formAction : form.action, newWindow: !sameWindow(target), download: false };
+  return {
+    url: submitter.hasAttribute('formaction') ? submitter.formAction : form.action,
+    newWindow: !sameWindow(target),
+    download: false,
+  };
 }

@@ -50,8 +50,10 @@ export function aimPoint(element: Element, scroll: boolean): AimPoint {
   const what = __cm.describeElement(element);
   if (!element.isConnected) throw new Error(`NOT_FOUND: ${what} was removed from the page.`);
   if (element.matches(':disabled')) throw new Error(`DISABLED: ${what} is disabled.`);
-  if (element.localName === 'option') throw new Error(`NOT_VISIBLE: ${what} is an option of a <select>; use select_option.`);
-  if (!element.checkVisibility({ visibilityProperty: true })) throw new Error(`NOT_VISIBLE: ${what} is hidden (display, visibility or content-visibility).`);
+  if (element.localName === 'option')
+    throw new Error(`NOT_VISIBLE: ${what} is an option of a <select>; use select_option.`);
+  if (!element.checkVisibility({ visibilityProperty: true }))
+    throw new Error(`NOT_VISIBLE: ${what} is hidden (display, visibility or content-visibility).`);
   const root = document.scrollingElement ?? document.documentElement;
   const visibleCentre = () => {
     const rects = Array.from(element.getClientRects()).filter((rect) => rect.width > 0 && rect.height > 0);
@@ -78,7 +80,8 @@ export function aimPoint(element: Element, scroll: boolean): AimPoint {
     // A label forwards its click to its control, so landing on the target's label is landing on the target.
     const labels = (element as HTMLInputElement).labels;
     if (labels && Array.from(labels).some((label) => __cm.composedContains(label, hit))) return '';
-    if (__cm.composedContains(hit, element)) return `OBSCURED: ${what} lets clicks through (pointer-events); ${__cm.describeElement(hit)} would get the click.`;
+    if (__cm.composedContains(hit, element))
+      return `OBSCURED: ${what} lets clicks through (pointer-events); ${__cm.describeElement(hit)} would get the click.`;
     return `OBSCURED: ${__cm.describeElement(hit)} covers ${what}.`;
   };
   const centre = () => element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });

@@ -22,7 +22,18 @@ export function maskSecretFields(on: boolean): number {
     ['box-shadow', 'inset 0 0 0 100vmax rgb(128, 128, 128)'],
   ];
   // Controls that show no typed value (a checkbox named "token" shows a tick, not its value).
-  const UNMASKED = new Set(['hidden', 'checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'range', 'color']);
+  const UNMASKED = new Set([
+    'hidden',
+    'checkbox',
+    'radio',
+    'submit',
+    'button',
+    'reset',
+    'image',
+    'file',
+    'range',
+    'color',
+  ]);
   const scope = globalThis as unknown as { __cmMasked?: MaskedField[] };
   for (const { field, saved } of scope.__cmMasked ?? []) {
     for (const [property, value, priority] of saved) {
@@ -32,12 +43,23 @@ export function maskSecretFields(on: boolean): number {
   }
   scope.__cmMasked = [];
   if (!on) return 0;
-  const fields = __cm.deepQueryAll(document, 'input, textarea, select') as (HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement)[];
+  const fields = __cm.deepQueryAll(document, 'input, textarea, select') as (
+    HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
+  )[];
   for (const field of fields) {
     if (field.value === '' || UNMASKED.has((field as HTMLInputElement).type)) continue;
-    const secret = __cm.isPaymentField(field) || (field.localName !== 'select' && __cm.secretFieldName(field as HTMLInputElement) !== null);
+    const secret =
+      __cm.isPaymentField(field) ||
+      (field.localName !== 'select' && __cm.secretFieldName(field as HTMLInputElement) !== null);
     if (!secret) continue;
-    const saved = MASK.map(([property]) => [property, field.style.getPropertyValue(property), field.style.getPropertyPriority(property)] as [string, string, string]);
+    const saved = MASK.map(
+      ([property]) =>
+        [property, field.style.getPropertyValue(property), field.style.getPropertyPriority(property)] as [
+          string,
+          string,
+          string,
+        ],
+    );
     for (const [property, value] of MASK) field.style.setProperty(property, value, 'important');
     scope.__cmMasked.push({ field, saved });
   }

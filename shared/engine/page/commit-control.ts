@@ -22,15 +22,21 @@ export interface ControlVerdict {
  * name), and count only at the start of a name after words like "confirm": "Place order" sends, "Sort order" does not.
  */
 export function controlVerdict(element: Element | null): ControlVerdict {
-  const CONTROLS = 'button, input[type="submit"], input[type="image"], input[type="button"], [role="button"], [role="link"], [role="menuitem"], a[href], summary';
-  const LEAD = /^(?:(?:confirm|complete|submit|finish|proceed to|continue to|go to|yes|ok|okay|now|and|jetzt|confirmer|confirmar|conferma|bestätigen)[\s,:&-]+)*/;
-  const SENDS = new RegExp('^(?:pay|buy|purchase|order|place (?:my |your |the )?order|checkout|check out|subscribe|donate|transfer|send|post|publish|tweet|retweet|reply|comment|share|delete|remove|destroy|close (?:my |your |the )?account|payment'
-    + '|bezahlen|zahlen|kaufen|bestellen|zahlungspflichtig|senden|absenden|versenden|veröffentlichen|posten|löschen|entfernen|überweisen|spenden|abonnieren|antworten|teilen'
-    + '|payer|acheter|commander|envoyer|publier|supprimer|transférer|virement|faire un don|s\'abonner|répondre|partager'
-    + '|pagar|comprar|realizar pedido|hacer pedido|enviar|publicar|eliminar|borrar|transferir|donar|suscribirse|responder|compartir|excluir|apagar|doar|assinar'
-    + '|paga|acquista|ordina|invia|pubblica|elimina|cancella|betalen|kopen|verzenden|versturen|plaatsen|verwijderen'
-    + '|оплатить|купить|заказать|отправить|опубликовать|удалить|перевести)(?![\\p{L}\\p{N}])', 'u');
-  const CJK_SENDS = /購入|支払|注文|送信|投稿|削除|购买|支付|付款|下单|发送|发布|删除|구매|결제|주문|전송|보내기|게시|삭제/;
+  const CONTROLS =
+    'button, input[type="submit"], input[type="image"], input[type="button"], [role="button"], [role="link"], [role="menuitem"], a[href], summary';
+  const LEAD =
+    /^(?:(?:confirm|complete|submit|finish|proceed to|continue to|go to|yes|ok|okay|now|and|jetzt|confirmer|confirmar|conferma|bestätigen)[\s,:&-]+)*/;
+  const SENDS = new RegExp(
+    '^(?:pay|buy|purchase|order|place (?:my |your |the )?order|checkout|check out|subscribe|donate|transfer|send|post|publish|tweet|retweet|reply|comment|share|delete|remove|destroy|close (?:my |your |the )?account|payment' +
+      '|bezahlen|zahlen|kaufen|bestellen|zahlungspflichtig|senden|absenden|versenden|veröffentlichen|posten|löschen|entfernen|überweisen|spenden|abonnieren|antworten|teilen' +
+      "|payer|acheter|commander|envoyer|publier|supprimer|transférer|virement|faire un don|s'abonner|répondre|partager" +
+      '|pagar|comprar|realizar pedido|hacer pedido|enviar|publicar|eliminar|borrar|transferir|donar|suscribirse|responder|compartir|excluir|apagar|doar|assinar' +
+      '|paga|acquista|ordina|invia|pubblica|elimina|cancella|betalen|kopen|verzenden|versturen|plaatsen|verwijderen' +
+      '|оплатить|купить|заказать|отправить|опубликовать|удалить|перевести)(?![\\p{L}\\p{N}])',
+    'u',
+  );
+  const CJK_SENDS =
+    /購入|支払|注文|送信|投稿|削除|购买|支付|付款|下单|发送|发布|删除|구매|결제|주문|전송|보내기|게시|삭제/;
   // An id or name is words run together: `place-order`, `sendMessage`.
   const spaced = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_.]+/g, ' ');
   const sendsIn = (text: string): string | null => {
@@ -49,15 +55,25 @@ export function controlVerdict(element: Element | null): ControlVerdict {
   const target = element ?? __cm.deepActiveElement() ?? document.body;
   const form = (target as HTMLInputElement).form ?? target.closest('form');
   const field = __cm.isEditable(target) || target.localName === 'select';
-  const submitter = form && field
-    ? Array.from(form.elements).find((each) => ['submit', 'image'].includes((each as HTMLButtonElement).type))
-    : undefined;
+  const submitter =
+    form && field
+      ? Array.from(form.elements).find((each) => ['submit', 'image'].includes((each as HTMLButtonElement).type))
+      : undefined;
   const control = submitter ?? (field ? target : (target.closest(CONTROLS) ?? target));
-  const names = [__cm.accessibleName(control), control.getAttribute('title') ?? '', spaced(control.id), spaced(control.getAttribute('name') ?? '')];
+  const names = [
+    __cm.accessibleName(control),
+    control.getAttribute('title') ?? '',
+    spaced(control.id),
+    spaced(control.getAttribute('name') ?? ''),
+  ];
   const payment = (__cm.deepQueryAll(form ?? document, 'input') as HTMLInputElement[]).some(__cm.isPaymentField);
   // A script may send any field of the frame, in or out of the form; only filled ones have a value to hide.
-  const filled = (__cm.deepQueryAll(document, 'input, textarea') as (HTMLInputElement | HTMLTextAreaElement)[]).filter((each) => each.value !== '');
-  const secrets = filled.filter((each) => __cm.isPaymentField(each) || __cm.secretFieldName(each) !== null).slice(0, 50);
+  const filled = (__cm.deepQueryAll(document, 'input, textarea') as (HTMLInputElement | HTMLTextAreaElement)[]).filter(
+    (each) => each.value !== '',
+  );
+  const secrets = filled
+    .filter((each) => __cm.isPaymentField(each) || __cm.secretFieldName(each) !== null)
+    .slice(0, 50);
   return {
     control: __cm.describeElement(control),
     sends: names.map(sendsIn).find((found) => found !== null) ?? (payment ? 'payment fields' : null),

@@ -91,5 +91,7 @@ export function pasteText(text: string): boolean {
   if (!target) return false;
   const clipboardData = new DataTransfer();
   clipboardData.setData('text/plain', text);
-  return !target.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }));
+  return !target.dispatchEvent(
+    new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true, composed: true }),
+  );
 }

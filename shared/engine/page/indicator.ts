@@ -42,18 +42,22 @@ export function indicate(ms: number, shown: boolean, binding: string): void {
     scope.__cmIndicator = made;
     // Capture phase on window, the first stop of a key event: no handler on the document or its elements can swallow
     // it first (only a capture handler the page put on window before ours).
-    addEventListener('keydown', (event) => {
-      // A page can dispatch an Escape of its own; only a real key (or the engine's, which says so first) is trusted.
-      if (event.key !== 'Escape' || !event.isTrusted || event.repeat || Date.now() >= made.until) return;
-      if (made.ownEscape) {
-        made.ownEscape = false;
-        return;
-      }
-      made.stopped = true;
-      made.pill.textContent = 'Chrome MCP stopped';
-      const stop = scope[binding];
-      if (typeof stop === 'function') stop('');
-    }, true);
+    addEventListener(
+      'keydown',
+      (event) => {
+        // A page can dispatch an Escape of its own; only a real key (or the engine's, which says so first) is trusted.
+        if (event.key !== 'Escape' || !event.isTrusted || event.repeat || Date.now() >= made.until) return;
+        if (made.ownEscape) {
+          made.ownEscape = false;
+          return;
+        }
+        made.stopped = true;
+        made.pill.textContent = 'Chrome MCP stopped';
+        const stop = scope[binding];
+        if (typeof stop === 'function') stop('');
+      },
+      true,
+    );
   }
   // The page may have replaced <html>'s content; the pill goes back where it belongs.
   if (!state.host.isConnected) document.documentElement?.append(state.host);

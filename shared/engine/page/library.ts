@@ -2,8 +2,18 @@
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
 import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
-import { snapshotBuild, snapshotFrame, snapshotOwner, snapshotRender } from './snapshot.js';
-import { elementHtml, elementText, findElements, pageHtml, pageText, textMatches, visibleText, withoutCode } from './text.js';
+import { snapshotBuild, snapshotFrame, snapshotOwner } from './snapshot.js';
+import { snapshotRender } from './snapshot-render.js';
+import {
+  elementHtml,
+  elementText,
+  findElements,
+  pageHtml,
+  pageText,
+  textMatches,
+  visibleText,
+  withoutCode,
+} from './text.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
@@ -129,9 +139,10 @@ export type PageCallTail<N extends PageFunction, H extends Handles, R extends bo
     : never
   : ArgsThenOptions<N, H, R>;
 
-type ArgsThenOptions<N extends PageFunction, H extends Handles, R extends boolean> = [] extends PageArgs<N, H>
-  ? [args?: PageArgs<N, H>, opts?: PageCallOptions<H, R>]
-  : [args: PageArgs<N, H>, opts?: PageCallOptions<H, R>];
+type ArgsThenOptions<N extends PageFunction, H extends Handles, R extends boolean> =
+  [] extends PageArgs<N, H>
+    ? [args?: PageArgs<N, H>, opts?: PageCallOptions<H, R>]
+    : [args: PageArgs<N, H>, opts?: PageCallOptions<H, R>];
 
 declare global {
   var __cm: PageLibrary;

@@ -11,8 +11,15 @@ export function isPasswordField(element: Element): boolean {
   const input = element as HTMLInputElement;
   if (input.type === 'password' || /password/i.test(input.getAttribute('autocomplete') ?? '')) return true;
   if (input.type !== 'text') return false;
-  const secret = /pass(?:word|wd|code|phrase)|pwd|passwort|contrase|mot de passe|senha|wachtwoord|пароль|パスワード|密码|비밀번호/i;
-  if (secret.test(input.name) || secret.test(input.id) || secret.test(input.placeholder) || secret.test(input.getAttribute('aria-label') ?? '')) return true;
+  const secret =
+    /pass(?:word|wd|code|phrase)|pwd|passwort|contrase|mot de passe|senha|wachtwoord|пароль|パスワード|密码|비밀번호/i;
+  if (
+    secret.test(input.name) ||
+    secret.test(input.id) ||
+    secret.test(input.placeholder) ||
+    secret.test(input.getAttribute('aria-label') ?? '')
+  )
+    return true;
   return Array.from(input.labels ?? []).some((label) => secret.test(label.textContent ?? ''));
 }
 
@@ -26,13 +33,21 @@ export function shownPasswordField(): string | null {
   for (const input of __cm.deepQueryAll(document, 'input') as HTMLInputElement[]) {
     if (!__cm.isPasswordField(input)) continue;
     if (!input.value && !input.checkVisibility({ visibilityProperty: true })) continue;
-    const label = Array.from(input.labels ?? [], (each) => each.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
-    const [kind, name] = label ? ['label', label]
-      : input.getAttribute('aria-label') ? ['aria-label', input.getAttribute('aria-label')!]
-      : input.name ? ['name', input.name]
-      : input.id ? ['id', input.id]
-      : input.placeholder ? ['placeholder', input.placeholder]
-      : ['type', input.type];
+    const label = Array.from(input.labels ?? [], (each) => each.textContent ?? '')
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const [kind, name] = label
+      ? ['label', label]
+      : input.getAttribute('aria-label')
+        ? ['aria-label', input.getAttribute('aria-label')!]
+        : input.name
+          ? ['name', input.name]
+          : input.id
+            ? ['id', input.id]
+            : input.placeholder
+              ? ['placeholder', input.placeholder]
+              : ['type', input.type];
     const where = input.getRootNode() === document ? '' : ' in a shadow root';
     return `${kind} ${JSON.stringify(name.slice(0, 60))}${where}`;
   }

@@ -16,7 +16,8 @@ export function deepQueryAll(root: Document | ShadowRoot | Element, selector: st
     // A tree walker finds the hosts about four times faster than iterating querySelectorAll('*') from our world,
     // which the eval guard pays on every call. It stays in the light tree of `scope`, as the query above does.
     const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
-    for (let host = walker.nextNode() as Element | null; host; host = walker.nextNode() as Element | null) if (host.shadowRoot) visit(host.shadowRoot);
+    for (let host = walker.nextNode() as Element | null; host; host = walker.nextNode() as Element | null)
+      if (host.shadowRoot) visit(host.shadowRoot);
   };
   visit(root);
   return found;
@@ -68,19 +69,25 @@ export function countElements(spec: QuerySpec): number {
 /** The one element the spec names (or its nth match); throws NOT_FOUND / AMBIGUOUS for the engine. */
 export function pickElement(spec: QuerySpec, nth: number | undefined): Element {
   const matches = __cm.queryElements(spec);
-  const what = spec.selector !== undefined ? `selector "${spec.selector}"` : `role "${spec.role ?? '*'}"${spec.name !== undefined ? ` name "${spec.name}"` : ''}`;
+  const what =
+    spec.selector !== undefined
+      ? `selector "${spec.selector}"`
+      : `role "${spec.role ?? '*'}"${spec.name !== undefined ? ` name "${spec.name}"` : ''}`;
   if (nth !== undefined) {
     const element = matches[nth];
     if (!element) throw new Error(`NOT_FOUND: ${what} has ${matches.length} matches, no nth=${nth}.`);
     return element;
   }
   if (matches.length === 0) throw new Error(`NOT_FOUND: nothing matches ${what}.`);
-  if (matches.length > 1) throw new Error(`AMBIGUOUS: ${matches.length} elements match ${what}; pass nth (0-based) or use a ref.`);
+  if (matches.length > 1)
+    throw new Error(`AMBIGUOUS: ${matches.length} elements match ${what}; pass nth (0-based) or use a ref.`);
   return matches[0]!;
 }
 
 /** What `frames` reports about this frame: its origin, how many visible controls it holds, and whether its iframe hides it (0×0 viewport). */
 export function frameInfo(): { origin: string; controls: number; hidden: boolean } {
-  const controls = __cm.deepQueryAll(document, '*').filter((element) => __cm.isInteractive(element, __cm.ariaRole(element)) && !__cm.isHidden(element));
+  const controls = __cm
+    .deepQueryAll(document, '*')
+    .filter((element) => __cm.isInteractive(element, __cm.ariaRole(element)) && !__cm.isHidden(element));
   return { origin: self.origin, controls: controls.length, hidden: innerWidth === 0 && innerHeight === 0 };
 }

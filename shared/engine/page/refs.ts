@@ -33,7 +33,8 @@ export function refFor(element: Element, prefix: string, counter: { n: number })
 /** The live element behind a ref; throws `REF_EXPIRED` / `REF_UNKNOWN` for the engine to pass on. */
 export function elementForRef(ref: string): Element {
   const entry = __cm.refTable().byRef.get(ref);
-  if (!entry) throw new Error(`REF_UNKNOWN: ${ref} is not on this page (the page may have navigated). Call snapshot again.`);
+  if (!entry)
+    throw new Error(`REF_UNKNOWN: ${ref} is not on this page (the page may have navigated). Call snapshot again.`);
   const element = entry.deref();
   if (!element || !element.isConnected) {
     __cm.refTable().byRef.delete(ref);

@@ -19,8 +19,10 @@ export function scrollWith(start: Element, dx: number, dy: number, to: ScrollEdg
   const vertical = dy !== 0 || to !== null;
   const movable = (element: Element) => {
     const style = getComputedStyle(element);
-    const canY = element.scrollHeight > element.clientHeight && (element === page || /auto|scroll|overlay/.test(style.overflowY));
-    const canX = element.scrollWidth > element.clientWidth && (element === page || /auto|scroll|overlay/.test(style.overflowX));
+    const canY =
+      element.scrollHeight > element.clientHeight && (element === page || /auto|scroll|overlay/.test(style.overflowY));
+    const canX =
+      element.scrollWidth > element.clientWidth && (element === page || /auto|scroll|overlay/.test(style.overflowX));
     return vertical ? canY : canX;
   };
   let scroller: Element = page;
@@ -49,7 +51,8 @@ export function scrollElement(element: Element, dx: number, dy: number, to: Scro
 /** Scrolls the page; on an app whose document does not scroll, the scroller at the viewport's centre. */
 export function scrollPage(dx: number, dy: number, to: ScrollEdge): ScrollPosition {
   const page = document.scrollingElement ?? document.documentElement;
-  const pageMoves = dy !== 0 || to !== null ? page.scrollHeight > page.clientHeight : page.scrollWidth > page.clientWidth;
+  const pageMoves =
+    dy !== 0 || to !== null ? page.scrollHeight > page.clientHeight : page.scrollWidth > page.clientWidth;
   const start = pageMoves ? page : (__cm.deepElementAt(innerWidth / 2, innerHeight / 2) ?? page);
   return __cm.scrollWith(start, dx, dy, to);
 }

@@ -15,7 +15,10 @@ export function serializeForModel(value: unknown, maxChars: number): { text: str
   const nodeLabel = (node: Node): string => {
     if (node instanceof Element) {
       const id = node.id ? `#${node.id}` : '';
-      const classes = [...node.classList].slice(0, 3).map((name) => `.${name}`).join('');
+      const classes = [...node.classList]
+        .slice(0, 3)
+        .map((name) => `.${name}`)
+        .join('');
       const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
       return `<${node.localName}${id}${classes}${text ? ` "${text}"` : ''}>`;
     }
@@ -34,7 +37,8 @@ export function serializeForModel(value: unknown, maxChars: number): { text: str
     const object = item as object;
     try {
       if (object instanceof Node) return nodeLabel(object);
-      if (Object.prototype.toString.call(object) === '[object Window]') return `[Window ${(object as Window).location.href}]`;
+      if (Object.prototype.toString.call(object) === '[object Window]')
+        return `[Window ${(object as Window).location.href}]`;
       if (object instanceof Error) return `${object.name}: ${object.message}`;
       if (object instanceof Date) return Number.isNaN(object.getTime()) ? 'Invalid Date' : object.toISOString();
       if (object instanceof RegExp) return String(object);
@@ -47,7 +51,8 @@ export function serializeForModel(value: unknown, maxChars: number): { text: str
     if (ancestors.includes(object)) return '[Circular]';
     budget -= 1;
     const list = Array.isArray(object) || object instanceof NodeList || object instanceof HTMLCollection;
-    if (depth >= MAX_DEPTH || budget < 0) return list ? `[Array(${(object as ArrayLike<unknown>).length})]` : '[Object]';
+    if (depth >= MAX_DEPTH || budget < 0)
+      return list ? `[Array(${(object as ArrayLike<unknown>).length})]` : '[Object]';
     ancestors.push(object);
     try {
       const items = (source: Iterable<unknown>, size: number) => {

@@ -1,4 +1,5 @@
-// In-page snapshot walker: one pass over a frame's flat tree (open shadow roots, slots) into outline nodes, rendered as compact lines.
+// In-page snapshot walker: one pass over a frame's flat tree (open shadow roots, slots) into outline nodes (rendered as
+// compact lines by snapshot-render.ts).
 
 /** One outline entry. Roles 'text' and 'options' carry `text`; every other role may carry a name, states, a ref, a value, children. */
 export interface SnapshotNode {
@@ -65,16 +66,53 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   const NAME_MAX = 100;
   const VALUE_MAX = 200;
   const OPTIONS_MAX = 30;
-  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'caption', 'legend', 'figcaption']);
+  const SKIP = new Set([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'head',
+    'meta',
+    'link',
+    'base',
+    'caption',
+    'legend',
+    'figcaption',
+  ]);
   // Roles whose name (or value) is their content: it says it all, so their text is not repeated below them.
-  const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-    'checkbox', 'radio', 'switch', 'treeitem', 'tooltip']);
+  const NAMED_BY_CONTENT = new Set([
+    'button',
+    'link',
+    'heading',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'checkbox',
+    'radio',
+    'switch',
+    'treeitem',
+    'tooltip',
+  ]);
   // Containers whose content is shown below them; naming them from content would repeat it.
-  const UNNAMED = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'listitem', 'paragraph', 'term', 'definition', 'blockquote']);
+  const UNNAMED = new Set([
+    'row',
+    'cell',
+    'gridcell',
+    'columnheader',
+    'rowheader',
+    'listitem',
+    'paragraph',
+    'term',
+    'definition',
+    'blockquote',
+  ]);
   const FOLDED = new Set(['', 'none', 'presentation', 'generic', 'rowgroup', 'separator']);
   const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
-  const CONTROL_INSIDE = 'a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable=true], '
-    + '[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [role=textbox], [role=combobox]';
+  const CONTROL_INSIDE =
+    'a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable=true], ' +
+    '[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [role=textbox], [role=combobox]';
 
   interface State {
     /** Inside a <label> whose text already names its control. */
@@ -98,8 +136,10 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     const last = out[out.length - 1];
     if (last?.role === 'text') last.text += ' ';
   };
-  const finish = (nodes: SnapshotNode[]) => nodes.filter((node) => node.role !== 'text' || (node.text = squash(node.text ?? '')) !== '');
-  const onlyControls = (nodes: SnapshotNode[]): SnapshotNode[] => nodes.flatMap((node) => (node.ref ? [node] : onlyControls(node.children ?? [])));
+  const finish = (nodes: SnapshotNode[]) =>
+    nodes.filter((node) => node.role !== 'text' || (node.text = squash(node.text ?? '')) !== '');
+  const onlyControls = (nodes: SnapshotNode[]): SnapshotNode[] =>
+    nodes.flatMap((node) => (node.ref ? [node] : onlyControls(node.children ?? [])));
 
   const walkChildren = (element: Element, out: SnapshotNode[], textOn: boolean, state: State) => {
     for (const child of Array.from(__cm.flatChildren(element))) {
@@ -123,11 +163,13 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     }
     if (attr('aria-pressed') === 'true') states += ' [pressed]';
     if (attr('aria-selected') === 'true') states += ' [selected]';
-    if (tag === 'summary' ? (element.parentElement as HTMLDetailsElement).open : attr('aria-expanded') === 'true') states += ' [expanded]';
-    if (role === 'heading') states += ` [level=${/^h[1-6]$/.test(tag) ? tag[1] : attr('aria-level') ?? '2'}]`;
+    if (tag === 'summary' ? (element.parentElement as HTMLDetailsElement).open : attr('aria-expanded') === 'true')
+      states += ' [expanded]';
+    if (role === 'heading') states += ` [level=${/^h[1-6]$/.test(tag) ? tag[1] : (attr('aria-level') ?? '2')}]`;
     if (element.matches(':disabled') || attr('aria-disabled') === 'true') states += ' [disabled]';
     if (field.required === true || attr('aria-required') === 'true') states += ' [required]';
-    if (((tag === 'input' || tag === 'textarea') && field.readOnly) || attr('aria-readonly') === 'true') states += ' [readonly]';
+    if (((tag === 'input' || tag === 'textarea') && field.readOnly) || attr('aria-readonly') === 'true')
+      states += ' [readonly]';
     if (attr('aria-invalid') === 'true') states += ' [invalid]';
     return states;
   };
@@ -139,7 +181,10 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       if (role === 'checkbox' || role === 'radio' || (role === 'button' && input.type !== 'file')) return undefined;
       // A password, or a field whose label, name or autocomplete names a secret: the value never leaves the page.
       if (__cm.secretFieldName(input) !== null) return input.value ? '[value hidden]' : undefined;
-      if (input.type === 'file') return input.files && input.files.length > 0 ? Array.from(input.files, (file) => file.name).join(', ') : undefined;
+      if (input.type === 'file')
+        return input.files && input.files.length > 0
+          ? Array.from(input.files, (file) => file.name).join(', ')
+          : undefined;
       return input.value ? clip(input.value, VALUE_MAX) : undefined;
     }
     if (tag === 'textarea') {
@@ -148,12 +193,17 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       return value ? clip(value.replace(/\r?\n/g, '\\n'), VALUE_MAX) : undefined;
     }
     if (tag === 'select') {
-      return Array.from((element as HTMLSelectElement).selectedOptions, (option) => squash(option.label)).join(', ') || undefined;
+      return (
+        Array.from((element as HTMLSelectElement).selectedOptions, (option) => squash(option.label)).join(', ') ||
+        undefined
+      );
     }
-    if (role === 'textbox' && (element as HTMLElement).isContentEditable) return clip(squash((element as HTMLElement).innerText), VALUE_MAX) || undefined;
+    if (role === 'textbox' && (element as HTMLElement).isContentEditable)
+      return clip(squash((element as HTMLElement).innerText), VALUE_MAX) || undefined;
     // A custom combobox shows its current choice as its text.
     if (role === 'combobox') return clip(__cm.visibleText(element), VALUE_MAX) || undefined;
-    if (tag === 'progress' || tag === 'meter') return `${(element as HTMLProgressElement).value}/${(element as HTMLProgressElement).max}`;
+    if (tag === 'progress' || tag === 'meter')
+      return `${(element as HTMLProgressElement).value}/${(element as HTMLProgressElement).max}`;
     if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
       return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? undefined;
     }
@@ -163,26 +213,45 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   const optionsOf = (select: HTMLSelectElement): SnapshotNode => {
     const labels = Array.from(select.options, (option) => squash(option.label));
     const more = labels.length - OPTIONS_MAX;
-    return { role: 'options', text: labels.slice(0, OPTIONS_MAX).join(' | ') + (more > 0 ? ` … ${more} more (get_text on the select lists all)` : '') };
+    return {
+      role: 'options',
+      text:
+        labels.slice(0, OPTIONS_MAX).join(' | ') +
+        (more > 0 ? ` … ${more} more (get_text on the select lists all)` : ''),
+    };
   };
 
   // A <label> whose control shows in the outline already gives that control its name; its text would say it twice.
   const labelNamesVisibleControl = (element: Element) => {
     const control = (element as HTMLLabelElement).control;
-    return !!control && control.getClientRects().length > 0 && !control.hasAttribute('aria-label') && !control.hasAttribute('aria-labelledby');
+    return (
+      !!control &&
+      control.getClientRects().length > 0 &&
+      !control.hasAttribute('aria-label') &&
+      !control.hasAttribute('aria-labelledby')
+    );
   };
   // Custom checkboxes hide the real input and style its label: the label is what a person clicks, with the input's state.
   const hiddenCheckable = (element: Element) => {
     const control = (element as HTMLLabelElement).control;
-    return control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio') && control.getClientRects().length === 0
-      ? control : null;
+    return control instanceof HTMLInputElement &&
+      (control.type === 'checkbox' || control.type === 'radio') &&
+      control.getClientRects().length === 0
+      ? control
+      : null;
   };
 
   // Our own pill is no part of the page.
   const ours = __cm.indicatorHost();
   const visit = (element: Element, out: SnapshotNode[], state: State): void => {
     const tag = element.localName;
-    if (SKIP.has(tag) || element === ours || element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
+    if (
+      SKIP.has(tag) ||
+      element === ours ||
+      element.getAttribute('aria-hidden') === 'true' ||
+      element.hasAttribute('inert')
+    )
+      return;
     const style = getComputedStyle(element);
     if (style.display === 'none') return;
     const visible = style.visibility === 'visible';
@@ -192,11 +261,24 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     const pointer = style.cursor === 'pointer';
     const namesControl = tag === 'label' && labelNamesVisibleControl(element);
     // Script-driven click targets (div soup): the outermost pointer-cursor, onclick or tabindex element outside any control.
-    const clickable = !control && visible && !state.inControl && !namesControl && element !== document.body && element !== document.documentElement
-      && ((pointer && !state.pointer) || element.hasAttribute('onclick') || (element.hasAttribute('tabindex') && (element as HTMLElement).tabIndex >= 0));
+    const clickable =
+      !control &&
+      visible &&
+      !state.inControl &&
+      !namesControl &&
+      element !== document.body &&
+      element !== document.documentElement &&
+      ((pointer && !state.pointer) ||
+        element.hasAttribute('onclick') ||
+        (element.hasAttribute('tabindex') && (element as HTMLElement).tabIndex >= 0));
     const stand = tag === 'label' && visible ? hiddenCheckable(element) : null;
     if (stand) {
-      out.push({ role: stand.type, name: clip(__cm.accessibleName(stand), NAME_MAX), states: statesOf(stand, stand.type), ref: __cm.refFor(element, context.prefix, context.counter) });
+      out.push({
+        role: stand.type,
+        name: clip(__cm.accessibleName(stand), NAME_MAX),
+        states: statesOf(stand, stand.type),
+        ref: __cm.refFor(element, context.prefix, context.counter),
+      });
       return;
     }
     if (clickable && role === '') role = 'clickable';
@@ -217,7 +299,10 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     const node: SnapshotNode = { role };
     if (control || clickable) node.ref = __cm.refFor(element, context.prefix, context.counter);
     if (!UNNAMED.has(role)) {
-      const name = role === 'iframe' ? element.getAttribute('title') || element.getAttribute('name') || '' : __cm.accessibleName(element);
+      const name =
+        role === 'iframe'
+          ? element.getAttribute('title') || element.getAttribute('name') || ''
+          : __cm.accessibleName(element);
       if (name) node.name = clip(name, NAME_MAX);
     }
     const states = statesOf(element, role);
@@ -266,64 +351,4 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   const out: SnapshotNode[] = [];
   visit(root, out, { quiet: false, inControl: false, pointer: parentPointer });
   return finish(out);
-}
-
-/**
- * Renders nodes as Playwright-style aria-snapshot lines, two spaces per level. Table rows whose cells hold only text and
- * controls become one line (`- row: a | link "b" [ref=e4] | c`), and small containers of leaves are written inline.
- */
-export function snapshotRender(nodes: SnapshotNode[]): Outline {
-  const TEXT_MAX = 300;
-  const INLINE_MAX = 240;
-  const BLOCK = new Set(['list', 'table', 'grid', 'treegrid', 'tree', 'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'region',
-    'form', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'tablist', 'toolbar', 'listbox', 'radiogroup', 'group', 'article', 'tabpanel',
-    'figure', 'document', 'application', 'combobox']);
-  const CELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
-  const outline: Outline = { lines: [], owners: [], cut: false };
-
-  const clipText = (text: string) => {
-    if (text.length <= TEXT_MAX) return text;
-    outline.cut = true;
-    return `${text.slice(0, TEXT_MAX)}…`;
-  };
-  const head = (node: SnapshotNode) => `${node.role}${node.name ? ` ${JSON.stringify(node.name)}` : ''}${node.states ?? ''}${node.ref ? ` [ref=${node.ref}]` : ''}`;
-  const isLeaf = (node: SnapshotNode) => !node.children?.length && node.owner === undefined;
-  const inline = (node: SnapshotNode) => (node.role === 'text' ? clipText(node.text ?? '') : head(node) + (node.value !== undefined ? `: ${node.value}` : ''));
-  const cellText = (node: SnapshotNode) =>
-    CELLS.has(node.role) && !node.ref && (node.children ?? []).every(isLeaf) ? (node.children ?? []).map(inline).join(' ') : undefined;
-
-  const emit = (node: SnapshotNode, depth: number) => {
-    const pad = '  '.repeat(depth);
-    if (node.role === 'text' || node.role === 'options') {
-      outline.lines.push(`${pad}- ${node.role}: ${clipText(node.text ?? '')}`);
-      return;
-    }
-    const line = `${pad}- ${head(node)}${node.value !== undefined ? `: ${node.value}` : ''}`;
-    const children = node.children ?? [];
-    if (node.owner !== undefined) outline.owners.push([outline.lines.length, node.owner]);
-    if (children.length === 0) {
-      outline.lines.push(line);
-      return;
-    }
-    if (node.value === undefined) {
-      if (node.role === 'row') {
-        const cells = children.map(cellText);
-        if (cells.every((cell) => cell !== undefined)) {
-          outline.lines.push(`${line}: ${cells.join(' | ')}`);
-          return;
-        }
-      } else if (!BLOCK.has(node.role) && children.every(isLeaf)) {
-        const joined = children.map(inline).join(' ');
-        if (joined.length <= INLINE_MAX || (children.length === 1 && children[0]!.role === 'text')) {
-          outline.lines.push(`${line}: ${joined}`);
-          return;
-        }
-      }
-    }
-    outline.lines.push(node.value === undefined ? `${line}:` : line);
-    for (const child of children) emit(child, depth + 1);
-  };
-
-  for (const node of nodes) emit(node, 0);
-  return outline;
 }

@@ -61,7 +61,17 @@ export function visibleText(root: Element): string {
     if (boxed) parts.push(' ');
   };
   walk(root);
-  return parts.join('').split('\n').map((line) => line.replace(/ +/g, ' ').replace(/ ?\t ?/g, '\t').trim()).filter(Boolean).join('\n');
+  return parts
+    .join('')
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/ +/g, ' ')
+        .replace(/ ?\t ?/g, '\t')
+        .trim(),
+    )
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The frame's visible text, shadow DOM included; none when the frame itself is hidden (a display:none iframe has a 0×0 viewport). */
@@ -135,7 +145,11 @@ export function elementHtml(element: Element, maxChars: number): TextSlice {
     const attribute = /value="[^"]*"/.exec(probe.outerHTML)?.[0];
     if (attribute) html = html.split(attribute).join('value="[hidden]"');
   }
-  const inside = [element, ...element.querySelectorAll('*'), ...roots.flatMap((root) => [...root.querySelectorAll('*')])];
+  const inside = [
+    element,
+    ...element.querySelectorAll('*'),
+    ...roots.flatMap((root) => [...root.querySelectorAll('*')]),
+  ];
   const { text, omitted } = __cm.withoutCode(html, inside);
   return { text: text.slice(0, maxChars), total: text.length, ...(omitted > 0 ? { omitted } : {}) };
 }
@@ -148,7 +162,9 @@ export function elementHtml(element: Element, maxChars: number): TextSlice {
  * spells another's is cut as one.
  */
 export function withoutCode(html: string, elements: Element[]): { text: string; omitted: number } {
-  const code = elements.filter((element) => (element.localName === 'script' || element.localName === 'style') && element.innerHTML !== '');
+  const code = elements.filter(
+    (element) => (element.localName === 'script' || element.localName === 'style') && element.innerHTML !== '',
+  );
   const cuts = code.map((element) => {
     const whole = element.outerHTML;
     const body = element.innerHTML;
@@ -195,8 +211,10 @@ export function textMatches(text: string): Element[] {
       if (element.shadowRoot) scan(element.shadowRoot);
       // Controls named by attributes, and fields showing a value, hold visible text outside text nodes.
       const field = element as HTMLInputElement;
-      const own = element.getAttribute('aria-label') ?? element.getAttribute('alt')
-        ?? (element.localName === 'input' && !__cm.isPasswordField(element) ? field.value || field.placeholder : null);
+      const own =
+        element.getAttribute('aria-label') ??
+        element.getAttribute('alt') ??
+        (element.localName === 'input' && !__cm.isPasswordField(element) ? field.value || field.placeholder : null);
       if (own?.toLowerCase().includes(needle)) add(element);
     }
   };
@@ -216,14 +234,17 @@ export function textMatches(text: string): Element[] {
 /** Answers `find`: matching elements, each shown in the row, list item or control it belongs to, as outline lines with refs. */
 export function findElements(spec: FindSpec, limit: number, prefix: string, counter: number): FindAnswer {
   const CONTEXT = 'tr, li, [role=row], [role=listitem], [role=option], [role=treeitem], [role=menuitem], [role=tab]';
-  const CONTROL = 'a[href], button, input, select, textarea, summary, label, [role=button], [role=link], [role=checkbox], [role=radio], '
-    + '[role=switch], [role=combobox], [role=textbox]';
+  const CONTROL =
+    'a[href], button, input, select, textarea, summary, label, [role=button], [role=link], [role=checkbox], [role=radio], ' +
+    '[role=switch], [role=combobox], [role=textbox]';
   const CONTEXT_MAX_ELEMENTS = 80;
   const LINES_PER_MATCH = 6;
   const needle = spec.text?.replace(/\s+/g, ' ').trim().toLowerCase();
   let hits: Element[];
   if (spec.selector !== undefined || spec.role !== undefined || spec.name !== undefined) {
-    hits = __cm.queryElements({ selector: spec.selector, role: spec.role, name: spec.name }).filter((element) => !__cm.isHidden(element));
+    hits = __cm
+      .queryElements({ selector: spec.selector, role: spec.role, name: spec.name })
+      .filter((element) => !__cm.isHidden(element));
     if (needle) {
       hits = hits.filter((element) => {
         const text = `${__cm.visibleText(element)} ${__cm.accessibleName(element)}`;
@@ -238,8 +259,12 @@ export function findElements(spec: FindSpec, limit: number, prefix: string, coun
   const seen = new Set<Element>();
   for (const hit of hits) {
     const context = hit.closest(CONTEXT);
-    let subject = context && context.getElementsByTagName('*').length <= CONTEXT_MAX_ELEMENTS ? context : hit.closest(CONTROL) ?? hit;
-    if (subject === hit && !__cm.ariaRole(hit) && hit.parentElement && __cm.ariaRole(hit.parentElement)) subject = hit.parentElement;
+    let subject =
+      context && context.getElementsByTagName('*').length <= CONTEXT_MAX_ELEMENTS
+        ? context
+        : (hit.closest(CONTROL) ?? hit);
+    if (subject === hit && !__cm.ariaRole(hit) && hit.parentElement && __cm.ariaRole(hit.parentElement))
+      subject = hit.parentElement;
     if (!seen.has(subject)) {
       seen.add(subject);
       shown.push(subject);

@@ -9,7 +9,9 @@ export interface WaitCondition {
 export function conditionHolds(condition: WaitCondition): boolean {
   if (condition.selector !== undefined) {
     // Visible on screen, whatever assistive technology is told (aria-hidden does not hide a spinner).
-    return __cm.queryElements({ selector: condition.selector }).some((element) => element.checkVisibility({ visibilityProperty: true }));
+    return __cm
+      .queryElements({ selector: condition.selector })
+      .some((element) => element.checkVisibility({ visibilityProperty: true }));
   }
   // The same matching as `find`, so what wait_for saw, find then finds (shadow DOM, field values, labels).
   return __cm.textMatches(condition.text ?? '').length > 0;

@@ -28,7 +28,13 @@ afterEach(async () => {
 export async function startBridge(options: Partial<Omit<BridgeOptions, 'auth' | 'log'>> = {}): Promise<Harness> {
   const auth = new FakeAuth();
   const lines: string[] = [];
-  const bridge = await BridgeServer.start({ port: 0, auth, log: (line) => lines.push(line), policy: () => TEST_POLICY, ...options });
+  const bridge = await BridgeServer.start({
+    port: 0,
+    auth,
+    log: (line) => lines.push(line),
+    policy: () => TEST_POLICY,
+    ...options,
+  });
   const peers: Peer[] = [];
   open.push({ bridge, peers });
   const track = (peer: Peer) => {

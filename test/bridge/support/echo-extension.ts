@@ -2,7 +2,13 @@
 // one: authenticates with the secret from CHROME_MCP_TEST_SECRET (checking the core's proof, then proving its own)
 // and answers every command at once.
 import { WebSocket } from 'ws';
-import { freshNonce, proofOf, secretKey, verifyProof, type ProofContext } from '../../../shared/protocol/bridge-proof.js';
+import {
+  freshNonce,
+  proofOf,
+  secretKey,
+  verifyProof,
+  type ProofContext,
+} from '../../../shared/protocol/bridge-proof.js';
 import { EXTENSION_ORIGIN } from '../../../shared/protocol/extension-id.js';
 import { challengeFrame, commandFrame, decodeFrame, pingFrame } from '../../../shared/protocol/wire.js';
 import { helloText } from './peer.js';

@@ -49,7 +49,9 @@ export class Peer {
   private answer: ((command: Command) => Answer | Promise<Answer>) | undefined;
 
   private constructor(readonly socket: WebSocket) {
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString(), at: performance.now() })));
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString(), at: performance.now() })),
+    );
     socket.on('error', () => undefined);
     socket.on('message', (data, isBinary) => {
       const frame = isBinary ? undefined : decodeFrame(coreFrame, data.toString());
@@ -89,14 +91,22 @@ export class Peer {
    * Says hello (or pair) and answers the core's challenge with a proof made from `secret` (or the code), whether or
    * not the core's own proof held: an attacker's moves too. `ext` names the extension in the hello.
    */
-  async greet(secretOrCode: string, options: { purpose?: 'hello' | 'pair'; ext?: ExtInfo; port?: number } = {}): Promise<Greeted> {
+  async greet(
+    secretOrCode: string,
+    options: { purpose?: 'hello' | 'pair'; ext?: ExtInfo; port?: number } = {},
+  ): Promise<Greeted> {
     const purpose = options.purpose ?? 'hello';
     const nonce = freshNonce();
     this.sendText(helloText(nonce, options.ext ?? EXT, purpose));
     const challenge = await this.next('challenge');
     const key = purpose === 'hello' ? secretKey(secretOrCode) : await codeKey(secretOrCode, challenge.salt ?? '');
     // `port`: the one the proof names, as a relay on another port would have it.
-    const context: ProofContext = { purpose, port: options.port ?? this.port, extensionNonce: nonce, coreNonce: challenge.nonce };
+    const context: ProofContext = {
+      purpose,
+      port: options.port ?? this.port,
+      extensionNonce: nonce,
+      coreNonce: challenge.nonce,
+    };
     const coreProved = await verifyProof(key, 'core', context, challenge.proof);
     this.send({ type: 'proof', proof: await proofOf(key, 'extension', context) });
     return { challenge, coreProved, context, key };

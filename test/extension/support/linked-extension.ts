@@ -34,7 +34,10 @@ export interface ChromeTab {
 /** `policy`: what the bridge serves (read on every link and on `bridge.policyChanged()`); default TEST_POLICY. */
 export type LinkedOptions = Parameters<typeof startExtensionBrowser>[0] & { policy?: () => Policy };
 
-export async function startLinkedExtension({ policy = () => TEST_POLICY, ...browserOptions }: LinkedOptions = {}): Promise<LinkedExtension> {
+export async function startLinkedExtension({
+  policy = () => TEST_POLICY,
+  ...browserOptions
+}: LinkedOptions = {}): Promise<LinkedExtension> {
   const auth = new FakeAuth();
   const fixtures = await startFixtureServer();
   const bridge = await BridgeServer.start({ port: 0, auth, log: () => undefined, policy });

@@ -2,10 +2,22 @@
 // the secret the test gives (or fails to, as a rogue on the port would), welcomes it (or refuses it), then lets the
 // test send any text, malformed frames included, and read every frame and every byte of text sent back.
 import { WebSocketServer, type WebSocket } from 'ws';
-import { freshNonce, proofOf, secretKey, verifyProof, type ProofContext } from '../../../shared/protocol/bridge-proof.js';
+import {
+  freshNonce,
+  proofOf,
+  secretKey,
+  verifyProof,
+  type ProofContext,
+} from '../../../shared/protocol/bridge-proof.js';
 import type { Policy } from '../../../shared/policy/policy.js';
 import { policyToTransfer } from '../../../shared/policy/transfer.js';
-import { decodeFrame, extensionFrame, WIRE_VERSION, type CoreFrame, type ExtensionFrame } from '../../../shared/protocol/wire.js';
+import {
+  decodeFrame,
+  extensionFrame,
+  WIRE_VERSION,
+  type CoreFrame,
+  type ExtensionFrame,
+} from '../../../shared/protocol/wire.js';
 
 type Greeting = Extract<ExtensionFrame, { type: 'hello' | 'pair' }>;
 
@@ -29,7 +41,8 @@ export class RawLink {
     socket.on('message', (data) => {
       this.texts.push(data.toString());
       const frame = decodeFrame(extensionFrame, data.toString());
-      if (!frame) throw new Error(`the extension sent a frame the wire does not know: ${data.toString().slice(0, 200)}`);
+      if (!frame)
+        throw new Error(`the extension sent a frame the wire does not know: ${data.toString().slice(0, 200)}`);
       this.received.push(frame);
       for (const wake of this.waiters.splice(0)) wake();
     });
@@ -60,7 +73,9 @@ export class RawLink {
     const context = this.context(freshNonce());
     const key = secretKey(secret);
     this.send({ type: 'challenge', nonce: context.coreNonce, proof: await proofOf(key, 'core', context) });
-    const { proof } = await this.next((frame): frame is Extract<ExtensionFrame, { type: 'proof' }> => frame.type === 'proof');
+    const { proof } = await this.next(
+      (frame): frame is Extract<ExtensionFrame, { type: 'proof' }> => frame.type === 'proof',
+    );
     return verifyProof(key, 'extension', context, proof);
   }
 
@@ -97,7 +112,8 @@ export class RawLink {
       const found = this.received.find(match);
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 500)}`);
+      if (left <= 0)
+        throw new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 500)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -120,7 +136,8 @@ export class RawCore {
       this.connections++;
       socket.once('message', (data) => {
         const greeting = decodeFrame(extensionFrame, data.toString());
-        if (greeting?.type !== 'hello' && greeting?.type !== 'pair') return socket.close(4400, 'first frame unreadable');
+        if (greeting?.type !== 'hello' && greeting?.type !== 'pair')
+          return socket.close(4400, 'first frame unreadable');
         const link = new RawLink(socket, greeting, data.toString(), this.port);
         const waiter = this.waiting.shift();
         if (waiter) waiter(link);
@@ -166,7 +183,16 @@ export class RawCore {
 
 /** Narrowing helpers for `next`. */
 export const is = {
-  result: (id: string) => (frame: ExtensionFrame): frame is Extract<ExtensionFrame, { type: 'result' }> => frame.type === 'result' && frame.id === id,
-  pong: (ts: number) => (frame: ExtensionFrame): frame is Extract<ExtensionFrame, { type: 'pong' }> => frame.type === 'pong' && frame.ts === ts,
-  progress: (id: string) => (frame: ExtensionFrame): frame is Extract<ExtensionFrame, { type: 'progress' }> => frame.type === 'progress' && frame.id === id,
+  result:
+    (id: string) =>
+    (frame: ExtensionFrame): frame is Extract<ExtensionFrame, { type: 'result' }> =>
+      frame.type === 'result' && frame.id === id,
+  pong:
+    (ts: number) =>
+    (frame: ExtensionFrame): frame is Extract<ExtensionFrame, { type: 'pong' }> =>
+      frame.type === 'pong' && frame.ts === ts,
+  progress:
+    (id: string) =>
+    (frame: ExtensionFrame): frame is Extract<ExtensionFrame, { type: 'progress' }> =>
+      frame.type === 'progress' && frame.id === id,
 };

@@ -6,13 +6,20 @@ import type { WatchedSite } from '../../support/watched-site.js';
 import type { LinkedExtension } from './linked-extension.js';
 
 /** `home` with one rule for the watched site at `level` (and the downloads switch). */
-export function withSite(home: Policy, watched: WatchedSite, level: 'blocked' | 'act', downloads = home.downloads): Policy {
+export function withSite(
+  home: Policy,
+  watched: WatchedSite,
+  level: 'blocked' | 'act',
+  downloads = home.downloads,
+): Policy {
   return { ...home, downloads, rules: [{ site: parseSitePattern(new URL(watched.origin).host), level }] };
 }
 
 /** Opens the fixture page of links, buttons and forms into the watched site; its tab handle. */
 export async function openLinksPage(linked: LinkedExtension, watched: WatchedSite): Promise<string> {
-  const opened = await linked.run('tab_new', { url: linked.fixtures.url(`policy-links.html?to=${encodeURIComponent(watched.origin)}`) });
+  const opened = await linked.run('tab_new', {
+    url: linked.fixtures.url(`policy-links.html?to=${encodeURIComponent(watched.origin)}`),
+  });
   return String(opened.data?.['tab']);
 }
 
@@ -21,7 +28,9 @@ export async function openLinksPage(linked: LinkedExtension, watched: WatchedSit
  * its focus changes during the next test, and a closed page may still have a report on its way.
  */
 export async function forgetWatched(linked: LinkedExtension, watched: WatchedSite): Promise<void> {
-  await linked.browser.evaluate(`chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => chrome.tabs.remove(tabs.map((tab) => tab.id)))`);
+  await linked.browser.evaluate(
+    `chrome.tabs.query({ url: '${watched.origin}/*' }).then((tabs) => chrome.tabs.remove(tabs.map((tab) => tab.id)))`,
+  );
   await watched.settled();
   watched.requests.length = 0;
 }

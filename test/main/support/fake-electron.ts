@@ -31,7 +31,9 @@ export class FakeDebugger extends EventEmitter {
   }
 
   sendCommand(method: string, params?: unknown, sessionId?: string): Promise<unknown> {
-    return new Promise((resolve, reject) => this.commands.push({ method, params, sessionId: sessionId ?? '', resolve, reject }));
+    return new Promise((resolve, reject) =>
+      this.commands.push({ method, params, sessionId: sessionId ?? '', resolve, reject }),
+    );
   }
 
   /** Electron's 'message' event: sessionId is '' for the page's own session. */
@@ -194,7 +196,13 @@ export const Notification = Object.assign(
 
 /** A fresh set of fakes per test file: `vi.mock('electron', () => fakeElectron())`. */
 export function fakeElectron() {
-  const partitions = new Map<string, EventEmitter & { setPermissionRequestHandler: ReturnType<typeof vi.fn>; setPermissionCheckHandler: ReturnType<typeof vi.fn> }>();
+  const partitions = new Map<
+    string,
+    EventEmitter & {
+      setPermissionRequestHandler: ReturnType<typeof vi.fn>;
+      setPermissionCheckHandler: ReturnType<typeof vi.fn>;
+    }
+  >();
   return {
     app: new FakeApp(),
     BrowserWindow: FakeBrowserWindow,
@@ -209,7 +217,10 @@ export function fakeElectron() {
       fromPartition: vi.fn((name: string) => {
         let partition = partitions.get(name);
         if (!partition) {
-          partition = Object.assign(new EventEmitter(), { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() });
+          partition = Object.assign(new EventEmitter(), {
+            setPermissionRequestHandler: vi.fn(),
+            setPermissionCheckHandler: vi.fn(),
+          });
           partitions.set(name, partition);
         }
         return partition;

@@ -23,7 +23,10 @@ export interface CliOptions {
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: options.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -61,7 +64,8 @@ export function tempDirs(prefix: string) {
     async cleanup(): Promise<void> {
       for (const dir of made.splice(0)) {
         const dataDir = join(dir, 'data');
-        if (new SecretStore(dataDir).location() === 'keychain') await (await openKeychain())?.remove(dataDir).catch(() => undefined);
+        if (new SecretStore(dataDir).location() === 'keychain')
+          await (await openKeychain())?.remove(dataDir).catch(() => undefined);
         rmSync(dir, { recursive: true, force: true });
       }
     },

@@ -16,7 +16,14 @@ const REAL_MANIFEST = fileURLToPath(new URL('../../../extension/manifest.json', 
 export function writeProbeExtension(dir: string, keyed: boolean): string {
   const { key } = JSON.parse(readFileSync(REAL_MANIFEST, 'utf8')) as { key: string };
   mkdirSync(dir, { recursive: true });
-  const manifest = { manifest_version: 3, name: 'pairing probe', version: '1', background: { service_worker: 'probe.js' }, permissions: ['nativeMessaging'], ...(keyed ? { key } : {}) };
+  const manifest = {
+    manifest_version: 3,
+    name: 'pairing probe',
+    version: '1',
+    background: { service_worker: 'probe.js' },
+    permissions: ['nativeMessaging'],
+    ...(keyed ? { key } : {}),
+  };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(join(dir, 'probe.js'), '// Code is run here by the test over CDP.\n');
   return dir;
@@ -43,25 +50,38 @@ export async function startProbeBrowser(profileDir: string, extensionDirs: strin
     for (let attempt = 0; attempt < 100; attempt++) {
       const { targetInfos } = await control.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
       const found = targetInfos.filter((info) => info.type === 'service_worker' && info.url.endsWith(`/${script}`));
-      if (found.length === extensionDirs.length) return found.map((info) => ({ id: new URL(info.url).host, targetId: info.targetId }));
+      if (found.length === extensionDirs.length)
+        return found.map((info) => ({ id: new URL(info.url).host, targetId: info.targetId }));
       await sleep(50);
     }
     throw new Error('the extension workers never started');
   };
 
   const evaluate = async (targetId: string, expression: string) => {
-    const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId,
+      flatten: true,
+    });
     try {
       // A worker's target shows up a moment before its extension APIs are bound (a module worker's longer).
       const ready = 'typeof chrome === "object" && typeof chrome.runtime?.id === "string"';
       for (let attempt = 0; attempt < 100; attempt++) {
-        const probe = await control.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression: ready, returnByValue: true }, sessionId);
+        const probe = await control.send<{ result: { value?: unknown } }>(
+          'Runtime.evaluate',
+          { expression: ready, returnByValue: true },
+          sessionId,
+        );
         if (probe.result.value === true) break;
         await sleep(50);
       }
-      const reply = await control.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
-        'Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
-      if (reply.exceptionDetails) throw new Error(`in the worker: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
+      const reply = await control.send<{
+        result: { value?: unknown };
+        exceptionDetails?: { text: string; exception?: { description?: string } };
+      }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+      if (reply.exceptionDetails)
+        throw new Error(
+          `in the worker: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`,
+        );
       return reply.result.value;
     } finally {
       await control.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);

@@ -48,13 +48,26 @@ export async function openPanel(dataDir: string): Promise<OpenPanel> {
   const address = ui.stdout.trim();
   const browser: Browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
     const errors: string[] = [];
     // A refused call's HTTP status is logged by the browser too; that is the API answering, not the page failing.
-    page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && errors.push(message.text()));
+    page.on(
+      'console',
+      (message) =>
+        message.type() === 'error' &&
+        !message.text().startsWith('Failed to load resource') &&
+        errors.push(message.text()),
+    );
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(address);
     await page.getByRole('status').filter({ hasText: 'Connected to chrome-mcp' }).waitFor();
@@ -90,7 +103,14 @@ export async function startPanel(flags: readonly string[] = []): Promise<PanelRu
   };
   try {
     const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, ...flags];
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, env: chosenBrowser ? { CHROME_MCP_CHROMIUM: chosenBrowser } : {}, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args,
+        env: chosenBrowser ? { CHROME_MCP_CHROMIUM: chosenBrowser } : {},
+        stderr: 'ignore',
+      }),
+    );
     const file = readControlFile(dataDir);
     if (!file) throw new Error('chrome-mcp wrote no control.json');
     panel = await openPanel(dataDir);
