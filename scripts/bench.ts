@@ -22,7 +22,7 @@ import { textOf, type CallResult } from '../test/support/tool-result.js';
 import { refIn, runWholeTask, type TaskBill } from '../test/support/whole-task.js';
 import { envWithoutKeychain, runCli } from '../test/pairing/support/cli.js';
 import { startExtensionBrowser } from '../test/support/extension-browser.js';
-import { TEST_POLICY } from '../test/support/test-policy.js';
+import { TEST_POLICY, testServerHosts } from '../test/support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../dist/electron/helper/cli.js', import.meta.url));
 const ECHO_EXTENSION = fileURLToPath(new URL('../test/bridge/support/echo-extension.ts', import.meta.url));
@@ -64,8 +64,10 @@ async function connect(
   env?: NodeJS.ProcessEnv,
 ): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
-  // The bench pages are served from loopback; the run trusts it, as a person would trust their own dev server.
-  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', '127.0.0.1,localhost', ...flags];
+  // The bench pages are served from loopback; the run trusts that server, by its port (a bare local host grants
+  // nothing), as a person would trust their own dev server.
+  const trust = testServerHosts().join(',');
+  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', trust, ...flags];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
