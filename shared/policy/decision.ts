@@ -45,18 +45,19 @@ export interface Refusal {
 const FLAG_FOR: Record<AccessLevel, string> = { read: '--allow', act: '--allow', trusted: '--trust' };
 
 export function deny(refusal: Refusal): Denied {
-  const { reason, site, origin, have, need, rule } = refusal;
   const [message, next] = wording(refusal);
+  return { allowed: false, ...refusalFacts(refusal), message, next };
+}
+
+/** What a refusal states about the site, optional fields only when known: the decision and its error both carry it. */
+export function refusalFacts({ reason, site, origin, have, need, rule }: Refusal) {
   return {
-    allowed: false,
     reason,
     site,
     ...(origin === undefined ? {} : { origin }),
     have,
     need,
     ...(rule === undefined ? {} : { rule }),
-    message,
-    next,
   };
 }
 
