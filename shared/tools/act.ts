@@ -9,6 +9,7 @@ const MODIFIERS = z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional(
 
 export const click = defineTool({
   name: 'click',
+  title: 'Click',
   category: 'act',
   description:
     'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true adds the new outline.',
@@ -30,6 +31,7 @@ export const click = defineTool({
 
 export const hover = defineTool({
   name: 'hover',
+  title: 'Hover',
   category: 'act',
   description: 'Move the mouse over an element or a viewport point.',
   input: z.strictObject({ ...targetShape, ...pointShape, ...tabShape }),
@@ -41,6 +43,7 @@ export const hover = defineTool({
 
 export const type = defineTool({
   name: 'type',
+  title: 'Type text',
   category: 'act',
   description:
     'Type into an element or the focused one. mode insert (default) or verbatim (keeps code indentation); clear replaces the value; submit presses Enter.',
@@ -62,6 +65,7 @@ export const type = defineTool({
 
 export const press = defineTool({
   name: 'press',
+  title: 'Press keys',
   category: 'act',
   description: 'Press a key or combo (Enter, Control+A, Shift+Tab) on the target or focused element.',
   input: z.strictObject({
@@ -78,6 +82,7 @@ export const press = defineTool({
 
 export const fill_form = defineTool({
   name: 'fill_form',
+  title: 'Fill form',
   category: 'act',
   description: 'Fill many fields at once: text, select (value or label), checkbox/radio (true/false).',
   input: z.strictObject({
@@ -96,6 +101,7 @@ export const fill_form = defineTool({
 
 export const select_option = defineTool({
   name: 'select_option',
+  title: 'Select option',
   category: 'act',
   description: 'Choose option(s) of a <select> by value or visible label.',
   input: z.strictObject({
@@ -112,6 +118,7 @@ export const select_option = defineTool({
 
 export const scroll = defineTool({
   name: 'scroll',
+  title: 'Scroll',
   category: 'act',
   description: 'Scroll the page or an element by dx/dy px, to top/bottom, or a target into view.',
   input: z.strictObject({
@@ -129,6 +136,7 @@ export const scroll = defineTool({
 
 export const wait_for = defineTool({
   name: 'wait_for',
+  title: 'Wait for',
   category: 'act',
   description: `Wait until text/selector appears (gone: disappears) or the URL contains url; timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
   input: z.strictObject({

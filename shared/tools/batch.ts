@@ -6,6 +6,7 @@ export const MAX_BATCH_STEPS = 50;
 
 export const batch = defineTool({
   name: 'batch',
+  title: 'Run steps',
   category: 'act',
   description: `Run up to ${MAX_BATCH_STEPS} tool calls in one round trip; stops at the first failure, naming the step.`,
   input: z.strictObject({

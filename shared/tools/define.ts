@@ -12,7 +12,14 @@ export function isCoreOperation(op: string): op is CoreOperation {
   return (CORE_OPERATIONS as readonly string[]).includes(op);
 }
 
-export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 'scripts';
+export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 'scripts' | 'files' | 'devtools';
+
+/**
+ * Opt-in capabilities: a tool that names one is listed and callable only when the person or a flag switches it on
+ * (`--caps`), so the schema a model pays for on every turn stays small. A tool naming none is in the default set.
+ */
+export const TOOL_CAPS = ['files', 'devtools', 'extra'] as const;
+export type ToolCap = (typeof TOOL_CAPS)[number];
 
 // Traits that depend on the call are methods: their argument is the call's arguments as the tool's own schema parsed
 // them (a method, so an entry still widens to ToolDefinition while its own methods see its own argument type).
@@ -20,9 +27,15 @@ type ToolOp = Operation | CoreOperation;
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op extends ToolOp = ToolOp> {
   name: string;
+  /** A short human title: MCP clients show it in their tool lists and approval prompts. */
+  title: string;
   category: ToolCategory;
+  /** The opt-in capability that lists it; absent: the default set. */
+  cap?: ToolCap;
   description: string;
   input: Input;
+  /** The shape of the structured data its success returns (published as `outputSchema`); absent: text only. */
+  output?: z.ZodObject;
   readOnly: boolean;
   destructive: boolean;
   /**

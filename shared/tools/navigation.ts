@@ -9,6 +9,7 @@ const NAVIGATE_TIMEOUT_MS = 30_000;
 
 export const navigate = defineTool({
   name: 'navigate',
+  title: 'Navigate',
   category: 'navigation',
   description: `Go to url, or back/forward/reload; waits for load (or waitUntil), timeout ms default ${NAVIGATE_TIMEOUT_MS}.`,
   input: z.strictObject({

@@ -4,6 +4,7 @@ import { defineTool } from './define.js';
 
 export const plan = defineTool({
   name: 'plan',
+  title: 'Post plan',
   category: 'session',
   description: 'Post your steps for the person. askFirst: wait for approval before acting.',
   input: z.strictObject({
@@ -18,6 +19,7 @@ export const plan = defineTool({
 
 export const ask = defineTool({
   name: 'ask',
+  title: 'Ask the person',
   category: 'session',
   description: 'Ask the person; waits for the reply.',
   input: z.strictObject({

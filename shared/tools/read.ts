@@ -5,6 +5,7 @@ import { frameField, tabShape, targetShape } from './target-shape.js';
 
 export const snapshot = defineTool({
   name: 'snapshot',
+  title: 'Snapshot',
   category: 'read',
   description:
     'Outline of the page and its frames: `- role "name" [ref=e1]`. Element tools take ref, selector (CSS, pierces shadow DOM) or role+name (substring; "quoted" = exact) with nth; frame = index or URL piece; element = what it is, for the person watching. Paged: limit (lines, default 400), offset.',
@@ -22,6 +23,7 @@ export const snapshot = defineTool({
 
 export const find = defineTool({
   name: 'find',
+  title: 'Find elements',
   category: 'read',
   description: 'Find elements by text, role, name or selector: refs without a full snapshot (limit default 20).',
   input: z.strictObject({
@@ -41,6 +43,7 @@ export const find = defineTool({
 
 export const frames = defineTool({
   name: 'frames',
+  title: 'List frames',
   category: 'read',
   description: 'Frame tree: index, parent, origin, url, readable, control count.',
   input: z.strictObject({ ...tabShape }),
@@ -59,6 +62,7 @@ const pageOrElementInput = z.strictObject({
 
 export const get_text = defineTool({
   name: 'get_text',
+  title: 'Get text',
   category: 'read',
   description: "Text of the page or one element (a field's value); maxChars default 8000.",
   input: pageOrElementInput,
@@ -70,6 +74,7 @@ export const get_text = defineTool({
 
 export const get_html = defineTool({
   name: 'get_html',
+  title: 'Get HTML',
   category: 'read',
   description: 'Outer HTML of the page or one element (script/style bodies as lengths); maxChars default 20000.',
   input: pageOrElementInput,
@@ -81,6 +86,7 @@ export const get_html = defineTool({
 
 export const screenshot = defineTool({
   name: 'screenshot',
+  title: 'Screenshot',
   category: 'read',
   description: 'Screenshot of the viewport, full page (clamped) or one element; JPEG unless png.',
   input: z.strictObject({

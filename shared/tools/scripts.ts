@@ -5,6 +5,7 @@ import { frameField, tabShape } from './target-shape.js';
 
 export const evaluate = defineTool({
   name: 'eval',
+  title: 'Run JavaScript',
   category: 'scripts',
   description:
     'Run a JS expression in the page or a frame (trusted sites only); promises awaited; value as JSON; refused while a password field shows.',

@@ -4,6 +4,7 @@ import { defineTool } from './define.js';
 
 export const status = defineTool({
   name: 'status',
+  title: 'Status',
   category: 'session',
   description: 'Backend in use, browser state, current tab.',
   input: z.strictObject({}),

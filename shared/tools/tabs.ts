@@ -4,6 +4,7 @@ import { defineTool } from './define.js';
 
 export const tabs = defineTool({
   name: 'tabs',
+  title: 'List tabs',
   category: 'tabs',
   description: 'List tabs: id, title, url; * current, + opened by this agent.',
   input: z.strictObject({}),
@@ -15,6 +16,7 @@ export const tabs = defineTool({
 
 export const tab_use = defineTool({
   name: 'tab_use',
+  title: 'Use a tab',
   category: 'tabs',
   description: 'Make a tab current: reuse one matching url (exact, path, origin) or open it in the background.',
   input: z.strictObject({
@@ -30,6 +32,7 @@ export const tab_use = defineTool({
 
 export const tab_new = defineTool({
   name: 'tab_new',
+  title: 'New tab',
   category: 'tabs',
   description: 'Open a tab (background unless focus) and make it current.',
   input: z.strictObject({
@@ -45,6 +48,7 @@ export const tab_new = defineTool({
 
 export const tab_select = defineTool({
   name: 'tab_select',
+  title: 'Select tab',
   category: 'tabs',
   description: 'Make a tab current; focus: true brings it to the front.',
   input: z.strictObject({ tab: z.string(), focus: z.boolean().optional() }),
@@ -56,6 +60,7 @@ export const tab_select = defineTool({
 
 export const tab_close = defineTool({
   name: 'tab_close',
+  title: 'Close tab',
   category: 'tabs',
   description: 'Close a tab this agent opened (default the current one).',
   input: z.strictObject({ tab: z.string().optional() }),
