@@ -19,11 +19,17 @@ function cell(text: string): string {
     .join('`');
 }
 
+/** Where the tool is listed: the default set, or the `--caps` name that switches it on. */
+function listedIn(tool: ToolDefinition): string {
+  return tool.cap ? `\`--caps ${tool.cap}\`` : 'default';
+}
+
 export function renderTable(catalog: readonly ToolDefinition[]): string {
   const rows = catalog.map(
-    (tool) => `| ${tool.category} | \`${tool.name}\` | ${cell(tool.description)} | ${effect(tool)} |`,
+    (tool) =>
+      `| ${tool.category} | \`${tool.name}\` | ${cell(tool.description)} | ${effect(tool)} | ${listedIn(tool)} |`,
   );
-  return ['| category | tool | what it does | effect |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| category | tool | what it does | effect | listed |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** The README with the region between the markers replaced; undefined when the markers are missing. */

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { policyFromFlags, type PolicyFlags } from '../../shared/policy/flags.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
+import { TOOL_CAPS, type ToolCap } from '../../shared/tools/define.js';
 import type { BrowserChoice } from './backend/backend-manager.js';
 import { VERSION } from './version.js';
 
@@ -28,6 +29,8 @@ export interface Config {
   controlPort: number;
   /** The person's extra Chromium flags for the fallback browser (`--browser-arg`). */
   browserArgs: string[];
+  /** Opt-in tool capabilities every session of this core lists (`--caps`); a relay's session may add its own. */
+  caps: ToolCap[];
 }
 
 /** Flags chrome-mcp sets itself: the profile it owns, and the pipe that is its only way in. */
@@ -56,6 +59,7 @@ Options:
   --control-port N         loopback port of the control API the panel uses (default 0 = any free port)
   --browser-arg=FLAG       an extra Chromium flag for the browser chrome-mcp launches, e.g. --browser-arg=--lang=fr
                            (repeatable; the = is needed)
+  --caps CAP[,CAP]         opt-in tools to list as well: ${TOOL_CAPS.join(', ')} (README "Tools"; repeatable)
   --help                   show this help
   --version                show the version
 `;
@@ -71,6 +75,7 @@ const OPTIONS = {
   policy: { type: 'string' },
   'control-port': { type: 'string' },
   'browser-arg': { type: 'string', multiple: true },
+  caps: { type: 'string', multiple: true },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -127,6 +132,8 @@ export function parseCli(
       `--browser-arg takes a Chromium flag (--name or --name=value) other than ${OWNED_BROWSER_FLAGS.join(', ')}, not "${badArg}"`,
       usage,
     );
+  const caps = parseCaps(values.caps ?? []);
+  if (typeof caps === 'string') return badFlag(caps, usage);
   const grants = { allow: values.allow ?? [], trust: values.trust ?? [] };
   try {
     policyFromFlags(grants);
@@ -147,8 +154,17 @@ export function parseCli(
       policyFileRequired: values.policy !== undefined,
       controlPort,
       browserArgs,
+      caps,
     },
   };
+}
+
+/** The capabilities named, each once; or why a name is not one. */
+function parseCaps(flags: string[]): ToolCap[] | string {
+  const names = flags.flatMap((flag) => flag.split(',')).map((name) => name.trim());
+  const bad = names.find((name) => !(TOOL_CAPS as readonly string[]).includes(name));
+  if (bad !== undefined) return `--caps takes ${TOOL_CAPS.join(', ')}, not "${bad}"`;
+  return [...new Set(names as ToolCap[])];
 }
 
 function isPort(port: number): boolean {

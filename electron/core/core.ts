@@ -24,6 +24,7 @@ import { createBridgeAuth, type PairingAuth } from './pairing/bridge-auth.js';
 import { BridgeStateFile } from './pairing/bridge-state.js';
 import { ensurePrivateDir } from './pairing/private-files.js';
 import { SecretStore } from './pairing/secret-store.js';
+import type { ToolCap } from '../../shared/tools/define.js';
 
 export interface Core {
   executor: Executor;
@@ -32,6 +33,8 @@ export interface Core {
   controlServer: ControlServer;
   /** The MCP sessions served from this core, however they reach it (stdio, the core socket). */
   agents: AgentRegistry;
+  /** The opt-in tool capabilities its sessions list (`--caps`). */
+  caps: readonly ToolCap[];
   /** `agent`: the MCP session asking, whose own current tab the report shows (none: the panel, the tab used last). */
   status(agent?: AgentContext): Promise<StatusReport>;
   close(): Promise<void>;
@@ -149,6 +152,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     control,
     controlServer,
     agents,
+    caps: config.caps,
     status,
     async close() {
       stateFile.stopped();

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readCoreFile } from '../core/host/core-file.js';
 import { greetCore } from '../core/host/handshake.js';
 import type { Log } from '../core/log.js';
+import type { ToolCap } from '../../shared/tools/define.js';
 
 export interface RelayOptions {
   dataDir: string;
@@ -17,6 +18,8 @@ export interface RelayOptions {
   log: Log;
   /** How long to wait for a core, a started one included, before giving up. */
   waitMs?: number;
+  /** The opt-in tools this client's session lists (its `--caps`), besides the core's own. */
+  caps?: readonly ToolCap[];
 }
 
 const RETRY_MS = 100;
@@ -31,8 +34,9 @@ export async function runRelay({
   output,
   log,
   waitMs = 15_000,
+  caps = [],
 }: RelayOptions): Promise<number> {
-  const socket = await reachCore(dataDir, startCore, log, waitMs);
+  const socket = await reachCore(dataDir, startCore, log, waitMs, caps);
   if (typeof socket === 'string') {
     log(`no chrome-mcp core answered for ${dataDir} within ${waitMs / 1000} s (${socket})`);
     return 1;
@@ -43,11 +47,17 @@ export async function runRelay({
 type Dialled = Socket | { absent: boolean; why: string };
 
 /** The authenticated socket, or why the last try failed. */
-async function reachCore(dataDir: string, startCore: () => void, log: Log, waitMs: number): Promise<Socket | string> {
+async function reachCore(
+  dataDir: string,
+  startCore: () => void,
+  log: Log,
+  waitMs: number,
+  caps: readonly ToolCap[],
+): Promise<Socket | string> {
   const deadline = performance.now() + waitMs;
   let started = false;
   for (;;) {
-    const dialled = await dial(dataDir);
+    const dialled = await dial(dataDir, caps);
     if (!('why' in dialled)) return dialled;
     if (dialled.absent && !started) {
       started = true;
@@ -60,7 +70,7 @@ async function reachCore(dataDir: string, startCore: () => void, log: Log, waitM
 }
 
 /** One try. `absent`: nothing serves this data dir, so a core should be started; otherwise one is there but refused us. */
-async function dial(dataDir: string): Promise<Dialled> {
+async function dial(dataDir: string, caps: readonly ToolCap[]): Promise<Dialled> {
   const file = readCoreFile(dataDir);
   if (!file) return { absent: true, why: 'no running core has written core.json' };
   const socket = connect(file.socket);
@@ -79,7 +89,7 @@ async function dial(dataDir: string): Promise<Dialled> {
     };
   }
   try {
-    await greetCore(socket, file.token);
+    await greetCore(socket, file.token, caps);
     return socket;
   } catch (error) {
     socket.destroy();

@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   PLAN_NOT_APPROVED: 'The person has not approved your plan yet. Wait for them; `status` shows when it is approved.',
   BAD_ARGS: 'The arguments are invalid. Read the tool schema and call again.',
   UNKNOWN_TOOL: 'No such tool. Call tools/list.',
+  TOOL_OFF: 'That tool is opt-in and off for this session. Ask the person to add its capability to --caps.',
   STOPPED: 'The call was stopped before it finished. Check the page (`snapshot`) before going on.',
   BATCH_STEP_FAILED: 'A batch step failed; steps after it did not run. Fix that step and run the rest.',
   CDP_ERROR: 'The browser refused a command. Retry; if it persists, call `snapshot` to re-sync.',

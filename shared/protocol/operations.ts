@@ -31,6 +31,16 @@ export type PageOperation = (typeof PAGE_OPERATIONS)[number];
 export type TabOperation = (typeof TAB_OPERATIONS)[number];
 export type Operation = (typeof OPERATIONS)[number];
 
+/**
+ * The wire's own operations that name a held act: each goes to the backend (and the link of it) that holds the act,
+ * whichever serves calls now (electron/core/backend/held-routes.ts). Said here once, for every router.
+ */
+const HOLDER_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['release_held']);
+
+export function goesToHolder(op: Operation): boolean {
+  return HOLDER_OPERATIONS.has(op);
+}
+
 /** What an operation answers: a terse line or block for the model, optionally an image and structured data. */
 export interface OperationResult {
   text: string;

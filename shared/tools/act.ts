@@ -12,7 +12,7 @@ export const click = defineTool({
   title: 'Click',
   category: 'act',
   description:
-    'Click an element (scrolled into view, checked not covered) or viewport x,y; count 2 = double; snapshot: true adds the new outline.',
+    'Click a target (scrolled into view, checked not covered) or x,y; count 2 = double; snapshot adds the new outline.',
   input: z.strictObject({
     ...targetShape,
     ...pointShape,
@@ -46,7 +46,7 @@ export const type = defineTool({
   title: 'Type text',
   category: 'act',
   description:
-    'Type into an element or the focused one. mode insert (default) or verbatim (keeps code indentation); clear replaces the value; submit presses Enter.',
+    'Type into the target or focused element; mode verbatim keeps code indentation; clear replaces the value; submit presses Enter.',
   input: z.strictObject({
     ...targetShape,
     text: z.string(),
@@ -103,6 +103,7 @@ export const select_option = defineTool({
   name: 'select_option',
   title: 'Select option',
   category: 'act',
+  cap: 'extra',
   description: 'Choose option(s) of a <select> by value or visible label.',
   input: z.strictObject({
     ...targetShape,
@@ -138,7 +139,7 @@ export const wait_for = defineTool({
   name: 'wait_for',
   title: 'Wait for',
   category: 'act',
-  description: `Wait until text/selector appears (gone: disappears) or the URL contains url; timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
+  description: `Wait until text/selector appears (gone: disappears) or the URL contains url; after timeout ms (default ${WAIT_TIMEOUT_MS}): matched:false.`,
   input: z.strictObject({
     text: z.string().optional(),
     selector: z.string().optional(),
@@ -148,6 +149,7 @@ export const wait_for = defineTool({
     timeout: z.number().optional(),
     ...tabShape,
   }),
+  output: z.object({ matched: z.boolean(), frame: z.number().optional() }),
   readOnly: true,
   destructive: false,
   policy: 'read',

@@ -8,6 +8,7 @@ export const batch = defineTool({
   name: 'batch',
   title: 'Run steps',
   category: 'act',
+  cap: 'extra',
   description: `Run up to ${MAX_BATCH_STEPS} tool calls in one round trip; stops at the first failure, naming the step.`,
   input: z.strictObject({
     steps: z

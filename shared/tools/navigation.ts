@@ -19,6 +19,13 @@ export const navigate = defineTool({
     timeout: z.number().optional(),
     ...tabShape,
   }),
+  // A download leaves the tab where it was, and says so instead of a page.
+  output: z.object({
+    url: z.string().optional(),
+    title: z.string().optional(),
+    status: z.number().optional(),
+    download: z.boolean().optional(),
+  }),
   readOnly: false,
   destructive: false,
   policy: 'read',

@@ -8,7 +8,7 @@ export const snapshot = defineTool({
   title: 'Snapshot',
   category: 'read',
   description:
-    'Outline of the page and its frames: `- role "name" [ref=e1]`. Element tools take ref, selector (CSS, pierces shadow DOM) or role+name (substring; "quoted" = exact) with nth; frame = index or URL piece; element = what it is, for the person watching. Paged: limit (lines, default 400), offset.',
+    'Outline of the page and frames: `- role "name" [ref=e1]`. Element tools take ref, selector (CSS, pierces shadow DOM) or role+name (substring; "quoted" = exact) + nth; frame = index or URL piece; element = what it is, for the person. Paged: limit (default 400 lines), offset.',
   input: z.strictObject({
     frame: frameField,
     limit: z.number().optional(),
@@ -25,7 +25,7 @@ export const find = defineTool({
   name: 'find',
   title: 'Find elements',
   category: 'read',
-  description: 'Find elements by text, role, name or selector: refs without a full snapshot (limit default 20).',
+  description: 'Elements by text, role, name or selector, with refs, without a full snapshot (limit default 20).',
   input: z.strictObject({
     text: z.string().optional(),
     role: z.string().optional(),
@@ -45,6 +45,7 @@ export const frames = defineTool({
   name: 'frames',
   title: 'List frames',
   category: 'read',
+  cap: 'extra',
   description: 'Frame tree: index, parent, origin, url, readable, control count.',
   input: z.strictObject({ ...tabShape }),
   readOnly: true,
@@ -76,6 +77,7 @@ export const get_html = defineTool({
   name: 'get_html',
   title: 'Get HTML',
   category: 'read',
+  cap: 'extra',
   description: 'Outer HTML of the page or one element (script/style bodies as lengths); maxChars default 20000.',
   input: pageOrElementInput,
   readOnly: true,

@@ -8,11 +8,18 @@ export const evaluate = defineTool({
   title: 'Run JavaScript',
   category: 'scripts',
   description:
-    'Run a JS expression in the page or a frame (trusted sites only); promises awaited; value as JSON; refused while a password field shows.',
+    'Run a JS expression in the page or a frame (trusted sites only); promises awaited; value as JSON; refused if a password field shows.',
   input: z.strictObject({
     expression: z.string(),
     frame: frameField,
     ...tabShape,
+  }),
+  // The value itself is in the text (as JSON): this says whether it is one, and which sends were held.
+  output: z.object({
+    ok: z.boolean(),
+    type: z.string().optional(),
+    held: z.array(z.string()).optional(),
+    heldLater: z.array(z.string()).optional(),
   }),
   readOnly: false,
   destructive: false,

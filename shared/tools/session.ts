@@ -8,6 +8,15 @@ export const status = defineTool({
   category: 'session',
   description: 'Backend in use, browser state, current tab.',
   input: z.strictObject({}),
+  // The parts' own fields are electron/core/mcp/status.ts's report, passed through as they are.
+  output: z.object({
+    backend: z.enum(['extension', 'fallback', 'none']),
+    extension: z.looseObject({ connected: z.boolean() }),
+    browser: z.unknown(),
+    tab: z.unknown(),
+    lastCall: z.unknown(),
+    oversight: z.unknown(),
+  }),
   readOnly: true,
   destructive: false,
   policy: 'none',

@@ -2,12 +2,18 @@
 import { z } from 'zod';
 import { defineTool } from './define.js';
 
+// What an open or reuse answers: the handle the agent keeps, and the page it landed on when it loaded one.
+const OPENED = z.object({ tab: z.string(), url: z.string().optional(), title: z.string().optional() });
+
 export const tabs = defineTool({
   name: 'tabs',
   title: 'List tabs',
   category: 'tabs',
   description: 'List tabs: id, title, url; * current, + opened by this agent.',
   input: z.strictObject({}),
+  output: z.object({
+    tabs: z.array(z.object({ tab: z.string(), title: z.string(), url: z.string(), current: z.boolean() })),
+  }),
   readOnly: true,
   destructive: false,
   policy: 'none',
@@ -18,11 +24,13 @@ export const tab_use = defineTool({
   name: 'tab_use',
   title: 'Use a tab',
   category: 'tabs',
+  cap: 'extra',
   description: 'Make a tab current: reuse one matching url (exact, path, origin) or open it in the background.',
   input: z.strictObject({
     url: z.string(),
     focus: z.boolean().optional(),
   }),
+  output: OPENED,
   readOnly: false,
   destructive: false,
   policy: 'read',
@@ -39,6 +47,7 @@ export const tab_new = defineTool({
     url: z.string().optional(),
     focus: z.boolean().optional(),
   }),
+  output: OPENED,
   readOnly: false,
   destructive: false,
   policy: 'read',

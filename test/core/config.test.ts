@@ -24,7 +24,20 @@ describe('parseCli', () => {
       policyFileRequired: false,
       controlPort: 0,
       browserArgs: [],
+      caps: [],
     });
+  });
+
+  it('takes --caps as a list of opt-in capabilities, each once, and refuses a name that is not one', () => {
+    expect(config(parseCli(['--caps', 'files,extra', '--caps', 'files'], {}, 'linux')).caps).toEqual([
+      'files',
+      'extra',
+    ]);
+    const outcome = parseCli(['--caps', 'files,everything'], {}, 'linux');
+    expect(outcome).toMatchObject({ kind: 'exit', code: 2 });
+    expect(outcome.kind === 'exit' && outcome.stderr).toContain(
+      '--caps takes files, devtools, extra, not "everything"',
+    );
   });
 
   it('passes --browser-arg flags to the fallback browser, and refuses one that is no flag or is ours to set', () => {

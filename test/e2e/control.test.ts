@@ -16,6 +16,7 @@ import { personAt } from '../support/person.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
 import { testServerFlags } from '../support/test-policy.js';
+import { ALL_CAPS } from '../support/all-caps.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
@@ -41,6 +42,8 @@ beforeAll(async () => {
     dataDir,
     ...testServerFlags('act', ['127.0.0.1']),
     '--browser-arg=--remote-debugging-port=0',
+    // batch is opt-in
+    ...ALL_CAPS,
   ];
   client = new Client({ name: 'control-e2e', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, env: childEnv, stderr: 'ignore' }));

@@ -32,8 +32,8 @@ afterAll(async () => {
   await fixtures.close();
 });
 
-async function connect(dataDir: string, name: string): Promise<Client> {
-  const { client } = await relayClient(dataDir, name);
+async function connect(dataDir: string, name: string, extra: readonly string[] = []): Promise<Client> {
+  const { client } = await relayClient(dataDir, name, extra);
   clients.push(client);
   return client;
 }
@@ -72,6 +72,16 @@ describe('chrome-mcp relay', () => {
     expect(second.isError, textOf(second)).toBeFalsy();
     // Both relays may have started a core; the one that lost found the other serving and left.
     await expect.poll(() => serveProcesses(dataDir), { timeout: 10_000 }).toEqual([readCoreFile(dataDir)!.pid]);
+  });
+
+  it("lists each session's own opt-in tools: the ones its relay's --caps names, and no others", async () => {
+    const dataDir = freshDataDir();
+    const plain = await connect(dataDir, 'default-set');
+    const wide = await connect(dataDir, 'with-extra', ['--caps', 'extra']);
+    const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names(wide)).toContain('get_html');
+    expect(await names(plain)).not.toContain('get_html');
+    expect(textOf(await plain.callTool({ name: 'get_html', arguments: {} }))).toMatch(/^TOOL_OFF: /);
   });
 
   it('replaces a core that was killed outright, clearing the socket file it left', async () => {

@@ -71,13 +71,15 @@ export function controlOf(dataDir: string): ControlClient {
 }
 
 /** An MCP client named `name` through its own `chrome-mcp relay`, the way Claude Desktop would run it. */
+/** `extra`: more of the relay's own flags (its `--caps`). */
 export async function relayClient(
   dataDir: string,
   name: string,
+  extra: readonly string[] = [],
 ): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'relay', ...coreFlags(dataDir)],
+    args: [CLI, 'relay', ...coreFlags(dataDir), ...extra],
     env: childEnv,
     stderr: 'pipe',
   });

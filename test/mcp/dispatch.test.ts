@@ -10,6 +10,7 @@ import { type StatusInputs, statusReport } from '../../electron/core/mcp/status.
 import { ERROR_CODES, ToolError } from '../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
 import { CATALOG } from '../../shared/tools/catalog.js';
+import { TOOL_CAPS, type ToolCap, type ToolDefinition } from '../../shared/tools/define.js';
 import { textOf } from '../support/tool-result.js';
 import { makeHub, tempDataDirs } from '../control/support.js';
 import { TEST_POLICY } from '../support/test-policy.js';
@@ -42,6 +43,8 @@ function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: Status
   return { choice: 'auto', lastCall, extension, fallback };
 }
 
+const LISTED: readonly ToolDefinition[] = CATALOG;
+
 const open: { client: Client }[] = [];
 const dataDirs = tempDataDirs();
 
@@ -50,6 +53,7 @@ async function connect(
   script: Partial<Record<Operation, Step>> = {},
   state: StatusInputs = inputs(IDLE),
   agents = new AgentRegistry(),
+  caps: readonly ToolCap[] = [],
 ) {
   const executor = new ScriptedExecutor(script);
   const logged: string[] = [];
@@ -57,6 +61,7 @@ async function connect(
   const server = buildServer(
     { executor, status: () => statusReport(state), control: hub, agents, log: (line) => logged.push(line) },
     agents.open(),
+    caps,
   );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   // Every message the server puts on the wire, to measure it and to see notifications the client may not surface.
@@ -78,10 +83,10 @@ afterEach(async () => {
 });
 
 describe('tools/list', () => {
-  it('lists every catalog tool in at most 10 KiB on the wire', async () => {
+  it('lists the default set in at most 10 KiB on the wire', async () => {
     const { client, sent } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(CATALOG.map((tool) => tool.name));
+    expect(tools.map((tool) => tool.name)).toEqual(LISTED.filter((tool) => !tool.cap).map((tool) => tool.name));
     const response = sent.find((message) => 'result' in message && 'tools' in message.result);
     const bytes = Buffer.byteLength(JSON.stringify(response));
     console.log(`tools/list: ${bytes} bytes for ${tools.length} tools`);
@@ -89,20 +94,21 @@ describe('tools/list', () => {
   });
 
   it("publishes each tool's own arguments and annotations, without schema noise", async () => {
-    const { client } = await connect();
+    const { client } = await connect({}, inputs(IDLE), new AgentRegistry(), TOOL_CAPS);
     const { tools } = await client.listTools();
-    for (const definition of CATALOG) {
+    expect(tools).toHaveLength(CATALOG.length);
+    for (const definition of LISTED) {
       const listed = tools.find((tool) => tool.name === definition.name)!;
+      expect(listed.title).toBe(definition.title);
       expect(listed.description).toBe(definition.description);
       expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(Object.keys(definition.input.shape));
-      expect(listed.annotations?.readOnlyHint).toBe(definition.readOnly);
+      expect(Object.keys(listed.outputSchema?.properties ?? {})).toEqual(Object.keys(definition.output?.shape ?? {}));
+      expect(listed.annotations?.readOnlyHint ?? false).toBe(definition.readOnly);
       if (!definition.readOnly) expect(listed.annotations?.destructiveHint).toBe(definition.destructive);
-      expect(JSON.stringify(listed.inputSchema)).not.toMatch(/\$schema|"additionalProperties":false/);
+      expect(JSON.stringify(listed)).not.toMatch(/\$schema|"additionalProperties":false|"properties":\{\}/);
     }
-    expect(tools.find((tool) => tool.name === 'tab_close')?.annotations).toEqual({
-      readOnlyHint: false,
-      destructiveHint: true,
-    });
+    // readOnlyHint defaults to false, so a tool that writes only says whether it destroys.
+    expect(tools.find((tool) => tool.name === 'tab_close')?.annotations).toEqual({ destructiveHint: true });
     expect(tools.find((tool) => tool.name === 'type')?.inputSchema.required).toEqual(['text']);
   });
 });
@@ -179,11 +185,16 @@ describe('errors', () => {
   });
 
   it("keeps an error's data as structuredContent", async () => {
-    const { client } = await connect({
-      batch: async () => {
-        throw new ToolError('BATCH_STEP_FAILED', 'step 2 (click) failed: NOT_FOUND', { data: { step: 2 } });
+    const { client } = await connect(
+      {
+        batch: async () => {
+          throw new ToolError('BATCH_STEP_FAILED', 'step 2 (click) failed: NOT_FOUND', { data: { step: 2 } });
+        },
       },
-    });
+      inputs(IDLE),
+      new AgentRegistry(),
+      ['extra'],
+    );
     const result = await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'tabs' }] } });
     expect(result.structuredContent).toEqual({ code: 'BATCH_STEP_FAILED', step: 2 });
   });
@@ -192,13 +203,32 @@ describe('errors', () => {
 describe('results', () => {
   it('runs a page tool through the executor with the validated arguments', async () => {
     const { client, executor } = await connect({
-      eval: async (args) => ({ text: `"${String(args['expression'])}"`, data: { value: 'ok' } }),
+      eval: async (args) => ({
+        text: `"${String(args['expression'])}"`,
+        data: { ok: true, type: 'string', internal: 'not for the client' },
+      }),
     });
     const result = await client.callTool({ name: 'eval', arguments: { expression: 'document.title', frame: 1 } });
     expect(result.isError).toBeFalsy();
     expect(executor.calls).toEqual([{ op: 'eval', args: { expression: 'document.title', frame: 1 } }]);
     expect(textOf(result)).toBe('"document.title"');
-    expect(result.structuredContent).toEqual({ value: 'ok' });
+    // Only what eval's output shape declares goes out.
+    expect(result.structuredContent).toEqual({ ok: true, type: 'string' });
+  });
+
+  it('answers in text only for a tool that declares no output shape', async () => {
+    const { client } = await connect({ snapshot: async () => ({ text: '- button "Go"', data: { totalLines: 1 } }) });
+    const result = await client.callTool({ name: 'snapshot', arguments: {} });
+    expect(textOf(result)).toBe('- button "Go"');
+    expect(result.structuredContent).toBeUndefined();
+  });
+
+  it('answers INTERNAL, never a result off its published schema, when an op breaks its output shape', async () => {
+    const { client, logged } = await connect({ tabs: async () => ({ text: 't1 x', data: { tabs: 'none' } }) });
+    const result = await client.callTool({ name: 'tabs', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^INTERNAL: the result did not match its output schema/);
+    expect(logged.join('\n')).toContain('tabs failed');
   });
 
   it('names the calling session and the sessions open, so each keeps its own current tab', async () => {
@@ -306,7 +336,7 @@ describe('progress', () => {
   };
 
   it('sends every report as notifications/progress, always growing, when the request carries a progressToken', async () => {
-    const { client } = await connect({ batch: batchWithNavigate });
+    const { client } = await connect({ batch: batchWithNavigate }, inputs(IDLE), new AgentRegistry(), ['extra']);
     const seen: Progress[] = [];
     await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } }, undefined, {
       onprogress: (progress) => seen.push(progress),
@@ -338,8 +368,28 @@ describe('progress', () => {
   });
 
   it('sends none without a progressToken', async () => {
-    const { client, sent } = await connect({ batch: batchWithNavigate });
+    const { client, sent } = await connect({ batch: batchWithNavigate }, inputs(IDLE), new AgentRegistry(), ['extra']);
     await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } });
     expect(sent.filter((message) => 'method' in message && message.method === 'notifications/progress')).toEqual([]);
+  });
+});
+
+describe('opt-in capabilities', () => {
+  it('lists a capability its session switched on, and refuses a tool that is off by name with TOOL_OFF', async () => {
+    const off = await connect();
+    expect((await off.client.listTools()).tools.map((tool) => tool.name)).not.toContain('get_html');
+    const refused = await off.client.callTool({ name: 'get_html', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(
+      'TOOL_OFF: get_html is in the opt-in "extra" tools, which are off.\n' +
+        'Next: Ask the person to start chrome-mcp with --caps extra, or do without get_html.',
+    );
+    expect(off.executor.calls).toEqual([]);
+
+    const on = await connect({ get_html: async () => ({ text: '<p>hi</p>' }) }, inputs(IDLE), new AgentRegistry(), [
+      'extra',
+    ]);
+    expect((await on.client.listTools()).tools.map((tool) => tool.name)).toContain('get_html');
+    expect(textOf(await on.client.callTool({ name: 'get_html', arguments: {} }))).toBe('<p>hi</p>');
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf, type CallResult } from '../support/tool-result.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
+import { ALL_CAPS } from '../support/all-caps.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const JWT =
@@ -44,7 +45,7 @@ beforeAll(async () => {
   const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, '--headless', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS],
+    args: [CLI, '--headless', '--port', '0', '--data-dir', dataDir, ...ALL_CAPS, ...TEST_POLICY_FLAGS],
     env: chosenBrowser ? { CHROME_MCP_CHROMIUM: chosenBrowser } : {},
     stderr: 'pipe',
   });

@@ -29,7 +29,7 @@ const leaky: Executor = {
     if (op === 'screenshot') return { text: `shot of ${URL_WITH_TOKEN}`, image: { data: PNG, mimeType: 'image/png' } };
     return {
       text: `deploy token ${TOKEN}`,
-      data: { url: URL_WITH_TOKEN, headers: { Authorization: `Bearer ${TOKEN}` } },
+      data: { tab: 't1', url: URL_WITH_TOKEN, title: `Authorization: Bearer ${TOKEN}` },
     };
   },
 };
@@ -68,14 +68,16 @@ describe('the core', () => {
   it('redacts text, structured data and progress of a result', async () => {
     const client = await connect();
     const progress: Progress[] = [];
-    const result = await client.callTool({ name: 'snapshot', arguments: {} }, undefined, {
+    // tab_new declares an output shape, so its data goes out as structuredContent.
+    const result = await client.callTool({ name: 'tab_new', arguments: {} }, undefined, {
       onprogress: (update) => progress.push(update),
     });
     const everything = JSON.stringify({ text: textOf(result), data: result.structuredContent, progress });
     expect(textOf(result)).toBe('deploy token ghp_[redacted 36 chars]');
     expect(result.structuredContent).toEqual({
+      tab: 't1',
       url: 'https://app.example.com/home?access_token=[redacted 24 chars]',
-      headers: { Authorization: 'Bearer [redacted 40 chars]' },
+      title: 'Authorization: Bearer [redacted 40 chars]',
     });
     expect(progress.map((update) => update.message)).toEqual([
       'navigating to https://app.example.com/home?access_token=[redacted 24 chars]',
@@ -143,8 +145,9 @@ describe('the extension', () => {
       result: {
         text: 'deploy token ghp_[redacted 36 chars]',
         data: {
+          tab: 't1',
           url: 'https://app.example.com/home?access_token=[redacted 24 chars]',
-          headers: { Authorization: 'Bearer [redacted 40 chars]' },
+          title: 'Authorization: Bearer [redacted 40 chars]',
         },
       },
     });

@@ -11,6 +11,7 @@ import type { StatusReport } from '../../electron/core/mcp/status.js';
 import { until } from '../extension/support/until.js';
 import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from './extension-browser.js';
+import { ALL_CAPS } from './all-caps.js';
 
 export interface LinkedCore {
   /** The agent's side: a real MCP client on the server's stdio. */
@@ -44,7 +45,8 @@ export async function startLinkedCore(flags: readonly string[]): Promise<LinkedC
   try {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir, ...flags],
+      // Every opt-in tool listed: these runs cover the whole catalog.
+      args: [CLI, '--headless', '--browser', 'extension', '--port', '0', '--data-dir', dataDir, ...ALL_CAPS, ...flags],
       env: env as Record<string, string>,
       stderr: 'pipe',
     });

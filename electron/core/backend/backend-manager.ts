@@ -2,7 +2,13 @@
 // connected and answers, else the fallback browser when allowed, else NO_BACKEND with the fix. A held act's decision
 // goes to the backend that held it, whichever serves now.
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import {
+  type Executor,
+  goesToHolder,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+} from '../../../shared/protocol/operations.js';
 import { heldGoneError, heldIdOf, HeldRoutes } from './held-routes.js';
 
 export type BrowserChoice = 'auto' | 'extension' | 'fallback';
@@ -40,7 +46,7 @@ export class BackendManager implements Executor {
   }
 
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
-    if (op === 'release_held') return this.release(args, ctx);
+    if (goesToHolder(op)) return this.release(op, args, ctx);
     const { executor, selection } = await this.select();
     this.last = selection;
     try {
@@ -52,12 +58,12 @@ export class BackendManager implements Executor {
   }
 
   /** The person's decision, to the backend that held the act (the extension may have connected since, or gone). */
-  private release(args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
+  private release(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     const id = heldIdOf(args);
     const holder = this.holders.take(id);
     if (!holder)
       throw heldGoneError(id, 'no browser of this server holds it (decided already, or held before a restart)');
-    return holder.run('release_held', args, ctx);
+    return holder.run(op, args, ctx);
   }
 
   private async select(): Promise<{ executor: Executor; selection: Selection }> {

@@ -1,7 +1,13 @@
 // The extension backend: runs each operation over whichever extension link is active at the time of the call, and a
 // held act's decision over the link (the worker's engine session) that held it, which is the only one that knows it.
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
+import {
+  type Executor,
+  goesToHolder,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+} from '../../../shared/protocol/operations.js';
 import type { ExtensionBackend } from '../backend/backend-manager.js';
 import { heldGoneError, heldIdOf, HeldRoutes } from '../backend/held-routes.js';
 import type { BridgeServer } from './bridge-server.js';
@@ -19,7 +25,7 @@ export class ExtensionExecutor implements Executor {
   ) {}
 
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
-    const link = op === 'release_held' ? this.holder(heldIdOf(args)) : this.bridge.link();
+    const link = goesToHolder(op) ? this.holder(heldIdOf(args)) : this.bridge.link();
     if (!link) throw new ToolError('EXTENSION_DISCONNECTED', 'No extension is connected.');
     try {
       return await link.call(op, args, {

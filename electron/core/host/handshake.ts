@@ -5,6 +5,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
+import { TOOL_CAPS, type ToolCap } from '../../../shared/tools/define.js';
 import { sameSecret } from '../bridge/secret-compare.js';
 import { type FirstLineLimits, readFirstLine } from './first-line.js';
 
@@ -15,7 +16,11 @@ const NONCE_BYTES = 32;
 const nonce = z.string().regex(/^[\w-]{43}$/);
 const HelloSchema = z.strictObject({ hello: nonce });
 const ChallengeSchema = z.strictObject({ nonce, proof: z.string().max(64) });
-const ProofSchema = z.strictObject({ proof: z.string().max(64) });
+// A relay names the opt-in tools its client was configured with (`--caps`): its session lists them too.
+const ProofSchema = z.strictObject({
+  proof: z.string().max(64),
+  caps: z.array(z.enum(TOOL_CAPS)).max(TOOL_CAPS.length).optional(),
+});
 const OkSchema = z.strictObject({ ok: z.literal(true) });
 
 export const OK_LINE = `${JSON.stringify({ ok: true })}\n`;
@@ -24,8 +29,11 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** The core's side: resolves once the peer has proved it holds `token`; rejects (the caller drops it) otherwise. */
-export async function admitRelay(socket: Socket, token: string): Promise<void> {
+/**
+ * The core's side: resolves with the opt-in capabilities the relay asks for, once the peer has proved it holds
+ * `token`; rejects (the caller drops it) otherwise.
+ */
+export async function admitRelay(socket: Socket, token: string): Promise<ToolCap[]> {
   const hello = parseLine(HelloSchema, await readFirstLine(socket, AUTH_LIMITS));
   if (!hello) throw new Error('its first line is not a relay hello');
   const coreNonce = freshNonce();
@@ -34,17 +42,19 @@ export async function admitRelay(socket: Socket, token: string): Promise<void> {
   if (!answer || !sameSecret(answer.proof, proofOf(token, 'relay', coreNonce, hello.hello)))
     throw new Error("it did not prove it holds this core's token");
   socket.write(OK_LINE);
+  return answer.caps ?? [];
 }
 
 /** The relay's side: resolves once the core has proved it holds `token` and accepted our proof; rejects naming why. */
-export async function greetCore(socket: Socket, token: string): Promise<void> {
+export async function greetCore(socket: Socket, token: string, caps: readonly ToolCap[] = []): Promise<void> {
   const relayNonce = freshNonce();
   socket.write(line({ hello: relayNonce }));
   const challenge = parseLine(ChallengeSchema, await readFirstLine(socket, AUTH_LIMITS));
   if (!challenge || !sameSecret(challenge.proof, proofOf(token, 'core', relayNonce, challenge.nonce))) {
     throw new Error("the server on this address does not hold core.json's token: it is not this data dir's core");
   }
-  socket.write(line({ proof: proofOf(token, 'relay', challenge.nonce, relayNonce) }));
+  const proof = proofOf(token, 'relay', challenge.nonce, relayNonce);
+  socket.write(line(caps.length > 0 ? { proof, caps: [...caps] } : { proof }));
   if (!parseLine(OkSchema, await readFirstLine(socket, AUTH_LIMITS)))
     throw new Error('the core did not accept this relay');
 }
@@ -58,7 +68,7 @@ function freshNonce(): string {
   return randomBytes(NONCE_BYTES).toString('base64url');
 }
 
-function line(value: Record<string, string>): string {
+function line(value: Record<string, string | string[]>): string {
   return `${JSON.stringify(value)}\n`;
 }
 

@@ -2,6 +2,7 @@
 // server instance (so its own clientInfo names it in the activity and audit logs) over the shared core.
 import type { Socket } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ToolCap } from '../../../shared/tools/define.js';
 import type { Log } from '../log.js';
 import { buildServer, type ServerDeps } from '../mcp/build-server.js';
 import { admitRelay } from './handshake.js';
@@ -17,15 +18,16 @@ export interface SessionOptions {
 /** Resolves once the session is serving, or once the peer was dropped; the socket's `close` ends the session. */
 export async function serveSession(socket: Socket, { deps, token, name, log }: SessionOptions): Promise<void> {
   socket.on('error', (error) => log(`${name}: ${error.message}`));
+  let caps: ToolCap[];
   try {
-    await admitRelay(socket, token);
+    caps = await admitRelay(socket, token);
   } catch (error) {
     // The reason is ours, never the peer's words: nothing it sent is echoed to the log.
     return drop(socket, `${name} dropped: ${(error as Error).message}`, log);
   }
 
   const agent = deps.agents.open();
-  const server = buildServer(deps, agent);
+  const server = buildServer(deps, agent, caps);
   const transport = new StdioServerTransport(socket, socket);
   transport.onerror = (error) => log(`${name}: ${error.message}`);
   // A transport that gives up (a message past its buffer limit) ends the connection with it.

@@ -3,23 +3,27 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { cleanClientName } from '../../../shared/control/mcp-clients.js';
-import { CATALOG } from '../../../shared/tools/catalog.js';
-import type { ToolDefinition } from '../../../shared/tools/define.js';
+import { CATALOG, toolByName } from '../../../shared/tools/catalog.js';
+import { ToolError } from '../../../shared/protocol/errors.js';
+import type { ToolCap, ToolDefinition } from '../../../shared/tools/define.js';
 import type { Core } from '../core.js';
 import type { Log } from '../log.js';
 import { VERSION } from '../version.js';
 import { createDispatch, type DispatchDeps } from './dispatch.js';
 import { mcpElicitor } from './elicit.js';
 import { newVoiceMark, voiceInstructions } from './person-voice.js';
-import { toolInputSchema } from './tool-schema.js';
+import { toErrorResult } from './call-result.js';
+import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 
-export type ServerDeps = DispatchDeps;
+/** `caps`: the opt-in tool capabilities the core lists in every session (none: the default set). */
+export type ServerDeps = DispatchDeps & { caps?: readonly ToolCap[] };
 
 /** What a session's server takes from the core: one place, for stdio and the core socket alike. */
-export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents'>;
+export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents' | 'caps'>;
 
 export function serverDeps(core: ServedCore, log: Log): ServerDeps {
-  return { executor: core.executor, status: core.status, control: core.control, agents: core.agents, log };
+  const { executor, status, control, agents, caps } = core;
+  return { executor, status, control, agents, log, caps };
 }
 
 // The SDK would reject bad arguments in its own words before our wrapper runs, so it gets a schema that lets
@@ -27,12 +31,42 @@ export function serverDeps(core: ServedCore, log: Log): ServerDeps {
 const PASS_THROUGH = z.looseObject({});
 
 function annotationsOf(tool: ToolDefinition): ToolAnnotations {
-  // destructiveHint only means something when readOnlyHint is false (MCP spec), so read-only tools skip it.
-  return tool.readOnly ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: tool.destructive };
+  // destructiveHint only means something when readOnlyHint is false (MCP spec), so read-only tools skip it; and
+  // readOnlyHint's default is false, so a tool that writes need not say so.
+  return tool.readOnly ? { readOnlyHint: true } : { destructiveHint: tool.destructive };
 }
 
-/** `agent`: the session's id, opened in `deps.agents` by whoever serves it, and closed when it ends. */
-export function buildServer(deps: ServerDeps, agent: string): McpServer {
+/** A tool in an opt-in capability the session did not switch on: not listed, and refused by name if called anyway. */
+function offError(name: string, cap: ToolCap): ToolError {
+  return new ToolError('TOOL_OFF', `${name} is in the opt-in "${cap}" tools, which are off.`, {
+    next: `Ask the person to start chrome-mcp with --caps ${cap}, or do without ${name}.`,
+  });
+}
+
+/** The first tool this call would run that is off: the tool itself, or one of a batch's steps. */
+function firstOff(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  enabled: ReadonlySet<ToolCap>,
+): ToolError | undefined {
+  const isOff = (candidate: ToolDefinition | undefined): candidate is ToolDefinition & { cap: ToolCap } =>
+    candidate?.cap !== undefined && !enabled.has(candidate.cap);
+  if (isOff(tool)) return offError(tool.name, tool.cap);
+  if (!tool.runsSteps || !Array.isArray(args['steps'])) return undefined;
+  for (const step of args['steps'] as unknown[]) {
+    const name = typeof step === 'object' && step !== null ? (step as { tool?: unknown }).tool : undefined;
+    const stepTool = typeof name === 'string' ? toolByName(name) : undefined;
+    if (isOff(stepTool)) return offError(stepTool.name, stepTool.cap);
+  }
+  return undefined;
+}
+
+/**
+ * `agent`: the session's id, opened in `deps.agents` by whoever serves it, and closed when it ends. `caps`: the opt-in
+ * capabilities it lists besides the core's own (a relay asks for its client's).
+ */
+export function buildServer(deps: ServerDeps, agent: string, caps: readonly ToolCap[] = []): McpServer {
+  const enabled = new Set([...(deps.caps ?? []), ...caps]);
   // Per session: what one client's model learns of it says nothing about another's.
   const voiceMark = newVoiceMark();
   const instructions = voiceInstructions(voiceMark);
@@ -46,28 +80,37 @@ export function buildServer(deps: ServerDeps, agent: string): McpServer {
     agent,
     voiceMark,
   });
-  const entries = CATALOG.map((definition) => {
+  const entries = CATALOG.map((definition: ToolDefinition) => {
+    const off = definition.cap !== undefined && !enabled.has(definition.cap);
     const registered = server.registerTool(
       definition.name,
-      { description: definition.description, inputSchema: PASS_THROUGH, annotations: annotationsOf(definition) },
-      (args, extra) => dispatch(definition, args, extra),
+      {
+        title: definition.title,
+        description: definition.description,
+        inputSchema: PASS_THROUGH,
+        annotations: annotationsOf(definition),
+      },
+      async (args, extra) => {
+        const refused = firstOff(definition, args, enabled);
+        return refused ? toErrorResult(refused) : dispatch(definition, args, extra);
+      },
     );
-    let inputSchema: Tool['inputSchema'] | undefined;
-    const list = (): Tool => {
-      inputSchema ??= toolInputSchema(definition.input);
-      return {
+    let listed: Tool | undefined;
+    const list = (): Tool =>
+      (listed ??= {
         name: definition.name,
-        description: registered.description,
-        inputSchema,
-        annotations: registered.annotations,
-      };
-    };
-    return { registered, list };
+        title: definition.title,
+        description: definition.description,
+        inputSchema: toolInputSchema(definition.input),
+        ...(definition.output ? { outputSchema: toolOutputSchema(definition.output) } : {}),
+        annotations: annotationsOf(definition),
+      });
+    return { registered, list, off };
   });
   // Our own tools/list: the SDK's would publish the pass-through schema. This one publishes the catalog's,
   // compacted, because the model pays for these bytes on every turn; enable/disable still apply.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: entries.filter(({ registered }) => registered.enabled).map(({ list }) => list()),
+    tools: entries.filter(({ registered, off }) => registered.enabled && !off).map(({ list }) => list()),
   }));
   return server;
 }

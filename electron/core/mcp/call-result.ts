@@ -1,14 +1,26 @@
-// Operation results and errors → MCP tool results: terse text, an image block for screenshots, data as structuredContent.
+// Operation results and errors → MCP tool results: terse text, an image block for screenshots, and for a tool that
+// declares an output shape, its data as structuredContent.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolError } from '../../../shared/protocol/errors.js';
+import type { z } from 'zod';
+import { ToolError } from '../../../shared/protocol/errors.js';
 import type { OperationResult } from '../../../shared/protocol/operations.js';
 import { redactText } from '../../../shared/redact/text.js';
 import { redactValue } from '../../../shared/redact/value.js';
 
-export function toCallResult(result: OperationResult): CallToolResult {
+/**
+ * `output`: the tool's declared shape. Its data goes out parsed by it, so only the declared fields reach the client
+ * (a held card's internals stay with the core); a tool that declares none answers in text only, which is what the
+ * model reads anyway and pays for once.
+ */
+export function toCallResult(result: OperationResult, output?: z.ZodObject): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
   if (result.image) content.push({ type: 'image', data: result.image.data, mimeType: result.image.mimeType });
-  return result.data ? { content, structuredContent: result.data } : { content };
+  if (!output) return { content };
+  const parsed = output.safeParse(result.data ?? {});
+  // Our bug, not the model's: the client would refuse a result that breaks the schema we published.
+  if (!parsed.success)
+    throw new ToolError('INTERNAL', `the result did not match its output schema: ${parsed.error.message}`);
+  return { content, structuredContent: parsed.data as Record<string, unknown> };
 }
 
 /** `CODE: cause` then `Next: step`; the step line is dropped when it would only repeat the cause. */

@@ -133,7 +133,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       const done = await guarded(tool, args, extra);
       data = done.data;
       image = done.image;
-      result = toCallResult(done);
+      result = toCallResult(done, tool.output);
     } catch (thrown) {
       const error = toToolError(thrown);
       code = error.code;

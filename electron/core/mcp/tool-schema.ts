@@ -25,7 +25,20 @@ function isNoise(key: string, value: Json, parent: JsonObject): boolean {
     return true;
   if (key === 'additionalProperties') return value === false || (isObject(value) && Object.keys(value).length === 0);
   if (key === 'propertyNames') return isObject(value) && Object.keys(value).length === 1 && value['type'] === 'string';
+  // An object of any shape (a report's part passed through): no properties to list.
+  if (key === 'properties') return isObject(value) && Object.keys(value).length === 0;
   return false;
+}
+
+/** `anyOf` of bare types (`{type: 'object'}` or null) is the shorter `type: [...]`, which means the same. */
+function bareTypes(value: Json): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const types = value.map((member) =>
+    isObject(member) && Object.keys(member).length === 1 && typeof member['type'] === 'string'
+      ? member['type']
+      : undefined,
+  );
+  return types.every((type) => type !== undefined) ? types : undefined;
 }
 
 function isObject(value: Json): value is JsonObject {
@@ -38,7 +51,9 @@ function compact(schema: Json): Json {
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(schema)) {
     if (isNoise(key, child, schema)) continue;
-    if (LITERALS.has(key)) out[key] = child;
+    const types = key === 'anyOf' ? bareTypes(compact(child)) : undefined;
+    if (types) out['type'] = types;
+    else if (LITERALS.has(key)) out[key] = child;
     // Keys of `properties` are argument names, whatever they spell; only their schemas are compacted.
     else if (key === 'properties' && isObject(child))
       out[key] = Object.fromEntries(Object.entries(child).map(([name, sub]) => [name, compact(sub)]));
@@ -47,9 +62,15 @@ function compact(schema: Json): Json {
   return out;
 }
 
+// Draft-07 is what the SDK itself emits for zod 4, so clients see the dialect they already accept. zod renders an
+// object schema as {type: 'object', properties, required}: the shape MCP asks for, for arguments and results alike.
 export function toolInputSchema(input: z.ZodObject): Tool['inputSchema'] {
-  // Draft-07 is what the SDK itself emits for zod 4, so clients see the dialect they already accept.
-  const schema = compact(z.toJSONSchema(input, { io: 'input', target: 'draft-7' }) as JsonObject);
-  // zod renders an object schema as {type: 'object', properties, required}: the shape MCP asks for.
-  return schema as Tool['inputSchema'];
+  return compact(z.toJSONSchema(input, { io: 'input', target: 'draft-7' }) as JsonObject) as Tool['inputSchema'];
+}
+
+/** What a successful call's structuredContent holds: the catalog's output shape, as the client will check it. */
+export function toolOutputSchema(output: z.ZodObject): NonNullable<Tool['outputSchema']> {
+  return compact(z.toJSONSchema(output, { io: 'output', target: 'draft-7' }) as JsonObject) as NonNullable<
+    Tool['outputSchema']
+  >;
 }

@@ -23,7 +23,7 @@ export async function run(argv: string[], cliUsage: string): Promise<number> {
   // The data dir as this relay resolved it, last so it wins over a relative one: the core must serve the folder the
   // relay then looks in.
   const startCore = (): void => startServe([...argv, '--data-dir', dataDir]);
-  return runRelay({ dataDir, startCore, input: process.stdin, output: process.stdout, log });
+  return runRelay({ dataDir, startCore, input: process.stdin, output: process.stdout, log, caps: config.caps });
 }
 
 /** Detached, with no stdio of ours: the core outlives this client, and must not hold the client's pipes open. */

@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { readControlFile } from '../../../electron/core/control/control-file.js';
 import { createControlClient, loopbackOrigin, type ControlClient } from '../../../shared/control/client.js';
 import { textOf } from '../../support/tool-result.js';
+import { ALL_CAPS } from '../../support/all-caps.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/electron/helper/cli.js', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../../test-output/ui/', import.meta.url));
@@ -102,7 +103,8 @@ export async function startPanel(flags: readonly string[] = []): Promise<PanelRu
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, ...flags];
+    // Every opt-in tool listed: the panel's tests drive batch, which is opt-in.
+    const args = [CLI, '--headless', '--browser', 'fallback', '--data-dir', dataDir, ...ALL_CAPS, ...flags];
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
