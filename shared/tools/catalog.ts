@@ -1,6 +1,7 @@
 // The tool catalog: every MCP tool, in the order tools/list shows them.
 import * as act from './act.js';
 import { batch } from './batch.js';
+import * as devtools from './devtools.js';
 import type { ToolDefinition } from './define.js';
 import { navigate } from './navigation.js';
 import * as read from './read.js';
@@ -35,6 +36,7 @@ export const CATALOG = [
   act.wait_for,
   evaluate,
   batch,
+  devtools.console_read,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */

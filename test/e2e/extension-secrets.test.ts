@@ -190,6 +190,16 @@ describe('118 planted secrets, read through every reading tool of the real exten
     expect(leaks(seen)).toEqual([]);
   });
 
+  it('console lines: what the console tool reads of the same log', async () => {
+    await readAll([['navigate', { url: pageUrl }]]);
+    const seen = await readAll([
+      ['console', { level: 'debug', limit: 500 }],
+      ['console', { level: 'error', limit: 500 }],
+    ]);
+    expect(unseen(seen, ['upstream Slack bot token loaded: xoxb-', 'console: '])).toEqual([]);
+    expect(leaks(seen)).toEqual([]);
+  });
+
   it("an environment editor whose fields are labelled with the secrets' names: snapshot, find, get_text of a field", async () => {
     const seen = await readAll([
       ['navigate', { url: fixtures.url('generated/secret-form') }],
