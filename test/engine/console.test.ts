@@ -60,7 +60,9 @@ describe('console', () => {
     const { page } = await suite.browser.open(suite.server.url('console-page.html'));
     await readUntil(page, /top says hello/);
     await page.cdp.send('Page.navigate', { url: suite.server.url('mcp-hello.html') });
-    await expect.poll(async () => (await readConsole(page, {}, ctx)).text, { timeout: 10_000 }).toMatch(/^console: 0 lines/);
+    await expect
+      .poll(async () => (await readConsole(page, {}, ctx)).text, { timeout: 10_000 })
+      .toMatch(/^console: 0 lines/);
   });
 
   it('leaves out the lines of a frame whose site the policy keeps from the model now, and says so', async () => {

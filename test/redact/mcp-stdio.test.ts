@@ -87,6 +87,8 @@ describe('a page of planted secrets, read through the real MCP server', () => {
       ['eval', { expression: 'location.href' }],
       ['eval', { expression: 'document.querySelector("#reset").href' }],
       ['eval', { expression: 'document.documentElement.outerHTML' }],
+      // The page logs its config and a session line: the console tool reads them.
+      ['console', { level: 'debug' }],
       // An error names the page's URL too.
       ['click', { selector: '#no-such-element' }],
     ];
@@ -102,6 +104,7 @@ describe('a page of planted secrets, read through the real MCP server', () => {
     expect(everything).toContain('access_token=[redacted 32 chars]');
     expect(everything).toContain('ghp_[redacted 36 chars]');
     expect(everything).toMatch(/sessionToken\\?":\\?"\[redacted 32 chars\]/);
+    expect(everything).toMatch(/#\d+ log redact-secrets\.html:\d+: session_id=\[redacted 32 chars\]/);
     for (const secret of PLANTED) {
       const at = everything.indexOf(secret);
       expect(at, `planted ${secret} leaked: …${everything.slice(Math.max(0, at - 200), at + 60)}`).toBe(-1);

@@ -10,11 +10,16 @@ import { framesFor } from '../targets.js';
 const DEFAULT_LIMIT = 50;
 const STACK_LINES = 4;
 
-export async function readConsole(page: PageContext, args: ConsoleArgs, _ctx: OperationContext): Promise<OperationResult> {
+export async function readConsole(
+  page: PageContext,
+  args: ConsoleArgs,
+  _ctx: OperationContext,
+): Promise<OperationResult> {
   await page.console.start();
   const frames = await page.frames.list();
   const ordinals = new Map(frames.map((frame) => [frame.frameId, frame.ordinal]));
-  const only = args.frame === undefined ? undefined : new Set((await framesFor(page, args.frame)).map((f) => f.frameId));
+  const only =
+    args.frame === undefined ? undefined : new Set((await framesFor(page, args.frame)).map((f) => f.frameId));
   const least = CONSOLE_LEVELS.indexOf(args.level ?? 'log');
   let omitted = 0;
   const wanted = page.console.after(args.since ?? 0).filter((entry) => {
@@ -42,7 +47,8 @@ export async function readConsole(page: PageContext, args: ConsoleArgs, _ctx: Op
 
 function line(entry: ConsoleEntry, ordinals: ReadonlyMap<string, number>): string {
   const ordinal = entry.frameId === undefined ? undefined : ordinals.get(entry.frameId);
-  const where = entry.frameId === undefined && entry.sessionId !== undefined ? ' worker' : ordinal ? ` f${ordinal}` : '';
+  const where =
+    entry.frameId === undefined && entry.sessionId !== undefined ? ' worker' : ordinal ? ` f${ordinal}` : '';
   const source = entry.source ? ` ${entry.source}` : '';
   return `#${entry.seq} ${entry.level}${where}${source}: ${indented(entry.text)}`;
 }
