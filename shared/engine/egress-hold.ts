@@ -9,6 +9,7 @@ import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
 import { TabArming } from './tab-arming.js';
 import { ToolError } from '../protocol/errors.js';
+import { networkEnableParams } from './network-log.js';
 
 /** One eval's stretch of the hold. */
 export interface EgressWindow {
@@ -146,7 +147,7 @@ class TabHold {
     const { cdp } = this.page;
     // Commands on one session run in order, so those after Network.enable find it on. No bodies are kept for us.
     return Promise.all([
-      cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 }, sessionId),
+      cdp.send('Network.enable', networkEnableParams(this.page.network), sessionId),
       cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId),
       cdp.send('Network.setBlockedURLs', { urlPatterns: this.allowed.blockPatterns() }, sessionId),
       cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: this.allowed.rules() }, sessionId),
@@ -166,7 +167,9 @@ class TabHold {
           cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
           cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
           cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-          trail === 'requests' ? Promise.resolve() : cdp.send('Network.disable', {}, sessionId),
+          trail === 'requests' || this.page.network.capturing
+            ? Promise.resolve()
+            : cdp.send('Network.disable', {}, sessionId),
         ].map((sent) => sent.catch(() => undefined));
       }),
     );

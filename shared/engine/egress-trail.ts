@@ -5,6 +5,7 @@ import type { Send } from './egress-ledger.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
+import { networkEnableParams } from './network-log.js';
 
 /** Every script eval runs carries this sourceURL: V8 names it in each stack frame of its code, however late it runs. */
 const TAG = 'chrome-mcp-eval://';
@@ -106,11 +107,7 @@ export class ScriptTrail {
   private async arm(sessionId: string | undefined, worker = false): Promise<void> {
     const { cdp } = this.page;
     this.sessions.add(sessionId);
-    const network = cdp.send(
-      'Network.enable',
-      { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 },
-      sessionId,
-    );
+    const network = cdp.send('Network.enable', networkEnableParams(this.page.network), sessionId);
     if (worker) return this.armWorker(sessionId!, network);
     await Promise.all([
       network,

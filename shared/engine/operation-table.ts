@@ -2,6 +2,7 @@
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
 import { readConsole } from './ops/console.js';
 import { evaluate } from './ops/eval.js';
+import { networkGet, networkList } from './ops/network.js';
 import { find } from './ops/find.js';
 import { fillForm, selectOption } from './ops/forms.js';
 import { frames } from './ops/frames.js';
@@ -45,4 +46,6 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   wait_for: waitFor,
   eval: evaluate,
   console: readConsole,
+  network: networkList,
+  network_get: networkGet,
 });

@@ -1,6 +1,7 @@
 // Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, and the ref counter that keeps refs unique for the tab's life.
 import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
+import { NetworkLog } from './network-log.js';
 import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
 import type { PolicyGate } from './policy-gate.js';
@@ -15,6 +16,8 @@ export class PageContext {
   readonly refCounter = { n: 1 };
   /** The tab's console lines, captured from the agent's first read of them on (ops/console.ts). */
   readonly console: ConsoleLog;
+  /** The tab's requests, captured once an agent that reads DevTools uses the tab (ops/network.ts). */
+  readonly network: NetworkLog;
 
   /** `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. */
   constructor(
@@ -25,15 +28,18 @@ export class PageContext {
     this.frames = new FrameRegistry(cdp, gate);
     this.presence = new Presence(this.frames, cdp, onPersonStop);
     this.input = new PageInput(cdp, this.frames, gate, this.presence);
-    this.console = new ConsoleLog(cdp, async () => [
+    const sessions = async () => [
       undefined,
       ...new Set((await this.frames.list()).map((frame) => frame.sessionId).filter((id) => id !== undefined)),
       ...this.frames.workerSessions(),
-    ]);
+    ];
+    this.console = new ConsoleLog(cdp, sessions);
+    this.network = new NetworkLog(cdp, sessions);
   }
 
   dispose(): void {
     this.console.dispose();
+    this.network.dispose();
     this.input.dispose();
     this.presence.dispose();
     this.frames.dispose();

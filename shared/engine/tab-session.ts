@@ -83,6 +83,8 @@ export class TabSession {
     const tab = { hostId, handle: this.handles.handleFor(hostId), implicit: handle === undefined };
     try {
       const page = await this.page(hostId);
+      // Before the call's own work, so what it loads is in the log (network-log.ts).
+      if (agent.devtools) await page.network.start();
       this.currents.set(agent.id, hostId);
       this.changed();
       return { ...tab, page };

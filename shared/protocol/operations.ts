@@ -18,6 +18,8 @@ export const PAGE_OPERATIONS = [
   'wait_for',
   'eval',
   'console',
+  'network',
+  'network_get',
 ] as const;
 
 export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;
@@ -56,6 +58,8 @@ export interface OperationResult {
 export interface AgentContext {
   id: string;
   live: readonly string[];
+  /** Its session lists the DevTools tools: the engine keeps the network of every tab it uses, from that use on. */
+  devtools?: boolean;
 }
 
 export interface OperationContext {

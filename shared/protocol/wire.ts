@@ -139,7 +139,9 @@ export const commandFrame = z.strictObject({
   args: z.record(z.string(), z.unknown()),
   timeoutMs: z.number(),
   /** The MCP session asking, whose current tab the command uses (see OperationContext). */
-  agent: z.strictObject({ id: agentId, live: z.array(agentId).max(MAX_LIVE_AGENTS) }).optional(),
+  agent: z
+    .strictObject({ id: agentId, live: z.array(agentId).max(MAX_LIVE_AGENTS), devtools: z.boolean().optional() })
+    .optional(),
 });
 export const cancelFrame = z.strictObject({ type: z.literal('cancel'), id: z.string().max(64) });
 export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number() });
@@ -174,7 +176,8 @@ export const CLOSE_CODES = {
  */
 export function agentOnWire(agent: AgentContext): NonNullable<z.infer<typeof commandFrame>['agent']> {
   const others = agent.live.filter((id) => id !== agent.id);
-  return { id: agent.id, live: [agent.id, ...others.slice(-(MAX_LIVE_AGENTS - 1))] };
+  const live = [agent.id, ...others.slice(-(MAX_LIVE_AGENTS - 1))];
+  return agent.devtools ? { id: agent.id, live, devtools: true } : { id: agent.id, live };
 }
 
 /** Parses one text frame; undefined when it is not JSON or not a frame of the expected kind. */

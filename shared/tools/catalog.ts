@@ -37,6 +37,8 @@ export const CATALOG = [
   evaluate,
   batch,
   devtools.console_read,
+  devtools.network,
+  devtools.network_get,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */

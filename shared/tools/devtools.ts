@@ -25,3 +25,46 @@ export const console_read = defineTool({
   policy: 'read',
   op: 'console',
 });
+
+export const network = defineTool({
+  name: 'network',
+  title: 'List requests',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'Requests of every frame since this session first used the tab: #id method status type size ms url. Filter by url piece, method, status, type, frame; since = an #id already read.',
+  input: z.strictObject({
+    url: z.string().optional(),
+    method: z.string().optional(),
+    status: z.number().int().optional(),
+    type: z.string().optional(),
+    frame: frameField,
+    since: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+    ...tabShape,
+  }),
+  output: z.object({ last: z.number(), shown: z.number(), omitted: z.number() }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'network',
+});
+
+export const network_get = defineTool({
+  name: 'network_get',
+  title: 'Read a request',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'One request by #id: its headers (secrets redacted) and, with body: true, the response body (text, capped).',
+  input: z.strictObject({
+    id: z.number().int().min(1),
+    body: z.boolean().optional(),
+    maxChars: z.number().int().min(1).optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'network_get',
+});

@@ -200,6 +200,17 @@ describe('118 planted secrets, read through every reading tool of the real exten
     expect(leaks(seen)).toEqual([]);
   });
 
+  it("requests: the page's own request, its response headers and body, as network and network_get read them", async () => {
+    await readAll([['navigate', { url: pageUrl }]]);
+    const listed = await readAll([['network', { limit: 500 }]]);
+    // The last load of it: earlier tests loaded it too, and a document's body goes when the next one replaces it.
+    const id = Number([...listed.matchAll(/#(\d+) GET 200 document .*generated\/secrets/g)].at(-1)?.[1]);
+    expect(id, listed).toBeGreaterThan(0);
+    const seen = `${listed}\n${await readAll([['network_get', { id, body: true, maxChars: WHOLE }]])}`;
+    expect(unseen(seen, ['x-credential-0', 'x-database-url-7', 'body:\n<!doctype html>'])).toEqual([]);
+    expect(leaks(seen)).toEqual([]);
+  });
+
   it("an environment editor whose fields are labelled with the secrets' names: snapshot, find, get_text of a field", async () => {
     const seen = await readAll([
       ['navigate', { url: fixtures.url('generated/secret-form') }],

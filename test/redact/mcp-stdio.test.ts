@@ -89,6 +89,9 @@ describe('a page of planted secrets, read through the real MCP server', () => {
       ['eval', { expression: 'document.documentElement.outerHTML' }],
       // The page logs its config and a session line: the console tool reads them.
       ['console', { level: 'debug' }],
+      // Its own request, headers and body: the first request this session's tab made.
+      ['network', {}],
+      ['network_get', { id: 1, body: true }],
       // An error names the page's URL too.
       ['click', { selector: '#no-such-element' }],
     ];

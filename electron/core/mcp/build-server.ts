@@ -79,6 +79,7 @@ export function buildServer(deps: ServerDeps, agent: string, caps: readonly Tool
     elicitor: mcpElicitor(server.server),
     agent,
     voiceMark,
+    devtools: enabled.has('devtools'),
   });
   const entries = CATALOG.map((definition: ToolDefinition) => {
     const off = definition.cap !== undefined && !enabled.has(definition.cap);

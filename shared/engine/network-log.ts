@@ -1,0 +1,184 @@
+// A tab's network traffic, kept in the engine as Network events arrive on every session of the tab (its frames' and
+// workers'): a ring bounded by count and bytes, keyed per session so two frames' request ids never collide, read with
+// no round trip per request. Bodies stay in Chrome's own buffer, fetched one at a time on demand.
+import type { Cdp, CdpEvent } from './cdp.js';
+import type { DocumentPlace } from './policy-gate.js';
+
+export interface NetworkRecord {
+  /** Short and per tab: what the model names a request by. */
+  id: number;
+  method: string;
+  url: string;
+  /** Chrome's resource type: Document, XHR, Fetch, Script, Image… */
+  type: string;
+  status?: number;
+  mimeType?: string;
+  /** Why it failed (net::ERR_…, or blocked), when it did. */
+  failed?: string;
+  /** Bytes received over the wire, once finished. */
+  size?: number;
+  started: number;
+  ms?: number;
+  requestHeaders: Record<string, string>;
+  responseHeaders?: Record<string, string>;
+  hasPostData: boolean;
+  /** The document that made it, as the policy judges it when the record is read. */
+  place: DocumentPlace;
+  frameId: string | undefined;
+  /** The session it came on, and Chrome's id there: how its body is asked for. */
+  sessionId: string | undefined;
+  requestId: string;
+}
+
+/** No bodies kept: what the egress layers enable Network with while nobody reads the log. */
+const NO_BODIES = { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 };
+
+/**
+ * What every layer enables Network with on a session of this tab (the egress hold and trail too): a second
+ * Network.enable replaces the first one's buffers, so while the log captures, bodies stay kept whoever enables it.
+ */
+export function networkEnableParams(log: NetworkLog): Record<string, number> {
+  return log.capturing ? CAPTURE : NO_BODIES;
+}
+
+const MAX_RECORDS = 500;
+const MAX_BYTES = 2 * 1024 * 1024;
+/** Chrome keeps bodies of this tab up to this much, for network_get; older ones fall out first. */
+export const BODY_BUFFER_BYTES = 20 * 1024 * 1024;
+const CAPTURE = { maxTotalBufferSize: BODY_BUFFER_BYTES, maxResourceBufferSize: 2 * 1024 * 1024, maxPostDataSize: 0 };
+
+export class NetworkLog {
+  private readonly records: NetworkRecord[] = [];
+  private readonly live = new Map<string, NetworkRecord>();
+  private bytes = 0;
+  private next = 0;
+  private started: Promise<void> | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly cdp: Cdp,
+    /** The sessions of the tab now: its own (undefined), its frames' and its workers'. */
+    private readonly sessions: () => Promise<(string | undefined)[]>,
+  ) {}
+
+  /** Starts capture on every session of the tab, once; sessions that attach later are enabled as they come. */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      this.unsubscribe = this.cdp.on((event) => this.onEvent(event));
+      await Promise.all([...new Set(await this.sessions())].map((sessionId) => this.enable(sessionId)));
+    })();
+    return this.started;
+  }
+
+  /** From the first start on; the egress layers then leave Network on when they restore (networkEnableParams). */
+  get capturing(): boolean {
+    return this.started !== undefined;
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+  }
+
+  list(): readonly NetworkRecord[] {
+    return this.records;
+  }
+
+  byId(id: number): NetworkRecord | undefined {
+    return this.records.find((record) => record.id === id);
+  }
+
+  /** The newest id so far (0 before any request). */
+  last(): number {
+    return this.next;
+  }
+
+  private enable(sessionId: string | undefined): Promise<unknown> {
+    // A frame gone meanwhile answers with an error; the others go on.
+    return this.cdp.send('Network.enable', CAPTURE, sessionId).catch(() => undefined);
+  }
+
+  private onEvent({ method, params, sessionId }: CdpEvent): void {
+    const key = `${sessionId ?? ''}:${String(params['requestId'])}`;
+    switch (method) {
+      case 'Network.requestWillBeSent':
+        return this.sent(key, params, sessionId);
+      case 'Network.responseReceived':
+        return this.received(key, params['response'] as Response);
+      case 'Network.loadingFinished':
+        return this.finished(key, params, undefined);
+      case 'Network.loadingFailed':
+        return this.finished(key, params, String(params['blockedReason'] ?? params['errorText'] ?? 'failed'));
+      case 'Target.attachedToTarget':
+        if (this.started) void this.enable(String(params['sessionId']));
+        return;
+    }
+  }
+
+  private sent(key: string, params: Record<string, unknown>, sessionId: string | undefined): void {
+    const redirect = params['redirectResponse'] as Response | undefined;
+    // A redirect reuses its request id: the hop before it ends here, with the redirect's status.
+    const before = this.live.get(key);
+    if (before && redirect) {
+      this.received(key, redirect);
+      this.live.delete(key);
+    }
+    const request = params['request'] as { method: string; url: string; headers: Record<string, string> };
+    const record: NetworkRecord = {
+      id: ++this.next,
+      method: request.method,
+      url: request.url,
+      type: String(params['type'] ?? 'Other'),
+      started: Number(params['timestamp'] ?? 0),
+      requestHeaders: request.headers,
+      hasPostData: (request as { hasPostData?: boolean }).hasPostData === true,
+      place: { url: String(params['documentURL'] ?? '') },
+      frameId: typeof params['frameId'] === 'string' ? params['frameId'] : undefined,
+      sessionId,
+      requestId: String(params['requestId']),
+    };
+    this.live.set(key, record);
+    this.push(record);
+  }
+
+  private received(key: string, response: Response): void {
+    const record = this.live.get(key);
+    if (!record) return;
+    record.status = response.status;
+    record.mimeType = response.mimeType;
+    record.responseHeaders = response.headers;
+    this.bytes += weight(response.headers);
+  }
+
+  private finished(key: string, params: Record<string, unknown>, failed: string | undefined): void {
+    const record = this.live.get(key);
+    if (!record) return;
+    this.live.delete(key);
+    if (failed !== undefined) record.failed = failed;
+    if (typeof params['encodedDataLength'] === 'number') record.size = params['encodedDataLength'];
+    const at = Number(params['timestamp'] ?? 0);
+    if (at > 0 && record.started > 0) record.ms = Math.round((at - record.started) * 1000);
+  }
+
+  private push(record: NetworkRecord): void {
+    this.records.push(record);
+    this.bytes += record.url.length + weight(record.requestHeaders);
+    while (this.records.length > MAX_RECORDS || this.bytes > MAX_BYTES) {
+      const dropped = this.records.shift()!;
+      this.bytes -= dropped.url.length + weight(dropped.requestHeaders) + weight(dropped.responseHeaders);
+      this.live.delete(`${dropped.sessionId ?? ''}:${dropped.requestId}`);
+    }
+  }
+}
+
+interface Response {
+  status: number;
+  mimeType: string;
+  headers: Record<string, string>;
+}
+
+function weight(headers: Record<string, string> | undefined): number {
+  if (!headers) return 0;
+  let bytes = 0;
+  for (const [name, value] of Object.entries(headers)) bytes += name.length + String(value).length;
+  return bytes;
+}
