@@ -83,7 +83,7 @@ describe('network', () => {
       expect(text).toMatch(
         new RegExp(`^#${id} GET http://127\\.0\\.0\\.1:\\d+/network-data\\.json\\?page=1\\nstatus: 200\\n`),
       );
-      expect(text).toMatch(/response headers:\n(  .*\n)*  content-type: application\/json/);
+      expect(text).toMatch(/response headers:\n( {2}.*\n)* {2}content-type: application\/json/);
       expect(text).toContain('body:\n{ "items": [{ "name": "Ada" }');
       const short = (await networkGet(page, { id, body: true, maxChars: 10 }, ctx)).text;
       expect(short).toMatch(/body:\n\{ "items":\n… \d+ more chars: network_get id=\d+ body=true maxChars=…$/);
