@@ -6,6 +6,7 @@ import { policyFromFlags, type PolicyFlags } from '../../shared/policy/flags.js'
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
 import type { BrowserChoice } from './backend/backend-manager.js';
 import { VERSION } from './version.js';
+import { type FileFolders, fileFolders } from './files/folders.js';
 
 export interface Config {
   headless: boolean;
@@ -28,6 +29,8 @@ export interface Config {
   controlPort: number;
   /** The person's extra Chromium flags for the fallback browser (`--browser-arg`). */
   browserArgs: string[];
+  /** Uploads only from the data dir's `uploads` and each `--upload-dir`; downloads into the data dir's `downloads`. */
+  files: FileFolders;
 }
 
 /** Flags chrome-mcp sets itself: the profile it owns, and the pipe that is its only way in. */
@@ -56,6 +59,7 @@ Options:
   --control-port N         loopback port of the control API the panel uses (default 0 = any free port)
   --browser-arg=FLAG       an extra Chromium flag for the browser chrome-mcp launches, e.g. --browser-arg=--lang=fr
                            (repeatable; the = is needed)
+  --upload-dir DIR         a folder upload_file may take files from, besides DATA_DIR/uploads (repeatable)
   --help                   show this help
   --version                show the version
 `;
@@ -71,6 +75,7 @@ const OPTIONS = {
   policy: { type: 'string' },
   'control-port': { type: 'string' },
   'browser-arg': { type: 'string', multiple: true },
+  'upload-dir': { type: 'string', multiple: true },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -147,6 +152,7 @@ export function parseCli(
       policyFileRequired: values.policy !== undefined,
       controlPort,
       browserArgs,
+      files: fileFolders(dataDir, values['upload-dir'] ?? []),
     },
   };
 }

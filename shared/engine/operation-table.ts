@@ -12,6 +12,8 @@ import { screenshot } from './ops/screenshot.js';
 import { scroll } from './ops/scroll.js';
 import { snapshot } from './ops/snapshot.js';
 import { waitFor } from './ops/wait.js';
+import { uploadFile } from './ops/upload.js';
+import { download } from './ops/download.js';
 import type { PageContext } from './page-context.js';
 import { bindHandlers } from '../tools/bind.js';
 
@@ -43,4 +45,6 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   scroll,
   wait_for: waitFor,
   eval: evaluate,
+  upload_file: uploadFile,
+  download,
 });

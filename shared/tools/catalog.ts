@@ -2,6 +2,7 @@
 import * as act from './act.js';
 import { batch } from './batch.js';
 import type { ToolDefinition } from './define.js';
+import * as files from './files.js';
 import { navigate } from './navigation.js';
 import * as read from './read.js';
 import { evaluate } from './scripts.js';
@@ -33,6 +34,9 @@ export const CATALOG = [
   act.select_option,
   act.scroll,
   act.wait_for,
+  files.upload_file,
+  files.download,
+  files.downloads,
   evaluate,
   batch,
 ] as const satisfies readonly ToolDefinition[];

@@ -24,7 +24,18 @@ describe('parseCli', () => {
       policyFileRequired: false,
       controlPort: 0,
       browserArgs: [],
+      files: {
+        uploads: [join(homedir(), '.chrome-mcp', 'uploads')],
+        downloads: join(homedir(), '.chrome-mcp', 'downloads'),
+      },
     });
+  });
+
+  it('takes uploads from DATA_DIR/uploads and each --upload-dir, and saves downloads in DATA_DIR/downloads', () => {
+    const { files } = config(
+      parseCli(['--data-dir', '/d', '--upload-dir', 'rel', '--upload-dir', '/abs'], {}, 'linux'),
+    );
+    expect(files).toEqual({ uploads: ['/d/uploads', resolve('rel'), '/abs'], downloads: '/d/downloads' });
   });
 
   it('passes --browser-arg flags to the fallback browser, and refuses one that is no flag or is ours to set', () => {

@@ -16,10 +16,17 @@ import { toolInputSchema } from './tool-schema.js';
 export type ServerDeps = DispatchDeps;
 
 /** What a session's server takes from the core: one place, for stdio and the core socket alike. */
-export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents'>;
+export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents' | 'files'>;
 
 export function serverDeps(core: ServedCore, log: Log): ServerDeps {
-  return { executor: core.executor, status: core.status, control: core.control, agents: core.agents, log };
+  return {
+    executor: core.executor,
+    status: core.status,
+    control: core.control,
+    agents: core.agents,
+    log,
+    downloads: core.files.downloads,
+  };
 }
 
 // The SDK would reject bad arguments in its own words before our wrapper runs, so it gets a schema that lets
