@@ -19,7 +19,7 @@ import { textOf, type CallResult } from '../support/tool-result.js';
 const SECRET = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 const CSV = 'name,amount\nada,12\ngrace,34\n';
 
-const PAGES: Record<string, { type: string; body: string | Buffer; disposition?: string }> = {
+const PAGES: Record<string, { type: string; body: string | Buffer; disposition?: string; redirect?: string }> = {
   '/upload': {
     type: 'text/html',
     body: `<title>upload</title>
@@ -63,18 +63,29 @@ const PAGES: Record<string, { type: string; body: string | Buffer; disposition?:
 
 let server: Server;
 let origin: string;
+/** A site the policy never allowed, and every request it received. */
+let elsewhere: Server;
+const elsewhereHits: string[] = [];
 const roots: string[] = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     const page = PAGES[new URL(request.url ?? '/', 'http://x').pathname];
     if (!page) return void response.writeHead(404).end();
+    if (page.redirect) return void response.writeHead(302, { location: page.redirect }).end();
     response.writeHead(200, {
       'content-type': page.type,
       ...(page.disposition ? { 'content-disposition': page.disposition } : {}),
     });
     response.end(page.body);
   });
+  elsewhere = createServer((request, response) => {
+    elsewhereHits.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'text/csv' }).end('taken,1\n');
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  const away = `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/taken.csv`;
+  PAGES['/away'] = { type: 'text/plain', body: '', redirect: away };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   registerTestServerPort(port);
@@ -83,6 +94,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
+  await new Promise((resolve) => elsewhere?.close(resolve));
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
@@ -243,6 +255,14 @@ describe.each([
 
     const listed = textOf(await ok('downloads'));
     for (const name of ['report.csv', 'export.csv', 'made.txt', 'report (2).csv']) expect(listed).toContain(name);
+  });
+
+  it('judges each redirect hop of a URL download: a site the person did not allow receives no request', async () => {
+    const before = saved();
+    const text = await refused('download', { url: `${origin}/away` }, '(POLICY_DENIED|DOMAIN_CONFIRMATION_REQUIRED)');
+    expect(text).toContain('stopped before any request reached');
+    expect(elsewhereHits).toEqual([]);
+    expect(saved()).toEqual(before);
   });
 
   it("masks a secret in a text file's first lines; the file on disk is kept whole", async () => {
