@@ -51,11 +51,12 @@ function saved(file: PageFile): OperationResult {
   return { text: `downloaded ${file.url ?? file.name}`, file };
 }
 
-/** Throws the policy's refusal while downloads are off, or when `url`'s site may not be read. */
+/** Throws the policy's refusal while downloads are off, or when `url` (if given) is on a site that may not be read. */
 function requireDownloads(page: PageContext, url: string | undefined): void {
   const policy = page.gate.current();
-  const decision = evaluateDownload(url === undefined ? [] : [url], policy);
-  if (!decision.allowed && (url !== undefined || !policy.downloads)) throw policyError(decision);
+  if (policy.downloads && url === undefined) return;
+  const decision = evaluateDownload([url ?? ''], policy);
+  if (!decision.allowed) throw policyError(decision);
 }
 
 /** A link's target: a blob: or data: URL exists only in the page and is read there; any other is loaded. */
