@@ -7,6 +7,7 @@ import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
 import { TOOL_CAPS, type ToolCap } from '../../shared/tools/define.js';
 import type { BrowserChoice } from './backend/backend-manager.js';
 import { VERSION } from './version.js';
+import { type FileFolders, fileFolders } from './files/folders.js';
 
 export interface Config {
   headless: boolean;
@@ -31,6 +32,8 @@ export interface Config {
   browserArgs: string[];
   /** Opt-in tool capabilities every session of this core lists (`--caps`); a relay's session may add its own. */
   caps: ToolCap[];
+  /** Uploads only from the data dir's `uploads` and each `--upload-dir`; downloads into the data dir's `downloads`. */
+  files: FileFolders;
 }
 
 /** Flags chrome-mcp sets itself: the profile it owns, and the pipe that is its only way in. */
@@ -60,6 +63,7 @@ Options:
   --browser-arg=FLAG       an extra Chromium flag for the browser chrome-mcp launches, e.g. --browser-arg=--lang=fr
                            (repeatable; the = is needed)
   --caps CAP[,CAP]         opt-in tools to list as well: ${TOOL_CAPS.join(', ')} (README "Tools"; repeatable)
+  --upload-dir DIR         a folder upload_file may take files from, besides DATA_DIR/uploads (repeatable)
   --help                   show this help
   --version                show the version
 `;
@@ -76,6 +80,7 @@ const OPTIONS = {
   'control-port': { type: 'string' },
   'browser-arg': { type: 'string', multiple: true },
   caps: { type: 'string', multiple: true },
+  'upload-dir': { type: 'string', multiple: true },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -155,6 +160,7 @@ export function parseCli(
       controlPort,
       browserArgs,
       caps,
+      files: fileFolders(dataDir, values['upload-dir'] ?? []),
     },
   };
 }

@@ -15,6 +15,8 @@ import { ControlServer } from './control/control-server.js';
 import { bridgePairing } from './control/pairing-control.js';
 import { PolicyStore } from './control/policy-store.js';
 import type { FallbackOptions } from './fallback/fallback-executor.js';
+import { withFiles } from './files/files-executor.js';
+import { type FileFolders, prepareFolders } from './files/folders.js';
 import { lazyFallback, type LazyFallback } from './lazy-fallback.js';
 import type { Log } from './log.js';
 import { AgentRegistry } from './mcp/agent-registry.js';
@@ -35,6 +37,8 @@ export interface Core {
   agents: AgentRegistry;
   /** The opt-in tool capabilities its sessions list (`--caps`). */
   caps: readonly ToolCap[];
+  /** Where uploads may come from and downloads go. */
+  files: FileFolders;
   /** `agent`: the MCP session asking, whose own current tab the report shows (none: the panel, the tab used last). */
   status(agent?: AgentContext): Promise<StatusReport>;
   close(): Promise<void>;
@@ -52,6 +56,7 @@ export interface CoreOptions {
 
 export async function startCore(config: Config, log: Log, options: CoreOptions = {}): Promise<Core> {
   ensurePrivateDir(config.dataDir);
+  prepareFolders(config.files);
   // Throws PolicyFormatError naming the file's mistake before anything listens.
   const store = new PolicyStore({
     file: config.policyFile,
@@ -148,11 +153,12 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     });
 
   return {
-    executor: manager,
+    executor: withFiles(manager, config.files),
     control,
     controlServer,
     agents,
     caps: config.caps,
+    files: config.files,
     status,
     async close() {
       stateFile.stopped();

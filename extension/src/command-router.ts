@@ -85,6 +85,7 @@ export class CommandRouter {
       signal,
       // Each MCP session on the core keeps its own current tab here.
       agent: frame.agent,
+      ...(frame.uploads ? { uploads: frame.uploads } : {}),
       progress: (message, done, total) => {
         const progress: Answer = { type: 'progress', id: frame.id, message };
         if (done !== undefined) progress.done = done;

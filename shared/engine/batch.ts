@@ -63,7 +63,8 @@ function done(n: number): string {
 function validate(n: number, name: string, raw: Record<string, unknown>, tab: string | undefined): Step {
   const tool = toolByName(name);
   if (!tool) throw new ToolError('BAD_ARGS', `step ${n}: no tool "${name}". No step ran.`);
-  if (tool.runsSteps || isCoreOperation(tool.op))
+  // A file tool's paths and files are the core's to check and save, and a batch's steps never pass through it.
+  if (tool.runsSteps || isCoreOperation(tool.op) || tool.files !== undefined)
     throw new ToolError('BAD_ARGS', `step ${n}: ${name} cannot run inside a batch. No step ran.`);
   // The batch's tab applies to every step that takes a tab and does not name its own.
   const withTab = tab !== undefined && 'tab' in tool.input.shape && raw['tab'] === undefined ? { ...raw, tab } : raw;

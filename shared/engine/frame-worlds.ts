@@ -39,6 +39,18 @@ export class FrameWorlds {
     return answer as Promise<PageResult<N, R>>;
   }
 
+  /** An element a CDP event named by its backend node id (a file chooser's input), as a handle in our world. */
+  async resolveNode(frame: Frame, backendNodeId: number): Promise<string> {
+    this.mayRun(frame);
+    const executionContextId = await this.world(frame);
+    const { object } = await this.cdp.send<{ object: { objectId: string } }>(
+      'DOM.resolveNode',
+      { backendNodeId, executionContextId },
+      frame.sessionId,
+    );
+    return object.objectId;
+  }
+
   /** Releases remote objects we no longer need, so long sessions do not leak page memory. */
   release(frame: Frame, objectIds: string[]): void {
     for (const objectId of objectIds)

@@ -85,6 +85,11 @@ export class FrameRegistry {
     this.worlds.release(frame, objectIds);
   }
 
+  /** An element a CDP event named by its backend node id, as a handle in our world of `frame`. */
+  resolveNode(frame: Frame, backendNodeId: number): Promise<string> {
+    return this.worlds.resolveNode(frame, backendNodeId);
+  }
+
   /** The sessions of the tab's running workers. */
   workerSessions(): string[] {
     return this.workers.sessions();

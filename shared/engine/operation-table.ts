@@ -14,6 +14,8 @@ import { screenshot } from './ops/screenshot.js';
 import { scroll } from './ops/scroll.js';
 import { snapshot } from './ops/snapshot.js';
 import { waitFor } from './ops/wait.js';
+import { uploadFile } from './ops/upload.js';
+import { download } from './ops/download.js';
 import type { PageContext } from './page-context.js';
 import { bindHandlers } from '../tools/bind.js';
 
@@ -48,4 +50,6 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   console: readConsole,
   network: networkList,
   network_get: networkGet,
+  upload_file: uploadFile,
+  download,
 });

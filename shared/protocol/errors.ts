@@ -29,6 +29,14 @@ export const ERROR_CODES = {
   INPUT_NOT_LANDED: 'The keystrokes did not reach an editable element. Click the field first, then `type` again.',
   NOT_SELECT: 'The target is not a <select>. Use `click` for custom dropdowns.',
   OPTION_NOT_FOUND: 'No option with that value or label. Call `get_text` on the select to list options.',
+  FILE_REFUSED:
+    'Only regular files inside the folders the person allowed can be uploaded. Put the file in the uploads folder of the data dir (or ask the person to start chrome-mcp with --upload-dir), then pass its path.',
+  NOT_FILE_INPUT:
+    'The target is not a file input and clicking it opened no file chooser. Target the <input type=file> or the button that opens the chooser.',
+  DOWNLOAD_FAILED:
+    'Nothing was saved. Check the link or URL (`get_html` on the element), or download the URL it points to.',
+  DOWNLOAD_TOO_LARGE:
+    'The file is over the size cap and was not saved. Read the page instead, or ask the person to fetch it.',
   NAVIGATION_FAILED: 'The page failed to load. Check the URL, then retry.',
   EVAL_FAILED: 'The script could not run in the page. Check the expression and the frame.',
   PASSWORD_FIELD:

@@ -20,6 +20,8 @@ export const PAGE_OPERATIONS = [
   'console',
   'network',
   'network_get',
+  'upload_file',
+  'download',
 ] as const;
 
 export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;
@@ -49,7 +51,24 @@ export interface OperationResult {
   text: string;
   image?: { data: string; mimeType: 'image/jpeg' | 'image/png' };
   data?: Record<string, unknown>;
+  /** A file the page handed over (`download`): the core saves it and replaces it with where it went (core/files). */
+  file?: PageFile;
 }
+
+/** A file's bytes between the core and a page, either way: what `download` took, or what `upload_file` puts in. */
+export interface PageFile {
+  name: string;
+  mimeType: string;
+  base64: string;
+  /** Where it came from (a download's URL, after redirects as far as known); its Content-Disposition, when sent. */
+  url?: string;
+  disposition?: string;
+}
+
+/** The most bytes a downloaded file, or all files of one upload together, may have: they cross the wire as base64. */
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** The most files one `upload_file` puts in. */
+export const MAX_UPLOAD_FILES = 20;
 
 /**
  * The MCP session a call comes from: each keeps its own current tab. `live` names every session open on the core
@@ -68,6 +87,11 @@ export interface OperationContext {
   signal?: AbortSignal;
   /** Absent: the one agent there is (a core call such as `release_held`, a single-client test). */
   agent?: AgentContext;
+  /**
+   * The files of an `upload_file`, read by the core from the folders the person allowed, for a browser that may not
+   * read local files itself (the person's Chrome: measured, see docs/files.md). Absent: the browser reads `paths`.
+   */
+  uploads?: readonly PageFile[];
 }
 
 /** A backend: runs one operation with already-validated arguments. Throws ToolError. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PolicyTransferSchema } from '../policy/transfer.js';
 import { NONCE_PATTERN, PROOF_PATTERN } from './bridge-proof.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
-import { OPERATIONS, type AgentContext } from './operations.js';
+import { MAX_FILE_BYTES, MAX_UPLOAD_FILES, OPERATIONS, type AgentContext } from './operations.js';
 
 /** v2: mutual authentication (both sides prove by HMAC over fresh nonces; v1 sent the secret or code in clear). */
 export const WIRE_VERSION = 2;
@@ -24,10 +24,20 @@ const extensionInfo = z.strictObject({
 
 const errorCode = z.string().refine((code): code is ErrorCode => Object.hasOwn(ERROR_CODES, code));
 
+// base64 of at most MAX_FILE_BYTES: four characters for every three bytes.
+const pageFile = z.strictObject({
+  name: z.string().max(1000),
+  mimeType: z.string().max(200),
+  base64: z.string().max(Math.ceil(MAX_FILE_BYTES / 3) * 4),
+  url: z.string().max(8000).optional(),
+  disposition: z.string().max(2000).optional(),
+});
+
 const operationResult = z.strictObject({
   text: z.string(),
   image: z.strictObject({ data: z.string(), mimeType: z.enum(['image/jpeg', 'image/png']) }).optional(),
   data: z.record(z.string(), z.unknown()).optional(),
+  file: pageFile.optional(),
 });
 
 const nonce = z.string().regex(NONCE_PATTERN);
@@ -142,6 +152,8 @@ export const commandFrame = z.strictObject({
   agent: z
     .strictObject({ id: agentId, live: z.array(agentId).max(MAX_LIVE_AGENTS), devtools: z.boolean().optional() })
     .optional(),
+  /** An upload's files, which the person's Chrome may not read from disk itself (see OperationContext.uploads). */
+  uploads: z.array(pageFile).max(MAX_UPLOAD_FILES).optional(),
 });
 export const cancelFrame = z.strictObject({ type: z.literal('cancel'), id: z.string().max(64) });
 export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number() });

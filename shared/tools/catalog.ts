@@ -3,6 +3,7 @@ import * as act from './act.js';
 import { batch } from './batch.js';
 import * as devtools from './devtools.js';
 import type { ToolDefinition } from './define.js';
+import * as files from './files.js';
 import { navigate } from './navigation.js';
 import * as read from './read.js';
 import { evaluate } from './scripts.js';
@@ -34,6 +35,9 @@ export const CATALOG = [
   act.select_option,
   act.scroll,
   act.wait_for,
+  files.upload_file,
+  files.download,
+  files.downloads,
   evaluate,
   batch,
   devtools.console_read,

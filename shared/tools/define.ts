@@ -5,7 +5,7 @@ import type { AccessLevel, PolicyLevel } from '../policy/levels.js';
 import type { Operation } from '../protocol/operations.js';
 
 /** Operations the core answers itself, never a backend: they concern the core and the person, not a page. */
-export const CORE_OPERATIONS = ['status', 'plan', 'ask'] as const;
+export const CORE_OPERATIONS = ['status', 'plan', 'ask', 'downloads'] as const;
 export type CoreOperation = (typeof CORE_OPERATIONS)[number];
 
 export function isCoreOperation(op: string): op is CoreOperation {
@@ -60,6 +60,12 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
   captures?: true;
   /** It runs other tools' calls as its steps (engine/batch.ts): never nested, budgets and URLs are its steps'. */
   runsSteps?: true;
+  /**
+   * It moves files between the machine and a page: `in`, its `paths` are resolved by the core inside the folders the
+   * person allowed before any backend sees them; `out`, the file its result carries is saved by the core
+   * (electron/core/files). Never a batch step: steps do not pass through the core.
+   */
+  files?: 'in' | 'out';
   /** Answered even while the person has stopped the agent: it is how the agent learns it was stopped. */
   whileStopped?: true;
 }

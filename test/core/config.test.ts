@@ -25,6 +25,10 @@ describe('parseCli', () => {
       controlPort: 0,
       browserArgs: [],
       caps: [],
+      files: {
+        uploads: [join(homedir(), '.chrome-mcp', 'uploads')],
+        downloads: join(homedir(), '.chrome-mcp', 'downloads'),
+      },
     });
   });
 
@@ -38,6 +42,13 @@ describe('parseCli', () => {
     expect(outcome.kind === 'exit' && outcome.stderr).toContain(
       '--caps takes files, devtools, extra, not "everything"',
     );
+  });
+
+  it('takes uploads from DATA_DIR/uploads and each --upload-dir, and saves downloads in DATA_DIR/downloads', () => {
+    const { files } = config(
+      parseCli(['--data-dir', '/d', '--upload-dir', 'rel', '--upload-dir', '/abs'], {}, 'linux'),
+    );
+    expect(files).toEqual({ uploads: ['/d/uploads', resolve('rel'), '/abs'], downloads: '/d/downloads' });
   });
 
   it('passes --browser-arg flags to the fallback browser, and refuses one that is no flag or is ours to set', () => {

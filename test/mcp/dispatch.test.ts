@@ -392,4 +392,12 @@ describe('opt-in capabilities', () => {
     expect((await on.client.listTools()).tools.map((tool) => tool.name)).toContain('get_html');
     expect(textOf(await on.client.callTool({ name: 'get_html', arguments: {} }))).toBe('<p>hi</p>');
   });
+
+  it('refuses a batch whose step is a tool that is off, before running any step', async () => {
+    const { client, executor } = await connect({}, inputs(IDLE), new AgentRegistry(), ['extra']);
+    const steps = [{ tool: 'snapshot' }, { tool: 'download', args: { url: 'https://example.com/a.pdf' } }];
+    const refused = await client.callTool({ name: 'batch', arguments: { steps } });
+    expect(textOf(refused)).toMatch(/^TOOL_OFF: download is in the opt-in "files" tools/);
+    expect(executor.calls).toEqual([]);
+  });
 });

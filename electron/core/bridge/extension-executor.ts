@@ -8,7 +8,9 @@ import {
   type OperationContext,
   type OperationResult,
 } from '../../../shared/protocol/operations.js';
+import { toolOf } from '../../../shared/tools/catalog.js';
 import type { ExtensionBackend } from '../backend/backend-manager.js';
+import { readUploads } from '../files/upload-bytes.js';
 import { heldGoneError, heldIdOf, HeldRoutes } from '../backend/held-routes.js';
 import type { BridgeServer } from './bridge-server.js';
 import type { ExtensionLink } from './extension-link.js';
@@ -32,6 +34,9 @@ export class ExtensionExecutor implements Executor {
         signal: ctx.signal,
         progress: (message, done, total) => ctx.progress(message, done, total),
         agent: ctx.agent,
+        // Chrome lets an extension's debugger set files by path only where the person allowed it file access
+        // (measured: docs/files.md), so the bytes go along; the paths were checked in the core (files-executor.ts).
+        ...(toolOf(op)?.files === 'in' ? { uploads: readUploads(args['paths'] as string[]) } : {}),
       });
     } catch (error) {
       const id = this.holders.note(error, link);

@@ -4,7 +4,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { Policy } from '../../../shared/policy/policy.js';
 import { policyToTransfer } from '../../../shared/policy/transfer.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { AgentContext, OperationResult } from '../../../shared/protocol/operations.js';
+import type { AgentContext, OperationResult, PageFile } from '../../../shared/protocol/operations.js';
 import {
   agentOnWire,
   CLOSE_CODES,
@@ -35,6 +35,8 @@ export interface CallOptions {
   progress?: ProgressSink;
   /** The MCP session the call comes from; absent, the extension's one default agent. */
   agent?: AgentContext;
+  /** An upload's files, sent along since the person's Chrome may not read them from disk. */
+  uploads?: readonly PageFile[];
 }
 
 export class ExtensionLink {
@@ -105,6 +107,7 @@ export class ExtensionLink {
       args,
       timeoutMs,
       ...(options.agent ? { agent: agentOnWire(options.agent) } : {}),
+      ...(options.uploads ? { uploads: [...options.uploads] } : {}),
     });
     return this.pending.wait(id, op, { ...options, timeoutMs }, (abandoned) =>
       this.send({ type: 'cancel', id: abandoned }),

@@ -1,6 +1,5 @@
 // TabHost over a browser-level CDP socket: page targets are tabs, each attached once with flattened child sessions;
-// a popup of an attached tab is guarded before it may send its first request; the browser's download switch follows
-// the policy.
+// a popup of an attached tab is guarded before it may send its first request; the browser itself saves no download.
 import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
 import { NavigationGuard } from '../../../shared/engine/navigation-guard.js';
 import type { PolicyGate } from '../../../shared/engine/policy-gate.js';
@@ -80,12 +79,12 @@ export class CdpTabHost implements TabHost {
   private readonly live = new Map<string, AttachedTab>();
   private readonly popupListeners = new Set<(popup: Popup) => Promise<void>>();
   private activeId: string | undefined;
-  /** What the browser was last told about downloads; `applied` settles once it took it. */
-  private downloads: { allowed: boolean; applied: Promise<void> } | undefined;
+  /** Settles once the browser took its download switch (see `refuseDownloads`). */
+  private readonly noDownloads: Promise<void>;
   private readonly holding: Promise<void>;
 
   /**
-   * `gate` is the policy the engine enforces; the host needs its downloads switch. `windowPerTab`: each new tab opens in
+   * `gate` is the policy the engine enforces; the popup guard judges by it. `windowPerTab`: each new tab opens in
    * a window of its own, for a headless browser, where a background tab commits no frame (a screenshot of it would wait
    * for good) while every window draws.
    */
@@ -106,7 +105,7 @@ export class CdpTabHost implements TabHost {
         filter: [{ type: 'page' }],
       })
       .then(() => undefined);
-    void this.syncDownloads();
+    this.noDownloads = this.refuseDownloads();
   }
 
   async list(): Promise<HostTab[]> {
@@ -177,7 +176,7 @@ export class CdpTabHost implements TabHost {
     return new AttachedTab(
       this.connection,
       sessionId,
-      () => this.syncDownloads(),
+      () => this.noDownloads,
       () => this.forget(id),
     );
   }
@@ -248,22 +247,15 @@ export class CdpTabHost implements TabHost {
   }
 
   /**
-   * Chrome's own download switch, for what the engine's guard cannot see (a blob: or data: URL, a same-site
-   * `<a download>`): `deny` while the policy has downloads off. Checked before each command the engine sends, so a live
-   * change applies to the next step.
+   * Chrome's own download switch, off for good: `download` takes a file before the browser would save it
+   * (engine/download-capture.ts), and anything else a page starts (a blob: or data: URL, a same-site `<a download>`)
+   * is refused rather than saved into this profile's folder, whatever the policy says.
    */
-  private syncDownloads(): Promise<void> {
-    const allowed = this.gate.current().downloads;
-    if (this.downloads?.allowed !== allowed) {
-      const applied = this.connection
-        .send('Browser.setDownloadBehavior', { behavior: allowed ? 'default' : 'deny' })
-        .then(
-          () => undefined,
-          () => undefined,
-        );
-      this.downloads = { allowed, applied };
-    }
-    return this.downloads.applied;
+  private refuseDownloads(): Promise<void> {
+    return this.connection.send('Browser.setDownloadBehavior', { behavior: 'deny' }).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   private forget(id: string): void {

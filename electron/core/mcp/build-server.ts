@@ -19,11 +19,11 @@ import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 export type ServerDeps = DispatchDeps & { caps?: readonly ToolCap[] };
 
 /** What a session's server takes from the core: one place, for stdio and the core socket alike. */
-export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents' | 'caps'>;
+export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents' | 'caps' | 'files'>;
 
 export function serverDeps(core: ServedCore, log: Log): ServerDeps {
   const { executor, status, control, agents, caps } = core;
-  return { executor, status, control, agents, log, caps };
+  return { executor, status, control, agents, log, caps, downloads: core.files.downloads };
 }
 
 // The SDK would reject bad arguments in its own words before our wrapper runs, so it gets a schema that lets

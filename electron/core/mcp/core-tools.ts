@@ -5,6 +5,7 @@ import type { ArgsOf } from '../../../shared/tools/args.js';
 import { bindHandlers } from '../../../shared/tools/bind.js';
 import type { CoreOperation } from '../../../shared/tools/define.js';
 import type { ControlHub } from '../control/hub.js';
+import { listDownloads } from '../files/save-download.js';
 import type { Elicitor } from './elicit.js';
 import { type StatusReport, statusResult } from './status.js';
 
@@ -13,6 +14,8 @@ export interface CoreToolDeps {
   status(): StatusReport | Promise<StatusReport>;
   control: ControlHub;
   elicitor: Elicitor;
+  /** The app's downloads folder; absent where this core saves none. */
+  downloads?: string;
 }
 
 // Long enough for a person to notice and type; a model waiting longer would rather go on and ask again.
@@ -34,6 +37,8 @@ const CORE_TOOLS: Record<CoreOperation, CoreRun> = bindHandlers<CoreRun, 0>()({
     return { text: `plan shown to the person (${args.steps.length} steps)${wait}`, data: { ...plan } };
   },
   ask,
+  downloads: async (_args: ArgsOf<'downloads'>, deps: CoreToolDeps) =>
+    deps.downloads === undefined ? { text: 'This server saves no downloads.' } : listDownloads(deps.downloads),
 });
 
 export function runCoreTool(

@@ -28,6 +28,8 @@ export interface DispatchDeps {
   /** The MCP sessions open on the core: every call names its own and the live ones, so each keeps its own current tab. */
   agents: AgentRegistry;
   log: Log;
+  /** The app's downloads folder, which `downloads` lists. */
+  downloads?: string;
 }
 
 export interface SessionDeps {
@@ -70,7 +72,12 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       return runCoreTool(
         tool.op,
         args,
-        { status: () => deps.status(agent), control, elicitor: session.elicitor },
+        {
+          status: () => deps.status(agent),
+          control,
+          elicitor: session.elicitor,
+          ...(deps.downloads === undefined ? {} : { downloads: deps.downloads }),
+        },
         signal,
       );
     // Progress lines name URLs too (`navigating to …`), and the client may show them to the model.

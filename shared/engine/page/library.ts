@@ -28,6 +28,7 @@ import { opensOnActivation } from './activation.js';
 import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 import { resendRequest } from './resend.js';
+import { downloadLink, fileInputInfo, putFiles, readPageUrl } from './files.js';
 
 const FUNCTIONS = {
   refTable,
@@ -90,6 +91,10 @@ const FUNCTIONS = {
   indicatorHost,
   expectOwnEscape,
   resendRequest,
+  fileInputInfo,
+  putFiles,
+  downloadLink,
+  readPageUrl,
 };
 
 export type PageLibrary = typeof FUNCTIONS;
