@@ -17,6 +17,7 @@ export const PAGE_OPERATIONS = [
   'scroll',
   'wait_for',
   'eval',
+  'dialog',
 ] as const;
 
 export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type * as act from './act.js';
 import type { batch } from './batch.js';
+import type { dialog } from './dialog.js';
 import type { navigate } from './navigation.js';
 import type * as read from './read.js';
 import type { evaluate } from './scripts.js';
@@ -29,6 +30,7 @@ export type SelectOptionArgs = Args<typeof act.select_option>;
 export type ScrollArgs = Args<typeof act.scroll>;
 export type WaitForArgs = Args<typeof act.wait_for>;
 export type EvalArgs = Args<typeof evaluate>;
+export type DialogArgs = Args<typeof dialog>;
 export type BatchArgs = Args<typeof batch>;
 export type TabUseArgs = Args<typeof tabs.tab_use>;
 export type TabNewArgs = Args<typeof tabs.tab_new>;

@@ -1,6 +1,7 @@
 // The tool catalog: every MCP tool, in the order tools/list shows them.
 import * as act from './act.js';
 import { batch } from './batch.js';
+import { dialog } from './dialog.js';
 import type { ToolDefinition } from './define.js';
 import { navigate } from './navigation.js';
 import * as read from './read.js';
@@ -33,6 +34,7 @@ export const CATALOG = [
   act.select_option,
   act.scroll,
   act.wait_for,
+  dialog,
   evaluate,
   batch,
 ] as const satisfies readonly ToolDefinition[];

@@ -60,6 +60,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
   captures?: true;
   /** It runs other tools' calls as its steps (engine/batch.ts): never nested, budgets and URLs are its steps'. */
   runsSteps?: true;
+  /**
+   * It answers the tab's open JavaScript dialog: the one page tool that runs while a dialog holds the page, outside the
+   * act window, since what the answer leads to is the interrupted call's (engine/dialogs.ts).
+   */
+  answersDialog?: true;
   /** Answered even while the person has stopped the agent: it is how the agent learns it was stopped. */
   whileStopped?: true;
 }
