@@ -105,6 +105,19 @@ export function dialogScenarios(client: () => Client, fixtures: () => FixtureSer
     ok(await call('tab_close'));
   });
 
+  it('stops a batch at the step that opened a dialog', async () => {
+    ok(await call('tab_new', { url: fixtures().url('dialogs') }));
+    const steps = [
+      { tool: 'click', args: { selector: '#confirm', frame: 0 } },
+      { tool: 'click', args: { selector: '#alert', frame: 0 } },
+    ];
+    const batch = ok(await call('batch', { steps }));
+    expect(batch).toBe('1 click: → dialog confirm "Delete 3 items?" (answer with dialog)\nstep 2 did not run');
+    ok(await call('dialog', { accept: true }));
+    expect(await got(call, 0)).toBe('true');
+    ok(await call('tab_close'));
+  });
+
   it('names a dialog the page opened from a timer at the next call on the tab', async () => {
     ok(await call('tab_new', { url: fixtures().url('dialogs') }));
     // The click only starts the timer: the alert opens a second later, while no call runs.
