@@ -28,6 +28,12 @@ export async function runBatch(args: BatchArgs, run: RunStep, ctx: OperationCont
       const result = await run(step.op, step.args, ctx);
       lines.push(`${n} ${step.tool.name}: ${result.text}`);
       image = result.image ?? image;
+      // A dialog holds the page: the steps after it would only be refused, and its answer may change the plan.
+      const dialog = result.data?.['dialog'];
+      if (dialog !== undefined && n < steps.length) {
+        lines.push(n + 1 === steps.length ? `step ${n + 1} did not run` : `steps ${n + 1}-${steps.length} did not run`);
+        return { text: lines.join('\n'), ...(image ? { image } : {}), data: { steps: n, dialog } };
+      }
     } catch (thrown) {
       const cause = toToolError(thrown);
       // Stopped mid-step (the person's Esc, a cancel): the step did not fail, the batch was stopped.

@@ -87,14 +87,25 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     // Only `batch` itself gets here unlisted: batch validation refuses nesting before anything runs.
     if (!run || !tool) throw new ToolError('BAD_ARGS', `${op} cannot run here.`);
     const tab = await session.use(agent, typeof args['tab'] === 'string' ? args['tab'] : undefined);
+    const { dialogs } = tab.page;
+    // A dialog holds the page: a call that needs it is refused at once rather than left waiting (engine/dialogs.ts).
+    if (!tool.answersDialog) dialogs.refuseWhileOpen(tool.name);
     const acted = await tab.page.presence.acting(tool.captures === true);
     try {
       const level = mainLevelOf(tool, args);
       if (level !== 'none') await tab.page.frames.requireMain(level);
-      // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.
-      if (tool.policy !== 'act') return await run(tab.page, args, ctx);
+      if (tool.answersDialog) return await run(tab.page, args, ctx);
       const act = () => runAct(op, run, tab, args, ctx, held);
-      return await (host.holdNewWindows ? host.holdNewWindows(tab.hostId, gate.current(), act) : act());
+      // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.
+      // Either way a dialog it opens ends the call at once, and the answer to it reports the rest.
+      const work =
+        tool.policy !== 'act'
+          ? run(tab.page, args, ctx)
+          : host.holdNewWindows
+            ? host.holdNewWindows(tab.hostId, gate.current(), act)
+            : act();
+      const result = await dialogs.race(tool.name, work);
+      return withNote(dialogs.takeNote(), result);
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
       if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(agent, tab);
@@ -170,6 +181,11 @@ async function runAct(
     text: `(snapshot after the act failed: ${toToolError(error).message})`,
   }));
   return { ...result, text: `${result.text}\n${after.text}` };
+}
+
+/** What happened to the tab's dialogs since the last call, at the top of this one's result. */
+function withNote(note: string | undefined, result: OperationResult): OperationResult {
+  return note === undefined ? result : { ...result, text: `${note}\n${result.text}` };
 }
 
 /** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */

@@ -62,6 +62,12 @@ export class FrameRegistry {
     return this.tree.mainFrameUrl();
   }
 
+  /** Whether `frameId` is the tab's top document, as navigation events told it (no round trip; unknown yet: yes). */
+  isMainFrame(frameId: string): boolean {
+    const main = this.places.main();
+    return main === undefined || main.id === frameId;
+  }
+
   placeOf(frame: Frame): DocumentPlace {
     return this.places.placeOf(frame);
   }

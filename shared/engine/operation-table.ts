@@ -1,6 +1,7 @@
 // Which engine function serves each page operation (the catalog entry's `op`), bound by type to its tool's arguments.
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
 import { readConsole } from './ops/console.js';
+import { answerDialog } from './ops/dialog.js';
 import { evaluate } from './ops/eval.js';
 import { networkGet, networkList } from './ops/network.js';
 import { find } from './ops/find.js';
@@ -52,4 +53,5 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   network_get: networkGet,
   upload_file: uploadFile,
   download,
+  dialog: answerDialog,
 });

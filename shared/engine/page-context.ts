@@ -1,7 +1,8 @@
-// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, and the ref counter that keeps refs unique for the tab's life.
+// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, its dialogs, and the ref counter that keeps refs unique for the tab's life.
 import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
 import { NetworkLog } from './network-log.js';
+import { DialogState } from './dialogs.js';
 import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
 import type { PolicyGate } from './policy-gate.js';
@@ -12,6 +13,8 @@ export class PageContext {
   readonly presence: Presence;
   /** Every mouse, key and text event sent to the tab, and the act windows and focus emulation they answer to. */
   readonly input: PageInput;
+  /** The JavaScript dialog open on the tab, whose it is, and the calls it interrupted. */
+  readonly dialogs: DialogState;
   /** Next ref number; refs are never re-minted within a tab, so an old ref cannot hit a new element. */
   readonly refCounter = { n: 1 };
   /** The tab's console lines, captured from the agent's first read of them on (ops/console.ts). */
@@ -19,13 +22,19 @@ export class PageContext {
   /** The tab's requests, captured once an agent that reads DevTools uses the tab (ops/network.ts). */
   readonly network: NetworkLog;
 
-  /** `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. */
+  /**
+   * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
+   * agent drives the tab, which makes a dialog the page opens on its own the agent's (default: always, as in a
+   * browser of ours).
+   */
   constructor(
     readonly cdp: Cdp,
     readonly gate: PolicyGate,
     onPersonStop?: () => void,
+    agentDrives: () => boolean = () => true,
   ) {
     this.frames = new FrameRegistry(cdp, gate);
+    this.dialogs = new DialogState(cdp, agentDrives, (frameId) => this.frames.isMainFrame(frameId));
     this.presence = new Presence(this.frames, cdp, onPersonStop);
     this.input = new PageInput(cdp, this.frames, gate, this.presence);
     const sessions = async () => [
@@ -41,6 +50,7 @@ export class PageContext {
     this.console.dispose();
     this.network.dispose();
     this.input.dispose();
+    this.dialogs.dispose();
     this.presence.dispose();
     this.frames.dispose();
   }

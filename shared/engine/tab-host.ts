@@ -19,6 +19,11 @@ export interface Popup {
 }
 
 export interface TabHost {
+  /**
+   * The tabs are the person's too (their own Chrome): a dialog that opens by itself on a tab no agent drives is theirs
+   * to answer. Absent: a browser of ours, whose every dialog is the agent's.
+   */
+  readonly sharedWithPerson?: true;
   list(): Promise<HostTab[]>;
   /** Opens a tab; in the background unless `focus`. */
   create(url: string, opts: { focus: boolean }): Promise<HostTab>;

@@ -2,6 +2,7 @@
 import { ToolError } from '../protocol/errors.js';
 import type { AgentContext } from '../protocol/operations.js';
 import { AgentCurrents } from './agent-currents.js';
+import type { Dialog } from './dialogs.js';
 import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
@@ -16,6 +17,8 @@ export interface SessionTab extends HostTab {
   taken: boolean;
   /** Opened by an agent, so an agent may close it. */
   owned: boolean;
+  /** The JavaScript dialog open on it, when the engine is attached and one is. */
+  dialog?: Dialog;
 }
 
 export interface TabInUse {
@@ -34,6 +37,8 @@ interface Attached {
 export class TabSession {
   private readonly owned: Set<string>;
   private readonly attached = new Map<string, Promise<Attached>>();
+  /** The same tabs' contexts once attached, for what a listing shows without waiting (an open dialog). */
+  private readonly pages = new Map<string, PageContext>();
   private readonly handles: TabHandles;
   private readonly currents: AgentCurrents;
   private readonly stopPopups: () => void;
@@ -121,7 +126,7 @@ export class TabSession {
   }
 
   /** Closes a tab an agent opened (default the agent's current one). */
-  async close(agent: AgentContext, handle: string | undefined): Promise<string> {
+  async close(agent: AgentContext, handle: string | undefined): Promise<{ handle: string; leftGuard: boolean }> {
     this.currents.prune(agent);
     const hostId = handle !== undefined ? this.handles.hostId(handle) : this.currents.of(agent.id);
     if (hostId === undefined) throw new ToolError('NO_TAB', 'No current tab to close; pass tab.');
@@ -131,9 +136,17 @@ export class TabSession {
         next: 'Leave it open, or ask the person to close it.',
       });
     }
-    await this.host.close(hostId);
+    // Closing is leaving: a "leave site?" guard the close meets is answered by leaving, never left to hang the call.
+    const page = await this.attached.get(hostId)?.then(
+      (entry) => entry.page,
+      () => undefined,
+    );
+    const close = () => this.host.close(hostId);
+    let guard = false;
+    if (page) ({ guard } = await page.dialogs.leavingPast(close));
+    else await close();
     this.forget(hostId, agent.id);
-    return named;
+    return { handle: named, leftGuard: guard };
   }
 
   async isOpen(hostId: string): Promise<boolean> {
@@ -205,13 +218,17 @@ export class TabSession {
 
   /** `agent`: who asks (none for `status`); `current`: the tab to mark as current. */
   private listed(tabs: HostTab[], agent: string | undefined, current: string | undefined): SessionTab[] {
-    const listed = tabs.map((tab) => ({
-      ...maskedTab(this.gate, tab),
-      handle: this.handles.handleFor(tab.id),
-      current: tab.id === current,
-      taken: agent !== undefined && this.currents.heldByOther(agent, tab.id),
-      owned: this.owned.has(tab.id),
-    }));
+    const listed = tabs.map((tab) => {
+      const dialog = this.pages.get(tab.id)?.dialogs.open;
+      return {
+        ...maskedTab(this.gate, tab),
+        handle: this.handles.handleFor(tab.id),
+        current: tab.id === current,
+        taken: agent !== undefined && this.currents.heldByOther(agent, tab.id),
+        owned: this.owned.has(tab.id),
+        ...(dialog ? { dialog } : {}),
+      };
+    });
     this.changed();
     return listed;
   }
@@ -231,7 +248,12 @@ export class TabSession {
     const shown = (await this.host.list()).find((tab) => tab.id === hostId);
     if (shown) this.gate.requireBeforeAttach(shown.url, `Tab ${this.handles.handleFor(hostId)}`);
     const cdp = await this.host.cdp(hostId);
-    const page = new PageContext(cdp, this.gate, () => this.onPersonStop?.(`tab ${this.handles.handleFor(hostId)}`));
+    const page = new PageContext(
+      cdp,
+      this.gate,
+      () => this.onPersonStop?.(`tab ${this.handles.handleFor(hostId)}`),
+      () => this.agentDrives(hostId),
+    );
     // A detached debugger (tab closed, browser gone, DevTools took over) leaves a dead context: drop it so the
     // next call attaches afresh.
     const stop = cdp.on((event) => {
@@ -244,12 +266,19 @@ export class TabSession {
       page.dispose();
       throw error;
     }
+    this.pages.set(hostId, page);
     return { page, stop };
+  }
+
+  /** An agent's current tab, or one the agents opened; in a browser of ours, every tab. */
+  private agentDrives(hostId: string): boolean {
+    return !this.host.sharedWithPerson || this.owned.has(hostId) || this.currents.tabs().includes(hostId);
   }
 
   private detach(hostId: string): void {
     const attached = this.attached.get(hostId);
     this.attached.delete(hostId);
+    this.pages.delete(hostId);
     void attached?.then(
       (entry) => {
         entry.stop();

@@ -64,6 +64,11 @@ export class UrlWatch {
   private onEvent(event: CdpEvent): void {
     if (event.sessionId !== undefined) return;
     const params = event.params;
+    // A "leave site?" guard answered "stay" cancels the navigation with no navigation event: nothing more will commit.
+    if (event.method === 'Page.javascriptDialogClosed' && params['result'] === false && this.navigating) {
+      this.navigating = false;
+      return this.wake?.();
+    }
     const frameId = event.method === 'Page.frameNavigated' ? (params['frame'] as { id: string }).id : params['frameId'];
     if (frameId !== this.mainFrameId && event.method !== 'Page.domContentEventFired') return;
     switch (event.method) {

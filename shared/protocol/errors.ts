@@ -43,6 +43,10 @@ export const ERROR_CODES = {
     'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
   CLIPBOARD_REFUSED:
     "Paste, copy and cut keys are sent only on sites the person trusts: they read or overwrite the person's clipboard. Put text in with `type` or `fill_form`; read it with `get_text`.",
+  DIALOG_OPEN: 'The page shows a dialog, and nothing runs in it until it is answered. Answer it with `dialog`.',
+  PERSON_DIALOG:
+    "The page shows a dialog that is the person's to answer (it opened while no agent drove the tab). Wait for them, or work in another tab.",
+  NO_DIALOG: 'Go on with the page: a call that opens a dialog says so, and `tabs` shows one still open.',
   POLICY_DENIED:
     'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',
   DOMAIN_CONFIRMATION_REQUIRED:

@@ -22,6 +22,7 @@ export const PAGE_OPERATIONS = [
   'network_get',
   'upload_file',
   'download',
+  'dialog',
 ] as const;
 
 export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;

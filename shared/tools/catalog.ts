@@ -2,6 +2,7 @@
 import * as act from './act.js';
 import { batch } from './batch.js';
 import * as devtools from './devtools.js';
+import { dialog } from './dialog.js';
 import type { ToolDefinition } from './define.js';
 import * as files from './files.js';
 import { navigate } from './navigation.js';
@@ -38,6 +39,7 @@ export const CATALOG = [
   files.upload_file,
   files.download,
   files.downloads,
+  dialog,
   evaluate,
   batch,
   devtools.console_read,

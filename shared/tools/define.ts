@@ -66,6 +66,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
    * (electron/core/files). Never a batch step: steps do not pass through the core.
    */
   files?: 'in' | 'out';
+  /**
+   * It answers the tab's open JavaScript dialog: the one page tool that runs while a dialog holds the page, outside the
+   * act window, since what the answer leads to is the interrupted call's (engine/dialogs.ts).
+   */
+  answersDialog?: true;
   /** Answered even while the person has stopped the agent: it is how the agent learns it was stopped. */
   whileStopped?: true;
 }

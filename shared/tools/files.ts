@@ -15,7 +15,6 @@ export const upload_file = defineTool({
     paths: z.array(z.string().min(1).max(4096)).min(1).max(MAX_UPLOAD_FILES),
     ...tabShape,
   }),
-  output: z.object({ files: z.array(z.string()) }),
   readOnly: false,
   destructive: false,
   policy: 'act',

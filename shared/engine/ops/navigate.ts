@@ -28,10 +28,15 @@ export async function navigate(page: PageContext, args: NavigateArgs, ctx: Opera
     throw new ToolError('BAD_ARGS', 'navigate takes either url or action (back, forward, reload).');
   }
   const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
-  // The load wait keeps to `timeout` with a precise answer; this bound covers a renderer too busy to answer at all.
-  return withDeadline(go(page, args, timeout, ctx), timeout + GRACE_MS, () => {
-    throw new ToolError('TIMEOUT', `navigate: the tab did not answer within ${timeout} ms.`);
-  });
+  // The agent asked to go: a "leave site?" guard on the way is answered by leaving, and the result says so.
+  const { value, guard } = await page.dialogs.leavingPast(() =>
+    // The load wait keeps to `timeout` with a precise answer; this bound covers a renderer too busy to answer at all.
+    withDeadline(go(page, args, timeout, ctx), timeout + GRACE_MS, () => {
+      throw new ToolError('TIMEOUT', `navigate: the tab did not answer within ${timeout} ms.`);
+    }),
+  );
+  if (!guard) return value;
+  return { text: `${value.text} (left past the page's "leave site?" guard)`, data: { ...value.data, leftGuard: true } };
 }
 
 async function go(

@@ -3,6 +3,7 @@ import { ToolError } from '../../protocol/errors.js';
 import type { AgentContext, OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { TabCloseArgs, TabNewArgs, TabSelectArgs, TabUseArgs } from '../../tools/args.js';
 import type { SessionTab, TabSession } from '../tab-session.js';
+import { describe } from '../dialogs.js';
 import { navigate, withScheme } from './navigate.js';
 
 export async function tabs(session: TabSession, agent: AgentContext): Promise<OperationResult> {
@@ -18,6 +19,7 @@ export async function tabs(session: TabSession, agent: AgentContext): Promise<Op
         current: tab.current,
         owned: tab.owned,
         active: tab.active,
+        ...(tab.dialog ? { dialog: tab.dialog.kind } : {}),
       })),
     },
   };
@@ -66,8 +68,9 @@ export async function tabSelect(
 }
 
 export async function tabClose(session: TabSession, agent: AgentContext, args: TabCloseArgs): Promise<OperationResult> {
-  const handle = await session.close(agent, args.tab);
-  return { text: `closed ${handle}`, data: { tab: handle } };
+  const { handle, leftGuard } = await session.close(agent, args.tab);
+  const guard = leftGuard ? ` (left past its "leave site?" guard)` : '';
+  return { text: `closed ${handle}${guard}`, data: { tab: handle } };
 }
 
 async function openAt(
@@ -79,7 +82,8 @@ async function openAt(
 ): Promise<OperationResult> {
   const tab = await session.open(agent, focus);
   try {
-    const landed = await navigate(tab.page, { url }, ctx);
+    // A dialog the new page opens while loading ends the call at once, as on any tab (engine/dialogs.ts).
+    const landed = await tab.page.dialogs.race('navigate', navigate(tab.page, { url }, ctx));
     return { text: `opened ${tab.handle} ${landed.text}`, data: { tab: tab.handle, reused: false, ...landed.data } };
   } catch (error) {
     // The tab exists even though its page did not load: name it, so the model can retry there or close it.
@@ -91,7 +95,9 @@ async function openAt(
 function line(tab: SessionTab): string {
   // A page without a title shows its URL as one; saying it twice costs tokens and tells nothing.
   const title = tab.title === tab.url ? '' : clip(tab.title, 80);
-  return `${tab.current ? '*' : ' '}${tab.owned ? '+' : ' '} ${tab.handle} "${title}" ${clip(tab.url, 200)}`;
+  const persons = tab.dialog?.owner === 'person' ? " (the person's)" : '';
+  const dialog = tab.dialog ? ` — shows ${describe(tab.dialog)}${persons}` : '';
+  return `${tab.current ? '*' : ' '}${tab.owned ? '+' : ' '} ${tab.handle} "${title}" ${clip(tab.url, 200)}${dialog}`;
 }
 
 function clip(text: string, max: number): string {
