@@ -8,6 +8,8 @@ import { siteOf } from '../../../shared/policy/site.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
+import { followPopup } from './popup-trail.js';
+import { holdScriptWorker, isScriptWorker } from './shared-worker-hold.js';
 
 interface TargetInfo {
   targetId: string;
@@ -69,6 +71,11 @@ class AttachedTab implements Cdp {
     this.emit(mine ? { method: event.method, params: event.params } : event);
   }
 
+  /** An event for this tab's listeners that no session of the tab sent (what the host did for it). */
+  tell(event: CdpEvent): void {
+    this.emit(event);
+  }
+
   private emit(event: CdpEvent): void {
     for (const listener of this.listeners) listener(event);
   }
@@ -97,13 +104,14 @@ export class CdpTabHost implements TabHost {
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
-    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port).
+    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port). Shared
+    // workers come the same way: no tab session reaches them (measured: neither Fetch nor setBlockedURLs on the page).
     this.holding = connection
       .send('Target.setAutoAttach', {
         autoAttach: true,
         waitForDebuggerOnStart: true,
         flatten: true,
-        filter: [{ type: 'page' }],
+        filter: [{ type: 'page' }, { type: 'shared_worker' }],
       })
       .then(() => undefined);
     void this.syncDownloads();
@@ -195,13 +203,15 @@ export class CdpTabHost implements TabHost {
       return;
     const sessionId = String(event.params['sessionId']);
     const info = event.params['targetInfo'] as TargetInfo;
+    if (info.type === 'shared_worker' && isScriptWorker(info.url))
+      return holdScriptWorker(this.connection, sessionId, info.url);
     const openerId = info.openerId === undefined ? undefined : this.drivenTab(info.openerId);
     if (openerId === undefined || this.popupListeners.size === 0) {
       void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
       void this.connection.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
       return;
     }
-    void this.guardPopup({ id: info.targetId, openerId }, sessionId);
+    void this.guardPopup({ id: info.targetId, openerId }, sessionId, info.openerId!);
   }
 
   /**
@@ -211,7 +221,7 @@ export class CdpTabHost implements TabHost {
    * also guards the popup's iframes. This guard stays for the popup's life, because it alone knows the popup's main
    * frame from the start; the engine's makes the same decision on the same events, and a second answer is a no-op.
    */
-  private async guardPopup(popup: Popup, sessionId: string): Promise<void> {
+  private async guardPopup(popup: Popup, sessionId: string, openerFrame: string): Promise<void> {
     const tab = this.tab(popup.id, sessionId);
     this.attached.set(popup.id, Promise.resolve(tab));
     this.live.set(popup.id, tab);
@@ -223,6 +233,16 @@ export class CdpTabHost implements TabHost {
     );
     guard.onRefused(() => void this.closeIfBlank(popup.id));
     try {
+      // Sent before the guard's Fetch.enable, so the popup's first request tells its initiator before it pauses.
+      const telling = tab.send('Network.enable', {
+        maxTotalBufferSize: 0,
+        maxResourceBufferSize: 0,
+        maxPostDataSize: 0,
+      });
+      telling.catch(() => undefined);
+      const origins = await Promise.all([openerFrame, popup.openerId].map((id) => this.originOf(id)));
+      const opener = { origins, tell: (event: CdpEvent) => this.live.get(popup.openerId)?.tell(event) };
+      followPopup(tab, guard, opener, () => void this.closeIfBlank(popup.id));
       await guard.enable(undefined);
     } catch {
       // Never let an unguarded popup of a driven tab run.
@@ -239,6 +259,18 @@ export class CdpTabHost implements TabHost {
       .catch(() => ({ targetInfo: undefined }));
     if (targetInfo && (targetInfo.url === '' || siteOf(targetInfo.url).kind === 'inherits'))
       await this.close(id).catch(() => undefined);
+  }
+
+  /** The origin of the page or frame target `targetId` shows; undefined when it is gone or has none. */
+  private async originOf(targetId: string): Promise<string | undefined> {
+    const { targetInfo } = await this.connection
+      .send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId })
+      .catch(() => ({ targetInfo: undefined }));
+    try {
+      return targetInfo ? new URL(targetInfo.url).origin : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The tab we drive that `targetId` is, or holds as one of its out-of-process frames. */
