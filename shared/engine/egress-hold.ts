@@ -65,7 +65,8 @@ const RESTORE_TIMEOUT_MS = 3_000;
  *   leaves the frame on its page, before the policy would let it go.
  * Network.enable, which the other layers need, also tells what was held (requestWillBeSent, webSocketCreated). What
  * none reaches: workers that are not the tab's own targets. A shared worker the script starts, or a message it posts to
- * the origin's service worker, makes requests from a target no tab session attaches to.
+ * the origin's service worker, makes requests from a target no tab session attaches to; the fallback holds those from
+ * the browser's side (worker-targets.ts), chrome.debugger cannot (it lists them, but tells no one when they start).
  */
 class TabHold {
   private readonly ledger = new HeldLedger();
@@ -165,8 +166,12 @@ class TabHold {
         return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
           cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
-          cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-          trail === 'requests' ? Promise.resolve() : cdp.send('Network.disable', {}, sessionId),
+          ...(trail === 'requests'
+            ? []
+            : [
+                cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
+                cdp.send('Network.disable', {}, sessionId),
+              ]),
         ].map((sent) => sent.catch(() => undefined));
       }),
     );

@@ -1,6 +1,7 @@
 // What an eval's script leaves behind, on real Chromium: a send it starts after it returned (a fetch a timer makes a
-// second later, a location change, a blob worker, a window or a blob shared worker it starts later) reaches no one, for
-// as long as the tab lives, and the next result names it; the page's own sends and windows to that origin keep flowing.
+// second later, a location change, a blob worker, a window or a blob shared worker it starts later, a message it posts
+// to the site's service worker) reaches no one, for as long as the tab lives, and the next result names what it can; the
+// page's own sends (through that service worker too) and windows to that origin keep flowing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
@@ -143,6 +144,19 @@ describe('what a script starts after it returned stays held', () => {
       shared.port.onmessage = () => (window.sharedDone = true);
     }, 1000); 0`);
     await until('sharedDone');
+    expect(await reached()).toEqual([]);
+  });
+
+  it('a message the script posts to the site’s service worker, which fetches as it is told', async () => {
+    // The site's worker controls the page first (the page's own doing, not the script's).
+    await pageEval(
+      page,
+      `navigator.serviceWorker.register('/egress-late-sw.js').then(() => navigator.serviceWorker.controller
+        ? true : new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true))))`,
+    );
+    await run(`navigator.serviceWorker.onmessage = () => (window.swDone = true);
+      setTimeout(() => navigator.serviceWorker.controller.postMessage('${watched.origin}/sw-late'), 1000); 0`);
+    await until('swDone');
     expect(await reached()).toEqual([]);
   });
 

@@ -9,7 +9,8 @@ import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
 import { followPopup } from './popup-trail.js';
-import { holdScriptWorker, isScriptWorker } from './shared-worker-hold.js';
+import { originOf, WorkerTargets } from './worker-targets.js';
+import { SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
 
 interface TargetInfo {
   targetId: string;
@@ -27,11 +28,17 @@ class AttachedTab implements Cdp {
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly unsubscribe: () => void;
 
+  /** Target id per child session, to say whose frame ran a script. */
+  private readonly childTarget = new Map<string, string>();
+
+  /** `onScript`: an agent's script was parsed in the target with this id (the tab's or a child's). */
   constructor(
     private readonly connection: CdpConnection,
     readonly sessionId: string,
+    private readonly targetId: string,
     private readonly beforeSend: () => Promise<void>,
     private readonly onGone: () => void,
+    private readonly onScript: (targetId: string) => void,
   ) {
     this.unsubscribe = connection.on((event) => this.route(event));
   }
@@ -64,10 +71,14 @@ class AttachedTab implements Cdp {
       return;
     }
     if (event.method === 'Target.attachedToTarget') {
+      const { targetId } = event.params['targetInfo'] as TargetInfo;
       this.children.add(String(event.params['sessionId']));
-      this.childTargets.add((event.params['targetInfo'] as TargetInfo).targetId);
+      this.childTargets.add(targetId);
+      this.childTarget.set(String(event.params['sessionId']), targetId);
     }
     if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
+    if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG))
+      this.onScript(mine ? this.targetId : (this.childTarget.get(event.sessionId!) ?? this.targetId));
     this.emit(mine ? { method: event.method, params: event.params } : event);
   }
 
@@ -90,6 +101,7 @@ export class CdpTabHost implements TabHost {
   /** What the browser was last told about downloads; `applied` settles once it took it. */
   private downloads: { allowed: boolean; applied: Promise<void> } | undefined;
   private readonly holding: Promise<void>;
+  private readonly workers: WorkerTargets;
 
   /**
    * `gate` is the policy the engine enforces; the host needs its downloads switch. `windowPerTab`: each new tab opens in
@@ -101,17 +113,18 @@ export class CdpTabHost implements TabHost {
     private readonly gate: PolicyGate,
     private readonly options: { windowPerTab?: boolean } = {},
   ) {
+    this.workers = new WorkerTargets(connection);
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
-    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port). Shared
-    // workers come the same way: no tab session reaches them (measured: neither Fetch nor setBlockedURLs on the page).
+    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port). Shared and
+    // service workers come the same way, running ones too, for their holds (worker-targets.ts).
     this.holding = connection
       .send('Target.setAutoAttach', {
         autoAttach: true,
         waitForDebuggerOnStart: true,
         flatten: true,
-        filter: [{ type: 'page' }, { type: 'shared_worker' }],
+        filter: [{ type: 'page' }, { type: 'shared_worker' }, { type: 'service_worker' }],
       })
       .then(() => undefined);
     void this.syncDownloads();
@@ -185,8 +198,11 @@ export class CdpTabHost implements TabHost {
     return new AttachedTab(
       this.connection,
       sessionId,
+      id,
       () => this.syncDownloads(),
       () => this.forget(id),
+      (targetId) =>
+        void this.originOf(targetId).then((origin) => origin !== undefined && this.workers.scriptRan(origin)),
     );
   }
 
@@ -195,16 +211,12 @@ export class CdpTabHost implements TabHost {
    * session, which becomes its tab's session; any other page, or any popup once no engine listens, is let go at once.
    */
   private onBrowserEvent(event: CdpEvent): void {
-    if (
-      event.method !== 'Target.attachedToTarget' ||
-      event.sessionId !== undefined ||
-      event.params['waitingForDebugger'] !== true
-    )
-      return;
+    if (event.method !== 'Target.attachedToTarget' || event.sessionId !== undefined) return;
     const sessionId = String(event.params['sessionId']);
     const info = event.params['targetInfo'] as TargetInfo;
-    if (info.type === 'shared_worker' && isScriptWorker(info.url))
-      return holdScriptWorker(this.connection, sessionId, info.url);
+    const waiting = event.params['waitingForDebugger'] === true;
+    if (info.type !== 'page') return this.workers.attached(sessionId, info.url, waiting);
+    if (!waiting) return;
     const openerId = info.openerId === undefined ? undefined : this.drivenTab(info.openerId);
     if (openerId === undefined || this.popupListeners.size === 0) {
       void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
@@ -266,11 +278,7 @@ export class CdpTabHost implements TabHost {
     const { targetInfo } = await this.connection
       .send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId })
       .catch(() => ({ targetInfo: undefined }));
-    try {
-      return targetInfo ? new URL(targetInfo.url).origin : undefined;
-    } catch {
-      return undefined;
-    }
+    return targetInfo ? originOf(targetInfo.url) : undefined;
   }
 
   /** The tab we drive that `targetId` is, or holds as one of its out-of-process frames. */
