@@ -45,7 +45,7 @@ export interface Core {
 }
 
 /** What the core hands a fallback it did not make itself: the policy it must enforce, its log, the person's Esc. */
-export type FallbackDeps = Pick<FallbackOptions, 'log' | 'policy' | 'onPersonStop'>;
+export type FallbackDeps = Pick<FallbackOptions, 'log' | 'policy' | 'onPersonStop' | 'onHeldGone'>;
 
 export interface CoreOptions {
   /** A fallback browser other than the launched Chrome/Chromium (the tray app's own Chromium); absent, that one. */
@@ -90,8 +90,10 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   const policy = (): Policy => control.policy();
   // Esc in a driven tab is the person's Stop, from either backend.
   const personStop = (message: string): void => void control.stop(message);
+  // A backend that goes away takes the acts it held with it: the person's cards say so at once, not when Send is pressed.
+  const heldGone = (id: string, why: string): void => control.expireHeld(id, why);
   const fallback = options.fallback
-    ? options.fallback({ log, policy, onPersonStop: personStop })
+    ? options.fallback({ log, policy, onPersonStop: personStop, onHeldGone: heldGone })
     : lazyFallback({
         executablePath: config.executablePath,
         headless: config.headless,
@@ -100,6 +102,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
         log,
         policy,
         onPersonStop: personStop,
+        onHeldGone: heldGone,
       });
   const bridge = await startBridge(config, log, policy, auth);
   const stateFile = new BridgeStateFile(config.dataDir);
@@ -129,8 +132,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     parseSitePattern(`127.0.0.1:${controlServer.port}`),
     parseSitePattern(`localhost:${controlServer.port}`),
   ]);
-  // A link that held acts closing takes them with it: the person's cards say so at once, not when Send is pressed.
-  const extension = extensionBackend(bridge, (id, why) => control.expireHeld(id, why));
+  const extension = extensionBackend(bridge, heldGone);
   const manager = new BackendManager(config.browser, extension, fallback.executor);
   const secrets = new SecretStore(config.dataDir);
 

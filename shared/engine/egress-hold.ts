@@ -66,7 +66,8 @@ const RESTORE_TIMEOUT_MS = 3_000;
  *   leaves the frame on its page, before the policy would let it go.
  * Network.enable, which the other layers need, also tells what was held (requestWillBeSent, webSocketCreated). What
  * none reaches: workers that are not the tab's own targets. A shared worker the script starts, or a message it posts to
- * the origin's service worker, makes requests from a target no tab session attaches to.
+ * the origin's service worker, makes requests from a target no tab session attaches to; the fallback holds those from
+ * the browser's side (worker-targets.ts), chrome.debugger cannot (it lists them, but tells no one when they start).
  */
 class TabHold {
   private readonly ledger = new HeldLedger();
@@ -166,10 +167,13 @@ class TabHold {
         return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
           cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
-          cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-          trail === 'requests' || this.page.network.capturing
-            ? Promise.resolve()
-            : cdp.send('Network.disable', {}, sessionId),
+          ...(trail === 'requests'
+            ? []
+            : [
+                cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
+                // While the network log captures (network-log.ts), Network stays on for it.
+                ...(this.page.network.capturing ? [] : [cdp.send('Network.disable', {}, sessionId)]),
+              ]),
         ].map((sent) => sent.catch(() => undefined));
       }),
     );

@@ -6,19 +6,18 @@ import { AllowedOrigins } from './egress-origins.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
+import { fromScript, InitiatorVerdicts, SCRIPT_TAG, type Initiator, type Verdict } from './script-initiator.js';
 
-/** Every script eval runs carries this sourceURL: V8 names it in each stack frame of its code, however late it runs. */
-const TAG = 'chrome-mcp-eval://';
+/**
+ * What a host tells a tab's stream when it held the first request of a window the tab's script opened (a popup is a
+ * target of its own, which the tab's sessions never see): `params` is the Send.
+ */
+export const POPUP_HELD = 'ChromeMcp.popupRequestHeld';
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
 const ASYNC_DEPTH = 32;
 // Every request of the tab pauses at the request stage once a script has run; the page's own continue at once.
 const EVERY_REQUEST: readonly RequestPattern[] = [{ urlPattern: '*', requestStage: 'Request' }];
-// Network.requestWillBeSent came before Fetch.requestPaused in every measurement; a request whose initiator is not
-// told within this is held, not guessed at.
-const VERDICT_MS = 1_000;
-// Verdicts waiting for their paused request; a request that never pauses (same-origin data, cache hits) leaves one.
-const KEPT_VERDICTS = 2_000;
 const LATE_LISTED = 50;
 
 interface Paused {
@@ -37,8 +36,7 @@ export class ScriptTrail {
     .map((byte) => byte.toString(16).padStart(2, '0'))
     .join('');
   /** Per `session:requestId`: whether the agent's script started it, and what the browser calls it. */
-  private readonly verdicts = new Map<string, Verdict>();
-  private readonly waiting = new Map<string, (verdict: Verdict) => void>();
+  private readonly verdicts = new InitiatorVerdicts();
   /** Sessions armed, and the script URL of each worker session (a blob or data worker's code is not the page's own). */
   private readonly sessions = new Set<string | undefined>();
   private readonly workerUrls = new Map<string, string>();
@@ -53,7 +51,7 @@ export class ScriptTrail {
   /** `source` tagged, so every request its code makes, now or later, is known as the script's. */
   tag(source: string): string {
     // On a line of its own after the script: a trailing line comment of the script cannot swallow it.
-    return `${source}\n//# sourceURL=${TAG}${this.nonce}/${++this.serial}`;
+    return `${source}\n//# sourceURL=${SCRIPT_TAG}${this.nonce}/${++this.serial}`;
   }
 
   /**
@@ -115,6 +113,9 @@ export class ScriptTrail {
       // The page's own `debugger;` statements must not stop it now that a debugger listens.
       cdp.send('Debugger.setSkipAllPauses', { skip: true }, sessionId),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
+      // The page's own requests go its own way, where their initiators are told, not through the site's service worker,
+      // which the fallback holds to its origin once a script ran here (a message the script posts makes it send).
+      cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId),
       // The guard's patterns, with the standing one for every request.
       this.page.frames.navigation.enable(sessionId),
     ]);
@@ -148,7 +149,7 @@ export class ScriptTrail {
         const tainted =
           this.isWorkerOfScript(event.sessionId) ||
           fromScript(sent.initiator) ||
-          this.verdicts.get(key)?.tainted === true;
+          this.verdicts.peek(key)?.tainted === true;
         const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.
@@ -156,12 +157,10 @@ export class ScriptTrail {
           if (!this.allowed.allows(url.url)) this.noteHeld({ method: url.method, url: url.url, kind: verdict.kind });
           return;
         }
-        const waiter = this.waiting.get(key);
-        if (waiter) return void waiter(verdict);
-        this.verdicts.set(key, verdict);
-        if (this.verdicts.size > KEPT_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value!);
-        return;
+        return this.verdicts.told(key, verdict);
       }
+      case POPUP_HELD:
+        return this.noteHeld(event.params as unknown as Send);
       case 'Target.attachedToTarget': {
         const info = event.params['targetInfo'] as { type: string; url: string };
         if (info.type !== 'iframe') this.workerUrls.set(String(event.params['sessionId']), info.url);
@@ -188,18 +187,11 @@ export class ScriptTrail {
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) return false;
     if (this.allowed.allows(paused.request.url)) return false;
     const key = `${event.sessionId}:${paused.networkId ?? paused.requestId}`;
-    const known = this.verdicts.get(key);
-    this.verdicts.delete(key);
-    if (known !== undefined) return known.tainted && this.hold(event, paused, known.kind);
-    const timer = setTimeout(() => settle({ tainted: true, kind: paused.resourceType }), VERDICT_MS);
-    const settle = (verdict: Verdict) => {
-      clearTimeout(timer);
-      this.waiting.delete(key);
+    const known = this.verdicts.take(key, paused.resourceType, (verdict: Verdict) => {
       // Not the script's: it goes on as the guard would have sent it.
       if (!verdict.tainted || !this.hold(event, paused, verdict.kind)) this.page.frames.navigation.judge(event);
-    };
-    this.waiting.set(key, settle);
-    return true;
+    });
+    return known === undefined || (known.tainted && this.hold(event, paused, known.kind));
   }
 
   private hold(event: CdpEvent, paused: Paused, kind: string): true {
@@ -216,31 +208,6 @@ export class ScriptTrail {
     this.lateCount++;
     if (this.late.length < LATE_LISTED) this.late.push(send);
   }
-}
-
-interface Verdict {
-  tainted: boolean;
-  /** As the Network domain names it (Fetch, XHR, Ping, Image…), or `navigation`. */
-  kind: string;
-}
-
-interface StackTrace {
-  callFrames: { url: string }[];
-  parent?: StackTrace;
-}
-
-interface Initiator {
-  type: string;
-  stack?: StackTrace;
-  url?: string;
-}
-
-/** The script's code is on the initiator's stack, or on an async stack that led to it. */
-function fromScript(initiator: Initiator | undefined): boolean {
-  for (let stack = initiator?.stack; stack; stack = stack.parent) {
-    if (stack.callFrames.some((frame) => frame.url.startsWith(TAG))) return true;
-  }
-  return initiator?.url?.startsWith(TAG) === true;
 }
 
 const trails = new WeakMap<PageContext, ScriptTrail>();

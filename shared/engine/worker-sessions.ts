@@ -47,8 +47,17 @@ export class WorkerSessions {
   private onEvent(event: CdpEvent): void {
     if (event.method === 'Target.attachedToTarget') {
       // Frames are the frame tree's (frame-tree.ts); every other target auto-attach brings is a worker.
-      if ((event.params['targetInfo'] as { type: string }).type === 'iframe') return;
+      const { type } = event.params['targetInfo'] as { type: string };
+      if (type === 'iframe') return;
       const sessionId = String(event.params['sessionId']);
+      // A service or shared worker is no tab's own: none of the tab's rules reach its requests (measured), and it
+      // answers no command while paused, so preparing it would leave it paused and every later hold waiting on it.
+      // It runs at once; a host that can hold it does so from the browser's side (the fallback, cdp-tab-host.ts).
+      if (type === 'service_worker' || type === 'shared_worker') {
+        if (event.params['waitingForDebugger'] === true)
+          void this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+        return;
+      }
       // Workers are not ours to read, but auto-attach paused them: they run once what watches their requests is on.
       this.running.add(sessionId);
       if (event.params['waitingForDebugger'] === true) void this.start(sessionId);

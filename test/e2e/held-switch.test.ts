@@ -1,7 +1,8 @@
 // A held act's decision reaches the backend that held it, end to end (--browser auto): a send held in the fallback is
 // sent from the fallback's tab when the person presses Send after the extension has connected; one held in the
-// person's Chrome is marked gone, saying why, as soon as that Chrome goes away, and nothing is sent.
-import { mkdtempSync, rmSync } from 'node:fs';
+// person's Chrome is marked gone, saying why, as soon as that Chrome goes away, and nothing is sent; so is one held in the
+// fallback browser when that browser goes away.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -40,6 +41,22 @@ async function writesBeforeSentinel(): Promise<string[]> {
     .slice(0, before)
     .filter((entry) => entry.method !== 'GET')
     .map((entry) => `${entry.method} ${entry.path}`);
+}
+
+/** The fallback browser's main process: the one on the server's own profile that is no helper (`--type=`) of it. */
+function fallbackBrowserPid(): number | undefined {
+  const profile = `--user-data-dir=${join(dataDir, 'fallback-profile')}`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (args.includes(profile) && !args.some((arg) => arg.startsWith('--type='))) return Number(entry);
+  }
+  return undefined;
 }
 
 beforeAll(async () => {
@@ -124,6 +141,29 @@ describe('a held act across a backend switch', () => {
     expect(
       (await control.call('held.decide', { id: act!.id, release: true }).catch((error: unknown) => error)) as object,
     ).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await writesBeforeSentinel()).toEqual([]);
+  });
+
+  it('held in the fallback, is marked gone with why once that browser goes away, and never sent', async () => {
+    site.received.length = 0;
+    await call('tab_new', { url: site.url('gate-mail.html?in=fallback') });
+    expect(await call('click', { selector: '#send' })).toMatch(/^HELD: .*\(held as f\S+\)/);
+    const [act] = (await control.call('held.list')).held;
+    const { next } = await control.call('activity.list', { limit: 1 });
+    // The browser this server launched, killed as a crash or the person quitting it would end it.
+    process.kill(fallbackBrowserPid()!, 'SIGKILL');
+    const left = await until(
+      () => control.call('held.list'),
+      (list) => list.held.length === 0,
+      15_000,
+    );
+    expect(left.held).toEqual([]);
+    const { events } = await control.call('activity.list', { since: next });
+    expect(events.find((event) => event.type === 'held' && event.change === 'gone')).toMatchObject({
+      act: { id: act!.id },
+      why: expect.stringContaining('the fallback browser that held it closed'),
+    });
+    // The next call starts a new browser, which holds nothing of the old one's.
     expect(await writesBeforeSentinel()).toEqual([]);
   });
 });

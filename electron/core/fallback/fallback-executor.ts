@@ -12,6 +12,7 @@ import type {
   OperationContext,
   OperationResult,
 } from '../../../shared/protocol/operations.js';
+import { heldIdIn, heldIdOf } from '../backend/held-routes.js';
 import { CdpTabHost } from './cdp-tab-host.js';
 import { findBrowser } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch.js';
@@ -28,6 +29,8 @@ export interface FallbackOptions {
   policy: () => Policy;
   /** The person pressed Esc in a tab while the agent acted there; `message` says where, for the stop. */
   onPersonStop?: (message: string) => void;
+  /** The browser that held act `id` went away with it unsent: the person's card says so at once. */
+  onHeldGone?: (id: string, why: string) => void;
 }
 
 export interface FallbackState {
@@ -45,7 +48,12 @@ interface Session {
   engine: EngineExecutor;
   /** Rejects with BROWSER_CLOSED when the browser goes away, so calls waiting on page events end too. */
   closed: Promise<never>;
+  /** Acts this browser holds, undecided as far as this executor knows: they go with it. */
+  held: Set<string>;
 }
+
+// What the person's card says of an act whose browser went: held by record in that browser's engine, it went with it.
+const GONE_WHY = 'the fallback browser that held it closed (it crashed or was quit), so nothing was sent';
 
 export class FallbackExecutor implements Executor {
   private session: Session | undefined;
@@ -57,7 +65,14 @@ export class FallbackExecutor implements Executor {
 
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     const session = await this.ensure();
-    return Promise.race([session.engine.run(op, args, ctx), session.closed]);
+    if (op === 'release_held') session.held.delete(heldIdOf(args));
+    try {
+      return await Promise.race([session.engine.run(op, args, ctx), session.closed]);
+    } catch (error) {
+      const id = heldIdIn(error);
+      if (id !== undefined) session.held.add(id);
+      throw error;
+    }
   }
 
   /** Closes the browser this executor launched, if any; the next call would launch a new one. */
@@ -112,10 +127,12 @@ export class FallbackExecutor implements Executor {
     });
     // Nobody may be racing it when the browser dies between calls.
     closed.catch(() => undefined);
-    const session: Session = { browser, engine, closed };
+    const session: Session = { browser, engine, closed, held: new Set() };
     browser.connection.on((event) => {
       if (event.method !== 'Connection.closed') return;
       reject(new ToolError('BROWSER_CLOSED', 'The fallback browser closed during the call.'));
+      for (const id of session.held) this.options.onHeldGone?.(id, GONE_WHY);
+      session.held.clear();
       if (this.session !== session) return;
       this.session = undefined;
       engine.dispose();

@@ -1,0 +1,83 @@
+// The browser's shared and service workers, which no tab's sessions reach (measured: neither Fetch nor setBlockedURLs
+// on the page): one made from a blob: or data: URL reaches its own origin only for its life; any other does so once a
+// tab of its origin has run an agent's script, since a message the script posts makes the site's own worker send.
+import { AllowedOrigins } from '../../../shared/engine/egress-origins.js';
+import type { CdpConnection } from './cdp-connection.js';
+
+interface Worker {
+  origin: string | undefined;
+  held: boolean;
+}
+
+export class WorkerTargets {
+  /** Per browser-level session: every shared and service worker stays attached, as its rules live in its session. */
+  private readonly workers = new Map<string, Worker>();
+  /** Origins where a tab ran an agent's script. */
+  private readonly scripted = new Set<string>();
+
+  constructor(private readonly connection: CdpConnection) {
+    connection.on((event) => {
+      if (event.method === 'Target.detachedFromTarget' && event.sessionId === undefined)
+        this.workers.delete(String(event.params['sessionId']));
+    });
+  }
+
+  /**
+   * A worker the browser-level auto-attach brought (paused when it is starting): held before its first line when it
+   * must be, then let run. One the browser would not hold stays paused: run, it would send.
+   */
+  attached(sessionId: string, url: string, waiting: boolean): void {
+    const origin = originOf(url);
+    const worker: Worker = { origin, held: false };
+    this.workers.set(sessionId, worker);
+    const now = /^(blob|data):/.test(url) || (origin !== undefined && this.scripted.has(origin));
+    void (now ? this.hold(sessionId, worker) : Promise.resolve(true)).then((held) => {
+      if (held && waiting)
+        void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
+    });
+  }
+
+  /**
+   * A tab of `origin` ran an agent's script: its workers reach their own origin only, from now on. Told when the script
+   * is parsed, so a message the script posts in its first moments may meet a worker not yet held (see the report).
+   */
+  scriptRan(origin: string): void {
+    if (this.scripted.has(origin)) return;
+    this.scripted.add(origin);
+    for (const [sessionId, worker] of this.workers)
+      if (worker.origin === origin && !worker.held) void this.hold(sessionId, worker);
+  }
+
+  private hold(sessionId: string, worker: Worker): Promise<boolean> {
+    worker.held = true;
+    // A data: worker's origin is opaque: it reaches no origin at all.
+    const allowed = new AllowedOrigins([worker.origin]);
+    const { connection } = this;
+    return Promise.all([
+      connection.send(
+        'Network.enable',
+        { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 },
+        sessionId,
+      ),
+      connection.send('Network.setBlockedURLs', { urlPatterns: allowed.blockPatterns() }, sessionId),
+      connection.send(
+        'Network.emulateNetworkConditionsByRule',
+        { matchedNetworkConditions: allowed.rules() },
+        sessionId,
+      ),
+    ]).then(
+      () => true,
+      () => false,
+    );
+  }
+}
+
+/** A worker's origin (a blob: URL's is its creator's); undefined when opaque or unparsable. */
+export function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,69 @@
+// Which requests an agent's script started: V8 names the sourceURL tag of every eval in each stack frame of its code, and
+// Network.requestWillBeSent tells a request's initiator stack (async parents too) before Fetch pauses it.
+
+/** Every script eval runs carries this sourceURL, however late its code runs. */
+export const SCRIPT_TAG = 'chrome-mcp-eval://';
+// Network.requestWillBeSent came before Fetch.requestPaused in every measurement; a request whose initiator is not
+// told within this is held, not guessed at.
+const VERDICT_MS = 1_000;
+// Verdicts waiting for their paused request; a request that never pauses (same-origin data, cache hits) leaves one.
+const KEPT_VERDICTS = 2_000;
+
+export interface Verdict {
+  tainted: boolean;
+  /** As the Network domain names it (Fetch, XHR, Ping, Image…), or `navigation`. */
+  kind: string;
+}
+
+interface StackTrace {
+  callFrames: { url: string }[];
+  parent?: StackTrace;
+}
+
+export interface Initiator {
+  type: string;
+  stack?: StackTrace;
+  url?: string;
+}
+
+/** The script's code is on the initiator's stack, or on an async stack that led to it. */
+export function fromScript(initiator: Initiator | undefined): boolean {
+  for (let stack = initiator?.stack; stack; stack = stack.parent) {
+    if (stack.callFrames.some((frame) => frame.url.startsWith(SCRIPT_TAG))) return true;
+  }
+  return initiator?.url?.startsWith(SCRIPT_TAG) === true;
+}
+
+/** The verdict on each request, told by requestWillBeSent, for the Fetch pause that follows it. */
+export class InitiatorVerdicts {
+  private readonly verdicts = new Map<string, Verdict>();
+  private readonly waiting = new Map<string, (verdict: Verdict) => void>();
+
+  /** What requestWillBeSent told of `key` (a redirect reuses the id: its hop keeps the first verdict's taint). */
+  told(key: string, verdict: Verdict): void {
+    const waiter = this.waiting.get(key);
+    if (waiter) return waiter(verdict);
+    this.verdicts.set(key, verdict);
+    if (this.verdicts.size > KEPT_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value!);
+  }
+
+  /** The verdict told and not yet taken, if any. */
+  peek(key: string): Verdict | undefined {
+    return this.verdicts.get(key);
+  }
+
+  /** The verdict already told, taken; else undefined, and `then` hears it once told (tainted if not told in time). */
+  take(key: string, kind: string, then: (verdict: Verdict) => void): Verdict | undefined {
+    const known = this.verdicts.get(key);
+    this.verdicts.delete(key);
+    if (known !== undefined) return known;
+    const timer = setTimeout(() => settle({ tainted: true, kind }), VERDICT_MS);
+    const settle = (verdict: Verdict) => {
+      clearTimeout(timer);
+      this.waiting.delete(key);
+      then(verdict);
+    };
+    this.waiting.set(key, settle);
+    return undefined;
+  }
+}
