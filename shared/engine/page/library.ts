@@ -28,6 +28,7 @@ import { opensOnActivation } from './activation.js';
 import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 import { resendRequest } from './resend.js';
+import { pageLinks, readableHtml } from './readable.js';
 
 const FUNCTIONS = {
   refTable,
@@ -90,6 +91,8 @@ const FUNCTIONS = {
   indicatorHost,
   expectOwnEscape,
   resendRequest,
+  readableHtml,
+  pageLinks,
 };
 
 export type PageLibrary = typeof FUNCTIONS;
