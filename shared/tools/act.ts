@@ -46,11 +46,11 @@ export const type = defineTool({
   title: 'Type text',
   category: 'act',
   description:
-    'Type into an element or the focused one. mode insert (default) or verbatim (keeps code indentation); clear replaces the value; submit presses Enter.',
+    "Type into an element or the focused one. mode insert (default), verbatim (keeps indentation) or set (a code editor's whole buffer); clear replaces the value; submit presses Enter.",
   input: z.strictObject({
     ...targetShape,
     text: z.string(),
-    mode: z.enum(['insert', 'verbatim']).optional(),
+    mode: z.enum(['insert', 'verbatim', 'set']).optional(),
     clear: z.boolean().optional(),
     submit: z.boolean().optional(),
     ...tabShape,
@@ -138,11 +138,12 @@ export const wait_for = defineTool({
   name: 'wait_for',
   title: 'Wait for',
   category: 'act',
-  description: `Wait until text/selector appears (gone: disappears) or the URL contains url; timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
+  description: `Wait until text/selector appears (gone: disappears), the URL contains url, or editorReady (a code editor drew); timeout ms (default ${WAIT_TIMEOUT_MS}) answers matched:false.`,
   input: z.strictObject({
     text: z.string().optional(),
     selector: z.string().optional(),
     url: z.string().optional(),
+    editorReady: z.boolean().optional(),
     gone: z.boolean().optional(),
     frame: frameField,
     timeout: z.number().optional(),

@@ -47,7 +47,8 @@ export async function startMcp(backend: Backend, rules: PolicyRule[]): Promise<M
     await client.connect(transport);
     stop = async () => {
       await client.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      // The browser may still be writing its profile as it quits.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     };
   }
   return {

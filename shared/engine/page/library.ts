@@ -29,6 +29,7 @@ import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 import { resendRequest } from './resend.js';
 import { pageLinks, readableHtml } from './readable.js';
+import { editorInput, editorRendered, editorRoot, editorRoots } from './editors.js';
 
 const FUNCTIONS = {
   refTable,
@@ -93,6 +94,10 @@ const FUNCTIONS = {
   resendRequest,
   readableHtml,
   pageLinks,
+  editorRoots,
+  editorRoot,
+  editorInput,
+  editorRendered,
 };
 
 export type PageLibrary = typeof FUNCTIONS;
