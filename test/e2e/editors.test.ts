@@ -47,7 +47,7 @@ describe.each(BACKENDS)('code editors over the %s backend', (backend) => {
   const buffer = async (expression: string) => JSON.parse((await mcp.call('eval', { expression })).text) as unknown;
 
   it.each(EDITORS)(
-    '$name: waits for the editor, sets its buffer whole, and types verbatim keeping indentation',
+    '$name: waits for the editor and sets its buffer whole, named or the only one',
     async (editor) => {
       expect((await mcp.call('tab_new', { url: fixtures.url(editor.page) })).isError).toBe(false);
       const ready = await mcp.call('wait_for', { editorReady: true, timeout: 30_000 });
@@ -62,7 +62,16 @@ describe.each(BACKENDS)('code editors over the %s backend', (backend) => {
       const again = await mcp.call('type', { mode: 'set', text: 'x = 1\n' });
       expect(again.text).toMatch(/^set the (Monaco|CodeMirror) editor to 2 lines \(6 chars\)$/);
       expect(await buffer(editor.buffer)).toBe('x = 1\n');
+    },
+    120_000,
+  );
 
+  it.each(EDITORS)(
+    "$name: types verbatim, keeping every line's indentation",
+    async (editor) => {
+      await mcp.call('navigate', { url: fixtures.url(editor.page) });
+      // Waits by selector, not editorReady, so this test reads the same on code without editorReady.
+      await mcp.call('wait_for', { selector: '.monaco-editor .view-lines, .cm-content', timeout: 30_000 });
       const typed = await mcp.call('type', { selector: '#editor', mode: 'verbatim', clear: true, text: CODE });
       expect(typed.isError, typed.text).toBe(false);
       expect(await buffer(editor.buffer)).toBe(CODE);
