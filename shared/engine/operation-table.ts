@@ -10,6 +10,8 @@ import { frames } from './ops/frames.js';
 import { press, type } from './ops/keyboard.js';
 import { navigate } from './ops/navigate.js';
 import { click, hover } from './ops/pointer.js';
+import { extractLinks } from './ops/links.js';
+import { readAsMarkdown } from './ops/markdown.js';
 import { getHtml, getText } from './ops/read.js';
 import { screenshot } from './ops/screenshot.js';
 import { scroll } from './ops/scroll.js';
@@ -38,6 +40,8 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   frames,
   get_text: getText,
   get_html: getHtml,
+  read_as_markdown: readAsMarkdown,
+  extract_links: extractLinks,
   screenshot,
   click,
   hover,

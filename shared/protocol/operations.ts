@@ -7,6 +7,8 @@ export const PAGE_OPERATIONS = [
   'frames',
   'get_text',
   'get_html',
+  'read_as_markdown',
+  'extract_links',
   'screenshot',
   'click',
   'hover',

@@ -46,11 +46,11 @@ export const type = defineTool({
   title: 'Type text',
   category: 'act',
   description:
-    'Type into the target or focused element; mode verbatim keeps code indentation; clear replaces the value; submit presses Enter.',
+    'Type into the target or focused element; mode verbatim keeps code indentation, set writes a code editor\'s whole buffer; clear replaces the value; submit presses Enter.',
   input: z.strictObject({
     ...targetShape,
     text: z.string(),
-    mode: z.enum(['insert', 'verbatim']).optional(),
+    mode: z.enum(['insert', 'verbatim', 'set']).optional(),
     clear: z.boolean().optional(),
     submit: z.boolean().optional(),
     ...tabShape,
@@ -139,11 +139,12 @@ export const wait_for = defineTool({
   name: 'wait_for',
   title: 'Wait for',
   category: 'act',
-  description: `Wait until text/selector appears (gone: disappears) or the URL contains url; after timeout ms (default ${WAIT_TIMEOUT_MS}): matched:false.`,
+  description: `Wait until text/selector appears (gone: disappears), the URL contains url, or editorReady; after timeout ms (default ${WAIT_TIMEOUT_MS}): matched:false.`,
   input: z.strictObject({
     text: z.string().optional(),
     selector: z.string().optional(),
     url: z.string().optional(),
+    editorReady: z.boolean().optional(),
     gone: z.boolean().optional(),
     frame: frameField,
     timeout: z.number().optional(),

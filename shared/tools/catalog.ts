@@ -27,6 +27,8 @@ export const CATALOG = [
   read.frames,
   read.get_text,
   read.get_html,
+  read.read_as_markdown,
+  read.extract_links,
   read.screenshot,
   act.click,
   act.hover,

@@ -86,6 +86,36 @@ export const get_html = defineTool({
   op: 'get_html',
 });
 
+export const read_as_markdown = defineTool({
+  name: 'read_as_markdown',
+  title: 'Read as Markdown',
+  category: 'read',
+  description: "The page's (or a frame's) main content as Markdown, absolute links; maxChars default 12000.",
+  input: z.strictObject({ frame: frameField, maxChars: z.number().optional(), ...tabShape }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'read_as_markdown',
+});
+
+export const extract_links = defineTool({
+  name: 'extract_links',
+  title: 'Extract links',
+  category: 'read',
+  cap: 'extra',
+  description: 'Shown links of every frame, each once in page order: text, absolute href; filter, limit (default 100).',
+  input: z.strictObject({
+    frame: frameField,
+    filter: z.string().optional(),
+    limit: z.number().optional(),
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'extract_links',
+});
+
 export const screenshot = defineTool({
   name: 'screenshot',
   title: 'Screenshot',

@@ -6,11 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { registerTestServerPort } from './test-policy.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
+// /vendor/<path> serves these folders of installed packages, so fixtures load real libraries (Monaco) with no CDN.
+const VENDOR = fileURLToPath(new URL('../../node_modules/', import.meta.url));
+const VENDORED = ['monaco-editor/min/'];
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.css': 'text/css',
   '.json': 'application/json',
+  '.ttf': 'font/ttf',
 };
 
 /** A page the test makes up, served with the headers it names (a list value sends the header once per item). */
@@ -47,8 +51,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     }
     // /csp/<fixture> serves the fixture under a Content-Security-Policy that forbids eval and inline script.
     const csp = url.pathname.startsWith('/csp/');
-    const path = normalize(join(ROOT, decodeURIComponent(csp ? url.pathname.slice(4) : url.pathname)));
-    if (!path.startsWith(ROOT)) return void response.writeHead(403).end();
+    const vendored = url.pathname.startsWith('/vendor/');
+    const [base, served] = vendored
+      ? [VENDOR, url.pathname.slice(8)]
+      : [ROOT, csp ? url.pathname.slice(4) : url.pathname];
+    const path = normalize(join(base, decodeURIComponent(served)));
+    if (!path.startsWith(base) || (vendored && !VENDORED.some((folder) => path.startsWith(join(VENDOR, folder)))))
+      return void response.writeHead(403).end();
     try {
       const body = await readFile(path);
       const headers: Record<string, string> = { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' };

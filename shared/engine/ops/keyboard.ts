@@ -10,11 +10,13 @@ import { MODIFIER_BITS, modifierKey, parseCombo, type KeyCombo, type KeyDefiniti
 import type { InputState } from '../page/editing.js';
 import type { PageContext } from '../page-context.js';
 import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
+import { setEditorBuffer, withEditorValue } from './editor-set.js';
 import { clickElement, namesElement } from './pointer.js';
 
 type TypeMode = 'insert' | 'verbatim';
 
 export async function type(page: PageContext, args: TypeArgs, _ctx: OperationContext): Promise<OperationResult> {
+  if (args.mode === 'set') return setEditorBuffer(page, args);
   await page.input.focused();
   const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page.frames);
   // What Enter will activate (the field's form) is read while the text goes in; the gate judges from Enter on.
@@ -132,7 +134,7 @@ async function typeIntoField(
   text: string,
   options: { mode: TypeMode; clear: boolean },
 ): Promise<Landed> {
-  const before = field.state;
+  const before = await withEditorValue(page, field.frame, field.state);
   if (!before.editable) {
     throw new ToolError(
       'INPUT_NOT_LANDED',
@@ -146,12 +148,28 @@ async function typeIntoField(
     await pressCombo(page, field.frame, selectAll, { commands: ['selectAll'], leadIn: true });
     await pressCombo(page, field.frame, parseCombo('Backspace'), { leadIn: true });
   }
+  let pasted = false;
   if (text) {
-    const pasted = options.mode === 'verbatim' && (await page.frames.call(field.frame, 'pasteText', [text]));
+    pasted = options.mode === 'verbatim' && (await page.frames.call(field.frame, 'pasteText', [text]));
     if (!pasted) await page.input.send([{ kind: 'text', text }], { frame: field.frame, leadIn: true });
   }
-  const after = await page.frames.call(field.frame, 'inputState');
+  const after = await readBack(page, field.frame, pasted ? text : undefined);
   return { what: after.what, match: checkLanded(before, after, text, options.clear) };
+}
+
+// Monaco takes a paste at once but applies it a moment later (measured here: within 500 ms in a
+// background tab); the read-back waits that long for the text to show before it judges.
+const PASTE_SETTLE_MS = 2_000;
+
+/** The focused field's state after typing; for a paste into a code editor, once the pasted text is in its buffer. */
+async function readBack(page: PageContext, frame: Frame, pasted: string | undefined): Promise<InputState> {
+  const deadline = Date.now() + PASTE_SETTLE_MS;
+  for (;;) {
+    const state = await withEditorValue(page, frame, await page.frames.call(frame, 'inputState'));
+    if (pasted === undefined || !state.editor || containsText(state.value, pasted) || Date.now() >= deadline)
+      return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function checkLanded(before: InputState, after: InputState, text: string, cleared: boolean): Landed['match'] {

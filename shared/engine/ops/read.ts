@@ -2,6 +2,7 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { GetHtmlArgs, GetTextArgs } from '../../tools/args.js';
+import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import type { TextSlice } from '../page/text.js';
 import { callOnElement, framesFor, resolveTarget } from '../targets.js';
@@ -37,17 +38,26 @@ export async function getText(page: PageContext, args: GetTextArgs, _ctx: Operat
 export async function getHtml(page: PageContext, args: GetHtmlArgs, _ctx: OperationContext): Promise<OperationResult> {
   const maxChars = capOf(args.maxChars, HTML_MAX_CHARS);
   if (namesElement(args)) return withCodeNote(await readElement(page, args, 'elementHtml', maxChars), maxChars);
-  const frames = await framesFor(page, args.frame);
-  if (args.frame !== undefined && frames.length > 1) {
-    throw new ToolError(
-      'AMBIGUOUS',
-      `frame ${JSON.stringify(args.frame)} matches frames ${frames.map((frame) => frame.ordinal).join(', ')}; pass its index.`,
-    );
-  }
-  const result = withCodeNote(await page.frames.call(frames[0]!, 'pageHtml', [maxChars]), maxChars);
+  const { frame, frames } = await oneFrame(page, args.frame);
+  const result = withCodeNote(await page.frames.call(frame, 'pageHtml', [maxChars]), maxChars);
   if (args.frame === undefined && frames.length > 1)
     result.text += `\n(This is frame 0; each frame is its own document: get_html frame=N reads frame N, frames lists them.)`;
   return result;
+}
+
+/** The one frame `spec` names (the main frame when none), and every frame there is when none is named. */
+export async function oneFrame(
+  page: PageContext,
+  spec: number | string | undefined,
+): Promise<{ frame: Frame; frames: Frame[] }> {
+  const frames = await framesFor(page, spec);
+  if (spec !== undefined && frames.length > 1) {
+    throw new ToolError(
+      'AMBIGUOUS',
+      `frame ${JSON.stringify(spec)} matches frames ${frames.map((frame) => frame.ordinal).join(', ')}; pass its index.`,
+    );
+  }
+  return { frame: frames[0]!, frames };
 }
 
 /** HTML capped, and saying how many script and style bodies it left out (page/text.ts withoutCode says why). */
@@ -77,16 +87,21 @@ async function readElement(
   }
 }
 
-function capOf(asked: number | undefined, fallback: number): number {
+export function capOf(asked: number | undefined, fallback: number): number {
   return Math.max(1, Math.floor(asked ?? fallback));
 }
 
-function capped(slice: TextSlice, maxChars: number): OperationResult {
+/** The slice cut to maxChars, saying how much is left and `next`, the way to read it, when it was cut. */
+export function capped(
+  slice: TextSlice,
+  maxChars: number,
+  next = 'raise maxChars, or read one part with a ref or selector',
+): OperationResult {
   const text = slice.text.slice(0, maxChars);
   const more = slice.total - text.length;
   if (more <= 0) return { text, data: { chars: text.length } };
   return {
-    text: `${text}\n…truncated, ${more.toLocaleString('en-US')} more chars (raise maxChars, or read one part with a ref or selector).`,
+    text: `${text}\n…truncated, ${more.toLocaleString('en-US')} more chars (${next}).`,
     data: { chars: text.length, total: slice.total, truncated: true },
   };
 }

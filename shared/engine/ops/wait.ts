@@ -24,11 +24,12 @@ interface Outcome {
 }
 
 export async function waitFor(page: PageContext, args: WaitForArgs, ctx: OperationContext): Promise<OperationResult> {
-  const asked = [args.text, args.selector, args.url].filter((value) => value !== undefined).length;
+  const editor = args.editorReady === true ? true : undefined;
+  const asked = [args.text, args.selector, args.url, editor].filter((value) => value !== undefined).length;
   if (asked !== 1)
     throw new ToolError(
       'BAD_ARGS',
-      'wait_for takes exactly one of text, selector or url (gone: true waits for it to go).',
+      'wait_for takes exactly one of text, selector, url or editorReady (gone: true waits for it to go).',
     );
   const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
   const want = !args.gone;
@@ -37,13 +38,15 @@ export async function waitFor(page: PageContext, args: WaitForArgs, ctx: Operati
       ? `text "${args.text}"`
       : args.selector !== undefined
         ? `selector ${args.selector}`
-        : `url "${args.url}"`;
+        : editor
+          ? 'a code editor to render'
+          : `url "${args.url}"`;
   const started = Date.now();
   const deadline = started + timeout;
   const waiting =
     args.url !== undefined
       ? waitForUrl(page, args.url, want, deadline, ctx)
-      : waitInFrames(page, { text: args.text, selector: args.selector }, want, args.frame, deadline, ctx, what);
+      : waitInFrames(page, { text: args.text, selector: args.selector, editor }, want, args.frame, deadline, ctx, what);
   // A CDP call inside the loop can hang on a busy renderer; the abandoned loop ends at its next deadline check.
   const outcome = await withDeadline<Outcome>(waiting, deadline - Date.now(), () => ({ matched: false }));
   const ms = Date.now() - started;

@@ -16,6 +16,8 @@ export interface InputState {
   hasFocus: boolean;
   /** macOS: select-all is Meta+A there. */
   mac: boolean;
+  /** It is part of a code editor, whose buffer its API reads better than the element shows it. */
+  editor: boolean;
 }
 
 /** The focused element, looking into open shadow roots. */
@@ -32,7 +34,9 @@ export function isEditable(element: Element): boolean {
     const typed = ['text', 'search', 'url', 'tel', 'email', 'password', 'number'].includes(element.type);
     return typed && !element.disabled && !element.readOnly;
   }
-  return element instanceof HTMLElement && element.isContentEditable;
+  // An EditContext element (Monaco since 0.5x) takes text though it is neither a field nor contenteditable.
+  const editContext = (element as HTMLElement & { editContext?: unknown }).editContext;
+  return element instanceof HTMLElement && (element.isContentEditable || !!editContext);
 }
 
 /** State of whatever has focus in this frame. */
@@ -41,15 +45,18 @@ export function inputState(): InputState {
   const editable = !!active && __cm.isEditable(active);
   const field = active as HTMLInputElement | null;
   const formField = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
+  // An EditContext element (Monaco) shows no text of its own: the editor keeps the lines around the caret there.
+  const editContext = (active as (HTMLElement & { editContext?: { text: string } | null }) | null)?.editContext;
   return {
     editable,
-    value: !editable ? '' : formField ? field!.value : (active as HTMLElement).innerText,
+    value: !editable ? '' : formField ? field!.value : (editContext?.text ?? (active as HTMLElement).innerText),
     what: active ? __cm.describeElement(active) : 'nothing',
     multiline: editable && !(active instanceof HTMLInputElement),
     secret: active instanceof HTMLInputElement && active.type === 'password',
     inChildFrame: active?.localName === 'iframe' || active?.localName === 'frame',
     hasFocus: document.hasFocus(),
     mac: /Mac/i.test(navigator.platform),
+    editor: editable && !!active!.closest(__cm.editorRoots()),
   };
 }
 
@@ -58,7 +65,9 @@ export function inputState(): InputState {
  * (not editable though `editableOnly`, or focus() did nothing). An element we focus gets its caret at the end, so
  * typing appends; one that already had focus keeps its caret.
  */
-export function focusForInput(element: Element, editableOnly: boolean): InputState | null {
+export function focusForInput(target: Element, editableOnly: boolean): InputState | null {
+  // A code editor (or its container) takes focus at its own input element.
+  const element = (!__cm.isEditable(target) && __cm.editorInput(target)) || target;
   const editable = __cm.isEditable(element);
   if (editableOnly && !editable) return null;
   if (!__cm.composedContains(element, __cm.deepActiveElement())) {

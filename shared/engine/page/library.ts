@@ -29,6 +29,8 @@ import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 import { resendRequest } from './resend.js';
 import { downloadLink, fileInputInfo, putFiles, readPageUrl } from './files.js';
+import { pageLinks, readableHtml } from './readable.js';
+import { editorInput, editorRendered, editorRoot, editorRoots } from './editors.js';
 
 const FUNCTIONS = {
   refTable,
@@ -95,6 +97,12 @@ const FUNCTIONS = {
   putFiles,
   downloadLink,
   readPageUrl,
+  readableHtml,
+  pageLinks,
+  editorRoots,
+  editorRoot,
+  editorInput,
+  editorRendered,
 };
 
 export type PageLibrary = typeof FUNCTIONS;

@@ -3,10 +3,13 @@
 export interface WaitCondition {
   text?: string;
   selector?: string;
+  /** A code editor has rendered (editors.ts editorRendered). */
+  editor?: true;
 }
 
-/** True when the condition holds in this document: the text is visible, or a matching element is. */
+/** True when the condition holds in this document: the text is visible, a matching element is, or an editor drew. */
 export function conditionHolds(condition: WaitCondition): boolean {
+  if (condition.editor) return __cm.editorRendered();
   if (condition.selector !== undefined) {
     // Visible on screen, whatever assistive technology is told (aria-hidden does not hide a spinner).
     return __cm
