@@ -46,7 +46,7 @@ export const type = defineTool({
   title: 'Type text',
   category: 'act',
   description:
-    'Type into the target or focused element; mode verbatim keeps code indentation, set writes a code editor\'s whole buffer; clear replaces the value; submit presses Enter.',
+    "Type into the target or focused element; mode verbatim keeps indentation, set replaces a code editor's buffer; clear empties first; submit presses Enter.",
   input: z.strictObject({
     ...targetShape,
     text: z.string(),
@@ -121,6 +121,7 @@ export const scroll = defineTool({
   name: 'scroll',
   title: 'Scroll',
   category: 'act',
+  cap: 'extra',
   description: 'Scroll the page or an element by dx/dy px, to top/bottom, or a target into view.',
   input: z.strictObject({
     ...targetShape,
@@ -150,7 +151,7 @@ export const wait_for = defineTool({
     timeout: z.number().optional(),
     ...tabShape,
   }),
-  output: z.object({ matched: z.boolean(), frame: z.number().optional() }),
+  output: z.object({ matched: z.boolean() }),
   readOnly: true,
   destructive: false,
   policy: 'read',

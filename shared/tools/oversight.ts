@@ -26,7 +26,6 @@ export const ask = defineTool({
     question: z.string().min(1).max(2000),
     choices: z.array(z.string().min(1).max(200)).min(2).max(10).optional(),
   }),
-  output: z.object({ answered: z.boolean(), reply: z.string().optional() }),
   readOnly: true,
   destructive: false,
   policy: 'none',

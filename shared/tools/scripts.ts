@@ -14,13 +14,8 @@ export const evaluate = defineTool({
     frame: frameField,
     ...tabShape,
   }),
-  // The value itself is in the text (as JSON): this says whether it is one, and which sends were held.
-  output: z.object({
-    ok: z.boolean(),
-    type: z.string().optional(),
-    held: z.array(z.string()).optional(),
-    heldLater: z.array(z.string()).optional(),
-  }),
+  // The value itself is in the text (as JSON), and so are the sends it held: this says whether it is a value.
+  output: z.object({ ok: z.boolean(), type: z.string().optional() }),
   readOnly: false,
   destructive: false,
   // Not an act, so not watched for navigation: that costs a renderer round trip per call, and eval is the call whose

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from './define.js';
 
 // What an open or reuse answers: the handle the agent keeps, and the page it landed on when it loaded one.
-const OPENED = z.object({ tab: z.string(), url: z.string().optional(), title: z.string().optional() });
+const OPENED = z.object({ tab: z.string(), url: z.string().optional() });
 
 export const tabs = defineTool({
   name: 'tabs',
