@@ -12,6 +12,7 @@ import { addToAgentGroup } from './tab-group.js';
 const PROTOCOL_VERSION = '1.3';
 
 export class ChromeTabHost implements TabHost {
+  readonly personsTabs = true;
   /** Attach in progress or done, per tab (possibly detached since: cdp() checks). */
   private readonly attaching = new Map<number, Promise<DebuggerTab>>();
   /** Attached tabs, for routing chrome.debugger events synchronously. */

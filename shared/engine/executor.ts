@@ -20,6 +20,7 @@ import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { refusedNavigationError } from './navigation-guard.js';
 import { PolicyGate } from './policy-gate.js';
+import { resize } from './ops/resize.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
 import type { TabSessionStore } from './session-state.js';
@@ -56,6 +57,7 @@ const TAB_OPS: Record<TabOperation, TabOp> = bindHandlers<TabOp, 2>()({
   tab_new: tabNew,
   tab_select: tabSelect,
   tab_close: tabClose,
+  resize: (session: TabSession, agent: AgentContext, args: ArgsOf<'resize'>) => resize(session, agent, args),
 });
 
 export interface EngineOptions {

@@ -1,5 +1,6 @@
 // Which engine function serves each page operation (the catalog entry's `op`), bound by type to its tool's arguments.
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
+import { drag } from './ops/drag.js';
 import { evaluate } from './ops/eval.js';
 import { find } from './ops/find.js';
 import { fillForm, selectOption } from './ops/forms.js';
@@ -36,6 +37,7 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   screenshot,
   click,
   hover,
+  drag,
   type,
   press,
   fill_form: fillForm,

@@ -19,6 +19,11 @@ export interface Popup {
 }
 
 export interface TabHost {
+  /**
+   * The browser is the person's own (their Chrome through the extension): a tab no agent opened is theirs, and keeps
+   * the size they gave it. Absent: a browser we launched, every tab of which is the agents'.
+   */
+  readonly personsTabs?: true;
   list(): Promise<HostTab[]>;
   /** Opens a tab; in the background unless `focus`. */
   create(url: string, opts: { focus: boolean }): Promise<HostTab>;

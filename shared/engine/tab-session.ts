@@ -134,6 +134,11 @@ export class TabSession {
     return named;
   }
 
+  /** Whether agents may change how a tab is shown (its viewport): a tab one opened, or any in a browser we launched. */
+  mayReshape(hostId: string): boolean {
+    return this.host.personsTabs !== true || this.owned.has(hostId);
+  }
+
   async isOpen(hostId: string): Promise<boolean> {
     return (await this.host.list()).some((tab) => tab.id === hostId);
   }

@@ -41,6 +41,25 @@ export const hover = defineTool({
   op: 'hover',
 });
 
+export const drag = defineTool({
+  name: 'drag',
+  title: 'Drag and drop',
+  category: 'act',
+  description: 'Drag an element or x,y onto `to` (an element or x,y): HTML5 drag and drop, sliders, sortables.',
+  input: z.strictObject({
+    ...targetShape,
+    ...pointShape,
+    to: z.strictObject({ ...targetShape, ...pointShape }),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'drag',
+  // A drop can upload or save what it carries, as a click can.
+  commits: () => true,
+});
+
 export const type = defineTool({
   name: 'type',
   title: 'Type text',
@@ -153,4 +172,22 @@ export const wait_for = defineTool({
   policy: 'read',
   op: 'wait_for',
   defaultTimeoutMs: WAIT_TIMEOUT_MS,
+});
+
+export const resize = defineTool({
+  name: 'resize',
+  title: 'Resize viewport',
+  category: 'act',
+  cap: 'extra',
+  description: "Set the viewport of a tab this agent opened to width x height CSS px (never the person's tabs).",
+  input: z.strictObject({
+    width: z.number().int().min(100).max(8192),
+    height: z.number().int().min(100).max(8192),
+    ...tabShape,
+  }),
+  output: z.object({ tab: z.string(), width: z.number(), height: z.number() }),
+  readOnly: false,
+  destructive: false,
+  policy: 'none',
+  op: 'resize',
 });

@@ -28,6 +28,7 @@ import { opensOnActivation } from './activation.js';
 import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 import { resendRequest } from './resend.js';
+import { dragStarted, watchDragStart } from './drag.js';
 
 const FUNCTIONS = {
   refTable,
@@ -90,6 +91,8 @@ const FUNCTIONS = {
   indicatorHost,
   expectOwnEscape,
   resendRequest,
+  watchDragStart,
+  dragStarted,
 };
 
 export type PageLibrary = typeof FUNCTIONS;
