@@ -95,7 +95,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       if (level !== 'none') await tab.page.frames.requireMain(level);
       // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.
       if (tool.policy !== 'act') return await run(tab.page, args, ctx);
-      const act = () => runAct(op, run, tab, args, ctx, held);
+      const act = () => runAct(op, run, tab, args, ctx, held, session);
       return await (host.holdNewWindows ? host.holdNewWindows(tab.hostId, gate.current(), act) : act());
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
@@ -132,8 +132,8 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
 }
 
 /**
- * Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit), and the new
- * snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip. A send the act
+ * Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit), ` → new tab
+ * <id> <url>` for each tab or popup it opened (the agent may select it at once), and the new snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip. A send the act
  * made as the person on a site that is not trusted is held, and the act fails with HELD (see gate/act-window.ts).
  */
 async function runAct(
@@ -143,9 +143,11 @@ async function runAct(
   args: Record<string, unknown>,
   ctx: OperationContext,
   held: HeldActs,
+  session: TabSession,
 ): Promise<OperationResult> {
   const { page } = tab;
   const watch = await UrlWatch.start(page);
+  const newTabs = session.newTabs(page, tab.hostId);
   const mark = page.frames.navigation.mark();
   let window: ActWindow | undefined;
   let result: OperationResult;
@@ -158,12 +160,15 @@ async function runAct(
     // The act happened; the model must know that, and that the page it led to was not loaded.
     if (refused) throw refusedNavigationError(refused, `${result.text}, but the navigation it started`);
     if (moved) result = { ...result, text: `${result.text} → ${moved}` };
+    const opened = session.claimOpened(await newTabs.settle());
+    for (const each of opened) result = { ...result, text: `${result.text} → new tab ${each.handle} ${each.url}` };
   } catch (error) {
     // An act that failed after its input went out may still have had a send held: the person must get its card.
     await window?.finish();
     throw error;
   } finally {
     watch.dispose();
+    newTabs.dispose();
     window?.close();
   }
   if (args['snapshot'] !== true) return result;

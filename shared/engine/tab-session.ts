@@ -6,6 +6,7 @@ import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
+import { NewTabs, type OpenedTab } from './new-tabs.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -37,6 +38,10 @@ export class TabSession {
   private readonly handles: TabHandles;
   private readonly currents: AgentCurrents;
   private readonly stopPopups: () => void;
+  /** Acts watching for the tabs they open (new-tabs.ts). */
+  private readonly popupWatchers = new Set<(popup: Popup) => void>();
+  /** Where tabs an act opened are going, until their tab strip shows it (a fallback popup shows nothing before it commits). */
+  private readonly heading = new Map<string, string>();
 
   /**
    * `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory.
@@ -134,6 +139,28 @@ export class TabSession {
     return named;
   }
 
+  /** Watches an act in `openerId` for the tabs it opens; `page` is the opener's. */
+  newTabs(page: PageContext, openerId: string): NewTabs {
+    return new NewTabs(page, openerId, (listener) => {
+      this.popupWatchers.add(listener);
+      return () => this.popupWatchers.delete(listener);
+    });
+  }
+
+  /**
+   * Tabs an act opened become the agents' own, as if opened with `tab_new`: the agent may close and resize them. Listed
+   * at once with where they are going. Answers their handles.
+   */
+  claimOpened(opened: OpenedTab[]): { handle: string; url: string }[] {
+    const claimed = opened.map((tab) => {
+      this.owned.add(tab.hostId);
+      if (tab.url) this.heading.set(tab.hostId, tab.url);
+      return { handle: this.handles.handleFor(tab.hostId), url: maskedTab(this.gate, { url: tab.url, title: '' }).url };
+    });
+    if (claimed.length > 0) this.changed();
+    return claimed;
+  }
+
   /** Whether agents may change how a tab is shown (its viewport): a tab one opened, or any in a browser we launched. */
   mayReshape(hostId: string): boolean {
     return this.host.personsTabs !== true || this.owned.has(hostId);
@@ -154,6 +181,7 @@ export class TabSession {
    * heading for a site the person did not allow is closed instead.
    */
   private async popup(popup: Popup): Promise<void> {
+    for (const watcher of this.popupWatchers) watcher(popup);
     if (popup.url && !this.gate.allows({ url: popup.url }, 'read')) return this.host.close(popup.id);
     await this.page(popup.id).catch(async (error: unknown) => {
       // Refused at attach: by now it shows such a site.
@@ -209,7 +237,7 @@ export class TabSession {
   /** `agent`: who asks (none for `status`); `current`: the tab to mark as current. */
   private listed(tabs: HostTab[], agent: string | undefined, current: string | undefined): SessionTab[] {
     const listed = tabs.map((tab) => ({
-      ...maskedTab(this.gate, tab),
+      ...maskedTab(this.gate, { ...tab, url: tab.url || (this.heading.get(tab.id) ?? '') }),
       handle: this.handles.handleFor(tab.id),
       current: tab.id === current,
       taken: agent !== undefined && this.currents.heldByOther(agent, tab.id),
@@ -266,6 +294,7 @@ export class TabSession {
   private forget(hostId: string, by: string | undefined): void {
     this.detach(hostId);
     this.owned.delete(hostId);
+    this.heading.delete(hostId);
     if (this.currents.tabs().includes(hostId)) this.currents.forget(hostId, this.handles.handleFor(hostId), by);
     this.handles.forget(hostId);
     this.changed();
