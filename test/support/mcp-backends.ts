@@ -1,0 +1,70 @@
+// The built `chrome-mcp` on stdio behind a real MCP client, in either backend: the browser it launches (fallback), or
+// the person's Chromium with the real extension paired through the native host (extension). One shape for both, so a
+// test file runs the same calls on each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ExtensionBrowser } from './extension-browser.js';
+import { startLinkedCore } from './linked-core.js';
+import { textOf, type CallResult } from './tool-result.js';
+
+const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
+
+export type Backend = 'fallback' | 'extension';
+
+export interface McpBackend {
+  client: Client;
+  /** The person's Chromium (extension backend only): what the person opens there is theirs. */
+  browser?: ExtensionBrowser;
+  /** Calls a tool and answers its text; a tool error throws with its text. */
+  call(name: string, args?: Record<string, unknown>): Promise<string>;
+  /** Calls a tool and answers the whole result, error or not. */
+  result(name: string, args?: Record<string, unknown>): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+/** `flags`: chrome-mcp's policy flags (computed after the test's servers started). */
+export async function startMcpBackend(backend: Backend, flags: readonly string[]): Promise<McpBackend> {
+  const started = backend === 'extension' ? await linked(flags) : await fallback(flags);
+  const result = (name: string, args: Record<string, unknown> = {}) =>
+    started.client.callTool({ name, arguments: args });
+  return {
+    ...started,
+    result,
+    async call(name, args = {}) {
+      const answer = await result(name, args);
+      const text = textOf(answer);
+      if (answer.isError) throw new Error(`${name} failed: ${text}`);
+      return text;
+    },
+  };
+}
+
+async function linked(flags: readonly string[]) {
+  const core = await startLinkedCore(flags);
+  return { client: core.client, browser: core.browser, close: core.close };
+}
+
+async function fallback(flags: readonly string[]) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-e2e-'));
+  // The SDK passes only a minimal environment to the child; a CI machine's browser choice must reach it.
+  const chosen = process.env['CHROME_MCP_CHROMIUM'];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--headless', '--browser', 'fallback', '--port', '0', '--data-dir', dataDir, ...flags],
+    env: chosen ? { CHROME_MCP_CHROMIUM: chosen } : {},
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'e2e-fallback', version: '1' });
+  await client.connect(transport);
+  return {
+    client,
+    async close() {
+      await client.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
