@@ -45,11 +45,12 @@ export const drag = defineTool({
   name: 'drag',
   title: 'Drag and drop',
   category: 'act',
-  description: 'Drag an element or x,y onto `to` (an element or x,y): HTML5 drag and drop, sliders, sortables.',
+  description: 'Drag an element or x,y onto `to` (ref, selector or x,y): HTML5 drop, slider, sortable.',
   input: z.strictObject({
     ...targetShape,
     ...pointShape,
-    to: z.strictObject({ ...targetShape, ...pointShape }),
+    // Only what names a drop target most often: every byte of a schema is paid on each turn.
+    to: z.strictObject({ ref: targetShape.ref, selector: targetShape.selector, frame: frameField, ...pointShape }),
     ...tabShape,
   }),
   readOnly: false,

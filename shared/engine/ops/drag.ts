@@ -58,7 +58,7 @@ export async function drag(page: PageContext, args: DragArgs, _ctx: OperationCon
     }
     return 'drag and drop';
   });
-  return { text: `dragged ${args.element ?? from.what} to ${args.to.element ?? to.what} (${how})` };
+  return { text: `dragged ${args.element ?? from.what} to ${to.what} (${how})` };
 }
 
 /** Top-viewport points from the press to the drop, the drop last; the first is where a drag starts. */
