@@ -64,7 +64,8 @@ async function fallback(flags: readonly string[]) {
     client,
     async close() {
       await client.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      // The browser it launched may still be writing its profile as it exits.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
