@@ -77,8 +77,8 @@ export interface InputTarget {
   /** Input that leads up to the act without committing it (the text before `type`'s Enter): judged from the next on. */
   leadIn?: boolean;
   /**
-   * Each event waits for the page to take the one before: a drag's moves then reach it one frame each, where moves
-   * queued at once are coalesced by the renderer into one (a sortable list or a canvas would see a single jump).
+   * Each event waits for the browser to take the one before, for events it routes one by one: a drag event may land in
+   * another frame, which the browser finds before it sends the event on.
    */
   paced?: boolean;
 }
@@ -172,7 +172,7 @@ export class PageInput {
    * and the event comes there, for a drag started in any of its frames (measured, Chromium 156).
    */
   async interceptingDrags<T>(run: (started: Promise<DragData>) => Promise<T>): Promise<T> {
-    let off = () => undefined as unknown;
+    let off: () => void = () => undefined;
     const started = new Promise<DragData>((resolve) => {
       off = this.cdp.on((event) => {
         if (event.method === 'Input.dragIntercepted' && event.sessionId === undefined)
