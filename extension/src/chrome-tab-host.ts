@@ -1,4 +1,4 @@
-// The engine's TabHost inside the person's Chrome: chrome.tabs of normal windows, one chrome.debugger attach per tab
+// The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
 // kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups
 // and a hold on their first request during the agent's acts.
 import type { Cdp } from '../../shared/engine/cdp.js';
@@ -12,8 +12,8 @@ import { addToAgentGroup } from './tab-group.js';
 const PROTOCOL_VERSION = '1.3';
 
 export class ChromeTabHost implements TabHost {
-  /** The person's own Chrome: a dialog on a tab no agent drives is theirs to answer. */
-  readonly sharedWithPerson = true;
+  /** The person's own Chrome: a tab no agent opened is theirs (its dialogs theirs to answer, its size theirs). */
+  readonly personsTabs = true;
   /** Attach in progress or done, per tab (possibly detached since: cdp() checks). */
   private readonly attaching = new Map<number, Promise<DebuggerTab>>();
   /** Attached tabs, for routing chrome.debugger events synchronously. */
@@ -27,8 +27,13 @@ export class ChromeTabHost implements TabHost {
   private readonly newWindows = new NewWindowHolds(() => this.live.keys());
 
   async list(): Promise<HostTab[]> {
-    const [tabs, focused] = await Promise.all([chrome.tabs.query({ windowType: 'normal' }), focusedWindowId()]);
-    return tabs.filter(hasId).map((tab) => hostTab(tab, focused));
+    // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
+    const [normal, popups, focused] = await Promise.all([
+      chrome.tabs.query({ windowType: 'normal' }),
+      chrome.tabs.query({ windowType: 'popup' }),
+      focusedWindowId(),
+    ]);
+    return [...normal, ...popups].filter(hasId).map((tab) => hostTab(tab, focused));
   }
 
   async create(url: string, opts: { focus: boolean }): Promise<HostTab> {

@@ -20,6 +20,7 @@ import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { refusedNavigationError } from './navigation-guard.js';
 import { PolicyGate } from './policy-gate.js';
+import { resize } from './ops/resize.js';
 import { snapshot } from './ops/snapshot.js';
 import { tabClose, tabNew, tabs, tabSelect, tabUse } from './ops/tabs.js';
 import type { TabSessionStore } from './session-state.js';
@@ -56,6 +57,7 @@ const TAB_OPS: Record<TabOperation, TabOp> = bindHandlers<TabOp, 2>()({
   tab_new: tabNew,
   tab_select: tabSelect,
   tab_close: tabClose,
+  resize: (session: TabSession, agent: AgentContext, args: ArgsOf<'resize'>) => resize(session, agent, args),
 });
 
 export interface EngineOptions {
@@ -95,7 +97,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       const level = mainLevelOf(tool, args);
       if (level !== 'none') await tab.page.frames.requireMain(level);
       if (tool.answersDialog) return await run(tab.page, args, ctx);
-      const act = () => runAct(op, run, tab, args, ctx, held);
+      const act = () => runAct(op, run, tab, args, ctx, held, session);
       // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.
       // Either way a dialog it opens ends the call at once, and the answer to it reports the rest.
       const work =
@@ -141,8 +143,8 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
 }
 
 /**
- * Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit), and the new
- * snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip. A send the act
+ * Runs an act and appends ` → <url>` when it navigated the tab (after letting that navigation commit), ` → new tab
+ * <id> <url>` for each tab or popup it opened (the agent may select it at once), and the new snapshot when the call asked for it (`click {snapshot: true}`), which saves the model a round trip. A send the act
  * made as the person on a site that is not trusted is held, and the act fails with HELD (see gate/act-window.ts).
  */
 async function runAct(
@@ -152,9 +154,11 @@ async function runAct(
   args: Record<string, unknown>,
   ctx: OperationContext,
   held: HeldActs,
+  session: TabSession,
 ): Promise<OperationResult> {
   const { page } = tab;
   const watch = await UrlWatch.start(page);
+  const newTabs = session.newTabs(page, tab.hostId);
   const mark = page.frames.navigation.mark();
   let window: ActWindow | undefined;
   let result: OperationResult;
@@ -167,12 +171,15 @@ async function runAct(
     // The act happened; the model must know that, and that the page it led to was not loaded.
     if (refused) throw refusedNavigationError(refused, `${result.text}, but the navigation it started`);
     if (moved) result = { ...result, text: `${result.text} → ${moved}` };
+    const opened = session.claimOpened(await newTabs.settle());
+    for (const each of opened) result = { ...result, text: `${result.text} → new tab ${each.handle} ${each.url}` };
   } catch (error) {
     // An act that failed after its input went out may still have had a send held: the person must get its card.
     await window?.finish();
     throw error;
   } finally {
     watch.dispose();
+    newTabs.dispose();
     window?.close();
   }
   if (args['snapshot'] !== true) return result;

@@ -25,6 +25,8 @@ export interface Box extends Point {
 export interface Aim extends Point {
   what: string;
   sessionId?: string;
+  /** The same point in the top viewport, where a drag across frames is carried on. */
+  top: Point;
 }
 
 /**
@@ -32,7 +34,10 @@ export interface Aim extends Point {
  * every frame above it.
  */
 export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim> {
-  if (handle.frame.parentFrameId === undefined) return callOnElement(page, handle, 'aimPoint', [true]);
+  if (handle.frame.parentFrameId === undefined) {
+    const local = await callOnElement(page, handle, 'aimPoint', [true]);
+    return { ...local, top: { x: local.x, y: local.y } };
+  }
   await revealInFrames(page, handle);
   const chain = await frameChain(page, handle.frame);
   const [offsets, local] = await Promise.all([
@@ -58,7 +63,7 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
     }),
   );
   const root = offsets[sessionRoot(chain, 0)]!;
-  return { x: point.x - root.x, y: point.y - root.y, what: local.what, sessionId: handle.frame.sessionId };
+  return { x: point.x - root.x, y: point.y - root.y, what: local.what, sessionId: handle.frame.sessionId, top: point };
 }
 
 /** Scrolls the element into view (its frames too) and answers its border box in top-viewport coordinates. */

@@ -44,12 +44,29 @@ export interface TextInput {
   text: string;
 }
 
-export type InputEvent = MouseInput | KeyInput | TextInput;
+/** What an intercepted HTML5 drag carries (CDP Input.DragData): the items the page's dragstart put in. */
+export interface DragData {
+  items: { mimeType: string; data: string; title?: string; baseURL?: string }[];
+  files?: string[];
+  dragOperationsMask: number;
+}
+
+/** An HTML5 drag event, in top-viewport CSS px: the browser hit-tests it into whichever frame is under the point. */
+export interface DragInput {
+  kind: 'drag';
+  type: 'dragEnter' | 'dragOver' | 'drop' | 'dragCancel';
+  x: number;
+  y: number;
+  data: DragData;
+}
+
+export type InputEvent = MouseInput | KeyInput | TextInput | DragInput;
 
 const METHODS: Record<InputEvent['kind'], string> = {
   mouse: 'Input.dispatchMouseEvent',
   key: 'Input.dispatchKeyEvent',
   text: 'Input.insertText',
+  drag: 'Input.dispatchDragEvent',
 };
 
 export interface InputTarget {
@@ -59,6 +76,11 @@ export interface InputTarget {
   frame?: Frame | undefined;
   /** Input that leads up to the act without committing it (the text before `type`'s Enter): judged from the next on. */
   leadIn?: boolean;
+  /**
+   * Each event waits for the browser to take the one before, for events it routes one by one: a drag event may land in
+   * another frame, which the browser finds before it sends the event on.
+   */
+  paced?: boolean;
 }
 
 /** The gate's side of one act (gate/act-window.ts), as input sees it. */
@@ -134,10 +156,36 @@ export class PageInput {
     const clipboard = events.map(clipboardKey).find((name) => name !== undefined);
     if (clipboard) await this.refuseClipboard(clipboard, target.frame);
     if (!target.leadIn) await this.beforeAct();
-    const dispatch = () =>
-      Promise.all(events.map((event) => this.cdp.send(METHODS[event.kind], paramsOf(event), target.sessionId)));
+    const one = (event: InputEvent) => this.cdp.send(METHODS[event.kind], paramsOf(event), target.sessionId);
+    const dispatch = async () => {
+      if (!target.paced) return void (await Promise.all(events.map(one)));
+      for (const event of events) await one(event);
+    };
     const escape = events.some((event) => event.kind === 'key' && event.key === 'Escape');
     await (escape ? this.presence.ownKeys('Escape', dispatch) : dispatch());
+  }
+
+  /**
+   * Runs `run` with HTML5 drags intercepted in the tab: a drag the page starts is handed over as its data (`started`
+   * resolves with it) instead of entering the platform's drag loop, which CDP mouse input cannot drive in a headed
+   * Chrome. The drag is then carried on with drag events through `send`. Only the tab's own session takes the setting,
+   * and the event comes there, for a drag started in any of its frames (measured, Chromium 156).
+   */
+  async interceptingDrags<T>(run: (started: Promise<DragData>) => Promise<T>): Promise<T> {
+    let off: () => void = () => undefined;
+    const started = new Promise<DragData>((resolve) => {
+      off = this.cdp.on((event) => {
+        if (event.method === 'Input.dragIntercepted' && event.sessionId === undefined)
+          resolve(event.params['data'] as DragData);
+      });
+    });
+    try {
+      await this.cdp.send('Input.setInterceptDrags', { enabled: true });
+      return await run(started);
+    } finally {
+      off();
+      await this.cdp.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+    }
   }
 
   dispose(): void {

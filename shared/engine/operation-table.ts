@@ -2,6 +2,7 @@
 import type { OperationContext, OperationResult, PageOperation } from '../protocol/operations.js';
 import { readConsole } from './ops/console.js';
 import { answerDialog } from './ops/dialog.js';
+import { drag } from './ops/drag.js';
 import { evaluate } from './ops/eval.js';
 import { networkGet, networkList } from './ops/network.js';
 import { find } from './ops/find.js';
@@ -45,6 +46,7 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   screenshot,
   click,
   hover,
+  drag,
   type,
   press,
   fill_form: fillForm,

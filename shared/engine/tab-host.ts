@@ -20,10 +20,11 @@ export interface Popup {
 
 export interface TabHost {
   /**
-   * The tabs are the person's too (their own Chrome): a dialog that opens by itself on a tab no agent drives is theirs
-   * to answer. Absent: a browser of ours, whose every dialog is the agent's.
+   * The browser is the person's own (their Chrome through the extension): a tab no agent opened is theirs, keeps the
+   * size they gave it, and a dialog that opens by itself on a tab no agent drives is theirs to answer. Absent: a
+   * browser we launched, every tab and dialog of which is the agents'.
    */
-  readonly sharedWithPerson?: true;
+  readonly personsTabs?: true;
   list(): Promise<HostTab[]>;
   /** Opens a tab; in the background unless `focus`. */
   create(url: string, opts: { focus: boolean }): Promise<HostTab>;

@@ -7,6 +7,7 @@ import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
+import { NewTabs, type OpenedTab } from './new-tabs.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -42,6 +43,10 @@ export class TabSession {
   private readonly handles: TabHandles;
   private readonly currents: AgentCurrents;
   private readonly stopPopups: () => void;
+  /** Acts watching for the tabs they open (new-tabs.ts). */
+  private readonly popupWatchers = new Set<(popup: Popup) => void>();
+  /** Where tabs an act opened are going, until their tab strip shows it (a fallback popup shows nothing before it commits). */
+  private readonly heading = new Map<string, string>();
 
   /**
    * `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory.
@@ -149,6 +154,33 @@ export class TabSession {
     return { handle: named, leftGuard: guard };
   }
 
+  /** Watches an act in `openerId` for the tabs it opens; `page` is the opener's. */
+  newTabs(page: PageContext, openerId: string): NewTabs {
+    return new NewTabs(page, openerId, (listener) => {
+      this.popupWatchers.add(listener);
+      return () => this.popupWatchers.delete(listener);
+    });
+  }
+
+  /**
+   * Tabs an act opened become the agents' own, as if opened with `tab_new`: the agent may close and resize them. Listed
+   * at once with where they are going. Answers their handles.
+   */
+  claimOpened(opened: OpenedTab[]): { handle: string; url: string }[] {
+    const claimed = opened.map((tab) => {
+      this.owned.add(tab.hostId);
+      if (tab.url) this.heading.set(tab.hostId, tab.url);
+      return { handle: this.handles.handleFor(tab.hostId), url: maskedTab(this.gate, { url: tab.url, title: '' }).url };
+    });
+    if (claimed.length > 0) this.changed();
+    return claimed;
+  }
+
+  /** Whether agents may change how a tab is shown (its viewport): a tab one opened, or any in a browser we launched. */
+  mayReshape(hostId: string): boolean {
+    return this.host.personsTabs !== true || this.owned.has(hostId);
+  }
+
   async isOpen(hostId: string): Promise<boolean> {
     return (await this.host.list()).some((tab) => tab.id === hostId);
   }
@@ -164,6 +196,7 @@ export class TabSession {
    * heading for a site the person did not allow is closed instead.
    */
   private async popup(popup: Popup): Promise<void> {
+    for (const watcher of this.popupWatchers) watcher(popup);
     if (popup.url && !this.gate.allows({ url: popup.url }, 'read')) return this.host.close(popup.id);
     await this.page(popup.id).catch(async (error: unknown) => {
       // Refused at attach: by now it shows such a site.
@@ -221,7 +254,7 @@ export class TabSession {
     const listed = tabs.map((tab) => {
       const dialog = this.pages.get(tab.id)?.dialogs.open;
       return {
-        ...maskedTab(this.gate, tab),
+        ...maskedTab(this.gate, { ...tab, url: tab.url || (this.heading.get(tab.id) ?? '') }),
         handle: this.handles.handleFor(tab.id),
         current: tab.id === current,
         taken: agent !== undefined && this.currents.heldByOther(agent, tab.id),
@@ -272,7 +305,7 @@ export class TabSession {
 
   /** An agent's current tab, or one the agents opened; in a browser of ours, every tab. */
   private agentDrives(hostId: string): boolean {
-    return !this.host.sharedWithPerson || this.owned.has(hostId) || this.currents.tabs().includes(hostId);
+    return this.host.personsTabs !== true || this.owned.has(hostId) || this.currents.tabs().includes(hostId);
   }
 
   private detach(hostId: string): void {
@@ -292,6 +325,7 @@ export class TabSession {
   private forget(hostId: string, by: string | undefined): void {
     this.detach(hostId);
     this.owned.delete(hostId);
+    this.heading.delete(hostId);
     if (this.currents.tabs().includes(hostId)) this.currents.forget(hostId, this.handles.handleFor(hostId), by);
     this.handles.forget(hostId);
     this.changed();

@@ -12,6 +12,7 @@ export const PAGE_OPERATIONS = [
   'screenshot',
   'click',
   'hover',
+  'drag',
   'type',
   'press',
   'fill_form',
@@ -27,7 +28,7 @@ export const PAGE_OPERATIONS = [
   'dialog',
 ] as const;
 
-export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close'] as const;
+export const TAB_OPERATIONS = ['tabs', 'tab_use', 'tab_new', 'tab_select', 'tab_close', 'resize'] as const;
 
 /**
  * `release_held` carries the person's decision on an act the gate held (see shared/engine/gate): the core sends it,

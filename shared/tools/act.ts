@@ -33,12 +33,33 @@ export const hover = defineTool({
   name: 'hover',
   title: 'Hover',
   category: 'act',
-  description: 'Move the mouse over an element or a viewport point.',
+  description: 'Move the mouse over a target or x,y.',
   input: z.strictObject({ ...targetShape, ...pointShape, ...tabShape }),
   readOnly: false,
   destructive: false,
   policy: 'act',
   op: 'hover',
+});
+
+export const drag = defineTool({
+  name: 'drag',
+  title: 'Drag and drop',
+  category: 'act',
+  cap: 'extra',
+  description: 'Drag an element or x,y onto `to` (ref, selector or x,y): HTML5 drop, slider, sortable.',
+  input: z.strictObject({
+    ...targetShape,
+    ...pointShape,
+    // Only what names a drop target most often: every byte of a schema is paid on each turn.
+    to: z.strictObject({ ref: targetShape.ref, selector: targetShape.selector, frame: frameField, ...pointShape }),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'act',
+  op: 'drag',
+  // A drop can upload or save what it carries, as a click can.
+  commits: () => true,
 });
 
 export const type = defineTool({
@@ -157,4 +178,21 @@ export const wait_for = defineTool({
   policy: 'read',
   op: 'wait_for',
   defaultTimeoutMs: WAIT_TIMEOUT_MS,
+});
+
+export const resize = defineTool({
+  name: 'resize',
+  title: 'Resize viewport',
+  category: 'act',
+  cap: 'extra',
+  description: "Set the viewport of a tab this agent opened to width x height CSS px (never the person's tabs).",
+  input: z.strictObject({
+    width: z.number().int().min(100).max(8192),
+    height: z.number().int().min(100).max(8192),
+    ...tabShape,
+  }),
+  readOnly: false,
+  destructive: false,
+  policy: 'none',
+  op: 'resize',
 });

@@ -8,7 +8,7 @@ export const snapshot = defineTool({
   title: 'Snapshot',
   category: 'read',
   description:
-    'Outline of the page and frames: `- role "name" [ref=e1]`. Element tools take ref, selector (CSS, pierces shadow DOM) or role+name (substring; "quoted" = exact) + nth; frame = index or URL piece; element = what it is, for the person. Paged: limit (default 400 lines), offset.',
+    'Outline of the page and frames: `- role "name" [ref=e1]`. Element tools take ref, selector (CSS, pierces shadow DOM) or role+name (substring; "quoted" exact) + nth; frame: index or URL piece; element: a label for the person. Paged: limit (default 400), offset.',
   input: z.strictObject({
     frame: frameField,
     limit: z.number().optional(),

@@ -59,7 +59,7 @@ export const tab_select = defineTool({
   name: 'tab_select',
   title: 'Select tab',
   category: 'tabs',
-  description: 'Make a tab current; focus: true brings it to the front.',
+  description: 'Make a tab current; focus brings it to the front.',
   input: z.strictObject({ tab: z.string(), focus: z.boolean().optional() }),
   readOnly: false,
   destructive: false,

@@ -4,6 +4,7 @@ import type { OperationContext, OperationResult } from '../../protocol/operation
 import type { Target } from '../../protocol/target.js';
 import type { ClickArgs, HoverArgs } from '../../tools/args.js';
 import { aim, type Aim } from '../geometry.js';
+import type { Frame } from '../frames.js';
 import type { MouseInput } from '../input.js';
 import { MODIFIER_BITS, type Modifier } from '../keys.js';
 import type { PageContext } from '../page-context.js';
@@ -66,20 +67,28 @@ export async function clickElement(page: PageContext, handle: ElementHandle): Pr
   return target.what;
 }
 
+/** A pointer target: where input for it goes, and the frame it names (the main one for a viewport point). */
+export type Aimed = Aim & { frame: Frame };
+
 /**
  * The point the target names: an element's checked centre, or a viewport x,y taken as given. `activates`: the press
- * will activate the element, so what that opens (a new window, a download) is judged before any input is sent.
+ * will activate the element, so what that opens (a new window, a download) is judged before any input is sent;
+ * `noted`: the act window is told what the input lands on, with nothing judged (a drag's drop target).
  */
-async function pointerTarget(page: PageContext, target: Target, activates?: { newWindow: boolean }): Promise<Aim> {
+export async function pointerTarget(
+  page: PageContext,
+  target: Target,
+  activates?: { newWindow: boolean } | 'noted',
+): Promise<Aimed> {
   if (namesElement(target)) {
     const handle = await resolveTarget(page, target, 'act');
     try {
       if (activates) {
         // Read while the checks below run: what the press activates, for the gate on risky acts.
         page.input.note({ handle });
-        await refuseWhatActivationOpens(page, handle, activates);
+        if (activates !== 'noted') await refuseWhatActivationOpens(page, handle, activates);
       }
-      return await aim(page, handle);
+      return { ...(await aim(page, handle)), frame: handle.frame };
     } finally {
       page.frames.release(handle.frame, [handle.objectId]);
     }
@@ -96,14 +105,15 @@ async function pointerTarget(page: PageContext, target: Target, activates?: { ne
     } catch (error) {
       const denied = error as ToolError;
       throw denied.reworded(
-        `${denied.message} A click by x,y could land in it; name the element instead.`,
+        `${denied.message} Input by x,y could land in it; name the element instead.`,
         'Use a ref from `snapshot`.',
       );
     }
   }
-  if (activates) page.input.note({ frame: main!, point: { x: target.x, y: target.y } });
+  const point = { x: target.x, y: target.y };
+  if (activates) page.input.note({ frame: main!, point });
   const what = await page.frames.call(main!, 'describeAt', [target.x, target.y]);
-  return { x: target.x, y: target.y, what: `${what} at ${target.x},${target.y}` };
+  return { ...point, what: `${what} at ${target.x},${target.y}`, top: point, frame: main! };
 }
 
 /**

@@ -31,6 +31,7 @@ import { resendRequest } from './resend.js';
 import { downloadLink, fileInputInfo, putFiles, readPageUrl } from './files.js';
 import { pageLinks, readableHtml } from './readable.js';
 import { editorInput, editorRendered, editorRoot, editorRoots } from './editors.js';
+import { dragStarted, watchDragStart } from './drag.js';
 
 const FUNCTIONS = {
   refTable,
@@ -103,6 +104,8 @@ const FUNCTIONS = {
   editorRoot,
   editorInput,
   editorRendered,
+  watchDragStart,
+  dragStarted,
 };
 
 export type PageLibrary = typeof FUNCTIONS;
