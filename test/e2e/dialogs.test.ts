@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { dialogScenarios, serveDialogPages } from '../support/dialog-scenarios.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
+import { ALL_CAPS } from '../support/all-caps.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 
@@ -25,7 +26,19 @@ beforeAll(async () => {
   const chosen = process.env['CHROME_MCP_CHROMIUM'];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, '--headless', '--browser', 'fallback', '--port', '0', '--data-dir', dataDir, ...TEST_POLICY_FLAGS],
+    // Every opt-in tool listed: the scenarios run a batch.
+    args: [
+      CLI,
+      '--headless',
+      '--browser',
+      'fallback',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      ...ALL_CAPS,
+      ...TEST_POLICY_FLAGS,
+    ],
     env: chosen ? { CHROME_MCP_CHROMIUM: chosen } : {},
     stderr: 'ignore',
   });

@@ -27,7 +27,7 @@ describe('console', () => {
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^console: \d+ lines; since=\d+ reads only newer ones$/);
     expect(text).toMatch(/#\d+ log console-page\.html:\d+: top says hello 42 null true/);
-    expect(text).toMatch(/#\d+ error console-page\.html:\d+: top failed: token ghp_/);
+    expect(text).toMatch(/#\d+ error console-page\.html:\d+: top failed: quota exceeded/);
     expect(text).toMatch(/#\d+ info f1 console-child\.html:\d+: child frame speaks/);
     expect(text).toMatch(/#\d+ error f1 console-child\.html:\d+: Error: child exploded/);
     // Debug lines only when asked for.

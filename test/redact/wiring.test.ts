@@ -74,10 +74,10 @@ describe('the core', () => {
     });
     const everything = JSON.stringify({ text: textOf(result), data: result.structuredContent, progress });
     expect(textOf(result)).toBe('deploy token ghp_[redacted 36 chars]');
+    // Only the fields tab_new's output shape declares go out (not the title), each redacted.
     expect(result.structuredContent).toEqual({
       tab: 't1',
       url: 'https://app.example.com/home?access_token=[redacted 24 chars]',
-      title: 'Authorization: Bearer [redacted 40 chars]',
     });
     expect(progress.map((update) => update.message)).toEqual([
       'navigating to https://app.example.com/home?access_token=[redacted 24 chars]',
