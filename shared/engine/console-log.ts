@@ -6,6 +6,7 @@
 // agent first reads a tab's console (an opt-in tool), and V8 replays what the page logged before that.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { DocumentPlace } from './policy-gate.js';
+import { TabCapture } from './tab-capture.js';
 
 export type ConsoleLevel = 'debug' | 'log' | 'info' | 'warn' | 'error';
 
@@ -63,27 +64,26 @@ export class ConsoleLog {
   private readonly contexts = new Map<string, ContextInfo>();
   /** Worker sessions' own URLs (a worker's lines are judged by its script's URL). */
   private readonly workers = new Map<string, string>();
-  private started: Promise<void> | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private readonly capture: TabCapture;
 
+  /** `sessions`: the sessions of the tab now (its own, its frames', its workers'). */
   constructor(
     private readonly cdp: Cdp,
-    /** The sessions of the tab now: its own (undefined), its frames' and its workers'. */
-    private readonly sessions: () => Promise<(string | undefined)[]>,
-  ) {}
+    sessions: () => Promise<(string | undefined)[]>,
+  ) {
+    this.capture = new TabCapture(cdp, sessions, {
+      enable: (sessionId) => this.enable(sessionId),
+      onEvent: (event) => this.onEvent(event),
+    });
+  }
 
   /** Starts capture on every session of the tab, once; sessions that attach later are enabled as they come. */
   start(): Promise<void> {
-    this.started ??= (async () => {
-      this.unsubscribe = this.cdp.on((event) => this.onEvent(event));
-      const sessions = new Set(await this.sessions());
-      await Promise.all([...sessions].map((sessionId) => this.enable(sessionId)));
-    })();
-    return this.started;
+    return this.capture.start();
   }
 
   dispose(): void {
-    this.unsubscribe?.();
+    this.capture.dispose();
   }
 
   /** Lines after `since` (a seq), oldest first. */
@@ -118,10 +118,8 @@ export class ConsoleLog {
       case 'Log.entryAdded':
         return this.logEntry(params['entry'] as Record<string, unknown>, sessionId);
       case 'Target.attachedToTarget': {
-        const child = String(params['sessionId']);
         const info = params['targetInfo'] as { type: string; url: string };
-        if (info.type !== 'iframe') this.workers.set(child, info.url);
-        if (this.started) void this.enable(child);
+        if (info.type !== 'iframe') this.workers.set(String(params['sessionId']), info.url);
         return;
       }
       case 'Target.detachedFromTarget':

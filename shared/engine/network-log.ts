@@ -3,6 +3,7 @@
 // no round trip per request. Bodies stay in Chrome's own buffer, fetched one at a time on demand.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { DocumentPlace } from './policy-gate.js';
+import { TabCapture } from './tab-capture.js';
 
 export interface NetworkRecord {
   /** Short and per tab: what the model names a request by. */
@@ -52,31 +53,31 @@ export class NetworkLog {
   private readonly live = new Map<string, NetworkRecord>();
   private bytes = 0;
   private next = 0;
-  private started: Promise<void> | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private readonly capture: TabCapture;
 
+  /** `sessions`: the sessions of the tab now (its own, its frames', its workers'). */
   constructor(
     private readonly cdp: Cdp,
-    /** The sessions of the tab now: its own (undefined), its frames' and its workers'. */
-    private readonly sessions: () => Promise<(string | undefined)[]>,
-  ) {}
+    sessions: () => Promise<(string | undefined)[]>,
+  ) {
+    this.capture = new TabCapture(cdp, sessions, {
+      enable: (sessionId) => this.cdp.send('Network.enable', CAPTURE, sessionId).catch(() => undefined),
+      onEvent: (event) => this.onEvent(event),
+    });
+  }
 
   /** Starts capture on every session of the tab, once; sessions that attach later are enabled as they come. */
   start(): Promise<void> {
-    this.started ??= (async () => {
-      this.unsubscribe = this.cdp.on((event) => this.onEvent(event));
-      await Promise.all([...new Set(await this.sessions())].map((sessionId) => this.enable(sessionId)));
-    })();
-    return this.started;
+    return this.capture.start();
   }
 
   /** From the first start on; the egress layers then leave Network on when they restore (networkEnableParams). */
   get capturing(): boolean {
-    return this.started !== undefined;
+    return this.capture.active;
   }
 
   dispose(): void {
-    this.unsubscribe?.();
+    this.capture.dispose();
   }
 
   list(): readonly NetworkRecord[] {
@@ -92,11 +93,6 @@ export class NetworkLog {
     return this.next;
   }
 
-  private enable(sessionId: string | undefined): Promise<unknown> {
-    // A frame gone meanwhile answers with an error; the others go on.
-    return this.cdp.send('Network.enable', CAPTURE, sessionId).catch(() => undefined);
-  }
-
   private onEvent({ method, params, sessionId }: CdpEvent): void {
     const key = `${sessionId ?? ''}:${String(params['requestId'])}`;
     switch (method) {
@@ -108,9 +104,6 @@ export class NetworkLog {
         return this.finished(key, params, undefined);
       case 'Network.loadingFailed':
         return this.finished(key, params, String(params['blockedReason'] ?? params['errorText'] ?? 'failed'));
-      case 'Target.attachedToTarget':
-        if (this.started) void this.enable(String(params['sessionId']));
-        return;
     }
   }
 

@@ -5,6 +5,17 @@ import { frameField, tabShape } from './target-shape.js';
 
 export const CONSOLE_LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
 
+// What a read of a log kept as it happens takes: which frame, what came after the last entry read, how many.
+const LOG_READ = {
+  frame: frameField,
+  since: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+  ...tabShape,
+};
+
+/** What such a read answers: the newest id (for `since`), how many lines it shows and how many the policy hid. */
+const LOG_PAGE = z.object({ last: z.number(), shown: z.number(), omitted: z.number() });
+
 export const console_read = defineTool({
   name: 'console',
   title: 'Read console',
@@ -12,14 +23,8 @@ export const console_read = defineTool({
   cap: 'devtools',
   description:
     'Console lines, exceptions and browser log of every frame, oldest first: level = least severe shown (default log); since = a #seq already read.',
-  input: z.strictObject({
-    level: z.enum(CONSOLE_LEVELS).optional(),
-    frame: frameField,
-    since: z.number().int().min(0).optional(),
-    limit: z.number().int().min(1).max(500).optional(),
-    ...tabShape,
-  }),
-  output: z.object({ last: z.number(), shown: z.number(), omitted: z.number() }),
+  input: z.strictObject({ level: z.enum(CONSOLE_LEVELS).optional(), ...LOG_READ }),
+  output: LOG_PAGE,
   readOnly: true,
   destructive: false,
   policy: 'read',
@@ -38,12 +43,9 @@ export const network = defineTool({
     method: z.string().optional(),
     status: z.number().int().optional(),
     type: z.string().optional(),
-    frame: frameField,
-    since: z.number().int().min(0).optional(),
-    limit: z.number().int().min(1).max(500).optional(),
-    ...tabShape,
+    ...LOG_READ,
   }),
-  output: z.object({ last: z.number(), shown: z.number(), omitted: z.number() }),
+  output: LOG_PAGE,
   readOnly: true,
   destructive: false,
   policy: 'read',
