@@ -115,7 +115,6 @@ export class ScriptTrail {
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
       // The page's own requests go its own way, where their initiators are told, not through the site's service worker,
       // which the fallback holds to its origin once a script ran here (a message the script posts makes it send).
-      cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId),
       // The guard's patterns, with the standing one for every request.
       this.page.frames.navigation.enable(sessionId),
     ]);

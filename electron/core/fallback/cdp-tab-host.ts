@@ -76,8 +76,15 @@ class AttachedTab implements Cdp {
       this.childTarget.set(String(event.params['sessionId']), targetId);
     }
     if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
-    if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG))
+    if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG)) {
       this.onScript(mine ? this.targetId : (this.childTarget.get(event.sessionId!) ?? this.targetId));
+      // The site's service worker is held to its origin from now on (worker-targets.ts): the page's own requests go
+      // their own way instead, where their initiators are told. Here, not in the engine: under chrome.debugger the
+      // same switch made a late send's report go missing (test/extension/egress.test.ts), and nothing holds workers there.
+      void this.send('Network.setBypassServiceWorker', { bypass: true }, mine ? undefined : event.sessionId).catch(
+        () => undefined,
+      );
+    }
     this.emit(mine ? { method: event.method, params: event.params } : event);
   }
 
