@@ -5,17 +5,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readControlFile } from '../../electron/core/control/control-file.js';
 import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
 import { MAX_FILE_BYTES } from '../../shared/protocol/operations.js';
-import { CLI } from '../pairing/support/cli.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { registerTestServerPort, TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { textOf, type CallResult } from '../support/tool-result.js';
-import { ALL_CAPS } from '../support/all-caps.js';
+import { startMcpBackend } from '../support/mcp-backends.js';
 
 const SECRET = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 const CSV = 'name,amount\nada,12\ngrace,34\n';
@@ -120,31 +118,11 @@ function folders(): { extra: string; outside: string } {
 }
 
 async function startFallback(flags: string[]): Promise<Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-files-data-'));
-  roots.push(dataDir);
-  const chosen = process.env['CHROME_MCP_CHROMIUM'];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      CLI,
-      '--headless',
-      '--browser',
-      'fallback',
-      '--data-dir',
-      dataDir,
-      ...ALL_CAPS,
-      ...TEST_POLICY_FLAGS,
-      ...flags,
-    ],
-    env: chosen ? { CHROME_MCP_CHROMIUM: chosen } : {},
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'e2e-files', version: '1' });
-  await client.connect(transport);
+  const { client, dataDir, close } = await startMcpBackend('fallback', [...TEST_POLICY_FLAGS, ...flags]);
   const file = readControlFile(dataDir);
   if (!file) throw new Error('chrome-mcp wrote no control.json');
   const control = createControlClient({ origin: loopbackOrigin(file.port), token: file.token });
-  return { client, control, dataDir, close: () => client.close() };
+  return { client, control, dataDir, close };
 }
 
 async function startExtension(flags: string[]): Promise<Running> {

@@ -19,6 +19,8 @@ export const BACKENDS: readonly Backend[] = ['fallback', 'extension'];
 
 export interface McpBackend {
   client: Client;
+  /** chrome-mcp's data dir (control.json, uploads, downloads). */
+  dataDir: string;
   /** The person's Chromium (extension backend only): what the person opens there is theirs. */
   browser?: ExtensionBrowser;
   /** Calls a tool and answers its text; a tool error throws with its text. */
@@ -75,7 +77,7 @@ export async function startMcp(backend: Backend, rules: PolicyRule[]): Promise<M
 
 async function linked(flags: readonly string[]) {
   const core = await startLinkedCore(flags);
-  return { client: core.client, browser: core.browser, close: core.close };
+  return { client: core.client, browser: core.browser, dataDir: core.dataDir, close: core.close };
 }
 
 async function fallback(flags: readonly string[]) {
@@ -92,6 +94,7 @@ async function fallback(flags: readonly string[]) {
   await client.connect(transport);
   return {
     client,
+    dataDir,
     async close() {
       await client.close();
       // The browser it launched may still be writing its profile as it exits.
