@@ -15,6 +15,9 @@ const DEFAULT_TIMEOUT_MS = wait_for.defaultTimeoutMs;
 const ROUND_MS = 1_000;
 // A check of a frame gets at least this long, even at the very end of the wait.
 const MIN_CHECK_MS = 100;
+// The first check gets this long however short the timeout: a busy renderer must not turn a condition that
+// already holds into {matched:false}.
+const FIRST_CHECK_MS = 1_000;
 // Events after which the frame list may have changed, so a new round starts at once.
 const FRAME_EVENTS = new Set(['Page.frameNavigated', 'Target.attachedToTarget', 'Page.navigatedWithinDocument']);
 
@@ -48,7 +51,8 @@ export async function waitFor(page: PageContext, args: WaitForArgs, ctx: Operati
       ? waitForUrl(page, args.url, want, deadline, ctx)
       : waitInFrames(page, { text: args.text, selector: args.selector, editor }, want, args.frame, deadline, ctx, what);
   // A CDP call inside the loop can hang on a busy renderer; the abandoned loop ends at its next deadline check.
-  const outcome = await withDeadline<Outcome>(waiting, deadline - Date.now(), () => ({ matched: false }));
+  const cap = Math.max(deadline, started + FIRST_CHECK_MS) + MIN_CHECK_MS - Date.now();
+  const outcome = await withDeadline<Outcome>(waiting, cap, () => ({ matched: false }));
   const ms = Date.now() - started;
   if (!outcome.matched) {
     return {
@@ -104,9 +108,9 @@ async function waitInFrames(
 ): Promise<Outcome> {
   const changes = new FrameChanges(page);
   try {
-    for (;;) {
+    for (let first = true; ; first = false) {
       const frames = await framesFor(page, frameSpec).catch(() => [] as Frame[]);
-      const checkMs = Math.max(MIN_CHECK_MS, Math.min(deadline - Date.now(), ROUND_MS));
+      const checkMs = Math.max(first ? FIRST_CHECK_MS : MIN_CHECK_MS, Math.min(deadline - Date.now(), ROUND_MS));
       const states = await Promise.all(frames.map((frame) => holds(page, frame, condition, checkMs)));
       const hit = frames.find((_, i) => states[i] === want);
       if (want && hit) return { matched: true, frame: hit.ordinal };
