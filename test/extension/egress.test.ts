@@ -64,4 +64,25 @@ describe('eval through the extension', () => {
     ]);
     expect(watched.requests).toEqual([]);
   });
+
+  it('holds a form the script submits a second later, whose request names no stack, and names it next', async () => {
+    await linked.run('eval', {
+      tab,
+      expression: `setTimeout(() => { const form = document.createElement('form'); form.method = 'post';
+        form.action = '${watched.origin}/form-late'; document.body.append(form); form.submit();
+        setTimeout(() => (window.formDone = true), 300); }, 1000); 0`,
+    });
+    // As above: reads go on until the page says it submitted and a result names the hold.
+    const later: string[] = [];
+    const deadline = Date.now() + 20_000;
+    for (let done = false; !(done && later.length > 0) && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const result = await linked.run('eval', { tab, expression: 'window.formDone === true' });
+      done = result.text.startsWith('true');
+      later.push(...((result.data?.['heldLater'] ?? []) as string[]));
+    }
+    expect(later.map((entry) => entry.replaceAll(watched.origin, 'W'))).toEqual(['POST W/form-late (navigation)']);
+    expect(watched.requests).toEqual([]);
+    expect((await linked.run('eval', { tab, expression: 'location.pathname' })).text).toBe('"/egress-page.html"');
+  });
 });

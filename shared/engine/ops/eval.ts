@@ -54,9 +54,12 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
     );
     throw error;
   }
+  // The documents it can reach are marked before it runs: a form it submits later names no stack to follow.
+  const ran = trail.running(frame);
   try {
     return await run(page, frame, trail.tag(`${judged.guard}\n${args.expression}`), hold, trail);
   } finally {
+    ran();
     hold.close();
   }
 }

@@ -1,0 +1,103 @@
+// Which documents an agent's script can still reach, kept current by frame events, so a navigation Chrome names no
+// initiator stack for (a form the script submits: measured on Chromium 156, initiator {type: 'other'}) is told from the
+// person's own by where it starts and whether a person's gesture, rather than the eval's, started it.
+import type { CdpEvent } from './cdp.js';
+import type { Frame } from './frame.js';
+
+// An eval runs with a user gesture, and Chrome's transient activation lasts 5 s after it; a second more for the clock.
+export const EVAL_ACTIVATION_MS = 6_000;
+// Deeper than any frame tree a page builds: a bound on the walk, not a limit pages meet.
+const MAX_DEPTH = 64;
+
+interface DocumentRequest {
+  frameId?: string;
+  type?: string;
+  initiator?: { stack?: unknown };
+  hasUserGesture?: boolean;
+  request: { url: string };
+}
+
+export class ScriptedDocuments {
+  /** Frames whose current document was one the script could reach when it ran. */
+  private readonly scripted = new Set<string>();
+  /** Each frame's parent and its document's origin, as the listing and frame events last told them. */
+  private readonly frames = new Map<string, { parent: string | undefined; origin: string | undefined }>();
+  /** Per frame, the URL of the navigation its document last asked for (renderer-initiated only). */
+  private readonly requested = new Map<string, string>();
+  private evals = 0;
+  private activeUntil = 0;
+
+  /**
+   * An eval is about to run in `origin`: every frame of that origin (same-origin frames script each other) is within its
+   * reach, and so is each frame of that origin they hold, now or later. Call the returned function when it is over.
+   */
+  running(frames: readonly Frame[], origin: string | undefined): () => void {
+    for (const frame of frames) {
+      this.frames.set(frame.frameId, { parent: frame.parentFrameId, origin: originOf(frame) });
+      if (origin !== undefined && originOf(frame) === origin) this.scripted.add(frame.frameId);
+    }
+    this.evals++;
+    return () => {
+      this.evals--;
+      this.activeUntil = Date.now() + EVAL_ACTIVATION_MS;
+    };
+  }
+
+  onEvent(event: CdpEvent): void {
+    const params = event.params;
+    switch (event.method) {
+      case 'Page.frameAttached':
+        return void this.frames.set(String(params['frameId']), {
+          parent: params['parentFrameId'] as string | undefined,
+          origin: undefined,
+        });
+      case 'Page.frameNavigated': {
+        // A new document: out of the script's reach unless a frame of its origin above it is within it.
+        const frame = params['frame'] as { id: string; parentId?: string; securityOrigin?: string };
+        this.frames.set(frame.id, { parent: frame.parentId, origin: frame.securityOrigin });
+        return void this.scripted.delete(frame.id);
+      }
+      case 'Page.frameDetached':
+        if (params['reason'] === 'swap') return;
+        this.frames.delete(String(params['frameId']));
+        this.requested.delete(String(params['frameId']));
+        return void this.scripted.delete(String(params['frameId']));
+      case 'Page.frameRequestedNavigation':
+        return void this.requested.set(String(params['frameId']), String(params['url']));
+    }
+  }
+
+  /**
+   * A document request with no initiator stack that its own document asked for (not the person's address bar, a reload or
+   * history) in a document the script can reach, with no gesture or with the eval's: the script's, as far as can be told.
+   * Left to the page: the same from a person's click, once the eval's activation is over.
+   */
+  fromScript(sent: DocumentRequest): boolean {
+    if (sent.type !== 'Document' || sent.initiator?.stack !== undefined || sent.frameId === undefined) return false;
+    if (this.requested.get(sent.frameId) !== sent.request.url) return false;
+    this.requested.delete(sent.frameId);
+    if (!this.reachable(sent.frameId)) return false;
+    return sent.hasUserGesture !== true || this.evals > 0 || Date.now() < this.activeUntil;
+  }
+
+  /** The frame's document is one the script reached, or shares its origin with one above it that is (unknown: it may). */
+  private reachable(frameId: string): boolean {
+    const origin = this.frames.get(frameId)?.origin;
+    let at: string | undefined = frameId;
+    for (let depth = 0; at !== undefined && depth < MAX_DEPTH; depth++, at = this.frames.get(at)?.parent) {
+      if (!this.scripted.has(at)) continue;
+      const above = this.frames.get(at)?.origin;
+      if (at === frameId || origin === undefined || above === undefined || origin === above) return true;
+    }
+    return false;
+  }
+}
+
+function originOf(frame: Frame): string | undefined {
+  if (frame.origin !== undefined) return frame.origin;
+  try {
+    return new URL(frame.url).origin;
+  } catch {
+    return undefined;
+  }
+}
