@@ -169,7 +169,7 @@ export class ScriptTrail {
           this.isWorkerOfScript(event.sessionId) ||
           fromScript(sent.initiator) ||
           this.verdicts.peek(key)?.tainted === true ||
-          this.documents.fromScript(sent);
+          this.documents.fromScript(sent, (ms) => this.page.input.actingWithin(ms));
         const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.

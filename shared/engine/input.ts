@@ -93,6 +93,7 @@ export interface InputWindow {
 /** Per tab, on its PageContext: the act windows open on it, and its focus emulation. */
 export class PageInput {
   private readonly windows: InputWindow[] = [];
+  private lastClosed = -Infinity;
   private focus: Promise<void> | undefined;
   private readonly unsubscribe: () => void;
 
@@ -114,7 +115,13 @@ export class PageInput {
     return () => {
       const index = this.windows.indexOf(window);
       if (index >= 0) this.windows.splice(index, 1);
+      this.lastClosed = Date.now();
     };
+  }
+
+  /** An act window is open on the tab, or closed less than `ms` ago: what the page does now may be the act's doing. */
+  actingWithin(ms: number): boolean {
+    return this.windows.length > 0 || Date.now() - this.lastClosed < ms;
   }
 
   /** An op names what its input will activate, as early as it knows, so the DOM is read while its own checks run. */

@@ -6,6 +6,8 @@ import type { Frame } from './frame.js';
 
 // An eval runs with a user gesture, and Chrome's transient activation lasts 5 s after it; a second more for the clock.
 export const EVAL_ACTIVATION_MS = 6_000;
+// A page may submit a little after the act's click (a handler that checks the form first): the act's, not the script's.
+const ACT_SETTLE_MS = 2_000;
 // Deeper than any frame tree a page builds: a bound on the walk, not a limit pages meet.
 const MAX_DEPTH = 64;
 
@@ -70,14 +72,17 @@ export class ScriptedDocuments {
   /**
    * A document request with no initiator stack that its own document asked for (not the person's address bar, a reload or
    * history) in a document the script can reach, with no gesture or with the eval's: the script's, as far as can be told.
-   * Left to the page: the same from a person's click, once the eval's activation is over.
+   * Left to the page: the same from a person's click once the eval's activation is over, or from an act of the agent's,
+   * which the act's own window judges.
    */
-  fromScript(sent: DocumentRequest): boolean {
+  fromScript(sent: DocumentRequest, acting: (ms: number) => boolean): boolean {
     if (sent.type !== 'Document' || sent.initiator?.stack !== undefined || sent.frameId === undefined) return false;
     if (this.requested.get(sent.frameId) !== sent.request.url) return false;
     this.requested.delete(sent.frameId);
     if (!this.reachable(sent.frameId)) return false;
-    return sent.hasUserGesture !== true || this.evals > 0 || Date.now() < this.activeUntil;
+    if (sent.hasUserGesture !== true) return true;
+    if (acting(ACT_SETTLE_MS)) return false;
+    return this.evals > 0 || Date.now() < this.activeUntil;
   }
 
   /** The frame's document is one the script reached, or shares its origin with one above it that is (unknown: it may). */
