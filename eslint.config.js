@@ -214,9 +214,9 @@ export default tseslint.config(
   {
     // One input path: every mouse, key and text event goes out through shared/engine/input.ts, which applies focus
     // emulation, the clipboard rule and the gate on risky acts; a raw Input.* send elsewhere would skip them.
-    // scripts/bench.ts times raw CDP on purpose (the baseline the engine is measured against).
+    // scripts/bench.ts and bench/sweep.ts time raw CDP on purpose (the baseline the engine is measured against).
     files: ['**/*.{ts,tsx,js,mjs}'],
-    ignores: ['shared/engine/input.ts', 'test/**', 'scripts/bench.ts'],
+    ignores: ['shared/engine/input.ts', 'test/**', 'scripts/bench.ts', 'scripts/bench/sweep.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { BridgeServer } from '../electron/core/bridge/bridge-server.js';
 import { launchBrowser } from '../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../electron/core/fallback/cdp-tab-host.js';
@@ -18,74 +17,22 @@ import { redactText } from '../shared/redact/text.js';
 import { FakeAuth } from '../test/bridge/support/fake-auth.js';
 import { snapshot25k } from '../test/redact/samples.js';
 import { startFixtureServer, type FixtureServer } from '../test/support/fixture-server.js';
-import { textOf, type CallResult } from '../test/support/tool-result.js';
+import { textOf } from '../test/support/tool-result.js';
 import { refIn, runWholeTask, type TaskBill } from '../test/support/whole-task.js';
 import { envWithoutKeychain, runCli } from '../test/pairing/support/cli.js';
-import { startExtensionBrowser } from '../test/support/extension-browser.js';
-import { TEST_POLICY, testServerHosts } from '../test/support/test-policy.js';
+import { startExtensionBrowser, type ExtensionBrowser } from '../test/support/extension-browser.js';
+import { TEST_POLICY } from '../test/support/test-policy.js';
+import { call, connect } from './bench/mcp-client.js';
+import { percentile, ROUNDS, Table, time } from './bench/measure.js';
+import { roundTrips } from './bench/round-trips.js';
+import { sweep, type RawTab } from './bench/sweep.js';
 
-const CLI = fileURLToPath(new URL('../dist/electron/helper/cli.js', import.meta.url));
 const ECHO_EXTENSION = fileURLToPath(new URL('../test/bridge/support/echo-extension.ts', import.meta.url));
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 200);
+const LOADED = 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))';
 const tokens = (chars: number) => Math.round(chars / 4);
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function time(rounds: number, run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 5; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
-}
-
-const rows: string[][] = [];
-function report(name: string, ours: { p50: number; p95: number }, raw?: { p50: number; p95: number }): void {
-  const ms = (value: number) => value.toFixed(2);
-  rows.push([
-    name,
-    ms(ours.p50),
-    ms(ours.p95),
-    raw ? ms(raw.p50) : '',
-    raw ? ms(raw.p95) : '',
-    raw ? `${(ours.p50 / raw.p50).toFixed(1)}x` : '',
-  ]);
-}
-
-async function connect(
-  dataDir: string,
-  flags: string[] = [],
-  env?: NodeJS.ProcessEnv,
-): Promise<{ client: Client; startMs: number; listBytes: number }> {
-  const start = performance.now();
-  // The bench pages are served from loopback; the run trusts that server, by its port (a bare local host grants
-  // nothing), as a person would trust their own dev server.
-  const trust = testServerHosts().join(',');
-  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', trust, ...flags];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    stderr: 'ignore',
-    ...(env ? { env: env as Record<string, string> } : {}),
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(transport);
-  const list = await client.listTools();
-  const startMs = performance.now() - start;
-  return { client, startMs, listBytes: Buffer.byteLength(JSON.stringify(list)) };
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallResult> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
-  return result;
-}
+const timings = new Table();
+const sizes = new Table();
+const report = timings.report.bind(timings);
 
 async function rawBaseline(server: FixtureServer) {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-raw-'));
@@ -118,6 +65,42 @@ async function rawBaseline(server: FixtureServer) {
   }
 }
 
+/** Raw CDP tabs in a browser of the bench's own (launched as the fallback launches its own), for the size sweep. */
+async function rawBrowser(): Promise<{ open(url: string): Promise<RawTab>; close(): Promise<void> }> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-sweep-'));
+  const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
+  const host = new CdpTabHost(browser.connection, new PolicyGate(() => DEFAULT_POLICY), { windowPerTab: true });
+  return {
+    async open(url) {
+      const tab = await host.create(url, { focus: false });
+      const cdp = await host.cdp(tab.id);
+      await cdp.send('Runtime.evaluate', { expression: LOADED, awaitPromise: true });
+      return { send: (method, params) => cdp.send(method, params), close: () => host.close(tab.id) };
+    },
+    async close() {
+      await browser.close();
+      rmSync(profileDir, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
+}
+
+/** The agent's tab in the person's Chromium, attached to directly: the raw side of the extension's sweep. */
+async function attachRaw(browser: ExtensionBrowser, url: string): Promise<RawTab> {
+  const { targetInfos } = await browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>(
+    'Target.getTargets',
+  );
+  const target = targetInfos.find((info) => info.url === url);
+  if (!target) throw new Error(`no browser target shows ${url}`);
+  const { sessionId } = await browser.control.send<{ sessionId: string }>('Target.attachToTarget', {
+    targetId: target.targetId,
+    flatten: true,
+  });
+  return {
+    send: (method, params) => browser.control.send(method, params, sessionId),
+    close: () => browser.control.send('Target.detachFromTarget', { sessionId }).then(() => undefined),
+  };
+}
+
 /**
  * The extension backend: chrome-mcp with --browser extension, the real extension in Chromium paired through the
  * native host; raw = direct CDP from Node to the same tab of the same browser.
@@ -140,18 +123,11 @@ async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
     }
     const url = server.url('bench-signup.html');
     await call(client, 'tab_new', { url });
-    const { targetInfos } = await browser.control.send<{ targetInfos: { targetId: string; url: string }[] }>(
-      'Target.getTargets',
-    );
-    const target = targetInfos.find((info) => info.url === url);
-    if (!target) throw new Error('the agent tab is not among the browser targets');
-    const { sessionId } = await browser.control.send<{ sessionId: string }>('Target.attachToTarget', {
-      targetId: target.targetId,
-      flatten: true,
-    });
+    const raw = await attachRaw(browser, url);
     const rawEval = await time(ROUNDS, () =>
-      browser.control.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }, sessionId),
+      raw.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true }),
     );
+    await raw.close();
     report(
       'eval document.title (extension)',
       await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })),
@@ -165,7 +141,9 @@ async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
         return time(20, () => call(client, 'snapshot', {}));
       })(),
     );
-    return await runWholeTask(client, server);
+    const bill = await runWholeTask(client, server);
+    await sweep({ label: 'extension', client, raw: (at) => attachRaw(browser, at) }, server, sizes);
+    return bill;
   } finally {
     await client.close();
     await browser.close();
@@ -265,15 +243,22 @@ async function main(): Promise<void> {
     );
 
     const task = await runWholeTask(client, server);
+    const rawTabs = await rawBrowser();
+    try {
+      await sweep({ label: 'fallback', client, raw: (url) => rawTabs.open(url) }, server, sizes);
+    } finally {
+      await rawTabs.close();
+    }
     const extensionTask = await extensionBackend(server);
 
     console.log(
       `\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over the browser's launch pipe on the same page)\n`,
     );
-    const header = ['operation', 'p50', 'p95', 'raw p50', 'raw p95', 'p50 ratio'];
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-    for (const row of [header, ...rows])
-      console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+    timings.print();
+    console.log('\nby page size (pages of n elements: text, links, buttons, inputs in sections)\n');
+    sizes.print();
+    console.log('\nCDP commands per call (in-process engine, fallback browser)\n');
+    (await roundTrips(server)).print();
     console.log(
       `\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`,
     );

@@ -1,0 +1,38 @@
+// The built chrome-mcp on stdio behind a real MCP client, as the bench drives it: trusted on the fixture server's port.
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { textOf, type CallResult } from '../../test/support/tool-result.js';
+import { testServerHosts } from '../../test/support/test-policy.js';
+
+const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
+
+export async function connect(
+  dataDir: string,
+  flags: string[] = [],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ client: Client; startMs: number; listBytes: number }> {
+  const start = performance.now();
+  // The bench pages are served from loopback; the run trusts that server, by its port (a bare local host grants
+  // nothing), as a person would trust their own dev server.
+  const trust = testServerHosts().join(',');
+  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', trust, ...flags];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: 'ignore',
+    ...(env ? { env: env as Record<string, string> } : {}),
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  const list = await client.listTools();
+  const startMs = performance.now() - start;
+  return { client, startMs, listBytes: Buffer.byteLength(JSON.stringify(list)) };
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallResult> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+  return result;
+}
