@@ -1,6 +1,7 @@
 // Holds every document request of a driven tab (main frame, iframes, each redirect hop) until the policy allows its
 // site, so a refused site receives no request from us, not even the first one; refuses document responses that would
-// be saved as files while downloads are off; and notes the new windows and downloads a page starts, for the act's report.
+// be saved as files while downloads are off; notes the new windows and downloads a page starts, for the act's report;
+// and, the one owner of the tab's Fetch domain, hands every paused request to the layers that judge it, routes last.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { ToolError } from '../protocol/errors.js';
 import type { Denied } from '../policy/decision.js';

@@ -1,6 +1,7 @@
 // network_route on real Chromium: a fetch mocked, one blocked, one sent with changed headers (as the fixture server
 // saw them), a cross-origin iframe's request routed; removal restores real traffic; a route never answers for a site
-// the policy refuses; and a send the gate holds during an act stays held whatever route matches it.
+// the policy refuses; a send the gate holds during an act, and what an eval's script sends elsewhere, stay held
+// whatever route matches them; and a route coming or going keeps an act's widening.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import { networkList } from '../../shared/engine/ops/network.js';
@@ -206,6 +207,31 @@ describe('network_route', () => {
   });
 });
 
+describe('network_route and the guard', () => {
+  it("keeps a session's widening (an act's gate) when a route comes or goes", async () => {
+    const { page, close } = await capturedTab('route-plain');
+    const seen: string[] = [];
+    const stop = page.frames.navigation.interceptFirst((event) => {
+      const { resourceType, request } = event.params as { resourceType: string; request: { url: string } };
+      if (resourceType !== 'Document') seen.push(new URL(request.url).search);
+      return false;
+    });
+    try {
+      // As the gate widens a tab for an act: every fetch pauses, whatever the routes.
+      const sends = ['XHR', 'Fetch'].map((resourceType) => ({ resourceType, requestStage: 'Request' as const }));
+      await page.frames.navigation.enable(undefined, sends);
+      await route(page, { action: 'add', url: '*echo?routed*', block: true });
+      expect(await pageFetch(page, '/echo?wide=1')).toMatch(/^200 /);
+      await route(page, { action: 'remove' });
+      expect(await pageFetch(page, '/echo?wide=2')).toMatch(/^200 /);
+      expect(seen).toEqual(['?wide=1', '?wide=2']);
+    } finally {
+      stop();
+      await close();
+    }
+  });
+});
+
 describe('network_route beside the gate on risky acts', () => {
   const run = (op: Operation, args: Record<string, unknown> = {}): Promise<OperationResult> =>
     executor.run(op, args, ctx);
@@ -231,6 +257,23 @@ describe('network_route beside the gate on risky acts', () => {
     await run('click', { selector: '#refresh' });
     await site.arrival('/api/inbox', before);
     expect(site.received.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /api/inbox']);
+    await run('tab_close', {});
+  });
+
+  it("leaves what an eval's script sends to another origin held, whatever route matches it", async () => {
+    policy = testServerPolicy('trusted');
+    const far = `${suite.server.crossOrigin}/echo?script=1`;
+    await run('tab_new', { url: suite.server.url('route-plain') });
+    await run('network_route', { action: 'add', url: '*echo?script*', mock: { body: 'mocked for the script' } });
+    const { text } = await run('eval', {
+      expression: `fetch(${JSON.stringify(far)}).then((response) => response.text(), () => 'failed')`,
+    });
+    expect(text).toMatch(/^"failed"/);
+    expect(text).toMatch(
+      /Held, not sent: 1 request to other origins while the script ran: GET http:\/\/localhost:\d+\/echo/,
+    );
+    // The route never had it: the hold kept it back before anything else saw it.
+    expect((await run('network_route', { action: 'list' })).text).toContain('(0 hits)');
     await run('tab_close', {});
   });
 });
