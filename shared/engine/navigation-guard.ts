@@ -1,6 +1,7 @@
 // Holds every document request of a driven tab (main frame, iframes, each redirect hop) until the policy allows its
 // site, so a refused site receives no request from us, not even the first one; refuses document responses that would
-// be saved as files while downloads are off; and notes the new windows and downloads a page starts, for the act's report.
+// be saved as files while downloads are off; notes the new windows and downloads a page starts, for the act's report;
+// and, the one owner of the tab's Fetch domain, hands every paused request to the layers that judge it, routes last.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { ToolError } from '../protocol/errors.js';
 import type { Denied } from '../policy/decision.js';
@@ -66,8 +67,12 @@ export class NavigationGuard {
    * during an eval, gate/tab-gate.ts during an act, gate/replay.ts for a released request it sends again.
    */
   private interceptors: ((event: CdpEvent) => boolean)[] = [];
-  /** Patterns kept on every session beyond documents (see `stand`). */
-  private standing: readonly RequestPattern[] = [];
+  /** Patterns kept on every session beyond documents (see `stand`), each entry as one caller stood it. */
+  private standing: (readonly RequestPattern[])[] = [];
+  /** Every session enabled and not detached, with the widening it was last enabled with (see `restand`). */
+  private readonly sessions = new Map<string | undefined, readonly RequestPattern[]>();
+  /** Takes what no interceptor took and the policy lets go, before it goes on untouched (see `routeWith`). */
+  private router: ((event: CdpEvent) => boolean) | undefined;
 
   constructor(
     private readonly cdp: Cdp,
@@ -83,17 +88,42 @@ export class NavigationGuard {
    * guard's patterns, and a request paused meanwhile stays paused until answered.
    */
   enable(sessionId: string | undefined, also: readonly RequestPattern[] = []): Promise<void> {
-    const wider = [...this.standing, ...also];
+    this.sessions.set(sessionId, also);
+    const wider = [...this.standing.flat(), ...also];
     const patterns = wider.length === 0 ? DOCUMENT_REQUESTS : { patterns: [...DOCUMENT_REQUESTS.patterns, ...wider] };
     return this.cdp.send('Fetch.enable', patterns, sessionId).then(() => undefined);
   }
 
   /**
    * Patterns every later `enable` keeps, on every session, for the tab's life (egress-trail.ts, once a script ran):
-   * an act's own widening and its end would otherwise drop them. The caller enables its sessions again to apply them.
+   * an act's own widening and its end would otherwise drop them. The caller enables its sessions again (or calls
+   * `restand`) to apply them; the returned function takes exactly these away again, for `restand` to apply.
    */
-  stand(patterns: readonly RequestPattern[]): void {
-    this.standing = [...this.standing, ...patterns];
+  stand(patterns: readonly RequestPattern[]): () => void {
+    const entry = [...patterns];
+    this.standing = [...this.standing, entry];
+    return () => {
+      this.standing = this.standing.filter((each) => each !== entry);
+    };
+  }
+
+  /**
+   * Applies the standing patterns as they are now to every session, each keeping the widening it has (an act's gate,
+   * tab-gate.ts): changing what stands must never narrow what an act judges. A session gone meanwhile is no failure.
+   */
+  restand(): Promise<void> {
+    const sessions = [...this.sessions];
+    return Promise.all(sessions.map(([id, also]) => this.enable(id, also).catch(() => undefined))).then(
+      () => undefined,
+    );
+  }
+
+  /**
+   * The last word before a paused subresource goes on untouched (network-routes.ts): after every interceptor, so the
+   * send gate, the egress hold and the script trail always judge first. One router per tab.
+   */
+  routeWith(router: (event: CdpEvent) => boolean): void {
+    this.router = router;
   }
 
   /** Answers a paused request an interceptor took and then let go, as the guard would have without it. */
@@ -112,6 +142,7 @@ export class NavigationGuard {
   /** Releases every session: a tab we stop driving must not keep its navigations waiting on us. */
   dispose(sessionIds: readonly (string | undefined)[]): void {
     this.unsubscribe();
+    this.sessions.clear();
     for (const sessionId of sessionIds) void this.cdp.send('Fetch.disable', {}, sessionId).catch(() => undefined);
   }
 
@@ -137,6 +168,9 @@ export class NavigationGuard {
     switch (event.method) {
       case 'Fetch.requestPaused':
         return this.onPaused(event, this.interceptors);
+      case 'Target.detachedFromTarget':
+        this.sessions.delete(String(event.params['sessionId']));
+        return;
       case 'Page.windowOpen':
         return this.onWindowOpen(String(event.params['url'] ?? ''), event.sessionId);
       case 'Page.downloadWillBegin':
@@ -155,8 +189,12 @@ export class NavigationGuard {
   private onPaused(event: CdpEvent, interceptors: readonly ((event: CdpEvent) => boolean)[]): void {
     for (const interceptor of interceptors) if (interceptor(event)) return;
     const paused = event.params as unknown as PausedRequest;
-    // Paused by an interceptor's wider patterns after it stepped aside: a page's own subresource is not ours to judge.
-    if (paused.resourceType !== 'Document') return this.continue(paused, event.sessionId);
+    // Paused by wider patterns and left by every interceptor: a page's own subresource is not ours to judge, and goes
+    // on as it was unless the agent routed it.
+    if (paused.resourceType !== 'Document') {
+      if (this.router?.(event)) return;
+      return this.continue(paused, event.sessionId);
+    }
     const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
     return atResponse ? this.onResponse(paused, event.sessionId) : this.onRequest(paused, event.sessionId);
   }

@@ -29,6 +29,13 @@ export interface NetworkRecord {
   /** The session it came on, and Chrome's id there: how its body is asked for. */
   sessionId: string | undefined;
   requestId: string;
+  /** What one of the agent's routes (network-routes.ts) did with it, and which route. */
+  routed?: Routed;
+}
+
+export interface Routed {
+  how: 'mocked' | 'blocked' | 'modified';
+  route: string;
 }
 
 /** No bodies kept: what the egress layers enable Network with while nobody reads the log. */
@@ -43,6 +50,8 @@ export function networkEnableParams(log: NetworkLog): Record<string, number> {
 }
 
 const MAX_RECORDS = 500;
+// Marks for requests whose record has not come yet (a request is paused before or after Network tells of it).
+const MAX_EARLY_MARKS = 100;
 const MAX_BYTES = 2 * 1024 * 1024;
 /** Chrome keeps bodies of this tab up to this much, for network_get; older ones fall out first. */
 export const BODY_BUFFER_BYTES = 20 * 1024 * 1024;
@@ -51,6 +60,7 @@ const CAPTURE = { maxTotalBufferSize: BODY_BUFFER_BYTES, maxResourceBufferSize: 
 export class NetworkLog {
   private readonly records: NetworkRecord[] = [];
   private readonly live = new Map<string, NetworkRecord>();
+  private readonly early = new Map<string, Routed>();
   private bytes = 0;
   private next = 0;
   private readonly capture: TabCapture;
@@ -86,6 +96,16 @@ export class NetworkLog {
 
   byId(id: number): NetworkRecord | undefined {
     return this.records.find((record) => record.id === id);
+  }
+
+  /** Notes what a route did with the request Chrome knows as `requestId` on `sessionId`, whenever its record comes. */
+  markRouted(sessionId: string | undefined, requestId: string, routed: Routed): void {
+    if (!this.capturing) return;
+    const key = `${sessionId ?? ''}:${requestId}`;
+    const record = this.live.get(key);
+    if (record) return void (record.routed = routed);
+    this.early.set(key, routed);
+    if (this.early.size > MAX_EARLY_MARKS) this.early.delete(this.early.keys().next().value!);
   }
 
   /** The newest id so far (0 before any request). */
@@ -129,6 +149,11 @@ export class NetworkLog {
       sessionId,
       requestId: String(params['requestId']),
     };
+    const routed = this.early.get(key);
+    if (routed) {
+      record.routed = routed;
+      this.early.delete(key);
+    }
     this.live.set(key, record);
     this.push(record);
   }

@@ -1,7 +1,8 @@
-// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, its dialogs, and the ref counter that keeps refs unique for the tab's life.
+// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, its dialogs, its DevTools logs and routes, and the ref counter that keeps refs unique for the tab's life.
 import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
 import { NetworkLog } from './network-log.js';
+import { NetworkRoutes } from './network-routes.js';
 import { DialogState } from './dialogs.js';
 import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
@@ -21,6 +22,8 @@ export class PageContext {
   readonly console: ConsoleLog;
   /** The tab's requests, captured once an agent that reads DevTools uses the tab (ops/network.ts). */
   readonly network: NetworkLog;
+  /** The agent's routes on the tab's requests (ops/network-route.ts); they end with the tab. */
+  readonly routes: NetworkRoutes;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -44,6 +47,7 @@ export class PageContext {
     ];
     this.console = new ConsoleLog(cdp, sessions);
     this.network = new NetworkLog(cdp, sessions);
+    this.routes = new NetworkRoutes(cdp, this.frames, gate, this.network);
   }
 
   dispose(): void {

@@ -70,3 +70,42 @@ export const network_get = defineTool({
   policy: 'read',
   op: 'network_get',
 });
+
+const ROUTE_SHAPE = z.object({
+  id: z.string(),
+  url: z.string(),
+  how: z.enum(['block', 'mock', 'modify']),
+  hits: z.number(),
+});
+
+export const network_route = defineTool({
+  name: 'network_route',
+  title: 'Route requests',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    "Routes the tab's requests (any frame, not page loads) whose URL matches a glob (* any): add {url, method?, one of block: true | mock {status?, headers?, body?} | modify {headers: name: value or null to drop}}; list; remove {id} (none: all). Acts only on sites the policy lets you act on; routes end with the tab.",
+  input: z.strictObject({
+    action: z.enum(['add', 'list', 'remove']),
+    url: z.string().min(1).max(2_000).optional(),
+    method: z.string().optional(),
+    block: z.literal(true).optional(),
+    mock: z
+      .strictObject({
+        status: z.number().int().min(200).max(599).optional(),
+        headers: z.record(z.string(), z.string()).optional(),
+        body: z.string().max(1_000_000).optional(),
+      })
+      .optional(),
+    modify: z.strictObject({ headers: z.record(z.string(), z.string().nullable()) }).optional(),
+    id: z.string().optional(),
+    ...tabShape,
+  }),
+  output: z.object({ routes: z.array(ROUTE_SHAPE) }),
+  readOnly: false,
+  destructive: false,
+  policy: 'read',
+  // Changing what the tab sends and receives is acting on it; reading or removing the agent's own routes is not.
+  mainLevel: (args) => (args.action === 'add' ? 'act' : 'read'),
+  op: 'network_route',
+});

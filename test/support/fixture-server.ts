@@ -45,6 +45,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       setTimeout(() => response.end('slow done'), ms);
       return;
     }
+    // What the server saw of a request, for a page on either site to fetch and show.
+    if (url.pathname === '/echo') {
+      const { method, headers } = request;
+      response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      return void response.end(JSON.stringify({ method, query: url.search, headers }));
+    }
     if (url.pathname === '/redirect') {
       response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
       return;

@@ -183,7 +183,13 @@ export class ActWindow implements InputWindow {
     if (said) reasons.push(said);
     const answer = (command: string, params: Record<string, unknown> = {}) =>
       void this.page.cdp.send(command, { requestId: paused.requestId, ...params }, sessionId).catch(() => undefined);
-    if (reasons.length === 0) return answer('Fetch.continueRequest');
+    // Not a send: it goes on as if the act had not looked at it (a document to the policy, a subresource to the routes).
+    if (reasons.length === 0)
+      return this.page.frames.navigation.judge({
+        method: 'Fetch.requestPaused',
+        params: paused as unknown as Record<string, unknown>,
+        ...(sessionId === undefined ? {} : { sessionId }),
+      });
     // Judged after its act ended (which finish() prevents): nobody would ever see its card, so it never goes out.
     if (this.closed) return answer('Fetch.failRequest', { errorReason: 'BlockedByClient' });
     // Nothing held waits paused: a detach (the debugging bar's Cancel, a reload of the extension, a closed tab) lets

@@ -105,8 +105,9 @@ export class TabGate {
   }
 
   /**
-   * A request paused while the tab is widened: the act judging now takes it or leaves it. A document left over goes on
-   * to the guard's policy check; anything else was paused only for the gate and goes on at once.
+   * A request paused while the tab is widened: the act judging now takes it or leaves it. One left over goes on down
+   * the guard's chain as any paused request does: the script trail and the egress hold judge it, a document meets the
+   * policy, a subresource the agent's routes (network-routes.ts) or goes on untouched.
    */
   private onPaused(event: CdpEvent): boolean {
     const paused = event.params as unknown as PausedSend & {
@@ -114,12 +115,7 @@ export class TabGate {
       responseErrorReason?: string;
     };
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) return false;
-    if (this.judges.at(-1)?.(paused, event.sessionId)) return true;
-    if (paused.resourceType === 'Document') return false;
-    void this.page.cdp
-      .send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId)
-      .catch(() => undefined);
-    return true;
+    return this.judges.at(-1)?.(paused, event.sessionId) ?? false;
   }
 
   /**

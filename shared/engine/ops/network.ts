@@ -64,6 +64,7 @@ export async function networkGet(
   const lines = [
     `#${record.id} ${record.method} ${record.url}`,
     `status: ${record.status ?? (record.failed ? `failed (${record.failed})` : 'pending')}`,
+    ...(record.routed ? [`routed: ${record.routed.how} by route ${record.routed.route}`] : []),
     'request headers:',
     ...headerLines(record.requestHeaders),
     ...(record.hasPostData ? ['(the request has a body; it is not kept)'] : []),
@@ -82,6 +83,7 @@ function row(record: NetworkRecord, ordinals: ReadonlyMap<string, number>): stri
     record.method,
     status,
     record.type.toLowerCase(),
+    ...(record.routed ? [`${record.routed.how}:${record.routed.route}`] : []),
     ...(ordinal ? [`f${ordinal}`] : []),
     ...(record.size !== undefined ? [bytes(record.size)] : []),
     ...(record.ms !== undefined ? [`${record.ms}ms`] : []),
