@@ -107,6 +107,9 @@ export async function startApiApp(): Promise<ApiApp> {
           .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': cookies })
           .end(page);
       }
+      // Where a tab starts, so that the app's own first requests are captured when it loads.
+      if (path === '/start')
+        return void response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Start</title>');
       if (!path.startsWith('/api/')) return void response.writeHead(404).end();
       const { cookie, authorization } = request.headers;
       received.push({

@@ -26,7 +26,8 @@ export async function resendRequest(
   cookies: boolean,
   maxChars = 0,
 ): Promise<Resent> {
-  const bytes = body === null ? undefined : Uint8Array.from(atob(body), (char) => char.charCodeAt(0));
+  // A null argument arrives as undefined through chrome.debugger (measured: the extension backend), so neither is a body.
+  const bytes = typeof body === 'string' ? Uint8Array.from(atob(body), (char) => char.charCodeAt(0)) : undefined;
   try {
     const response = await fetch(url, {
       method,
