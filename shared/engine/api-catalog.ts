@@ -33,6 +33,8 @@ const ID_SEGMENT =
   /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{12,}|(?=[^/]*\d)[\w-]{16,}|[\w.-]*\d{3,}[\w.-]*)$/i;
 const MAX_KEYS = 30;
 const MAX_DEPTH = 4;
+// A page names its keys: a name this long is data, not a field, and is cut.
+const MAX_KEY_CHARS = 64;
 
 export function isApiRequest(record: NetworkRecord): boolean {
   return API_TYPES.has(record.type);
@@ -76,8 +78,8 @@ export function learnEndpoints(records: readonly NetworkRecord[], bodies: Readon
     endpoint.auth = authKind(record);
     endpoint.status = record.failed ? `failed` : String(record.status ?? 'pending');
     for (const [name, value] of url.searchParams) {
-      const typed = `${name}:${typeOf(value)}`;
-      if (!endpoint.query.some((each) => each.startsWith(`${name}:`)) && endpoint.query.length < MAX_KEYS)
+      const typed = `${keyName(name)}:${typeOf(value)}`;
+      if (!endpoint.query.some((each) => each.startsWith(`${keyName(name)}:`)) && endpoint.query.length < MAX_KEYS)
         endpoint.query.push(typed);
     }
     const body = bodies.get(record.id);
@@ -112,7 +114,7 @@ export function authKind(record: NetworkRecord): string {
 export function bodyShape(text: string, contentType: string): string {
   if (/x-www-form-urlencoded/i.test(contentType)) {
     const keys = [...new URLSearchParams(text).keys()].slice(0, MAX_KEYS);
-    return `form {${keys.map((key) => `${key}:string`).join(', ')}}`;
+    return `form {${keys.map((key) => `${keyName(key)}:string`).join(', ')}}`;
   }
   try {
     return shapeOf(JSON.parse(text) as unknown, 0);
@@ -127,7 +129,7 @@ function shapeOf(value: unknown, depth: number): string {
   if (typeof value !== 'object') return typeof value;
   if (depth >= MAX_DEPTH) return '{…}';
   const entries = Object.entries(value as Record<string, unknown>);
-  const shown = entries.slice(0, MAX_KEYS).map(([key, each]) => `${key}:${shapeOf(each, depth + 1)}`);
+  const shown = entries.slice(0, MAX_KEYS).map(([key, each]) => `${keyName(key)}:${shapeOf(each, depth + 1)}`);
   if (entries.length > MAX_KEYS) shown.push(`…${entries.length - MAX_KEYS} more`);
   return `{${shown.join(', ')}}`;
 }
@@ -137,4 +139,8 @@ function typeOf(value: string): string {
   if (/^-?\d+(?:\.\d+)?$/.test(value)) return 'number';
   if (/^(?:true|false)$/i.test(value)) return 'boolean';
   return 'string';
+}
+
+function keyName(key: string): string {
+  return key.length > MAX_KEY_CHARS ? `${key.slice(0, MAX_KEY_CHARS)}…` : key;
 }
