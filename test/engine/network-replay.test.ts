@@ -147,6 +147,33 @@ describe('network_replay', () => {
   });
 });
 
+describe('in a cross-origin frame', () => {
+  it('replays and calls from inside the frame that made the request, with its own header, and learns it there', async () => {
+    policy = testServerPolicy('act');
+    await openApp('app.html');
+    const id = await idOf(/ GET 200 fetch f1 .*localhost:\d+\/api\/widgets\/9\?size=small$/);
+    const from = app.received.length;
+    const replayed = await run('network_replay', { id });
+    expect(replayed.text).toMatch(
+      /^replayed #\d+ GET http:\/\/localhost:\d+\/api\/widgets\/9\?size=small from f1 → 200 /,
+    );
+    // Sent by the frame itself: the browser calls it a same-origin request, and the frame's header signed it.
+    expect(app.received.slice(from)).toEqual([
+      expect.objectContaining({ path: '/api/widgets/9?size=small', fetchSite: 'same-origin' }),
+    ]);
+    // The replay is the frame's own traffic too, and counts as a second call.
+    expect((await run('api_learn', { frame: 1 })).text.split('\n').slice(1)).toEqual([
+      'GET /api/widgets/{id} ?size:string → 200 auth header x-widget-token f1 ×2',
+    ]);
+    const called = await run('api_call', { endpoint: 'GET /api/widgets/10' });
+    expect(called.text).toBe(
+      `GET ${app.origin.replace('127.0.0.1', 'localhost')}/api/widgets/10 from f1 → 200 application/json\n{"widget":"clock"}`,
+    );
+    expect(app.received.at(-1)).toMatchObject({ host: expect.stringMatching(/^localhost:/), fetchSite: 'same-origin' });
+    expect(JSON.stringify([replayed, called])).not.toContain(app.widgetKey);
+  });
+});
+
 describe('api_learn and api_call', () => {
   it('learns the API as templates, shapes and auth kinds, never a value', async () => {
     await openApp('app.html');

@@ -13,6 +13,9 @@ export interface ApiRequest {
   body: string;
   cookie?: string;
   authorization?: string;
+  host?: string;
+  /** Whose request the browser says it is: same-origin when the frame that calls is of the API's own origin. */
+  fetchSite?: string;
 }
 
 export interface ApiApp {
@@ -21,6 +24,8 @@ export interface ApiApp {
   /** The session cookie's value, which only the browser and this server ever hold. */
   session: string;
   bearer: string;
+  /** What the widget frame's own header carries. */
+  widgetKey: string;
   /** API requests in arrival order (page loads are not recorded). */
   received: ApiRequest[];
   /** Resolves once `count` API requests matching `path` have arrived. */
@@ -45,8 +50,17 @@ const APP = `<!doctype html><title>Tasks</title><h1>Tasks</h1><p id="state">load
     await fetch('/api/me', { headers: { authorization: 'Bearer ${BEARER}' } });
     await post('/api/messages', { to: 'alice@example.com', text: 'See you at six' });
     await fetch('http://localhost:' + location.port + '/api/elsewhere').catch(() => undefined);
+    // A widget of another origin, in its own process: its calls belong to its own frame.
+    const widget = document.createElement('iframe');
+    widget.src = 'http://localhost:' + location.port + '/widget.html';
+    document.body.append(widget);
     document.getElementById('state').textContent = 'loaded';
   })();
+</script>`;
+
+// The widget signs its calls with a header of its own (a cross-site frame gets no Lax cookie).
+const WIDGET = `<!doctype html><title>Widget</title><script>
+  fetch('/api/widgets/9?size=small', { headers: { 'x-widget-token': 'WidgetK3y5Value8Zq2' } });
 </script>`;
 
 function secretsPage(): string {
@@ -85,6 +99,7 @@ function answer(method: string, path: string, body: string, authorization: strin
   if (/^\/api\/projects\/[\w-]+\/tasks$/.test(name) && method === 'GET') return [200, { items: [{ title: 'Tea' }] }];
   if (/^\/api\/projects\/\d+\/tasks$/.test(name)) return [201, { id: 77, ...(JSON.parse(body || '{}') as object) }];
   if (name === '/api/messages') return [200, { sent: true }];
+  if (name.startsWith('/api/widgets/')) return [200, { widget: 'clock' }];
   if (name.startsWith('/api/tokens/')) return [200, { authorization, apiKey: authorization?.slice(7) }];
   return [200, { ok: true, echo: body === '' ? path : (JSON.parse(body) as unknown) }];
 }
@@ -108,6 +123,8 @@ export async function startApiApp(): Promise<ApiApp> {
           .end(page);
       }
       // Where a tab starts, so that the app's own first requests are captured when it loads.
+      if (path === '/widget.html')
+        return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(WIDGET);
       if (path === '/start')
         return void response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Start</title>');
       if (!path.startsWith('/api/')) return void response.writeHead(404).end();
@@ -118,9 +135,15 @@ export async function startApiApp(): Promise<ApiApp> {
         body,
         ...(cookie === undefined ? {} : { cookie }),
         ...(authorization === undefined ? {} : { authorization }),
+        ...(request.headers.host === undefined ? {} : { host: request.headers.host }),
+        ...(typeof request.headers['sec-fetch-site'] === 'string'
+          ? { fetchSite: request.headers['sec-fetch-site'] }
+          : {}),
       });
       for (const wake of waiters) wake();
-      const signed = (cookie ?? '').split(/;\s*/).includes(`session=${SESSION}`);
+      const signed =
+        (cookie ?? '').split(/;\s*/).includes(`session=${SESSION}`) ||
+        request.headers['x-widget-token'] === 'WidgetK3y5Value8Zq2';
       const [status, json] = signed
         ? answer(request.method ?? 'GET', path, body, authorization)
         : [401, { error: 'no session' }];
@@ -136,6 +159,7 @@ export async function startApiApp(): Promise<ApiApp> {
     url: (path) => `${origin}/${path.replace(/^\//, '')}`,
     session: SESSION,
     bearer: BEARER,
+    widgetKey: 'WidgetK3y5Value8Zq2',
     received,
     arrivals: (path, count) =>
       new Promise((resolve) => {

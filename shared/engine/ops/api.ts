@@ -50,7 +50,7 @@ export async function apiCall(page: PageContext, args: ApiCallArgs, _ctx: Operat
     frame.origin ?? originOf(frame.url),
     ...learned.filter((each) => each.frameId === frame.frameId).map((each) => each.origin),
   ]);
-  const target = new URL(url ?? new URL(path, frame.url).href);
+  const target = urlOf(url ?? path, frame.url);
   if (!origins.has(target.origin)) {
     throw new ToolError(
       'BAD_ARGS',
@@ -121,6 +121,17 @@ function line(endpoint: Endpoint, ordinals: ReadonlyMap<string, number>): string
   ].join(' ');
 }
 
+/** `path` against `base`; a path no URL can be made of is the caller's to fix. */
+function urlOf(path: string, base: string): URL {
+  try {
+    return new URL(path, base);
+  } catch {
+    throw new ToolError('BAD_ARGS', `api_call: ${JSON.stringify(path.slice(0, 200))} is not a path or URL.`, {
+      next: 'Pass a path such as "/api/items/7", or a whole URL on an origin the frame uses.',
+    });
+  }
+}
+
 function methodAndPath(args: ApiCallArgs): { method: string; path: string } {
   const said = args.endpoint === undefined ? undefined : /^\s*([A-Za-z]+)\s+(\S+)\s*$/.exec(args.endpoint);
   if (args.endpoint !== undefined && (!said || args.method !== undefined || args.path !== undefined)) {
@@ -147,7 +158,7 @@ function resolve(
   const candidates = learned.filter((each) => frameId === undefined || each.frameId === frameId);
   for (const each of [...candidates].reverse()) {
     // An absolute path keeps its own origin; a bare one is tried on each endpoint's.
-    const url = new URL(path, each.origin);
+    const url = urlOf(path, each.origin);
     if (endpointFor([each], method, url)) return { url: url.href, endpoint: each };
   }
   return originOf(path) === undefined ? {} : { url: path };
