@@ -2,6 +2,7 @@
 // workers'): a ring bounded by count and bytes, keyed per session so two frames' request ids never collide, read with
 // no round trip per request. Bodies stay in Chrome's own buffer, fetched one at a time on demand.
 import type { Cdp, CdpEvent } from './cdp.js';
+import { base64Of } from './gate/paused-body.js';
 import type { DocumentPlace } from './policy-gate.js';
 import { TabCapture } from './tab-capture.js';
 
@@ -23,6 +24,8 @@ export interface NetworkRecord {
   requestHeaders: Record<string, string>;
   responseHeaders?: Record<string, string>;
   hasPostData: boolean;
+  /** How many cookies the browser sent with it (their names and values are never kept): tells a cookie session. */
+  cookies?: number;
   /** The document that made it, as the policy judges it when the record is read. */
   place: DocumentPlace;
   frameId: string | undefined;
@@ -50,8 +53,10 @@ export function networkEnableParams(log: NetworkLog): Record<string, number> {
 }
 
 const MAX_RECORDS = 500;
-// Marks for requests whose record has not come yet (a request is paused before or after Network tells of it).
-const MAX_EARLY_MARKS = 100;
+// Facts told of requests whose record has not come yet: a route's mark (a request is paused before or after Network
+// tells of it), the cookies the network stack added. One for a request never announced (a worker's, a preflight's)
+// must not pile up.
+const MAX_EARLY = 100;
 const MAX_BYTES = 2 * 1024 * 1024;
 /** Chrome keeps bodies of this tab up to this much, for network_get; older ones fall out first. */
 export const BODY_BUFFER_BYTES = 20 * 1024 * 1024;
@@ -60,7 +65,7 @@ const CAPTURE = { maxTotalBufferSize: BODY_BUFFER_BYTES, maxResourceBufferSize: 
 export class NetworkLog {
   private readonly records: NetworkRecord[] = [];
   private readonly live = new Map<string, NetworkRecord>();
-  private readonly early = new Map<string, Routed>();
+  private readonly early = new Map<string, Pick<NetworkRecord, 'routed' | 'cookies'>>();
   private bytes = 0;
   private next = 0;
   private readonly capture: TabCapture;
@@ -104,8 +109,7 @@ export class NetworkLog {
     const key = `${sessionId ?? ''}:${requestId}`;
     const record = this.live.get(key);
     if (record) return void (record.routed = routed);
-    this.early.set(key, routed);
-    if (this.early.size > MAX_EARLY_MARKS) this.early.delete(this.early.keys().next().value!);
+    this.keepEarly(key, { routed });
   }
 
   /** The newest id so far (0 before any request). */
@@ -124,7 +128,23 @@ export class NetworkLog {
         return this.finished(key, params, undefined);
       case 'Network.loadingFailed':
         return this.finished(key, params, String(params['blockedReason'] ?? params['errorText'] ?? 'failed'));
+      case 'Network.requestWillBeSentExtraInfo':
+        return this.extra(key, params);
     }
+  }
+
+  /** What the network stack added (the cookie header): may arrive before the request it belongs to, or after. */
+  private extra(key: string, params: Record<string, unknown>): void {
+    const associated = (params['associatedCookies'] ?? []) as { blockedReasons?: unknown[] }[];
+    const sent = associated.filter((each) => (each.blockedReasons ?? []).length === 0).length;
+    const record = this.live.get(key);
+    if (record) record.cookies = sent;
+    else this.keepEarly(key, { cookies: sent });
+  }
+
+  private keepEarly(key: string, facts: Pick<NetworkRecord, 'routed' | 'cookies'>): void {
+    this.early.set(key, { ...this.early.get(key), ...facts });
+    if (this.early.size > MAX_EARLY) this.early.delete(this.early.keys().next().value!);
   }
 
   private sent(key: string, params: Record<string, unknown>, sessionId: string | undefined): void {
@@ -149,9 +169,9 @@ export class NetworkLog {
       sessionId,
       requestId: String(params['requestId']),
     };
-    const routed = this.early.get(key);
-    if (routed) {
-      record.routed = routed;
+    const early = this.early.get(key);
+    if (early) {
+      Object.assign(record, early);
       this.early.delete(key);
     }
     this.live.set(key, record);
@@ -199,4 +219,24 @@ function weight(headers: Record<string, string> | undefined): number {
   let bytes = 0;
   for (const [name, value] of Object.entries(headers)) bytes += name.length + String(value).length;
   return bytes;
+}
+
+/** A request's body as Chrome still holds it, as base64 bytes; none when it had none or no longer has it. */
+export type RequestBody = { base64: string; chars: number } | { none: string };
+
+/** Asked for on demand (the log keeps no bodies): `maxChars` bounds what is taken, a longer one answers its size only. */
+export async function requestBody(cdp: Cdp, record: NetworkRecord, maxChars: number): Promise<RequestBody> {
+  if (!record.hasPostData) return { none: 'it had no body' };
+  let answer: { postData: string; base64Encoded?: boolean };
+  try {
+    answer = await cdp.send('Network.getRequestPostData', { requestId: record.requestId }, record.sessionId);
+  } catch {
+    return { none: 'the browser no longer has its body' };
+  }
+  const chars = answer.postData.length;
+  if (chars > maxChars) return { none: `its body of ${chars} chars is over the ${maxChars} taken` };
+  return {
+    base64: answer.base64Encoded ? answer.postData : base64Of(new TextEncoder().encode(answer.postData)),
+    chars,
+  };
 }

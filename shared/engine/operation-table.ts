@@ -4,8 +4,10 @@ import { readConsole } from './ops/console.js';
 import { answerDialog } from './ops/dialog.js';
 import { drag } from './ops/drag.js';
 import { evaluate } from './ops/eval.js';
+import { apiCall, apiLearn } from './ops/api.js';
 import { networkGet, networkList } from './ops/network.js';
 import { networkRoute } from './ops/network-route.js';
+import { networkReplay } from './ops/network-replay.js';
 import { find } from './ops/find.js';
 import { fillForm, selectOption } from './ops/forms.js';
 import { frames } from './ops/frames.js';
@@ -59,6 +61,9 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   network: networkList,
   network_get: networkGet,
   network_route: networkRoute,
+  network_replay: networkReplay,
+  api_learn: apiLearn,
+  api_call: apiCall,
   upload_file: uploadFile,
   download,
   dialog: answerDialog,

@@ -26,6 +26,18 @@ export async function framesFor(page: PageContext, spec: number | string | undef
   return match;
 }
 
+/** The one frame `spec` names; a piece of a URL that several frames share is refused, naming them. */
+export async function oneFrame(page: PageContext, spec: number | string): Promise<Frame> {
+  const frames = await framesFor(page, spec);
+  if (frames.length > 1) {
+    throw new ToolError(
+      'AMBIGUOUS',
+      `frame ${JSON.stringify(spec)} matches ${frames.map((frame) => `f${frame.ordinal}`).join(', ')}; pass its index.`,
+    );
+  }
+  return frames[0]!;
+}
+
 export async function resolveRef(page: PageContext, ref: string): Promise<ElementHandle> {
   const parsed = REF_PATTERN.exec(ref.trim());
   if (!parsed) throw new ToolError('REF_UNKNOWN', `"${ref}" is not a ref; refs look like e12 or f1e7.`);

@@ -50,6 +50,9 @@ export const CATALOG = [
   devtools.network,
   devtools.network_get,
   devtools.network_route,
+  devtools.network_replay,
+  devtools.api_learn,
+  devtools.api_call,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */

@@ -109,3 +109,70 @@ export const network_route = defineTool({
   mainLevel: (args) => (args.action === 'add' ? 'act' : 'read'),
   op: 'network_route',
 });
+
+// What a replay or an API call may change: query keys set (null drops one), and the body (a string as it is, any other
+// JSON value as JSON). Credentials are never arguments: the frame's own sign the request.
+const CALL_SHAPE = {
+  query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  body: z.unknown().optional(),
+  maxChars: z.number().int().min(1).optional(),
+  ...tabShape,
+};
+
+/** What a request sent from inside a frame answers: its status, when one came. */
+const CALL_ANSWER = z.object({ status: z.number().optional() });
+
+export const network_replay = defineTool({
+  name: 'network_replay',
+  title: 'Replay a request',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'Send a captured request (#id from network) again from the frame that made it, its own cookies signing it; query and body override. Answers status and body (capped).',
+  input: z.strictObject({ id: z.number().int().min(1), ...CALL_SHAPE }),
+  output: CALL_ANSWER,
+  readOnly: false,
+  destructive: true,
+  // An outward act at the frame's site, judged there (the top need only be readable); the gate holds a send.
+  policy: 'act',
+  mainLevel: () => 'read',
+  commits: () => true,
+  op: 'network_replay',
+});
+
+export const api_learn = defineTool({
+  name: 'api_learn',
+  title: 'Learn the API',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    "The page's XHR/fetch endpoints from captured traffic: method, path template ({id}), query and body shape, auth kind, status, frame. Never values.",
+  input: z.strictObject({ frame: frameField, ...tabShape }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'api_learn',
+});
+
+export const api_call = defineTool({
+  name: 'api_call',
+  title: 'Call the API',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'Call an endpoint from inside its frame, its cookies and auth signing it: endpoint "POST /api/items/7", or method + path. Answers status and body (capped).',
+  input: z.strictObject({
+    endpoint: z.string().optional(),
+    method: z.string().optional(),
+    path: z.string().optional(),
+    frame: frameField,
+    ...CALL_SHAPE,
+  }),
+  output: CALL_ANSWER,
+  readOnly: false,
+  destructive: true,
+  policy: 'act',
+  mainLevel: () => 'read',
+  commits: () => true,
+  op: 'api_call',
+});

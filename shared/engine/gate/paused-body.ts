@@ -19,9 +19,14 @@ export function resendBody(request: PausedSend['request']): { postData?: string;
   const bytes = bodyBytes(request);
   if (bytes === undefined) return { whole: request.hasPostData !== true };
   const whole = request.postDataEntries?.every((entry) => entry.bytes !== undefined) ?? true;
+  return { postData: base64Of(bytes), whole };
+}
+
+/** Bytes as the in-page resend takes a body (base64). */
+export function base64Of(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return { postData: btoa(binary), whole };
+  return btoa(binary);
 }
 
 function bodyBytes(request: PausedSend['request']): Uint8Array | undefined {

@@ -1,6 +1,7 @@
-// A released held act, sent again from its record: a script's request is fetched anew from inside its frame (its own
-// cookies sign it), a form post by its frame navigating with the stored request. Nothing of it stayed paused in the
-// browser while the person decided, so a detach in between had nothing to let go.
+// A request sent from inside its frame (its own cookies sign it): a released held act sent again from its record (a
+// script's request fetched anew, a form post by its frame navigating with the stored request; nothing of it stayed
+// paused in the browser while the person decided, so a detach in between had nothing to let go), and the replays and
+// API calls of ops/network-replay.ts and ops/api.ts.
 import type { CdpEvent } from '../cdp.js';
 import { withDeadline } from '../deadline.js';
 import type { Frame } from '../frames.js';
@@ -60,33 +61,58 @@ export async function documentOf(
   return find(tree);
 }
 
+/** A request to send from inside a frame: headers as captured (what fetch may not set is left out), body as base64. */
+export interface FrameRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  postData?: string | undefined;
+  /** The browser's cookies go with it cross-origin too (same-origin they always do). */
+  cookies: boolean;
+}
+
 /**
  * Sends the record again from `frame`; answers a note for the person and the model when the site gave no answer
  * (undefined when it did). Throws when the request never started.
  */
 export async function sendAgain(page: PageContext, frame: Frame, record: HeldRecord): Promise<string | undefined> {
   if (record.document) return renavigate(page, record);
-  const headers = Object.entries(record.headers).filter(([name]) => !NOT_REPLAYED.test(name));
   const cookies = Object.keys(record.headers).some((name) => name.toLowerCase() === 'cookie');
   // Another act widening the tab meanwhile would judge this request as one of its own: it is the person's, and goes on.
   const stop = passOn(page, record);
   try {
-    const resent = page.frames.call(frame, 'resendRequest', [
-      record.method,
-      record.url,
-      headers,
-      record.postData ?? null,
-      cookies,
-    ]);
-    const answer = await withDeadline(resent, RESEND_TIMEOUT_MS, (): Resent => ({
-      error: `no answer within ${RESEND_TIMEOUT_MS / 1000} s`,
-    }));
+    const answer = await fetchInFrame(page, frame, { ...record, cookies }, 0);
     return answer.status === undefined
       ? `the site may not have received it (the browser said: ${answer.error ?? 'nothing'})`
       : undefined;
   } finally {
     stop();
   }
+}
+
+/**
+ * The request, fetched by `frame` itself in our isolated world: the frame's cookies sign it in the browser, and no
+ * credential is read out or built into it here. `maxChars` of the answer come back (0: only its status). Whatever act
+ * window is open on the tab judges what it sends, as it judges the page's own requests.
+ */
+export async function fetchInFrame(
+  page: PageContext,
+  frame: Frame,
+  request: FrameRequest,
+  maxChars: number,
+): Promise<Resent> {
+  const headers = Object.entries(request.headers).filter(([name]) => !NOT_REPLAYED.test(name));
+  const resent = page.frames.call(frame, 'resendRequest', [
+    request.method,
+    request.url,
+    headers,
+    request.postData ?? null,
+    request.cookies,
+    maxChars,
+  ]);
+  return withDeadline(resent, RESEND_TIMEOUT_MS, (): Resent => ({
+    error: `no answer within ${RESEND_TIMEOUT_MS / 1000} s`,
+  }));
 }
 
 function passOn(page: PageContext, record: HeldRecord): () => void {

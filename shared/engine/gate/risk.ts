@@ -123,7 +123,8 @@ function words(name: string): string[] {
     .filter(Boolean);
 }
 
-function safeDecode(segment: string): string {
+/** A path segment decoded, or as it is when a page made it undecodable. */
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -13,7 +13,7 @@ import type { PageContext } from '../page-context.js';
 import { serializeForModel } from '../page/serialize.js';
 import { documentChanged, judgedDocument, type JudgedDocument } from '../judged-document.js';
 import { siteOf } from '../../policy/site.js';
-import { framesFor } from '../targets.js';
+import { oneFrame } from '../targets.js';
 import { refuseOnPasswordField } from './password-guard.js';
 
 export const EVAL_MAX_CHARS = 20_000;
@@ -122,17 +122,6 @@ async function answeredFirst(answer: Promise<unknown>, drain: Promise<void>): Pr
   );
   await drain;
   return answered;
-}
-
-async function oneFrame(page: PageContext, spec: number | string): Promise<Frame> {
-  const frames = await framesFor(page, spec);
-  if (frames.length > 1) {
-    throw new ToolError(
-      'AMBIGUOUS',
-      `frame ${JSON.stringify(spec)} matches ${frames.map((frame) => `f${frame.ordinal}`).join(', ')}; pass its index.`,
-    );
-  }
-  return frames[0]!;
 }
 
 function failed(error: string, sends: EgressSends): OperationResult {

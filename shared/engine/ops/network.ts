@@ -55,12 +55,7 @@ export async function networkGet(
   args: NetworkGetArgs,
   _ctx: OperationContext,
 ): Promise<OperationResult> {
-  const record = page.network.byId(args.id);
-  if (!record || !page.gate.allows(record.place, 'read')) {
-    throw new ToolError('NOT_FOUND', `No request #${args.id} in this tab's log.`, {
-      next: 'Call `network` for the ids it has; the oldest fall out of the log as new ones come.',
-    });
-  }
+  const record = recordFor(page, args.id);
   const lines = [
     `#${record.id} ${record.method} ${record.url}`,
     `status: ${record.status ?? (record.failed ? `failed (${record.failed})` : 'pending')}`,
@@ -72,6 +67,17 @@ export async function networkGet(
   if (record.responseHeaders) lines.push('response headers:', ...headerLines(record.responseHeaders));
   if (args.body) lines.push(...(await bodyLines(page, record, args.maxChars ?? DEFAULT_BODY_CHARS)));
   return { text: lines.join('\n') };
+}
+
+/** A request of the log by its #id, when the policy lets the model read where it was made. */
+export function recordFor(page: PageContext, id: number): NetworkRecord {
+  const record = page.network.byId(id);
+  if (!record || !page.gate.allows(record.place, 'read')) {
+    throw new ToolError('NOT_FOUND', `No request #${id} in this tab's log.`, {
+      next: 'Call `network` for the ids it has; the oldest fall out of the log as new ones come.',
+    });
+  }
+  return record;
 }
 
 function row(record: NetworkRecord, ordinals: ReadonlyMap<string, number>): string {
@@ -115,6 +121,6 @@ async function bodyLines(page: PageContext, record: NetworkRecord, maxChars: num
   ];
 }
 
-function bytes(n: number): string {
+export function bytes(n: number): string {
   return n < 1024 ? `${n}B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)}KB` : `${(n / 1024 / 1024).toFixed(1)}MB`;
 }
