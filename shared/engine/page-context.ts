@@ -2,6 +2,7 @@
 import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
 import { NetworkLog } from './network-log.js';
+import { PageTrace } from './page-trace.js';
 import { DialogState } from './dialogs.js';
 import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
@@ -21,6 +22,8 @@ export class PageContext {
   readonly console: ConsoleLog;
   /** The tab's requests, captured once an agent that reads DevTools uses the tab (ops/network.ts). */
   readonly network: NetworkLog;
+  /** The performance trace an agent runs on the tab (ops/performance.ts), ended when the context goes. */
+  readonly trace: PageTrace;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -44,9 +47,11 @@ export class PageContext {
     ];
     this.console = new ConsoleLog(cdp, sessions);
     this.network = new NetworkLog(cdp, sessions);
+    this.trace = new PageTrace(cdp);
   }
 
   dispose(): void {
+    void this.trace.discard();
     this.console.dispose();
     this.network.dispose();
     this.input.dispose();

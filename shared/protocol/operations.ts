@@ -23,6 +23,7 @@ export const PAGE_OPERATIONS = [
   'console',
   'network',
   'network_get',
+  'performance',
   'upload_file',
   'download',
   'dialog',

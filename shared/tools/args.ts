@@ -43,6 +43,7 @@ export type BatchArgs = Args<typeof batch>;
 export type ConsoleArgs = Args<typeof devtools.console_read>;
 export type NetworkArgs = Args<typeof devtools.network>;
 export type NetworkGetArgs = Args<typeof devtools.network_get>;
+export type PerformanceArgs = Args<typeof devtools.performance>;
 export type TabUseArgs = Args<typeof tabs.tab_use>;
 export type TabNewArgs = Args<typeof tabs.tab_new>;
 export type TabSelectArgs = Args<typeof tabs.tab_select>;

@@ -49,6 +49,7 @@ export const CATALOG = [
   devtools.console_read,
   devtools.network,
   devtools.network_get,
+  devtools.performance,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */

@@ -113,6 +113,6 @@ async function bodyLines(page: PageContext, record: NetworkRecord, maxChars: num
   ];
 }
 
-function bytes(n: number): string {
+export function bytes(n: number): string {
   return n < 1024 ? `${n}B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)}KB` : `${(n / 1024 / 1024).toFixed(1)}MB`;
 }

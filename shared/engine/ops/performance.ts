@@ -1,0 +1,248 @@
+// performance: start a trace of the tab (after it, a reload through navigate's own path, so the load is timed), and
+// at stop answer what a developer acts on, in a few lines: load timings, LCP, CLS and what shifted, long tasks, the
+// largest and slowest requests. Frames, scripts and requests of sites the policy keeps from the model go unnamed.
+import { ToolError } from '../../protocol/errors.js';
+import type { AgentContext, OperationContext, OperationResult } from '../../protocol/operations.js';
+import type { PerformanceArgs } from '../../tools/args.js';
+import { agentOf } from '../agent-currents.js';
+import type { Frame } from '../frame.js';
+import type { NetworkRecord } from '../network-log.js';
+import type { PageContext } from '../page-context.js';
+import type { TraceStopped } from '../page-trace.js';
+import type { Findings, LayoutShift, LongTask } from '../trace-digest.js';
+import { bytes } from './network.js';
+import { navigate } from './navigate.js';
+
+const URL_CHARS = 120;
+const TOP = 3;
+/** CLS counts the worst burst of shifts: each under a second apart, five seconds at most (web.dev/cls). */
+const WINDOW_GAP_US = 1_000_000;
+const WINDOW_US = 5_000_000;
+
+export async function performance(
+  page: PageContext,
+  args: PerformanceArgs,
+  ctx: OperationContext,
+): Promise<OperationResult> {
+  return args.action === 'start' ? start(page, args.reload === true, ctx, agentOf(ctx)) : stop(page, ctx);
+}
+
+async function start(
+  page: PageContext,
+  reload: boolean,
+  ctx: OperationContext,
+  agent: AgentContext,
+): Promise<OperationResult> {
+  const owner = page.trace.owner;
+  if (owner !== undefined) {
+    if (agent.live.includes(owner) || owner === agent.id)
+      throw new ToolError('TRACE_RUNNING', `A performance trace already runs on this tab.`, {
+        next: 'Call `performance` with action stop for its findings, then start again.',
+      });
+    // Its agent's session ended without stopping it: nobody will read it.
+    await page.trace.discard();
+  }
+  // The trace's requests are read from the network log: it must be capturing before the first of them.
+  await page.network.start();
+  const main = await page.frames.mainFrameUrl();
+  await page.trace.start(agent.id, main.id, page.network.last());
+  const then = 'call `performance` with action stop for the findings';
+  if (!reload) return { text: `performance: tracing; ${then} (reload: true times the load)`, data: { tracing: true } };
+  try {
+    const reloaded = await navigate(page, { action: 'reload' }, ctx);
+    return { text: `performance: tracing; reloaded ${reloaded.text}; ${then}`, data: { tracing: true } };
+  } catch (error) {
+    // A reload refused or stuck leaves nothing worth tracing running.
+    await page.trace.discard();
+    throw error;
+  }
+}
+
+async function stop(page: PageContext, ctx: OperationContext): Promise<OperationResult> {
+  ctx.progress('collecting the trace');
+  const stopped = await page.trace.stop();
+  if (!stopped)
+    throw new ToolError('TRACE_NOT_RUNNING', 'No performance trace runs on this tab.', {
+      next: 'Call `performance` with action start (reload: true to time the load), use the page, then stop.',
+    });
+  const findings = stopped.digest.findings();
+  const frames = await page.frames.list();
+  const frameOf = (frameId: string | undefined) => frames.find((frame) => frame.frameId === frameId);
+  const readable = (frameId: string | undefined): boolean => {
+    if (frameId === undefined) return false;
+    const frame = frameOf(frameId);
+    if (frame) return page.frames.allows(frame, 'read');
+    const url = stopped.digest.frameUrl(frameId);
+    return url !== undefined && page.gate.allows({ url }, 'read');
+  };
+  const shifts = findings.shifts.filter((shift) => readable(shift.frameId));
+  const cls = worstWindow(shifts);
+  const lines = [
+    header(stopped, findings),
+    loadLine(page, findings),
+    await lcpLine(page, findings),
+    await clsLine(page, cls, findings.shifts.length - shifts.length, frameOf),
+    // A script the trace did not place ran in the main frame's process, on its main thread.
+    longTaskLine(findings, (frameId) => readable(frameId ?? frames[0]?.frameId)),
+    ...requestLines(page, stopped.firstRequest),
+  ];
+  return {
+    text: lines.join('\n'),
+    data: {
+      tracing: false,
+      ...(findings.load?.ttfbMs !== undefined ? { ttfbMs: findings.load.ttfbMs } : {}),
+      ...(findings.load?.domContentLoadedMs !== undefined
+        ? { domContentLoadedMs: findings.load.domContentLoadedMs }
+        : {}),
+      ...(findings.load?.loadMs !== undefined ? { loadMs: findings.load.loadMs } : {}),
+      ...(findings.lcp ? { lcpMs: findings.lcp.ms } : {}),
+      cls: round(cls.score),
+      longTasks: findings.longTasks.count,
+    },
+  };
+}
+
+function header(stopped: TraceStopped, findings: Findings): string {
+  return [
+    `performance: ${stopped.seconds.toFixed(1)} s traced`,
+    stopped.full ? '; the trace buffer filled, so later events were not recorded' : '',
+    stopped.cut ? '; the browser did not hand the whole trace over in time' : '',
+    findings.dropped > 0 ? `; ${findings.dropped} events past the digest's caps left out` : '',
+  ].join('');
+}
+
+function loadLine(page: PageContext, { load }: Findings): string {
+  if (!load) return 'load: no page load in the trace (start with reload: true to time one)';
+  const parts = [
+    load.ttfbMs !== undefined ? `TTFB ${load.ttfbMs} ms` : '',
+    load.domContentLoadedMs !== undefined ? `DOMContentLoaded ${load.domContentLoadedMs} ms` : '',
+    load.loadMs !== undefined ? `load ${load.loadMs} ms` : 'load event not reached',
+  ].filter(Boolean);
+  return `load of ${shown(page, load.url)}: ${parts.join(', ')}`;
+}
+
+async function lcpLine(page: PageContext, { lcp }: Findings): Promise<string> {
+  if (!lcp) return 'LCP: none in the trace (it is timed from a page load)';
+  const element = lcp.nodeId === undefined ? undefined : await describe(page, lcp.nodeId, undefined);
+  const what = element ?? lcp.nodeName?.toLowerCase() ?? 'an element';
+  const image = lcp.imageUrl ? ` ${shown(page, lcp.imageUrl)}` : '';
+  return `LCP: ${lcp.ms} ms, ${lcp.type ?? 'element'} ${what}${image}`;
+}
+
+async function clsLine(
+  page: PageContext,
+  cls: { score: number; shifts: LayoutShift[] },
+  hidden: number,
+  frameOf: (frameId: string) => Frame | undefined,
+): Promise<string> {
+  const left = hidden > 0 ? `; ${hidden} in frames of sites the policy keeps from you left out` : '';
+  if (cls.shifts.length === 0) return `CLS: 0 (no layout shift)${left}`;
+  // What moved most across the window's shifts, each element once.
+  const moved = new Map<string, { frameId: string; nodeId: number; score: number }>();
+  for (const shift of cls.shifts)
+    for (const nodeId of shift.nodes) {
+      const key = `${shift.frameId}:${nodeId}`;
+      const known = moved.get(key) ?? { frameId: shift.frameId, nodeId, score: 0 };
+      known.score += shift.score;
+      moved.set(key, known);
+    }
+  const top = [...moved.values()].sort((a, b) => b.score - a.score).slice(0, TOP);
+  const named = await Promise.all(
+    top.map(async ({ frameId, nodeId, score }) => {
+      const frame = frameOf(frameId);
+      const where = frame && frame.ordinal > 0 ? ` (f${frame.ordinal})` : '';
+      return `${(await describe(page, nodeId, frame?.sessionId)) ?? 'an element'}${where} ${round(score)}`;
+    }),
+  );
+  const count = `${cls.shifts.length} shift${cls.shifts.length === 1 ? '' : 's'}`;
+  return `CLS: ${round(cls.score)} from ${count}${named.length ? `, moved: ${named.join(', ')}` : ''}${left}`;
+}
+
+function longTaskLine({ longTasks }: Findings, readable: (frameId: string | undefined) => boolean): string {
+  if (longTasks.count === 0) return 'long tasks: none (none over 50 ms on the main thread)';
+  const each = (task: LongTask) => {
+    const script = task.script;
+    if (script && !readable(script.frameId)) return `${task.ms} ms (a script of a site the policy keeps from you)`;
+    if (script) return `${task.ms} ms ${script.functionName ? `${script.functionName} in ` : ''}${clip(script.url)}`;
+    return `${task.ms} ms${task.activity ? ` ${task.activity}` : ''}`;
+  };
+  return `long tasks: ${longTasks.count}, ${longTasks.totalMs} ms in all; longest ${longTasks.longest.map(each).join('; ')}`;
+}
+
+/** The trace's requests from the network log, judged where the document that made each stands. */
+function requestLines(page: PageContext, after: number): string[] {
+  let hidden = 0;
+  const records = page.network.list().filter((record) => {
+    if (record.id <= after) return false;
+    if (page.gate.allows(record.place, 'read')) return true;
+    hidden++;
+    return false;
+  });
+  const row = (record: NetworkRecord) =>
+    [
+      record.size !== undefined ? bytes(record.size) : '',
+      record.ms !== undefined ? `${record.ms}ms` : '',
+      clip(record.url),
+    ]
+      .filter(Boolean)
+      .join(' ');
+  const largest = records.filter((record) => record.size !== undefined).sort((a, b) => b.size! - a.size!);
+  const slowest = records.filter((record) => record.ms !== undefined).sort((a, b) => b.ms! - a.ms!);
+  return [
+    `requests: ${records.length}${hidden ? ` (${hidden} made by sites the policy keeps from you left out)` : ''}`,
+    ...(largest.length ? [`largest: ${largest.slice(0, TOP).map(row).join('; ')}`] : []),
+    ...(slowest.length ? [`slowest: ${slowest.slice(0, TOP).map(row).join('; ')}`] : []),
+  ];
+}
+
+/** The worst burst of shifts (session window) and its score: that is CLS. */
+function worstWindow(shifts: readonly LayoutShift[]): { score: number; shifts: LayoutShift[] } {
+  let best = { score: 0, shifts: [] as LayoutShift[] };
+  let current = { score: 0, shifts: [] as LayoutShift[] };
+  for (const shift of shifts) {
+    const first = current.shifts[0];
+    const last = current.shifts.at(-1);
+    if (!first || !last || shift.ts - last.ts > WINDOW_GAP_US || shift.ts - first.ts > WINDOW_US)
+      current = { score: 0, shifts: [] };
+    current.shifts.push(shift);
+    current.score += shift.score;
+    if (current.score > best.score) best = { score: current.score, shifts: [...current.shifts] };
+  }
+  return best;
+}
+
+/** An element as a developer finds it in the Elements panel: tag, id, first classes. */
+async function describe(
+  page: PageContext,
+  backendNodeId: number,
+  sessionId: string | undefined,
+): Promise<string | undefined> {
+  try {
+    const { node } = await page.cdp.send<{ node: { localName: string; attributes?: string[] } }>(
+      'DOM.describeNode',
+      { backendNodeId },
+      sessionId,
+    );
+    const attributes = new Map<string, string>();
+    for (let i = 0; i + 1 < (node.attributes?.length ?? 0); i += 2)
+      attributes.set(node.attributes![i]!, node.attributes![i + 1]!);
+    const id = attributes.get('id');
+    const classes = (attributes.get('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 2);
+    return `${node.localName || 'node'}${id ? `#${id}` : ''}${classes.map((name) => `.${name}`).join('')}`.slice(0, 80);
+  } catch {
+    // The document the trace saw is gone (the page navigated since): the element no longer exists to name.
+    return undefined;
+  }
+}
+
+function shown(page: PageContext, url: string): string {
+  return page.gate.allows({ url }, 'read') ? clip(url) : '(a site the policy keeps from you)';
+}
+
+function clip(url: string): string {
+  return url.length > URL_CHARS ? `${url.slice(0, URL_CHARS)}…` : url;
+}
+
+function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
+}
