@@ -29,7 +29,7 @@ async function settled(page: Page, done: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
-const PERF_DONE = `document.body.dataset.slow === 'slow done' && document.getElementById('hero').complete`;
+const PERF_DONE = `document.getElementById('status').textContent === 'slow done' && document.getElementById('hero').complete`;
 
 async function tab(url: string, gate?: PolicyGate): Promise<{ page: Page; close(): Promise<void> }> {
   const { host } = suite.browser;
