@@ -334,10 +334,10 @@ export class TraceDigest {
     if ((!what.url && !what.activity) || dur < WORK_MS * 1000) return;
     const kept = Object.fromEntries(Object.entries(what).filter(([, value]) => value)) as typeof what;
     this.works.push({ ts: event.ts, dur, key: `${event.pid}:${event.tid}`, ...kept });
-    // Over the cap the shortest go: what made a task long is long work.
-    if (this.works.length > MAX_WORKS) {
+    // Over the cap the shortest go (what made a task long is long work), sorted once per cap's worth, not per event.
+    if (this.works.length >= MAX_WORKS * 2) {
       this.works.sort((a, b) => b.dur - a.dur).splice(MAX_WORKS);
-      this.dropped++;
+      this.dropped += MAX_WORKS;
     }
   }
 

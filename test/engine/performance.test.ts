@@ -96,6 +96,20 @@ describe('performance', () => {
     }
   });
 
+  it("ends a trace whose agent's session ended when another agent starts one; a live agent's stays", async () => {
+    const { page, close } = await tab(suite.server.url('nav-a.html'));
+    const as = (id: string, live: string[]) => ({ ...ctx, agent: { id, live } });
+    try {
+      await performance(page, { action: 'start' }, as('a', ['a']));
+      // a's session is over (not among the live ones): its trace is nobody's, and b's starts.
+      await performance(page, { action: 'start' }, as('b', ['b']));
+      expect((await failure(performance(page, { action: 'start' }, as('c', ['b', 'c'])))).code).toBe('TRACE_RUNNING');
+      expect((await performance(page, { action: 'stop' }, as('b', ['b']))).text).toMatch(/^performance: /);
+    } finally {
+      await close();
+    }
+  });
+
   it('ends a trace left running when its context goes (tab closed, debugger detached), so the tab can trace again', async () => {
     const { host } = suite.browser;
     const first = await tab(suite.server.url('nav-a.html'));
