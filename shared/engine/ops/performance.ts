@@ -5,19 +5,17 @@ import { ToolError } from '../../protocol/errors.js';
 import type { AgentContext, OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { PerformanceArgs } from '../../tools/args.js';
 import { agentOf } from '../agent-currents.js';
-import type { Frame } from '../frame.js';
+import { clsFinding, type ClsFinding } from '../layout-shifts.js';
 import type { NetworkRecord } from '../network-log.js';
 import type { PageContext } from '../page-context.js';
 import type { TraceStopped } from '../page-trace.js';
-import type { Findings, LayoutShift, LongTask } from '../trace-digest.js';
+import { nodeLabel } from '../node-label.js';
+import type { Findings, LongTask } from '../trace-digest.js';
 import { bytes } from './network.js';
 import { navigate } from './navigate.js';
 
 const URL_CHARS = 120;
 const TOP = 3;
-/** CLS counts the worst burst of shifts: each under a second apart, five seconds at most (web.dev/cls). */
-const WINDOW_GAP_US = 1_000_000;
-const WINDOW_US = 5_000_000;
 
 export async function performance(
   page: PageContext,
@@ -76,12 +74,12 @@ async function stop(page: PageContext, ctx: OperationContext): Promise<Operation
     return url !== undefined && page.gate.allows({ url }, 'read');
   };
   const shifts = findings.shifts.filter((shift) => readable(shift.frameId));
-  const cls = worstWindow(shifts);
+  const cls = await clsFinding(page, shifts, frameOf);
   const lines = [
     header(stopped, findings),
     loadLine(page, findings),
     await lcpLine(page, findings),
-    await clsLine(page, cls, findings.shifts.length - shifts.length, frameOf),
+    clsLine(cls, findings.shifts.length - shifts.length),
     // A script the trace did not place ran in the main frame's process, on its main thread.
     longTaskLine(findings, (frameId) => readable(frameId ?? frames[0]?.frameId)),
     ...requestLines(page, stopped.firstRequest),
@@ -123,39 +121,18 @@ function loadLine(page: PageContext, { load }: Findings): string {
 
 async function lcpLine(page: PageContext, { lcp }: Findings): Promise<string> {
   if (!lcp) return 'LCP: none in the trace (it is timed from a page load)';
-  const element = lcp.nodeId === undefined ? undefined : await describe(page, lcp.nodeId, undefined);
+  const element = lcp.nodeId === undefined ? undefined : await nodeLabel(page, lcp.nodeId, undefined);
   const what = element ?? lcp.nodeName?.toLowerCase() ?? 'an element';
   const image = lcp.imageUrl ? ` ${shown(page, lcp.imageUrl)}` : '';
   return `LCP: ${lcp.ms} ms, ${lcp.type ?? 'element'} ${what}${image}`;
 }
 
-async function clsLine(
-  page: PageContext,
-  cls: { score: number; shifts: LayoutShift[] },
-  hidden: number,
-  frameOf: (frameId: string) => Frame | undefined,
-): Promise<string> {
+function clsLine(cls: ClsFinding, hidden: number): string {
   const left = hidden > 0 ? `; ${hidden} in frames of sites the policy keeps from you left out` : '';
-  if (cls.shifts.length === 0) return `CLS: 0 (no layout shift)${left}`;
-  // What moved most across the window's shifts, each element once.
-  const moved = new Map<string, { frameId: string; nodeId: number; score: number }>();
-  for (const shift of cls.shifts)
-    for (const nodeId of shift.nodes) {
-      const key = `${shift.frameId}:${nodeId}`;
-      const known = moved.get(key) ?? { frameId: shift.frameId, nodeId, score: 0 };
-      known.score += shift.score;
-      moved.set(key, known);
-    }
-  const top = [...moved.values()].sort((a, b) => b.score - a.score).slice(0, TOP);
-  const named = await Promise.all(
-    top.map(async ({ frameId, nodeId, score }) => {
-      const frame = frameOf(frameId);
-      const where = frame && frame.ordinal > 0 ? ` (f${frame.ordinal})` : '';
-      return `${(await describe(page, nodeId, frame?.sessionId)) ?? 'an element'}${where} ${round(score)}`;
-    }),
-  );
-  const count = `${cls.shifts.length} shift${cls.shifts.length === 1 ? '' : 's'}`;
-  return `CLS: ${round(cls.score)} from ${count}${named.length ? `, moved: ${named.join(', ')}` : ''}${left}`;
+  if (cls.shifts === 0) return `CLS: 0 (no layout shift)${left}`;
+  const moved = cls.moved.map(({ label, score }) => `${label} ${round(score)}`).join(', ');
+  const count = `${cls.shifts} shift${cls.shifts === 1 ? '' : 's'}`;
+  return `CLS: ${round(cls.score)} from ${count}${moved ? `, moved: ${moved}` : ''}${left}`;
 }
 
 function longTaskLine({ longTasks }: Findings, readable: (frameId: string | undefined) => boolean): string {
@@ -193,46 +170,6 @@ function requestLines(page: PageContext, after: number): string[] {
     ...(largest.length ? [`largest: ${largest.slice(0, TOP).map(row).join('; ')}`] : []),
     ...(slowest.length ? [`slowest: ${slowest.slice(0, TOP).map(row).join('; ')}`] : []),
   ];
-}
-
-/** The worst burst of shifts (session window) and its score: that is CLS. */
-function worstWindow(shifts: readonly LayoutShift[]): { score: number; shifts: LayoutShift[] } {
-  let best = { score: 0, shifts: [] as LayoutShift[] };
-  let current = { score: 0, shifts: [] as LayoutShift[] };
-  for (const shift of shifts) {
-    const first = current.shifts[0];
-    const last = current.shifts.at(-1);
-    if (!first || !last || shift.ts - last.ts > WINDOW_GAP_US || shift.ts - first.ts > WINDOW_US)
-      current = { score: 0, shifts: [] };
-    current.shifts.push(shift);
-    current.score += shift.score;
-    if (current.score > best.score) best = { score: current.score, shifts: [...current.shifts] };
-  }
-  return best;
-}
-
-/** An element as a developer finds it in the Elements panel: tag, id, first classes. */
-async function describe(
-  page: PageContext,
-  backendNodeId: number,
-  sessionId: string | undefined,
-): Promise<string | undefined> {
-  try {
-    const { node } = await page.cdp.send<{ node: { localName: string; attributes?: string[] } }>(
-      'DOM.describeNode',
-      { backendNodeId },
-      sessionId,
-    );
-    const attributes = new Map<string, string>();
-    for (let i = 0; i + 1 < (node.attributes?.length ?? 0); i += 2)
-      attributes.set(node.attributes![i]!, node.attributes![i + 1]!);
-    const id = attributes.get('id');
-    const classes = (attributes.get('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 2);
-    return `${node.localName || 'node'}${id ? `#${id}` : ''}${classes.map((name) => `.${name}`).join('')}`.slice(0, 80);
-  } catch {
-    // The document the trace saw is gone (the page navigated since): the element no longer exists to name.
-    return undefined;
-  }
 }
 
 function shown(page: PageContext, url: string): string {
