@@ -45,6 +45,8 @@ export interface LongTask {
   script?: { url: string; functionName?: string; frameId?: string };
   /** Else the browser's own longest work in it: layout, style, paint, parsing, garbage collection. */
   activity?: string;
+  /** The frame its work was for, when the trace says. */
+  frameId?: string;
 }
 
 export interface Findings {
@@ -67,8 +69,9 @@ const MAX_MARKS = 64;
 const MAX_SHIFTS = 500;
 const MAX_WORKS = 500;
 const MAX_NODES_PER_SHIFT = 5;
-const MAX_FRAMES = 256;
 const KEPT_LONG_TASKS = 3;
+/** 50 ms each: more than the trace buffer holds before it fills. */
+const MAX_TASKS = 2000;
 /** The browser's own work a long task may be made of, by trace event name. */
 const ACTIVITIES: Record<string, string> = {
   Layout: 'layout',
@@ -126,8 +129,7 @@ export class TraceDigest {
   /** The main frame's renderer processes, and the main threads of every renderer. */
   private readonly mainPids = new Set<number>();
   private readonly mainThreads = new Set<string>();
-  private readonly tasks = new Map<string, { count: number; totalMs: number; longest: Task[] }>();
-  private readonly frameUrls = new Map<string, string>();
+  private readonly tasks: Task[] = [];
   private dropped = 0;
 
   /** `mainFrameId`: the tab's top frame, whose id stays across its navigations. */
@@ -137,30 +139,28 @@ export class TraceDigest {
     for (const event of events) this.one(event);
   }
 
-  /** The URL a frame last committed during the trace, as the browser told it. */
-  frameUrl(frameId: string): string | undefined {
-    return this.frameUrls.get(frameId);
-  }
-
-  findings(): Findings {
+  /**
+   * `isTabFrame`: whether a frame is the tab's. A renderer may run other tabs of the same site too: a long task whose
+   * work was for another tab's frame is not this tab's.
+   */
+  findings(isTabFrame: (frameId: string) => boolean = () => true): Findings {
     // The latest load of the trace (one started by a reload, or one the page made since).
     const navigation = [...this.navigations.entries()]
       .filter(([, each]) => Number.isFinite(each.startTs))
       .sort((a, b) => b[1].startTs - a[1].startTs)[0];
     const paint = navigation && this.paints.get(navigation[0]);
-    const mainTasks = [...this.tasks.entries()].filter(([key]) => this.isMainThread(key));
-    const longest = mainTasks
-      .flatMap(([, tasks]) => tasks.longest)
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, KEPT_LONG_TASKS);
+    const tasks = this.tasks
+      .filter((task) => this.isMainThread(task.key))
+      .map((task) => this.attributed(task))
+      .filter((task) => task.frameId === undefined || isTabFrame(task.frameId));
     return {
       ...(navigation ? { load: this.load(navigation[1]) } : {}),
       ...(navigation && paint ? { lcp: this.largestPaint(paint, navigation[1]) } : {}),
       shifts: [...this.shiftList].sort((a, b) => a.ts - b.ts),
       longTasks: {
-        count: mainTasks.reduce((sum, [, tasks]) => sum + tasks.count, 0),
-        totalMs: Math.round(mainTasks.reduce((sum, [, tasks]) => sum + tasks.totalMs, 0)),
-        longest: longest.map((task) => this.attributed(task)),
+        count: tasks.length,
+        totalMs: Math.round(tasks.reduce((sum, task) => sum + task.ms, 0)),
+        longest: tasks.sort((a, b) => b.ms - a.ms).slice(0, KEPT_LONG_TASKS),
       },
       dropped: this.dropped,
     };
@@ -169,7 +169,7 @@ export class TraceDigest {
   private one(event: TraceEvent): void {
     const args = event.args ?? {};
     const data = record(args['data']);
-    const frame = str(args['frame']) ?? str(data['frame']);
+    const frame = str(args['frame']) ?? str(data['frame']) ?? str(record(args['beginData'])['frame']);
     switch (event.name) {
       case 'thread_name':
         if (record(args)['name'] === 'CrRendererMain') this.mainThreads.add(`${event.pid}:${event.tid}`);
@@ -199,17 +199,13 @@ export class TraceDigest {
       case 'EvaluateScript':
         return this.work(event, { url: str(data['url']), functionName: str(data['functionName']), frameId: frame });
       default:
-        if (ACTIVITIES[event.name]) this.work(event, { activity: ACTIVITIES[event.name] });
+        if (ACTIVITIES[event.name]) this.work(event, { activity: ACTIVITIES[event.name], frameId: frame });
     }
   }
 
   private browserFrame(data: Record<string, unknown>): void {
-    const frameId = str(data['frame']);
-    if (frameId === undefined) return;
-    const url = str(data['url']);
-    if (url !== undefined && (this.frameUrls.has(frameId) || this.frameUrls.size < MAX_FRAMES))
-      this.frameUrls.set(frameId, url);
-    if (frameId === this.mainFrameId && typeof data['processId'] === 'number') this.mainPids.add(data['processId']);
+    if (str(data['frame']) === this.mainFrameId && typeof data['processId'] === 'number')
+      this.mainPids.add(data['processId']);
   }
 
   private navigationStart(event: TraceEvent, frame: string | undefined, data: Record<string, unknown>): void {
@@ -316,17 +312,7 @@ export class TraceDigest {
   private task(event: TraceEvent): void {
     const ms = (event.dur ?? 0) / 1000;
     if (event.ph !== 'X' || ms < LONG_TASK_MS) return;
-    const key = `${event.pid}:${event.tid}`;
-    let tasks = this.tasks.get(key);
-    if (!tasks) {
-      if (this.tasks.size >= MAX_FRAMES) return void this.dropped++;
-      tasks = { count: 0, totalMs: 0, longest: [] };
-      this.tasks.set(key, tasks);
-    }
-    tasks.count++;
-    tasks.totalMs += ms;
-    tasks.longest.push({ ts: event.ts, ms: Math.round(ms), key });
-    tasks.longest.sort((a, b) => b.ms - a.ms).splice(KEPT_LONG_TASKS);
+    this.keep(this.tasks, { ts: event.ts, ms: Math.round(ms), key: `${event.pid}:${event.tid}` }, MAX_TASKS);
   }
 
   private work(event: TraceEvent, what: Pick<Work, 'url' | 'functionName' | 'frameId' | 'activity'>): void {
@@ -347,12 +333,17 @@ export class TraceDigest {
     const inside = this.works
       .filter((work) => work.key === key && work.ts >= ts && work.ts <= end)
       .sort((a, b) => b.dur - a.dur);
+    const frameId = inside.find((work) => work.frameId)?.frameId;
+    const task = { ts, ms, ...(frameId ? { frameId } : {}) };
     const script = inside.find((work) => work.url);
     if (script?.url) {
-      const { url, functionName, frameId } = script;
-      return { ts, ms, script: { url, ...(functionName ? { functionName } : {}), ...(frameId ? { frameId } : {}) } };
+      const { url, functionName, frameId: where } = script;
+      return {
+        ...task,
+        script: { url, ...(functionName ? { functionName } : {}), ...(where ? { frameId: where } : {}) },
+      };
     }
-    return { ts, ms, ...(inside[0]?.activity ? { activity: inside[0].activity } : {}) };
+    return { ...task, ...(inside[0]?.activity ? { activity: inside[0].activity } : {}) };
   }
 
   /** A renderer's main thread in one of the main frame's processes (other tabs' and other sites' are not ours). */

@@ -63,15 +63,13 @@ async function stop(page: PageContext, ctx: OperationContext): Promise<Operation
     throw new ToolError('TRACE_NOT_RUNNING', 'No performance trace runs on this tab.', {
       next: 'Call `performance` with action start (reload: true to time the load), use the page, then stop.',
     });
-  const findings = stopped.digest.findings();
   const frames = await page.frames.list();
   const frameOf = (frameId: string | undefined) => frames.find((frame) => frame.frameId === frameId);
+  // Only the tab's own frames count: a renderer may run other tabs of the same site too.
+  const findings = stopped.digest.findings((frameId) => frameOf(frameId) !== undefined);
   const readable = (frameId: string | undefined): boolean => {
-    if (frameId === undefined) return false;
     const frame = frameOf(frameId);
-    if (frame) return page.frames.allows(frame, 'read');
-    const url = stopped.digest.frameUrl(frameId);
-    return url !== undefined && page.gate.allows({ url }, 'read');
+    return frame !== undefined && page.frames.allows(frame, 'read');
   };
   const shifts = findings.shifts.filter((shift) => readable(shift.frameId));
   const cls = await clsFinding(page, shifts, frameOf);
