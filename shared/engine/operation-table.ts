@@ -8,6 +8,7 @@ import { apiCall, apiLearn } from './ops/api.js';
 import { networkGet, networkList } from './ops/network.js';
 import { networkRoute } from './ops/network-route.js';
 import { networkReplay } from './ops/network-replay.js';
+import { performance } from './ops/performance.js';
 import { find } from './ops/find.js';
 import { fillForm, selectOption } from './ops/forms.js';
 import { frames } from './ops/frames.js';
@@ -64,6 +65,7 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   network_replay: networkReplay,
   api_learn: apiLearn,
   api_call: apiCall,
+  performance,
   upload_file: uploadFile,
   download,
   dialog: answerDialog,

@@ -3,6 +3,7 @@ import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
 import { NetworkLog } from './network-log.js';
 import { NetworkRoutes } from './network-routes.js';
+import { PageTrace } from './page-trace.js';
 import { DialogState } from './dialogs.js';
 import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
@@ -24,6 +25,8 @@ export class PageContext {
   readonly network: NetworkLog;
   /** The agent's routes on the tab's requests (ops/network-route.ts); they end with the tab. */
   readonly routes: NetworkRoutes;
+  /** The performance trace an agent runs on the tab (ops/performance.ts), ended when the context goes. */
+  readonly trace: PageTrace;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -48,9 +51,11 @@ export class PageContext {
     this.console = new ConsoleLog(cdp, sessions);
     this.network = new NetworkLog(cdp, sessions);
     this.routes = new NetworkRoutes(cdp, this.frames, gate, this.network);
+    this.trace = new PageTrace(cdp);
   }
 
   dispose(): void {
+    void this.trace.discard();
     this.console.dispose();
     this.network.dispose();
     this.input.dispose();

@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   TOOL_OFF: 'That tool is opt-in and off for this session. Ask the person to add its capability to --caps.',
   STOPPED: 'The call was stopped before it finished. Check the page (`snapshot`) before going on.',
   BATCH_STEP_FAILED: 'A batch step failed; steps after it did not run. Fix that step and run the rest.',
+  TRACE_RUNNING: 'A performance trace already runs on this tab. Call `performance` with action stop first.',
+  TRACE_NOT_RUNNING: 'No performance trace runs on this tab. Call `performance` with action start, then stop.',
   CDP_ERROR: 'The browser refused a command. Retry; if it persists, call `snapshot` to re-sync.',
   INTERNAL: 'Unexpected failure inside chrome-mcp. Retry; report it if it persists.',
 } as const;

@@ -27,6 +27,7 @@ export const PAGE_OPERATIONS = [
   'network_replay',
   'api_learn',
   'api_call',
+  'performance',
   'upload_file',
   'download',
   'dialog',

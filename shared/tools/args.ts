@@ -47,6 +47,7 @@ export type NetworkRouteArgs = Args<typeof devtools.network_route>;
 export type NetworkReplayArgs = Args<typeof devtools.network_replay>;
 export type ApiLearnArgs = Args<typeof devtools.api_learn>;
 export type ApiCallArgs = Args<typeof devtools.api_call>;
+export type PerformanceArgs = Args<typeof devtools.performance>;
 export type TabUseArgs = Args<typeof tabs.tab_use>;
 export type TabNewArgs = Args<typeof tabs.tab_new>;
 export type TabSelectArgs = Args<typeof tabs.tab_select>;

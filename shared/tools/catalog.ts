@@ -53,6 +53,7 @@ export const CATALOG = [
   devtools.network_replay,
   devtools.api_learn,
   devtools.api_call,
+  devtools.performance,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */

@@ -176,3 +176,29 @@ export const api_call = defineTool({
   commits: () => true,
   op: 'api_call',
 });
+
+export const performance = defineTool({
+  name: 'performance',
+  title: 'Trace performance',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'start: trace the tab (reload: true reloads it first, so load timings count); stop: the findings: load timings, LCP, CLS and what shifted, long tasks, largest and slowest requests.',
+  input: z.strictObject({ action: z.enum(['start', 'stop']), reload: z.boolean().optional(), ...tabShape }),
+  output: z.object({
+    tracing: z.boolean(),
+    ttfbMs: z.number().optional(),
+    domContentLoadedMs: z.number().optional(),
+    loadMs: z.number().optional(),
+    lcpMs: z.number().optional(),
+    cls: z.number().optional(),
+    longTasks: z.number().optional(),
+  }),
+  // A reload is a navigation of the tab.
+  readOnly: false,
+  destructive: false,
+  policy: 'read',
+  op: 'performance',
+  // The reload's wait (navigate's own default) and the trace's handover at stop.
+  budgetMs: 60_000,
+});

@@ -15,6 +15,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css',
   '.json': 'application/json',
   '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
 };
 
 /** A page the test makes up, served with the headers it names (a list value sends the header once per item). */
