@@ -5,6 +5,8 @@ import { answerDialog } from './ops/dialog.js';
 import { drag } from './ops/drag.js';
 import { evaluate } from './ops/eval.js';
 import { networkGet, networkList } from './ops/network.js';
+import { inspect } from './ops/inspect.js';
+import { sources } from './ops/sources.js';
 import { find } from './ops/find.js';
 import { fillForm, selectOption } from './ops/forms.js';
 import { frames } from './ops/frames.js';
@@ -57,6 +59,8 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   console: readConsole,
   network: networkList,
   network_get: networkGet,
+  inspect,
+  sources,
   upload_file: uploadFile,
   download,
   dialog: answerDialog,

@@ -23,6 +23,8 @@ export const PAGE_OPERATIONS = [
   'console',
   'network',
   'network_get',
+  'inspect',
+  'sources',
   'upload_file',
   'download',
   'dialog',

@@ -49,6 +49,8 @@ export const CATALOG = [
   devtools.console_read,
   devtools.network,
   devtools.network_get,
+  devtools.inspect,
+  devtools.sources,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */
