@@ -91,7 +91,7 @@ export const sources = defineTool({
   category: 'devtools',
   cap: 'devtools',
   description:
-    "Scripts of every frame. list: #id frame size url, source-map files. search: query (regex: true) → #id file:line: text. read: id or url piece, from line, lines (default 200). url and frame narrow each.",
+    'Scripts of every frame. list: #id frame size url, source-map files. search: query (regex: true) → #id file:line: text. read: id or url piece, from line, lines (default 200). url and frame narrow each.',
   input: z.strictObject({
     action: z.enum(['list', 'search', 'read']).optional(),
     query: z.string().min(1).optional(),

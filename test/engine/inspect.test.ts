@@ -24,7 +24,9 @@ async function inspectTab(policy: { now: Policy } = { now: testServerPolicy('act
   await loadUrl(page, suite.server.url('inspect-page.html'));
   // The other site's stylesheet and the frame load after the page's own load event.
   await expect.poll(async () => (await inspect(page, { selector: '#save' }, ctx)).text).toContain('dotted');
-  await expect.poll(async () => (await page.frames.list()).some((frame) => frame.url.includes('inspect-child'))).toBe(true);
+  await expect
+    .poll(async () => (await page.frames.list()).some((frame) => frame.url.includes('inspect-child')))
+    .toBe(true);
   return {
     page,
     async close() {
@@ -47,7 +49,9 @@ describe('inspect', () => {
       expect(text).toMatch(/\nstyles: display: inline-block; .*color: rgb\(255, 0, 0\);/);
       const rules = lines.slice(lines.indexOf('rules (most specific first):') + 1);
       expect(rules[0]).toBe('  style attribute { font-weight: 700 }');
-      expect(rules[1]).toMatch(/^ {2}#save http:\/\/localhost:\d+\/inspect-other\.css:2 \{ outline: 3px dotted purple \}$/);
+      expect(rules[1]).toMatch(
+        /^ {2}#save http:\/\/localhost:\d+\/inspect-other\.css:2 \{ outline: 3px dotted purple \}$/,
+      );
       expect(rules[2]).toBe('  #save /inspect-page.css:8 { color: red; margin-top: 10px }');
       // Blue loses to the id rule's red; the shorthand margin keeps three of its four sides, so it is not overridden.
       expect(rules[3]).toBe('  .card /inspect-page.css:2 { color: blue (overridden); padding: 4px 8px; margin: 2px }');
@@ -57,7 +61,9 @@ describe('inspect', () => {
       const found = (await find(page, { selector: '#save' }, ctx)).text;
       const ref = /\[ref=(e\d+)\]/.exec(found)?.[1] ?? found;
       expect((await inspect(page, { ref }, ctx)).text).toBe(text);
-      expect(text).toMatch(/\nlisteners:\n {2}click \(capture, once\) \/inspect-app\.js:3:16 \(#\d+\)\n {2}keydown \(passive\) \/inspect-app\.js:8:\d+/);
+      expect(text).toMatch(
+        /\nlisteners:\n {2}click \(capture, once\) \/inspect-app\.js:3:16 \(#\d+\)\n {2}keydown \(passive\) \/inspect-app\.js:8:\d+/,
+      );
     } finally {
       await close();
     }

@@ -19,14 +19,19 @@ const suite = useEngineSuite();
 type Page = Parameters<typeof sources>[0];
 
 /** The inspect page with both sites allowed (`policy` may narrow it later), once all four of its scripts ran. */
-async function sourcesTab(policy: { now: Policy } = { now: testServerPolicy('act') }, before?: (page: Page) => Promise<void>) {
+async function sourcesTab(
+  policy: { now: Policy } = { now: testServerPolicy('act') },
+  before?: (page: Page) => Promise<void>,
+) {
   const { host } = suite.browser;
   const tab = await host.create('about:blank', { focus: false });
   const page: Page = new PageContext(await host.cdp(tab.id), new PolicyGate(() => policy.now));
   await page.frames.init();
   await loadUrl(page, suite.server.url('inspect-page.html'));
   await before?.(page);
-  await expect.poll(async () => (await sources(page, {}, ctx)).text, { timeout: 10_000 }).toMatch(/^sources: 4 scripts/);
+  await expect
+    .poll(async () => (await sources(page, {}, ctx)).text, { timeout: 10_000 })
+    .toMatch(/^sources: 4 scripts/);
   return {
     page,
     async close() {
@@ -61,7 +66,7 @@ describe('sources', () => {
       expect(text).toMatch(/\n#\d+ f1 \d+B \/inspect-child\.html:9 \(inline\)(\n|$)/);
       expect(text).not.toContain('chrome-mcp');
       for (const ours of ['EvalTaggedMarker', 'PlainEvalMarker', 'snapshotFrame', 'inspectFacts']) {
-        expect((await sources(page, { query: ours }, ctx)).text).toMatch(/^search "\w+": 0 matches in 4 scripts/);
+        expect((await sources(page, { query: ours }, ctx)).text).toMatch(/^search: 0 matches of "\w+" in 4 scripts/);
       }
     } finally {
       await close();
@@ -92,15 +97,22 @@ describe('sources', () => {
     const { page, close } = await sourcesTab();
     try {
       const found = (await sources(page, { query: 'marker' }, ctx)).text;
-      expect(found).toMatch(/^search "marker": 4 matches in 4 scripts\n/);
-      expect(found).toMatch(/\n#\d+ \/inspect-child\.html:10: function childMarker\(\) \{ return 'ChildScriptMarker'; \}/);
+      expect(found).toMatch(/^search: 4 matches of "marker" in 4 scripts\n/);
+      expect(found).toMatch(
+        /\n#\d+ \/inspect-child\.html:10: function childMarker\(\) \{ return 'ChildScriptMarker'; \}/,
+      );
       expect(found).toMatch(/\n#\d+ \/inspect-app\.js:9: window\.appMarker = 'AppScriptMarker';/);
       const regex = (await sources(page, { action: 'search', query: 'add\\w+\\(.click', regex: true }, ctx)).text;
-      expect(regex).toMatch(/^search "add\\\\w\+\\\\\(\.click": 1 match in 4 scripts\n#\d+ \/inspect-app\.js:7: /);
+      expect(regex).toMatch(/^search: 1 match of "add\\\\w\+\\\\\(\.click" in 4 scripts\n#\d+ \/inspect-app\.js:7: /);
       expect((await sources(page, { query: 'marker', limit: 1 }, ctx)).text).toMatch(
-        /^search "marker": 4 matches in 4 scripts \(first 1 shown; raise limit or narrow with url\)\n[^\n]+$/,
+        /^search: 4 matches of "marker" in 4 scripts \(first 1 shown; raise limit or narrow with url\)\n[^\n]+$/,
       );
       expect((await failure(sources(page, { query: '(', regex: true }, ctx))).code).toBe('BAD_ARGS');
+      // In a long line, only the text around the match, redacted before it was cut.
+      const long = (await sources(page, { query: 'NeedleHere' }, ctx)).text.split('\n')[1]!;
+      expect(long).toMatch(/^#\d+ \/inspect-page\.html:\d+: …[^\n]* chars\]', fill: 'b{50}', find: 'NeedleHere' \};$/);
+      expect(long.length).toBeLessThan(250);
+      expect(long).not.toContain('zdp7dc');
 
       const listing = (await sources(page, {}, ctx)).text;
       const app = idOf(listing, /inspect-app\.js/);
@@ -147,7 +159,9 @@ describe('sources', () => {
       expect(text).not.toContain('localhost');
       expect(text).not.toContain('inspect-child');
       const found = (await sources(page, { query: 'marker' }, ctx)).text;
-      expect(found).toMatch(/^search "marker": 1 match in 2 scripts, 2 from sites the policy keeps from you left out\n/);
+      expect(found).toMatch(
+        /^search: 1 match of "marker" in 2 scripts, 2 from sites the policy keeps from you left out\n/,
+      );
       expect(found).not.toContain('ChildScriptMarker');
       expect(found).not.toContain('OtherSiteScriptMarker');
       for (const id of [child, other]) expect((await failure(sources(page, { id }, ctx))).code).toBe('NOT_FOUND');

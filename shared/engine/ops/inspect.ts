@@ -1,6 +1,7 @@
 // inspect: one element as DevTools' Elements panel shows it (attributes, box model, computed styles, matching rules,
 // event listeners), read on its own frame's session, out-of-process frames included.
 import { ToolError } from '../../protocol/errors.js';
+import { redactText } from '../../redact/text.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { InspectArgs } from '../../tools/args.js';
 import { cascadeLines, type MatchedStyles, type SheetHeader } from '../css-cascade.js';
@@ -29,7 +30,7 @@ const DEFAULT_STYLES = [
   'cursor',
   'pointer-events',
 ];
-const ATTRIBUTE_CHARS = 200;
+const ATTRIBUTE_CHARS = 240;
 const MAX_LISTENERS = 40;
 
 interface Listener {
@@ -70,8 +71,9 @@ export async function inspect(page: PageContext, args: InspectArgs, _ctx: Operat
 }
 
 function attribute(name: string, value: string): string {
-  const shown = value.length > ATTRIBUTE_CHARS ? `${value.slice(0, ATTRIBUTE_CHARS)}…` : value;
-  return `${name}="${shown.replace(/"/g, '&quot;')}"`;
+  // Redacted whole before it is cut: a token cut in two no longer has the shape redaction knows.
+  const whole = redactText(`${name}="${value.replace(/"/g, '&quot;')}"`);
+  return whole.length > ATTRIBUTE_CHARS ? `${whole.slice(0, ATTRIBUTE_CHARS)}…"` : whole;
 }
 
 async function boxModel(page: PageContext, handle: ElementHandle): Promise<BoxModel | undefined> {

@@ -1,6 +1,7 @@
 // sources: the page's own scripts in every frame (script-log.ts), listed, searched or read one at a time from the
 // session that parsed them; each judged by the policy where its frame stands and where the file came from.
 import { ToolError } from '../../protocol/errors.js';
+import { redactText } from '../../redact/text.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { SourcesArgs } from '../../tools/args.js';
 import { withDeadline } from '../deadline.js';
@@ -55,9 +56,13 @@ async function readable(page: PageContext, args: SourcesArgs): Promise<{ shown: 
 function list(shown: Listed[], omitted: number, limit: number): OperationResult {
   const rows = shown.slice(0, limit).map(({ script, frame }) => {
     const map = mapNote(script.sourceMapURL);
-    return [`#${script.id}`, `f${frame.ordinal}`, bytes(script.length), where(script, frame), ...(map ? [map] : [])].join(
-      ' ',
-    );
+    return [
+      `#${script.id}`,
+      `f${frame.ordinal}`,
+      bytes(script.length),
+      where(script, frame),
+      ...(map ? [map] : []),
+    ].join(' ');
   });
   const head = [
     `sources: ${shown.length} script${shown.length === 1 ? '' : 's'}`,
@@ -98,7 +103,7 @@ async function read(page: PageContext, { script, frame }: Listed, args: SourcesA
   const out: string[] = [];
   let chars = 0;
   for (const [i, text] of wanted.entries()) {
-    const line = `${from + i}: ${text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}… (${text.length - LINE_CHARS} more chars)` : text}`;
+    const line = `${from + i}: ${clipped(text, LINE_CHARS)}`;
     if (chars + line.length > READ_CHARS && out.length > 0) break;
     out.push(line);
     chars += line.length + 1;
@@ -110,9 +115,15 @@ async function read(page: PageContext, { script, frame }: Listed, args: SourcesA
   return { text: [head, ...out, ...tail].join('\n') };
 }
 
-async function search(page: PageContext, shown: Listed[], omitted: number, args: SourcesArgs): Promise<OperationResult> {
+async function search(
+  page: PageContext,
+  shown: Listed[],
+  omitted: number,
+  args: SourcesArgs,
+): Promise<OperationResult> {
   const query = args.query;
-  if (query === undefined) throw new ToolError('BAD_ARGS', 'sources search needs query (text, or a regex with regex: true).');
+  if (query === undefined)
+    throw new ToolError('BAD_ARGS', 'sources search needs query (text, or a regex with regex: true).');
   const pattern = matcher(query, args.regex === true);
   const limit = args.limit ?? DEFAULT_MATCHES;
   const found: string[] = [];
@@ -136,7 +147,8 @@ async function search(page: PageContext, shown: Listed[], omitted: number, args:
     }
   }
   const head = [
-    `search ${JSON.stringify(query)}: ${total} match${total === 1 ? '' : 'es'} in ${shown.length} script${shown.length === 1 ? '' : 's'}`,
+    // Not `"query": N`, which reads as a key and its value to redaction when the query names a secret.
+    `search: ${total} match${total === 1 ? '' : 'es'} of ${JSON.stringify(query)} in ${shown.length} script${shown.length === 1 ? '' : 's'}`,
     total > found.length ? ` (first ${found.length} shown; raise limit or narrow with url)` : '',
     unsearched > 0 ? `, ${unsearched} could not be searched` : '',
     omitted > 0 ? `, ${omitted} from sites the policy keeps from you left out` : '',
@@ -196,12 +208,19 @@ function matcher(query: string, isRegex: boolean): RegExp {
 
 /** The matching line, trimmed; in a long (minified) line, only the text around the match. */
 function snippet(line: string, pattern: RegExp): string {
-  const text = line.trim();
+  // Redacted whole before it is cut: a secret cut in two no longer has the shape redaction knows.
+  const text = redactText(line.trim());
   if (text.length <= SNIPPET_SIDE * 2) return text;
   const at = Math.max(0, text.search(pattern));
   const start = Math.max(0, at - SNIPPET_SIDE);
   const end = Math.min(text.length, at + SNIPPET_SIDE);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** A line of code, redacted whole (see snippet) and then cut to `max` characters. */
+function clipped(line: string, max: number): string {
+  const text = redactText(line);
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more chars)` : text;
 }
 
 /** A script's file, and for an inline one the line its tag is on. */
