@@ -1,9 +1,11 @@
 // inspect on real Chromium: an element's attributes, box model, computed styles, matching rules (file:line, the
-// overridden declarations marked) and listeners, in the top page and in a cross-origin iframe (its own process); a
-// password field's value never shown; rules and frames of a site the policy hides left out or refused.
+// overridden declarations marked) and listeners, in the top page, a cross-origin iframe (its own process) and a
+// same-origin one (its parent's session); a password field's value never shown; rules and frames of a site the
+// policy hides left out or refused.
 import { describe, expect, it } from 'vitest';
 import { find } from '../../shared/engine/ops/find.js';
 import { inspect } from '../../shared/engine/ops/inspect.js';
+import { sources } from '../../shared/engine/ops/sources.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import type { Policy } from '../../shared/policy/policy.js';
@@ -111,5 +113,21 @@ describe('inspect', () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe('inspect in a same-process frame', () => {
+  it("reads an element of a same-origin iframe, which shares its parent's session, and its attribute handler", async () => {
+    const { page } = await suite.browser.open(suite.server.url('frames.html'));
+    const { text } = await inspect(page, { selector: '#child', frame: 1 }, ctx);
+    expect(text.split('\n')[0]).toBe('<button> in f1 (/frame-child.html)');
+    expect(text).toMatch(/\nbox: [\d.]+×21 at [\d.]+,[\d.]+ .*; padding 1 6; border 2; margin 0\n/);
+    expect(text).toMatch(/\nrules \(most specific first\):\n {2}\(\d+ browser default rules not shown\)\n/);
+    // An onclick attribute is a script of its own, on the line of its element.
+    const handler = /\nlisteners:\n {2}click \/frame-child\.html:5:\d+ \(#(\d+)\)$/.exec(text);
+    expect(handler, text).not.toBeNull();
+    expect((await sources(page, { frame: 1 }, ctx)).text).toContain(
+      `\n#${handler![1]} f1 46B /frame-child.html:5 (inline)`,
+    );
   });
 });
