@@ -113,7 +113,9 @@ function written(style: CssStyle): CssProperty[] {
 }
 
 function declaration(property: CssProperty, winners: ReadonlySet<CssProperty>): string {
-  const text = `${property.name}: ${property.value}${property.important ? ' !important' : ''}`;
+  // A written declaration's value carries its own `!important`; a user-agent longhand's only the flag.
+  const important = property.important && !/!\s*important$/i.test(property.value) ? ' !important' : '';
+  const text = `${property.name}: ${property.value}${important}`;
   if (property.parsedOk === false) return `${text} (invalid)`;
   return winners.has(property) ? text : `${text} (overridden)`;
 }

@@ -45,9 +45,11 @@ describe.each(BACKENDS)('inspect and sources over the %s backend', (backend) => 
   it('inspects an element: its rules with file:line and the overridden one marked, and its listeners', async () => {
     const text = await call('inspect', { selector: '#save' });
     expect(text.split('\n')[0]).toBe('<button> in f0');
-    expect(text).toContain('\n  #save /inspect-page.css:8 { color: red; margin-top: 10px }\n');
     expect(text).toContain(
-      '\n  .card /inspect-page.css:2 { color: blue (overridden); padding: 4px 8px; margin: 2px }\n',
+      '\n  #save /inspect-page.css:9 { color: red; margin-top: 10px; background-color: yellow (overridden) }\n',
+    );
+    expect(text).toContain(
+      '\n  .card /inspect-page.css:3 { color: blue (overridden); padding: 4px 8px; margin: 2px }\n',
     );
     expect(text).toMatch(/\nlisteners:\n {2}click \(capture, once\) \/inspect-app\.js:3:16 \(#\d+\)\n/);
     expect(text).toMatch(/\nbox: [\d.]+×25 at /);

@@ -48,16 +48,23 @@ describe('inspect', () => {
       expect(text).toContain('attributes: id="save" class="card" style="font-weight: 700" data-kind="primary"');
       // padding 4px 8px and a 1px border from the page's rules; the margin from two rules, the id's top winning.
       expect(text).toMatch(/\nbox: [\d.]+×25 at [\d.]+,[\d.]+ .*; padding 4 8; border 1; margin 10 2 2\n/);
-      expect(text).toMatch(/\nstyles: display: inline-block; .*color: rgb\(255, 0, 0\);/);
+      // The less specific !important background wins over the id rule's.
+      expect(text).toMatch(
+        /\nstyles: display: inline-block; .* color: rgb\(255, 0, 0\); background-color: rgb\(255, 255, 255\);/,
+      );
       const rules = lines.slice(lines.indexOf('rules (most specific first):') + 1);
       expect(rules[0]).toBe('  style attribute { font-weight: 700 }');
       expect(rules[1]).toMatch(
         /^ {2}#save http:\/\/localhost:\d+\/inspect-other\.css:2 \{ outline: 3px dotted purple \}$/,
       );
-      expect(rules[2]).toBe('  #save /inspect-page.css:8 { color: red; margin-top: 10px }');
+      expect(rules[2]).toBe(
+        '  #save /inspect-page.css:9 { color: red; margin-top: 10px; background-color: yellow (overridden) }',
+      );
       // Blue loses to the id rule's red; the shorthand margin keeps three of its four sides, so it is not overridden.
-      expect(rules[3]).toBe('  .card /inspect-page.css:2 { color: blue (overridden); padding: 4px 8px; margin: 2px }');
-      expect(rules[4]).toBe('  button /inspect-page.html:5 { border: 1px solid black }');
+      expect(rules[3]).toBe('  .card /inspect-page.css:3 { color: blue (overridden); padding: 4px 8px; margin: 2px }');
+      expect(rules[4]).toBe(
+        '  button /inspect-page.html:5 { border: 1px solid black; background-color: white !important }',
+      );
       expect(text).toMatch(/\n {2}\(\d+ browser default rules not shown\)\n/);
       // A ref from find names the same element.
       const found = (await find(page, { selector: '#save' }, ctx)).text;
@@ -107,7 +114,9 @@ describe('inspect', () => {
       expect(text).not.toContain('dotted');
       expect(text).not.toContain('localhost');
       expect(text).toContain('\n  (1 from stylesheets of sites the policy keeps from you left out)\n');
-      expect(text).toContain('\n  #save /inspect-page.css:8 { color: red; margin-top: 10px }\n');
+      expect(text).toContain(
+        '\n  #save /inspect-page.css:9 { color: red; margin-top: 10px; background-color: yellow (overridden) }\n',
+      );
       const refused = await failure(inspect(page, { selector: '#note', frame: 1 }, ctx));
       expect(refused.code).toMatch(/^(POLICY_DENIED|DOMAIN_CONFIRMATION_REQUIRED)$/);
     } finally {
