@@ -125,6 +125,16 @@ describe('sources', () => {
       expect(child).toMatch(/^#\d+ f1 \/inspect-child\.html:9 \(inline\) lines 9-12 of 9-12\n/);
       expect(child).toContain("\n10:     function childMarker() { return 'ChildScriptMarker'; }\n");
       expect((await failure(sources(page, { action: 'read', url: 'inspect' }, ctx))).code).toBe('AMBIGUOUS');
+      // A private key's lines are masked even when a read starts in its middle, where no line says what they are.
+      const other = idOf(listing, /inspect-other\.js/);
+      const whole = (await sources(page, { id: other }, ctx)).text;
+      expect(whole).toMatch(/\n\d+: window\.otherKey = `-----BEGIN PRIVATE KEY-----\[redacted \d+ chars\]-----END/);
+      const middle = await sources(page, { id: other, line: 5, lines: 1 }, ctx).then(
+        (result) => result.text,
+        (error: Error) => error.message,
+      );
+      for (const text of [whole, middle]) expect(text).not.toContain('MzEfYyjiWA4R4');
+      expect((await failure(sources(page, { id: app, line: 500 }, ctx))).code).toBe('BAD_ARGS');
       expect((await failure(sources(page, { id: 9_999 }, ctx))).code).toBe('NOT_FOUND');
     } finally {
       await close();

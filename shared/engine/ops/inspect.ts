@@ -44,15 +44,14 @@ interface Listener {
 }
 
 export async function inspect(page: PageContext, args: InspectArgs, _ctx: OperationContext): Promise<OperationResult> {
-  // Listeners name their handler by V8's script id: the script log knows which file that is.
-  const scripts = page.scripts.start();
   const handle = await resolveTarget(page, args, 'read');
   try {
     const facts = await callOnElement(page, handle, 'inspectFacts', [args.styles ?? DEFAULT_STYLES]);
     const [box, rules, listeners] = await Promise.all([
       boxModel(page, handle),
       matchedRules(page, handle),
-      scripts.then(() => listenersOf(page, handle)),
+      // Listeners name their handler by V8's script id: the script log knows which file that is.
+      page.scripts.start().then(() => listenersOf(page, handle)),
     ]);
     const { frame } = handle;
     const styles = facts.styles.filter(([, value]) => args.styles !== undefined || value !== '');

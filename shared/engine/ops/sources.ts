@@ -92,18 +92,23 @@ function pick(shown: Listed[], args: SourcesArgs): Listed {
 }
 
 async function read(page: PageContext, { script, frame }: Listed, args: SourcesArgs): Promise<OperationResult> {
-  const source = await scriptSource(page, script);
+  // Redacted whole before any line is picked: a private key's lines read alone are base64 redaction cannot tell from
+  // code. (A secret over several lines becomes one mask, so lines after it are numbered that many lower.)
+  const source = redactText(await scriptSource(page, script));
   // A file's last newline ends its last line; it starts no line of its own.
   const lines = source.replace(/\r?\n$/, '').split(/\r?\n/);
   // Lines are numbered as in the file: an inline script's first line is its <script> tag's.
   const first = script.startLine + 1;
   const from = Math.max(first, args.line ?? first);
-  const start = Math.min(from - first, lines.length);
+  const start = from - first;
+  if (start >= lines.length) {
+    throw new ToolError('BAD_ARGS', `Script #${script.id} has lines ${first}-${first + lines.length - 1}.`);
+  }
   const wanted = lines.slice(start, start + (args.lines ?? DEFAULT_LINES));
   const out: string[] = [];
   let chars = 0;
   for (const [i, text] of wanted.entries()) {
-    const line = `${from + i}: ${clipped(text, LINE_CHARS)}`;
+    const line = `${from + i}: ${text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}… (${text.length - LINE_CHARS} more chars)` : text}`;
     if (chars + line.length > READ_CHARS && out.length > 0) break;
     out.push(line);
     chars += line.length + 1;
@@ -215,12 +220,6 @@ function snippet(line: string, pattern: RegExp): string {
   const start = Math.max(0, at - SNIPPET_SIDE);
   const end = Math.min(text.length, at + SNIPPET_SIDE);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-}
-
-/** A line of code, redacted whole (see snippet) and then cut to `max` characters. */
-function clipped(line: string, max: number): string {
-  const text = redactText(line);
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more chars)` : text;
 }
 
 /** A script's file, and for an inline one the line its tag is on. */
