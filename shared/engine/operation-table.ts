@@ -9,6 +9,8 @@ import { networkGet, networkList } from './ops/network.js';
 import { networkRoute } from './ops/network-route.js';
 import { networkReplay } from './ops/network-replay.js';
 import { performance } from './ops/performance.js';
+import { inspect } from './ops/inspect.js';
+import { sources } from './ops/sources.js';
 import { find } from './ops/find.js';
 import { fillForm, selectOption } from './ops/forms.js';
 import { frames } from './ops/frames.js';
@@ -66,6 +68,8 @@ export const PAGE_OPS: Record<PageOperation, PageOp> = bindHandlers<PageOp, 1>()
   api_learn: apiLearn,
   api_call: apiCall,
   performance,
+  inspect,
+  sources,
   upload_file: uploadFile,
   download,
   dialog: answerDialog,

@@ -9,6 +9,7 @@ import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
 import type { PolicyGate } from './policy-gate.js';
 import { Presence } from './presence.js';
+import { ScriptLog } from './script-log.js';
 
 export class PageContext {
   readonly frames: FrameRegistry;
@@ -27,6 +28,8 @@ export class PageContext {
   readonly routes: NetworkRoutes;
   /** The performance trace an agent runs on the tab (ops/performance.ts), ended when the context goes. */
   readonly trace: PageTrace;
+  /** The scripts of the tab's frames, told once Debugger is on in a session (ops/sources.ts, egress-trail.ts). */
+  readonly scripts: ScriptLog;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -43,21 +46,23 @@ export class PageContext {
     this.dialogs = new DialogState(cdp, agentDrives, (frameId) => this.frames.isMainFrame(frameId));
     this.presence = new Presence(this.frames, cdp, onPersonStop);
     this.input = new PageInput(cdp, this.frames, gate, this.presence);
-    const sessions = async () => [
+    const frameSessions = async () => [
       undefined,
       ...new Set((await this.frames.list()).map((frame) => frame.sessionId).filter((id) => id !== undefined)),
-      ...this.frames.workerSessions(),
     ];
+    const sessions = async () => [...(await frameSessions()), ...this.frames.workerSessions()];
     this.console = new ConsoleLog(cdp, sessions);
     this.network = new NetworkLog(cdp, sessions);
     this.routes = new NetworkRoutes(cdp, this.frames, gate, this.network);
     this.trace = new PageTrace(cdp);
+    this.scripts = new ScriptLog(cdp, frameSessions);
   }
 
   dispose(): void {
     void this.trace.discard();
     this.console.dispose();
     this.network.dispose();
+    this.scripts.dispose();
     this.input.dispose();
     this.dialogs.dispose();
     this.presence.dispose();

@@ -4,8 +4,11 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 
 export interface CaptureSteps {
-  /** Switches the capture's domains on in one session; a session gone meanwhile must not fail the others. */
-  enable(sessionId: string | undefined): Promise<unknown>;
+  /**
+   * Switches the capture's domains on in one session; a session gone meanwhile must not fail the others.
+   * `targetType`: what attached (iframe, worker…), for a session that attached after the start.
+   */
+  enable(sessionId: string | undefined, targetType?: string): Promise<unknown>;
   /** Every event of the tab, from the moment the capture starts. */
   onEvent(event: CdpEvent): void;
 }
@@ -25,7 +28,10 @@ export class TabCapture {
   start(): Promise<void> {
     this.started ??= (async () => {
       this.unsubscribe = this.cdp.on((event) => {
-        if (event.method === 'Target.attachedToTarget') void this.steps.enable(String(event.params['sessionId']));
+        if (event.method === 'Target.attachedToTarget') {
+          const info = event.params['targetInfo'] as { type?: string } | undefined;
+          void this.steps.enable(String(event.params['sessionId']), info?.type);
+        }
         this.steps.onEvent(event);
       });
       await Promise.all([...new Set(await this.sessions())].map((sessionId) => this.steps.enable(sessionId)));

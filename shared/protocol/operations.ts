@@ -28,6 +28,8 @@ export const PAGE_OPERATIONS = [
   'api_learn',
   'api_call',
   'performance',
+  'inspect',
+  'sources',
   'upload_file',
   'download',
   'dialog',

@@ -54,6 +54,8 @@ export const CATALOG = [
   devtools.api_learn,
   devtools.api_call,
   devtools.performance,
+  devtools.inspect,
+  devtools.sources,
 ] as const satisfies readonly ToolDefinition[];
 
 /** Each operation a tool stands for, and its tool's entry (its exact type, for binding handlers). */

@@ -1,7 +1,7 @@
 // DevTools tools (opt-in: `--caps devtools`): what a developer reads to fix a page, kept by the engine as it happens.
 import { z } from 'zod';
 import { defineTool } from './define.js';
-import { frameField, tabShape } from './target-shape.js';
+import { frameField, tabShape, targetShape } from './target-shape.js';
 
 export const CONSOLE_LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
 
@@ -201,4 +201,43 @@ export const performance = defineTool({
   op: 'performance',
   // The reload's wait (navigate's own default) and the trace's handover at stop.
   budgetMs: 60_000,
+});
+
+export const inspect = defineTool({
+  name: 'inspect',
+  title: 'Inspect element',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'One element (target as click takes it): attributes, box model, computed styles (a default set, or `styles`), the CSS rules matching it (file:line, overridden marked) and its event listeners (handler file:line).',
+  input: z.strictObject({ ...targetShape, styles: z.array(z.string()).max(50).optional(), ...tabShape }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'inspect',
+});
+
+export const sources = defineTool({
+  name: 'sources',
+  title: 'Page scripts',
+  category: 'devtools',
+  cap: 'devtools',
+  description:
+    'Scripts of every frame. list: #id frame size url, source-map files. search: query (regex: true) → #id file:line: text. read: id or url piece, from line, lines (default 200). url and frame narrow each.',
+  input: z.strictObject({
+    action: z.enum(['list', 'search', 'read']).optional(),
+    query: z.string().min(1).optional(),
+    regex: z.boolean().optional(),
+    id: z.number().int().min(1).optional(),
+    url: z.string().optional(),
+    line: z.number().int().min(1).optional(),
+    lines: z.number().int().min(1).max(2_000).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+    frame: frameField,
+    ...tabShape,
+  }),
+  readOnly: true,
+  destructive: false,
+  policy: 'read',
+  op: 'sources',
 });

@@ -92,6 +92,11 @@ describe('a page of planted secrets, read through the real MCP server', () => {
       // Its own request, headers and body: the first request this session's tab made.
       ['network', {}],
       ['network_get', { id: 1, body: true }],
+      // An input and an element that hold secrets in their attributes; the page's script read whole and searched.
+      ['inspect', { selector: '#key' }],
+      ['inspect', { selector: '#cfg' }],
+      ['sources', { action: 'read', url: 'redact-secrets' }],
+      ['sources', { query: 'session' }],
       // An error names the page's URL too.
       ['click', { selector: '#no-such-element' }],
     ];
@@ -108,6 +113,9 @@ describe('a page of planted secrets, read through the real MCP server', () => {
     expect(everything).toContain('ghp_[redacted 36 chars]');
     expect(everything).toMatch(/sessionToken\\?":\\?"\[redacted 32 chars\]/);
     expect(everything).toMatch(/#\d+ log redact-secrets\.html:\d+: session_id=\[redacted 32 chars\]/);
+    expect(everything).toMatch(/\nattributes: id="key" name="api_key" value="\[value hidden\]"/);
+    expect(everything).toMatch(/ data-api-key="\[redacted 32 chars\]"/);
+    expect(everything).toMatch(/\n9: +stripeKey: 'sk_live_\[redacted 60 chars\]',/);
     for (const secret of PLANTED) {
       const at = everything.indexOf(secret);
       expect(at, `planted ${secret} leaked: …${everything.slice(Math.max(0, at - 200), at + 60)}`).toBe(-1);

@@ -121,6 +121,7 @@ async function bodyLines(page: PageContext, record: NetworkRecord, maxChars: num
   ];
 }
 
+/** A size as listings show it: B, KB or MB. */
 export function bytes(n: number): string {
   return n < 1024 ? `${n}B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)}KB` : `${(n / 1024 / 1024).toFixed(1)}MB`;
 }

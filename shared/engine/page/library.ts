@@ -32,6 +32,7 @@ import { downloadLink, fileInputInfo, putFiles, readPageUrl } from './files.js';
 import { pageLinks, readableHtml } from './readable.js';
 import { editorInput, editorRendered, editorRoot, editorRoots } from './editors.js';
 import { dragStarted, watchDragStart } from './drag.js';
+import { inspectFacts } from './inspect.js';
 
 const FUNCTIONS = {
   refTable,
@@ -106,6 +107,7 @@ const FUNCTIONS = {
   editorRendered,
   watchDragStart,
   dragStarted,
+  inspectFacts,
 };
 
 export type PageLibrary = typeof FUNCTIONS;
