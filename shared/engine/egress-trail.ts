@@ -125,10 +125,8 @@ export class ScriptTrail {
       // The page's own `debugger;` statements must not stop it now that a debugger listens.
       cdp.send('Debugger.setSkipAllPauses', { skip: true }, sessionId),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
-      // The page's own requests go its own way, where their initiators are told, not through the site's service worker,
-      // which the fallback holds to its origin once a script ran here (a message the script posts makes it send).
-      // The guard's patterns, with the standing one for every request.
-      this.page.frames.navigation.enable(sessionId),
+      // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
+      this.page.frames.navigation.reenable(sessionId),
     ]);
   }
 

@@ -94,6 +94,11 @@ export class NavigationGuard {
     return this.cdp.send('Fetch.enable', patterns, sessionId).then(() => undefined);
   }
 
+  /** Enables the session again with the widening it has: for a caller that adds what stands, never narrowing an act. */
+  reenable(sessionId: string | undefined): Promise<void> {
+    return this.enable(sessionId, this.sessions.get(sessionId) ?? []);
+  }
+
   /**
    * Patterns every later `enable` keeps, on every session, for the tab's life (egress-trail.ts, once a script ran):
    * an act's own widening and its end would otherwise drop them. The caller enables its sessions again (or calls
