@@ -9,7 +9,7 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 // form.html plants a CSRF token, a password value and a ?token= URL on purpose; redact-*.html are all secrets.
 // Pages that hold a password or secret on purpose: what they test is that it never shows.
 const PLANTED = (name: string) =>
-  ['form.html', 'read-code.html', 'read-article.html'].includes(name) ||
+  ['form.html', 'read-code.html', 'read-article.html', 'inspect-page.html'].includes(name) ||
   ['gate-', 'redact-', 'shot-secrets'].some((prefix) => name.startsWith(prefix));
 
 const CORPUS = [
