@@ -1,5 +1,6 @@
 // Holds what an agent's script sends to other origins: while an eval runs, every request of the tab to an origin outside
 // the tab's own frames is stopped inside the browser, and each one is named for the result.
+import { frameOrigin } from './frame.js';
 import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
@@ -109,9 +110,7 @@ class TabHold {
     const frames = await this.page.frames.list();
     // A frame the policy does not let us read (one loaded before we attached) lends its origin no trust.
     this.allowed = new AllowedOrigins(
-      frames
-        .filter((frame) => this.page.frames.allows(frame, 'read'))
-        .map((frame) => frame.origin ?? originOf(frame.url)),
+      frames.filter((frame) => this.page.frames.allows(frame, 'read')).map(frameOrigin),
     );
     this.arming.listen();
     const sessions = new Set(frames.map((frame) => frame.sessionId));
@@ -251,13 +250,5 @@ class TabHold {
         return;
       }
     }
-  }
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
   }
 }

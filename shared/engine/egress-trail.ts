@@ -3,7 +3,7 @@
 import type { CdpEvent } from './cdp.js';
 import type { Send } from './egress-ledger.js';
 import { AllowedOrigins } from './egress-origins.js';
-import type { Frame } from './frame.js';
+import { frameOrigin, type Frame } from './frame.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
@@ -67,9 +67,7 @@ export class ScriptTrail {
     const frames = await this.page.frames.list();
     this.listed = frames;
     this.allowed = new AllowedOrigins(
-      frames
-        .filter((frame) => this.page.frames.allows(frame, 'read'))
-        .map((frame) => frame.origin ?? originOf(frame.url)),
+      frames.filter((frame) => this.page.frames.allows(frame, 'read')).map(frameOrigin),
     );
     if (!this.started) {
       this.started = this.start(frames.map((frame) => frame.sessionId));
@@ -81,7 +79,7 @@ export class ScriptTrail {
   /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
   running(frame: Frame | undefined): () => void {
     const where = frame ?? this.listed.find((each) => each.ordinal === 0);
-    return this.documents.running(this.listed, where && (where.origin ?? originOf(where.url)));
+    return this.documents.running(this.listed, where && frameOrigin(where));
   }
 
   /** True once the session tells us its requests: the egress hold then leaves its Network domain on when it lifts. */
@@ -245,12 +243,4 @@ export function followed(page: PageContext, sessionId: string | undefined): 'who
   const trail = trails.get(page);
   if (trail?.holdsWhole(sessionId)) return 'whole';
   return trail?.covers(sessionId) ? 'requests' : undefined;
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }

@@ -20,3 +20,17 @@ export interface MainFrame {
   url: string;
   origin?: string;
 }
+
+/** A URL's origin; undefined for a string that is no URL. */
+export function urlOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The frame's document origin as Chrome told it, else its URL's (an about:blank frame's comes only from Chrome). */
+export function frameOrigin(frame: Pick<Frame, 'origin' | 'url'>): string | undefined {
+  return frame.origin ?? urlOrigin(frame.url);
+}

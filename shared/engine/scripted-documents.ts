@@ -2,7 +2,7 @@
 // initiator stack for (a form the script submits: measured on Chromium 156, initiator {type: 'other'}) is told from the
 // person's own by where it starts and whether a person's gesture, rather than the eval's, started it.
 import type { CdpEvent } from './cdp.js';
-import type { Frame } from './frame.js';
+import { frameOrigin, type Frame } from './frame.js';
 
 // An eval runs with a user gesture, and Chrome's transient activation lasts 5 s after it; a second more for the clock.
 export const EVAL_ACTIVATION_MS = 6_000;
@@ -35,8 +35,8 @@ export class ScriptedDocuments {
    */
   running(frames: readonly Frame[], origin: string | undefined): () => void {
     for (const frame of frames) {
-      this.frames.set(frame.frameId, { parent: frame.parentFrameId, origin: originOf(frame) });
-      if (origin !== undefined && originOf(frame) === origin) this.scripted.add(frame.frameId);
+      this.frames.set(frame.frameId, { parent: frame.parentFrameId, origin: frameOrigin(frame) });
+      if (origin !== undefined && frameOrigin(frame) === origin) this.scripted.add(frame.frameId);
     }
     this.evals++;
     return () => {
@@ -95,14 +95,5 @@ export class ScriptedDocuments {
       if (at === frameId || origin === undefined || above === undefined || origin === above) return true;
     }
     return false;
-  }
-}
-
-function originOf(frame: Frame): string | undefined {
-  if (frame.origin !== undefined) return frame.origin;
-  try {
-    return new URL(frame.url).origin;
-  } catch {
-    return undefined;
   }
 }

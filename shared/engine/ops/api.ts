@@ -9,7 +9,8 @@ import { contentType } from '../gate/paused-body.js';
 import { requestBody, type NetworkRecord } from '../network-log.js';
 import type { PageContext } from '../page-context.js';
 import { framesFor, oneFrame } from '../targets.js';
-import { bodyArgument, callFromFrame, DEFAULT_ANSWER_CHARS, originOf, withQuery } from './frame-call.js';
+import { bodyArgument, callFromFrame, DEFAULT_ANSWER_CHARS, withQuery } from './frame-call.js';
+import { frameOrigin, urlOrigin } from '../frame.js';
 
 // Bodies are read for their shape only: the newest few, each small.
 const MAX_BODIES = 50;
@@ -47,7 +48,7 @@ export async function apiCall(page: PageContext, args: ApiCallArgs, _ctx: Operat
   const { url, endpoint } = resolve(path, method, learned, named ? named.frameId : undefined);
   const frame = named ?? (await frameOf(page, endpoint));
   const origins = new Set([
-    frame.origin ?? originOf(frame.url),
+    frameOrigin(frame),
     ...learned.filter((each) => each.frameId === frame.frameId).map((each) => each.origin),
   ]);
   const target = urlOf(url ?? path, frame.url);
@@ -107,7 +108,7 @@ async function readBodies(page: PageContext, records: readonly NetworkRecord[]):
 }
 
 function line(endpoint: Endpoint, ordinals: ReadonlyMap<string, number>): string {
-  const documentOrigin = originOf(endpoint.sample.place.url);
+  const documentOrigin = urlOrigin(endpoint.sample.place.url);
   const where = endpoint.origin === documentOrigin ? endpoint.template : `${endpoint.origin}${endpoint.template}`;
   const ordinal = endpoint.frameId === undefined ? undefined : ordinals.get(endpoint.frameId);
   return [
@@ -161,7 +162,7 @@ function resolve(
     const url = urlOf(path, each.origin);
     if (endpointFor([each], method, url)) return { url: url.href, endpoint: each };
   }
-  return originOf(path) === undefined ? {} : { url: path };
+  return urlOrigin(path) === undefined ? {} : { url: path };
 }
 
 async function frameOf(page: PageContext, endpoint: Endpoint | undefined): Promise<Frame> {
@@ -176,6 +177,6 @@ async function frameOf(page: PageContext, endpoint: Endpoint | undefined): Promi
 /** The frame's newest request to `origin`: a call to an endpoint not yet learned goes with the headers it used. */
 function newestTo(page: PageContext, frame: Frame, origin: string): NetworkRecord | undefined {
   return apiRecords(page)
-    .filter((record) => record.frameId === frame.frameId && originOf(record.url) === origin)
+    .filter((record) => record.frameId === frame.frameId && urlOrigin(record.url) === origin)
     .at(-1);
 }

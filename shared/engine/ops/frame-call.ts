@@ -4,6 +4,7 @@
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationResult } from '../../protocol/operations.js';
 import type { Frame } from '../frames.js';
+import { frameOrigin, urlOrigin } from '../frame.js';
 import { base64Of } from '../gate/paused-body.js';
 import { fetchInFrame, type FrameRequest } from '../gate/replay.js';
 import type { PageContext } from '../page-context.js';
@@ -68,19 +69,11 @@ export async function frameOfRequest(
   id: number,
 ): Promise<Frame> {
   const frame = (await page.frames.list()).find((each) => each.frameId === frameId);
-  const was = originOf(documentUrl);
-  if (!frame || (frame.origin ?? originOf(frame.url)) !== was) {
+  const was = urlOrigin(documentUrl);
+  if (!frame || frameOrigin(frame) !== was) {
     throw new ToolError('FRAME_NOT_FOUND', `The frame that made #${id} is gone or shows another site now.`, {
       next: 'Do again in the page what made the request, then replay the new one (`network` lists it).',
     });
   }
   return frame;
-}
-
-export function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }
