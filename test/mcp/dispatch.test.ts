@@ -1,117 +1,14 @@
-// The MCP surface through a real SDK Client over InMemoryTransport, with a scripted executor behind the seam.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
+// The MCP surface through a real SDK Client: bad arguments, errors, results and progress, with a scripted executor
+// behind the seam (support/scripted-server.ts).
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
-import { buildServer } from '../../electron/core/mcp/build-server.js';
-import type { FallbackState } from '../../electron/core/fallback/fallback-executor.js';
-import { type StatusInputs, statusReport } from '../../electron/core/mcp/status.js';
 import { ERROR_CODES, ToolError } from '../../shared/protocol/errors.js';
-import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
-import { CATALOG } from '../../shared/tools/catalog.js';
-import { TOOL_CAPS, type ToolCap, type ToolDefinition } from '../../shared/tools/define.js';
+import type { OperationContext } from '../../shared/protocol/operations.js';
 import { textOf } from '../support/tool-result.js';
-import { makeHub, tempDataDirs } from '../control/support.js';
-import { TEST_POLICY } from '../support/test-policy.js';
+import { closeServers, connect, IDLE, inputs, UNPAIRED, type Step } from './support/scripted-server.js';
 
-type Step = (args: Record<string, unknown>, ctx: OperationContext) => Promise<OperationResult>;
-
-/** Answers each operation from a script and records what it was asked. */
-class ScriptedExecutor implements Executor {
-  readonly calls: { op: Operation; args: Record<string, unknown> }[] = [];
-  constructor(private readonly script: Partial<Record<Operation, Step>>) {}
-  async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
-    this.calls.push({ op, args });
-    const step = this.script[op];
-    if (!step) throw new Error(`unscripted ${op}`);
-    return step(args, ctx);
-  }
-}
-
-const IDLE: FallbackState = {
-  launched: false,
-  executable: '/usr/bin/chromium',
-  headless: true,
-  profileDir: '/data/fallback-profile',
-  tabs: 0,
-  currentTab: null,
-};
-const UNPAIRED: StatusInputs['extension'] = { connected: false, bridge: { port: 38017 }, pairing: 'none' };
-
-function inputs(fallback: FallbackState, extension = UNPAIRED, lastCall?: StatusInputs['lastCall']): StatusInputs {
-  return { choice: 'auto', lastCall, extension, fallback };
-}
-
-const LISTED: readonly ToolDefinition[] = CATALOG;
-
-const open: { client: Client }[] = [];
-const dataDirs = tempDataDirs();
-
-/** `agents`: shared by servers that stand for sessions on one core. */
-async function connect(
-  script: Partial<Record<Operation, Step>> = {},
-  state: StatusInputs = inputs(IDLE),
-  agents = new AgentRegistry(),
-  caps: readonly ToolCap[] = [],
-) {
-  const executor = new ScriptedExecutor(script);
-  const logged: string[] = [];
-  const { hub } = makeHub(dataDirs.make(), { grants: TEST_POLICY.grants });
-  const server = buildServer(
-    { executor, status: () => statusReport(state), control: hub, agents, log: (line) => logged.push(line) },
-    agents.open(),
-    caps,
-  );
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  // Every message the server puts on the wire, to measure it and to see notifications the client may not surface.
-  const sent: JSONRPCMessage[] = [];
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = (message, options) => {
-    sent.push(message);
-    return send(message, options);
-  };
-  const client = new Client({ name: 'test', version: '1' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  open.push({ client });
-  return { client, executor, sent, logged };
-}
-
-afterEach(async () => {
-  for (const { client } of open.splice(0)) await client.close();
-  dataDirs.cleanup();
-});
-
-describe('tools/list', () => {
-  it('lists the default set in at most 10 KiB on the wire', async () => {
-    const { client, sent } = await connect();
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(LISTED.filter((tool) => !tool.cap).map((tool) => tool.name));
-    const response = sent.find((message) => 'result' in message && 'tools' in message.result);
-    const bytes = Buffer.byteLength(JSON.stringify(response));
-    console.log(`tools/list: ${bytes} bytes for ${tools.length} tools`);
-    expect(bytes).toBeLessThanOrEqual(10_240);
-  });
-
-  it("publishes each tool's own arguments and annotations, without schema noise", async () => {
-    const { client } = await connect({}, inputs(IDLE), new AgentRegistry(), TOOL_CAPS);
-    const { tools } = await client.listTools();
-    expect(tools).toHaveLength(CATALOG.length);
-    for (const definition of LISTED) {
-      const listed = tools.find((tool) => tool.name === definition.name)!;
-      expect(listed.title).toBe(definition.title);
-      expect(listed.description).toBe(definition.description);
-      expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(Object.keys(definition.input.shape));
-      expect(Object.keys(listed.outputSchema?.properties ?? {})).toEqual(Object.keys(definition.output?.shape ?? {}));
-      expect(listed.annotations?.readOnlyHint ?? false).toBe(definition.readOnly);
-      if (!definition.readOnly) expect(listed.annotations?.destructiveHint).toBe(definition.destructive);
-      expect(JSON.stringify(listed)).not.toMatch(/\$schema|"additionalProperties":false|"properties":\{\}/);
-    }
-    // readOnlyHint defaults to false, so a tool that writes only says whether it destroys.
-    expect(tools.find((tool) => tool.name === 'tab_close')?.annotations).toEqual({ destructiveHint: true });
-    expect(tools.find((tool) => tool.name === 'type')?.inputSchema.required).toEqual(['text']);
-  });
-});
+afterEach(closeServers);
 
 describe('bad arguments', () => {
   it('answers an unknown argument with BAD_ARGS naming it and what the tool takes, without running', async () => {
@@ -371,33 +268,5 @@ describe('progress', () => {
     const { client, sent } = await connect({ batch: batchWithNavigate }, inputs(IDLE), new AgentRegistry(), ['extra']);
     await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'navigate' }] } });
     expect(sent.filter((message) => 'method' in message && message.method === 'notifications/progress')).toEqual([]);
-  });
-});
-
-describe('opt-in capabilities', () => {
-  it('lists a capability its session switched on, and refuses a tool that is off by name with TOOL_OFF', async () => {
-    const off = await connect();
-    expect((await off.client.listTools()).tools.map((tool) => tool.name)).not.toContain('get_html');
-    const refused = await off.client.callTool({ name: 'get_html', arguments: {} });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toBe(
-      'TOOL_OFF: get_html is in the opt-in "extra" tools, which are off.\n' +
-        'Next: Ask the person to start chrome-mcp with --caps extra, or do without get_html.',
-    );
-    expect(off.executor.calls).toEqual([]);
-
-    const on = await connect({ get_html: async () => ({ text: '<p>hi</p>' }) }, inputs(IDLE), new AgentRegistry(), [
-      'extra',
-    ]);
-    expect((await on.client.listTools()).tools.map((tool) => tool.name)).toContain('get_html');
-    expect(textOf(await on.client.callTool({ name: 'get_html', arguments: {} }))).toBe('<p>hi</p>');
-  });
-
-  it('refuses a batch whose step is a tool that is off, before running any step', async () => {
-    const { client, executor } = await connect({}, inputs(IDLE), new AgentRegistry(), ['extra']);
-    const steps = [{ tool: 'snapshot' }, { tool: 'download', args: { url: 'https://example.com/a.pdf' } }];
-    const refused = await client.callTool({ name: 'batch', arguments: { steps } });
-    expect(textOf(refused)).toMatch(/^TOOL_OFF: download is in the opt-in "files" tools/);
-    expect(executor.calls).toEqual([]);
   });
 });
