@@ -12,8 +12,8 @@ import { TEST_GATE } from './test-policy.js';
 export interface TestBrowser {
   browser: LaunchedBrowser;
   host: CdpTabHost;
-  /** Opens a background tab at url, waits for load, and returns its engine context. */
-  open(url: string): Promise<{ tabId: string; page: PageContext }>;
+  /** Opens a background tab at url, waits for load, and returns its engine context; `wrap` sees every CDP command. */
+  open(url: string, wrap?: (cdp: Cdp) => Cdp): Promise<{ tabId: string; page: PageContext }>;
   close(): Promise<void>;
 }
 
@@ -26,7 +26,7 @@ export async function startTestBrowser(gate: PolicyGate = TEST_GATE): Promise<Te
   return {
     browser,
     host,
-    open: (url) => openTab(host, url, pages),
+    open: (url, wrap) => openTab(host, url, pages, wrap),
     async close() {
       for (const page of pages) page.dispose();
       await browser.close();
