@@ -74,6 +74,11 @@ class TabHold {
   private readonly ledger = new HeldLedger();
   private allowed = new AllowedOrigins([]);
   private readonly inflight = new InflightRequests();
+  /**
+   * Sessions the last restore left with Network on and service workers bypassed (those the script trail follows):
+   * arming them again sends only the rules, which the restore lifted.
+   */
+  private kept = new Set<string | undefined>();
   /** The hold: active while the tab is held; its listeners stay from the first arming until the restore is answered. */
   private readonly arming = new TabArming({
     arm: () => this.arm(),
@@ -146,9 +151,14 @@ class TabHold {
   private armSession(sessionId: string | undefined): Promise<unknown> {
     const { cdp } = this.page;
     // Commands on one session run in order, so those after Network.enable find it on. No bodies are kept for us.
+    const switches = this.kept.has(sessionId)
+      ? []
+      : [
+          cdp.send('Network.enable', networkEnableParams(this.page.network), sessionId),
+          cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId),
+        ];
     return Promise.all([
-      cdp.send('Network.enable', networkEnableParams(this.page.network), sessionId),
-      cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId),
+      ...switches,
       cdp.send('Network.setBlockedURLs', { urlPatterns: this.allowed.blockPatterns() }, sessionId),
       cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: this.allowed.rules() }, sessionId),
     ]);
@@ -157,6 +167,7 @@ class TabHold {
   /** Lifts the hold from every session it armed (the arming's cycle says when, tab-arming.ts). */
   private restore(sessions: (string | undefined)[]): Promise<unknown> {
     const { cdp } = this.page;
+    this.kept = new Set(sessions.filter((sessionId) => followed(this.page, sessionId) !== undefined));
     // Every command is tried on every session: one that fails (a frame gone) must not leave the others held.
     return Promise.all(
       sessions.flatMap((sessionId) => {

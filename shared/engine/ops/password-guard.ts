@@ -15,7 +15,7 @@ const MAIN_CHECK_TIMEOUT_MS = 15_000;
  * (the tab closed, the page hung) refuses with its own cause. One in-page call per frame, in parallel.
  */
 export async function refuseOnPasswordField(page: PageContext): Promise<void> {
-  const check = (frame: Frame) => page.frames.call(frame, 'shownPasswordField');
+  const check = (frame: Frame) => page.frames.call(frame, 'watchedPasswordField');
   // The main frame, known from navigation events, is checked while the frames are listed: a page of one frame then
   // pays one round trip for the guard, not two. A main frame that changed meanwhile is in the listing and checked there.
   const main = await page.frames.mainFrameUrl();

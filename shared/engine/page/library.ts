@@ -15,6 +15,7 @@ import {
   withoutCode,
 } from './text.js';
 import { isPasswordField, shownPasswordField } from './password.js';
+import { watchedPasswordField } from './password-watch.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
@@ -55,6 +56,7 @@ const FUNCTIONS = {
   snapshotRender,
   isPasswordField,
   shownPasswordField,
+  watchedPasswordField,
   secretFieldName,
   isPaymentField,
   maskSecretFields,

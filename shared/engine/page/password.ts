@@ -28,9 +28,13 @@ export function isPasswordField(element: Element): boolean {
  * placeholder, never its value; null when there is none. A field counts when it is rendered (an empty one still
  * invites the person's typing), or when it holds a value though hidden (the first step of a two-step login, kept in
  * the page): the secret is what is guarded. An empty field hidden in a closed menu or template does not count.
+ * `inputs`: where to look, in order (the password watch names the few that may be password fields); the whole frame
+ * when left out.
  */
-export function shownPasswordField(): string | null {
-  for (const input of __cm.deepQueryAll(document, 'input') as HTMLInputElement[]) {
+export function shownPasswordField(
+  inputs: Iterable<HTMLInputElement> = __cm.deepQueryAll(document, 'input') as HTMLInputElement[],
+): string | null {
+  for (const input of inputs) {
     if (!__cm.isPasswordField(input)) continue;
     if (!input.value && !input.checkVisibility({ visibilityProperty: true })) continue;
     const label = Array.from(input.labels ?? [], (each) => each.textContent ?? '')

@@ -6,18 +6,28 @@ export interface QuerySpec {
   name?: string;
 }
 
-/** querySelectorAll that also searches inside open shadow roots, in document order. */
-export function deepQueryAll(root: Document | ShadowRoot | Element, selector: string): Element[] {
+/**
+ * querySelectorAll that also searches inside open shadow roots, in document order; `onShadowRoot` is told each root it
+ * enters (the password watch observes them).
+ */
+export function deepQueryAll(
+  root: Document | ShadowRoot | Element,
+  selector: string,
+  onShadowRoot?: (shadowRoot: ShadowRoot) => void,
+): Element[] {
   const found: Element[] = [];
   // Our own pill is no part of the page.
   const ours = __cm.indicatorHost();
   const visit = (scope: Document | ShadowRoot | Element) => {
     for (const element of scope.querySelectorAll(selector)) if (element !== ours) found.push(element);
-    // A tree walker finds the hosts about four times faster than iterating querySelectorAll('*') from our world,
-    // which the eval guard pays on every call. It stays in the light tree of `scope`, as the query above does.
+    // A tree walker finds the hosts about four times faster than iterating querySelectorAll('*') from our world.
+    // It stays in the light tree of `scope`, as the query above does.
     const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
-    for (let host = walker.nextNode() as Element | null; host; host = walker.nextNode() as Element | null)
-      if (host.shadowRoot) visit(host.shadowRoot);
+    for (let host = walker.nextNode() as Element | null; host; host = walker.nextNode() as Element | null) {
+      if (!host.shadowRoot) continue;
+      onShadowRoot?.(host.shadowRoot);
+      visit(host.shadowRoot);
+    }
   };
   visit(root);
   return found;
