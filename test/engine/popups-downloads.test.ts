@@ -3,7 +3,7 @@
 // from an allowed site, and nothing is saved.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CdpEvent } from '../../shared/engine/cdp.js';
-import { refuseWhatActivationOpens } from '../../shared/engine/activation.js';
+import { aimToActivate } from '../../shared/engine/activation.js';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { resolveTarget } from '../../shared/engine/targets.js';
@@ -224,11 +224,11 @@ describe('downloads while the policy has them off', () => {
 });
 
 describe('before an act activates an element', () => {
-  /** What refuseWhatActivationOpens says of the element, on a page under the test policy (the watched site: ask). */
+  /** What aimToActivate says of the element, on a page under the test policy (the watched site: ask). */
   async function judged(selector: string, newWindow = false): Promise<string> {
     const { page } = await suite.browser.open(linksPage());
     const handle = await resolveTarget(page, { selector }, 'act');
-    return refuseWhatActivationOpens(page, handle, { newWindow }).then(
+    return aimToActivate(page, handle, { newWindow }).then(
       () => 'ok',
       (error: { code: string; message: string }) => `${error.code}: ${error.message}`,
     );
