@@ -6,22 +6,48 @@ import type { ToolError } from '../protocol/errors.js';
 import type { Denied } from '../policy/decision.js';
 import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
+import { aim, topAim, type Aim } from './geometry.js';
+import type { Opens } from './page/activation.js';
 import type { PageContext } from './page-context.js';
-import type { ElementHandle } from './targets.js';
+import { callOnElement, type ElementHandle } from './targets.js';
+
+export interface ActivationOptions {
+  /** The act itself opens a new window: a middle click, Ctrl/Cmd/Shift held. */
+  newWindow?: boolean;
+}
+
+/**
+ * Where to click `handle` to activate it, once what that opens has been judged (refused: the policy's error, and
+ * nothing was scrolled or sent). A main-frame element is judged and aimed at in one page call.
+ */
+export async function aimToActivate(
+  page: PageContext,
+  handle: ElementHandle,
+  opts: ActivationOptions = {},
+): Promise<Aim> {
+  if (handle.frame.parentFrameId !== undefined) {
+    await refuseWhatActivationOpens(page, handle, opts);
+    return aim(page, handle);
+  }
+  const both = await callOnElement(page, handle, 'activationAim', [opts.newWindow === true]);
+  if (both.opens) refuseOpening(page, both.opens);
+  return topAim(both.aim ?? (await callOnElement(page, handle, 'aimPoint', [true])));
+}
 
 /**
  * Throws the policy's refusal when activating `handle` would open a new window at a site the person did not allow, or
- * download while downloads are off. `newWindow`: the act itself opens one (a middle click, Ctrl/Cmd/Shift held).
+ * download while downloads are off.
  */
-export async function refuseWhatActivationOpens(
+async function refuseWhatActivationOpens(
   page: PageContext,
   handle: ElementHandle,
-  opts: { newWindow?: boolean } = {},
+  opts: ActivationOptions,
 ): Promise<void> {
-  const opens = await page.frames.call(handle.frame, 'opensOnActivation', [opts.newWindow === true], {
-    handles: [handle.objectId],
-  });
-  if (!opens) return;
+  const opens = await callOnElement(page, handle, 'opensOnActivation', [opts.newWindow === true]);
+  if (opens) refuseOpening(page, opens);
+}
+
+function refuseOpening(page: PageContext, opens: Opens): void {
   if (opens.download) {
     const decision = evaluateDownload([opens.url], page.gate.current());
     if (!decision.allowed) throw refusal(decision, `it would download ${opens.url}`);

@@ -3,6 +3,7 @@
 import { ToolError } from '../protocol/errors.js';
 import { CdpCommandError } from './cdp.js';
 import type { Frame } from './frames.js';
+import type { AimPoint } from './page/aim.js';
 import type { PageContext } from './page-context.js';
 import { callOnElement, type ElementHandle } from './targets.js';
 
@@ -34,10 +35,7 @@ export interface Aim extends Point {
  * every frame above it.
  */
 export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim> {
-  if (handle.frame.parentFrameId === undefined) {
-    const local = await callOnElement(page, handle, 'aimPoint', [true]);
-    return { ...local, top: { x: local.x, y: local.y } };
-  }
+  if (handle.frame.parentFrameId === undefined) return topAim(await callOnElement(page, handle, 'aimPoint', [true]));
   await revealInFrames(page, handle);
   const chain = await frameChain(page, handle.frame);
   const [offsets, local] = await Promise.all([
@@ -64,6 +62,11 @@ export async function aim(page: PageContext, handle: ElementHandle): Promise<Aim
   );
   const root = offsets[sessionRoot(chain, 0)]!;
   return { x: point.x - root.x, y: point.y - root.y, what: local.what, sessionId: handle.frame.sessionId, top: point };
+}
+
+/** A main-frame aim point, already in the top viewport and for the tab's own session. */
+export function topAim(local: AimPoint): Aim {
+  return { ...local, top: { x: local.x, y: local.y } };
 }
 
 /** Scrolls the element into view (its frames too) and answers its border box in top-viewport coordinates. */

@@ -95,6 +95,9 @@ export class PageInput {
   private readonly windows: InputWindow[] = [];
   private lastClosed = -Infinity;
   private focus: Promise<void> | undefined;
+  /** Input sends answered on this tab, and how many of them a page call on its own session had followed. */
+  private sent = 0;
+  private readAfter = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -169,7 +172,29 @@ export class PageInput {
       for (const event of events) await one(event);
     };
     const escape = events.some((event) => event.kind === 'key' && event.key === 'Escape');
-    await (escape ? this.presence.ownKeys('Escape', dispatch) : dispatch());
+    try {
+      await (escape ? this.presence.ownKeys('Escape', dispatch) : dispatch());
+    } finally {
+      this.sent++;
+    }
+  }
+
+  /** How many input sends have gone out: a mark for `readSince`. */
+  mark(): number {
+    return this.sent;
+  }
+
+  /**
+   * An op read the page back in `frame` after its input answered (type's check that the text landed). On the tab's
+   * own session that call was a round trip through its renderer after the input, which is what url-watch's flush is.
+   */
+  readBack(frame: Frame): void {
+    if (frame.sessionId === undefined) this.readAfter = this.sent;
+  }
+
+  /** Input went out since `mark`, and a page call on the tab's session followed the last of it. */
+  readSince(mark: number): boolean {
+    return this.sent > mark && this.readAfter === this.sent;
   }
 
   /**

@@ -23,21 +23,25 @@ export class UrlWatch {
     private readonly page: PageContext,
     private readonly mainFrameId: string,
     private readonly before: string,
+    private readonly input: number,
   ) {
     this.unsubscribe = page.cdp.on((event) => this.onEvent(event));
   }
 
   static async start(page: PageContext): Promise<UrlWatch> {
     const { id, url } = await page.frames.mainFrameUrl();
-    return new UrlWatch(page, id, url);
+    return new UrlWatch(page, id, url, page.input.mark());
   }
 
   /** After the act: lets a navigation it started commit, then answers the new URL if the tab moved. */
   async settle(): Promise<string | undefined> {
-    const flush = this.page.cdp
-      .send('Runtime.evaluate', { expression: '0', returnByValue: true })
-      .catch(() => undefined);
-    await withDeadline(flush, FLUSH_MS, () => undefined);
+    // The act's own read-back after its last input (type's) already made that round trip.
+    if (!this.page.input.readSince(this.input)) {
+      const flush = this.page.cdp
+        .send('Runtime.evaluate', { expression: '0', returnByValue: true })
+        .catch(() => undefined);
+      await withDeadline(flush, FLUSH_MS, () => undefined);
+    }
     if (this.navigating || this.parsing) {
       await new Promise<void>((resolve) => {
         const finish = () => {

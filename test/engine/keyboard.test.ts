@@ -57,6 +57,24 @@ describe('type', () => {
     expect(await value(page, 'name')).toBe('new');
   });
 
+  it('clears and types as one queue of input that lands in order', async () => {
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
+    await pageEval(
+      page,
+      `window.inputs = []; document.getElementById('name').addEventListener('input', (e) =>
+      inputs.push(e.inputType + ':' + e.target.value + ':' + keys.length))`,
+    );
+    await type(page, { selector: '#name', text: 'Ada Lovelace', clear: true }, ctx);
+    expect(await value(page, 'name')).toBe('Ada Lovelace');
+    // Each event after the one before: select-all, then the delete, then the text, none overtaking another.
+    expect((await keys(page)).map((key) => `${key.key}@${key.target}`)).toEqual([
+      'Control@name',
+      'a@name',
+      'Backspace@name',
+    ]);
+    expect(await pageEval<string[]>(page, 'inputs')).toEqual(['deleteContentBackward::3', 'insertText:Ada Lovelace:3']);
+  });
+
   it('types repeatedly into the same field without losing keystrokes', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await type(page, { selector: '#second', text: 'x' }, ctx);

@@ -3,7 +3,7 @@
 // from an allowed site, and nothing is saved.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CdpEvent } from '../../shared/engine/cdp.js';
-import { refuseWhatActivationOpens } from '../../shared/engine/activation.js';
+import { aimToActivate } from '../../shared/engine/activation.js';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { resolveTarget } from '../../shared/engine/targets.js';
@@ -11,6 +11,7 @@ import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { Operation, OperationResult } from '../../shared/protocol/operations.js';
 import { startTestBrowser } from '../support/browser.js';
+import { pageEval } from '../support/page-probes.js';
 import { ctx, failure, useEngineSuite } from '../support/engine-suite.js';
 import { until } from '../extension/support/until.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
@@ -224,11 +225,11 @@ describe('downloads while the policy has them off', () => {
 });
 
 describe('before an act activates an element', () => {
-  /** What refuseWhatActivationOpens says of the element, on a page under the test policy (the watched site: ask). */
+  /** What aimToActivate says of the element, on a page under the test policy (the watched site: ask). */
   async function judged(selector: string, newWindow = false): Promise<string> {
     const { page } = await suite.browser.open(linksPage());
     const handle = await resolveTarget(page, { selector }, 'act');
-    return refuseWhatActivationOpens(page, handle, { newWindow }).then(
+    return aimToActivate(page, handle, { newWindow }).then(
       () => 'ok',
       (error: { code: string; message: string }) => `${error.code}: ${error.message}`,
     );
@@ -246,6 +247,24 @@ describe('before an act activates an element', () => {
     expect(await judged('#out', true)).toMatch(
       /^DOMAIN_CONFIRMATION_REQUIRED: Not activated: it would open a new window/,
     );
+  });
+
+  it('judges an element out of view before scrolling to it, and aims at it once allowed', async () => {
+    const { page } = await suite.browser.open(linksPage());
+    await pageEval(
+      page,
+      `document.body.prepend(Object.assign(document.createElement('div'), { style: 'height: 3000px' }))`,
+    );
+    const aimAt = async (selector: string) =>
+      aimToActivate(page, await resolveTarget(page, { selector }, 'act')).then(
+        (point) => `${point.y > 0 && point.y < innerHeightOf} ${point.what}`,
+        (error: { code: string }) => error.code,
+      );
+    const innerHeightOf = await pageEval<number>(page, 'innerHeight');
+    expect(await aimAt('#blank')).toBe('DOMAIN_CONFIRMATION_REQUIRED');
+    expect(await pageEval<number>(page, 'scrollY')).toBe(0);
+    expect(await aimAt('#out')).toMatch(/^true link/);
+    expect(await pageEval<number>(page, 'scrollY')).toBeGreaterThan(0);
   });
 
   it('lets through what stays in the tab (its guard holds that) and what opens an allowed site', async () => {

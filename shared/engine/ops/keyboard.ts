@@ -5,7 +5,7 @@ import type { Target } from '../../protocol/target.js';
 import type { PressArgs, TypeArgs } from '../../tools/args.js';
 import { focusedField, type Field } from '../focused-field.js';
 import type { Frame } from '../frames.js';
-import type { KeyInput } from '../input.js';
+import type { InputEvent, KeyInput } from '../input.js';
 import { MODIFIER_BITS, modifierKey, parseCombo, type KeyCombo, type KeyDefinition } from '../keys.js';
 import type { InputState } from '../page/editing.js';
 import type { PageContext } from '../page-context.js';
@@ -52,14 +52,14 @@ export async function typeIntoElement(page: PageContext, handle: ElementHandle, 
 
 /**
  * Presses a combo: modifiers down in order, the key, then modifiers up in reverse, with the bits CDP expects. `frame`:
- * where the keys land, when known (else where focus is). `leadIn`: keys that prepare the act without committing it.
+ * where the keys land, when known (else where focus is).
  */
-function pressCombo(
-  page: PageContext,
-  frame: Frame | undefined,
-  combo: KeyCombo,
-  options: { commands?: string[]; leadIn?: boolean } = {},
-): Promise<void> {
+function pressCombo(page: PageContext, frame: Frame | undefined, combo: KeyCombo): Promise<void> {
+  return page.input.send(comboKeys(combo), { frame });
+}
+
+/** The key events of one press of `combo`; `commands`: the editing commands its key runs. */
+function comboKeys(combo: KeyCombo, commands?: string[]): KeyInput[] {
   const keys: KeyInput[] = [];
   let bits = 0;
   for (const modifier of combo.modifiers) {
@@ -68,13 +68,13 @@ function pressCombo(
   }
   // Chrome types nothing for a chord with Control, Alt or Meta; Shift only changes what is typed.
   const text = bits & ~MODIFIER_BITS.Shift ? undefined : combo.key.text;
-  keys.push(keyEvent(text ? 'keyDown' : 'rawKeyDown', combo.key, bits, text, options.commands));
+  keys.push(keyEvent(text ? 'keyDown' : 'rawKeyDown', combo.key, bits, text, commands));
   keys.push(keyEvent('keyUp', combo.key, bits));
   for (const modifier of [...combo.modifiers].reverse()) {
     bits &= ~MODIFIER_BITS[modifier];
     keys.push(keyEvent('keyUp', modifierKey(modifier), bits));
   }
-  return page.input.send(keys, { frame, leadIn: options.leadIn ?? false });
+  return keys;
 }
 
 function keyEvent(
@@ -141,17 +141,23 @@ async function typeIntoField(
       `Nothing editable has focus (focus is on ${before.what}); no keys were sent.`,
     );
   }
+  const events: InputEvent[] = [];
   if (options.clear) {
     // The platform's select-all chord, so editors that bind it (Monaco, CodeMirror) select their whole document;
     // the selectAll command does it where the chord alone would not (macOS fields get edit commands from the OS).
     const selectAll = { modifiers: [before.mac ? 'Meta' : 'Control'], key: parseCombo('a').key } satisfies KeyCombo;
-    await pressCombo(page, field.frame, selectAll, { commands: ['selectAll'], leadIn: true });
-    await pressCombo(page, field.frame, parseCombo('Backspace'), { leadIn: true });
+    events.push(...comboKeys(selectAll, ['selectAll']), ...comboKeys(parseCombo('Backspace')));
   }
+  // The clear and the text go out as one queue of input (the session keeps its order): one round trip, not three.
+  // A paste is a page call, so it waits for the clear to be taken.
+  const paste = options.mode === 'verbatim' && text !== '';
+  if (text && !paste) events.push({ kind: 'text', text });
+  const lead = { frame: field.frame, leadIn: true };
+  if (events.length > 0) await page.input.send(events, lead);
   let pasted = false;
-  if (text) {
-    pasted = options.mode === 'verbatim' && (await page.frames.call(field.frame, 'pasteText', [text]));
-    if (!pasted) await page.input.send([{ kind: 'text', text }], { frame: field.frame, leadIn: true });
+  if (paste) {
+    pasted = await page.frames.call(field.frame, 'pasteText', [text]);
+    if (!pasted) await page.input.send([{ kind: 'text', text }], lead);
   }
   const after = await readBack(page, field.frame, pasted ? text : undefined);
   return { what: after.what, match: checkLanded(before, after, text, options.clear) };
@@ -166,6 +172,7 @@ async function readBack(page: PageContext, frame: Frame, pasted: string | undefi
   const deadline = Date.now() + PASTE_SETTLE_MS;
   for (;;) {
     const state = await withEditorValue(page, frame, await page.frames.call(frame, 'inputState'));
+    page.input.readBack(frame);
     if (pasted === undefined || !state.editor || containsText(state.value, pasted) || Date.now() >= deadline)
       return state;
     await new Promise((resolve) => setTimeout(resolve, 50));

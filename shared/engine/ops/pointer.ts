@@ -8,7 +8,7 @@ import type { Frame } from '../frames.js';
 import type { MouseInput } from '../input.js';
 import { MODIFIER_BITS, type Modifier } from '../keys.js';
 import type { PageContext } from '../page-context.js';
-import { refuseWhatActivationOpens } from '../activation.js';
+import { aimToActivate } from '../activation.js';
 import { resolveTarget, type ElementHandle } from '../targets.js';
 
 type Button = 'left' | 'right' | 'middle';
@@ -61,8 +61,7 @@ export function namesElement(target: Target): boolean {
 /** Clicks an element once, checked like `click`; answers its description. */
 export async function clickElement(page: PageContext, handle: ElementHandle): Promise<string> {
   await page.input.focused();
-  await refuseWhatActivationOpens(page, handle);
-  const target = await aim(page, handle);
+  const target = await aimToActivate(page, handle);
   await clickAt(page, target, { button: 'left', count: 1, modifiers: 0 });
   return target.what;
 }
@@ -83,12 +82,10 @@ export async function pointerTarget(
   if (namesElement(target)) {
     const handle = await resolveTarget(page, target, 'act');
     try {
-      if (activates) {
-        // Read while the checks below run: what the press activates, for the gate on risky acts.
-        page.input.note({ handle });
-        if (activates !== 'noted') await refuseWhatActivationOpens(page, handle, activates);
-      }
-      return { ...(await aim(page, handle)), frame: handle.frame };
+      // Read while the checks below run: what the press activates, for the gate on risky acts.
+      if (activates) page.input.note({ handle });
+      const aimed = activates && activates !== 'noted' ? aimToActivate(page, handle, activates) : aim(page, handle);
+      return { ...(await aimed), frame: handle.frame };
     } finally {
       page.frames.release(handle.frame, [handle.objectId]);
     }

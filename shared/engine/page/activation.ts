@@ -1,4 +1,5 @@
 // In-page: what activating an element would load, and where, read before an act sends input (see ../activation.ts).
+import type { AimPoint } from './aim.js';
 
 export interface Opens {
   url: string;
@@ -38,4 +39,25 @@ export function opensOnActivation(element: Element, forcedNewWindow: boolean): O
     newWindow: !sameWindow(target),
     download: false,
   };
+}
+
+export interface ActivationAim {
+  opens: Opens | null;
+  /** Null when it could not be taken without scrolling (or failed) while `opens` waits to be judged. */
+  aim: AimPoint | null;
+}
+
+/**
+ * What activating the element opens and where to click it, in one call for a main-frame element. One that opens
+ * something must not move before the engine has judged that, so it is aimed at only where it already is; the
+ * engine aims again (scrolling, or naming why it cannot) once it has allowed what opens.
+ */
+export function activationAim(element: Element, forcedNewWindow: boolean): ActivationAim {
+  const opens = __cm.opensOnActivation(element, forcedNewWindow);
+  if (!opens) return { opens, aim: __cm.aimPoint(element, true) };
+  try {
+    return { opens, aim: __cm.aimPoint(element, 'refuse') };
+  } catch {
+    return { opens, aim: null };
+  }
 }

@@ -44,9 +44,10 @@ export function composedContains(ancestor: Element, node: Node | null): boolean 
 /**
  * The point a click on `element` should go to, checked: visible, enabled, and not covered by another element.
  * `scroll` lets it scroll the element into its frame's view (only the main frame: a child frame was revealed by
- * CDP, which also scrolls the parents). Throws `CODE: message` for the engine.
+ * CDP, which also scrolls the parents); 'refuse' aims as `true` does but throws where that would scroll, for an
+ * element that must not move before the engine has judged it. Throws `CODE: message` for the engine.
  */
-export function aimPoint(element: Element, scroll: boolean): AimPoint {
+export function aimPoint(element: Element, scroll: boolean | 'refuse'): AimPoint {
   const what = __cm.describeElement(element);
   if (!element.isConnected) throw new Error(`NOT_FOUND: ${what} was removed from the page.`);
   if (element.matches(':disabled')) throw new Error(`DISABLED: ${what} is disabled.`);
@@ -84,7 +85,10 @@ export function aimPoint(element: Element, scroll: boolean): AimPoint {
       return `OBSCURED: ${what} lets clicks through (pointer-events); ${__cm.describeElement(hit)} would get the click.`;
     return `OBSCURED: ${__cm.describeElement(hit)} covers ${what}.`;
   };
-  const centre = () => element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const centre = () => {
+    if (scroll === 'refuse') throw new Error(`NOT_VISIBLE: ${what} would have to be scrolled to.`);
+    element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  };
   let point = visibleCentre();
   if (scroll && !point.inView) {
     centre();

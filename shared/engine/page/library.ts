@@ -25,7 +25,7 @@ import { aimPoint, composedContains, deepElementAt, describeAt, describeElement,
 import { deepActiveElement, focusForInput, inputState, isEditable, pasteText } from './editing.js';
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
-import { opensOnActivation } from './activation.js';
+import { activationAim, opensOnActivation } from './activation.js';
 import { controlVerdict, controlVerdictAt } from './commit-control.js';
 import { expectOwnEscape, indicate, indicatorHost } from './indicator.js';
 import { resendRequest } from './resend.js';
@@ -91,6 +91,7 @@ const FUNCTIONS = {
   scrollPage,
   revealElement,
   opensOnActivation,
+  activationAim,
   controlVerdict,
   controlVerdictAt,
   indicate,
