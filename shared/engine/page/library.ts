@@ -14,6 +14,7 @@ import {
   visibleText,
   withoutCode,
 } from './text.js';
+import { labelsOf } from './labels.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
@@ -53,6 +54,7 @@ const FUNCTIONS = {
   snapshotOwner,
   snapshotBuild,
   snapshotRender,
+  labelsOf,
   isPasswordField,
   shownPasswordField,
   secretFieldName,
