@@ -14,9 +14,11 @@ const CHAR_BUDGET = 24_000;
 const URL_MAX = 200;
 
 interface Stitched {
+  /** The stitched outline from its start, as far as every frame's lines reach (see `stitch`). */
   lines: string[];
-  placed: Set<string>;
   cut: boolean;
+  /** A frame's lines ran out before its outline did: lines after that point are not known. */
+  stopped: boolean;
 }
 
 export async function snapshot(
@@ -28,7 +30,12 @@ export async function snapshot(
   const roots = args.frame === undefined ? known.slice(0, 1) : await framesFor(page, args.frame);
   // Asked for one frame by name: its refusal is the answer (and, for a site not decided yet, the person is asked).
   if (roots.length === 1) page.frames.require(roots[0]!, 'read');
-  const walks = await walkFrames(page, framesUnder(known, roots), known);
+  const offset = Math.max(0, Math.floor(args.offset ?? 0));
+  const limit = Math.max(1, Math.floor(args.limit ?? DEFAULT_LIMIT));
+  // One line past the page says whether more follow; every frame's first `want` lines hold all of the page (a frame
+  // placed further down contributes fewer), so the walks can stop there.
+  const want = offset + limit + 1;
+  const walks = await walkFrames(page, framesUnder(known, roots), known, Number.isSafeInteger(want) ? want : null);
   const single = roots.length === 1 ? walks.get(roots[0]!.frameId)! : undefined;
   if (single && !single.outline) {
     throw new ToolError(
@@ -37,61 +44,84 @@ export async function snapshot(
     );
   }
 
-  const out: Stitched = { lines: [], placed: new Set(roots.map((frame) => frame.frameId)), cut: false };
+  const out: Stitched = { lines: [], cut: false, stopped: false };
+  const placed = new Set(roots.map((frame) => frame.frameId));
+  // The whole outline's line count, while every walk went to its end (undefined once one stopped early).
+  let total: number | undefined = 0;
   for (const root of roots) {
     const walk = walks.get(root.frameId)!;
     if (single) {
+      total = plus(total, place(walk, walks, placed));
       stitch(walk, walks, '', out);
     } else if (walk.outline) {
+      total = plus(total, 1);
+      total = plus(total, place(walk, walks, placed));
+      if (out.stopped) continue;
       out.lines.push(`- frame ${root.ordinal} ${JSON.stringify(walk.outline.title)} ${urlWithoutQuery(root.url)}:`);
       stitch(walk, walks, '  ', out);
     } else {
-      out.lines.push(`- frame ${root.ordinal} ${urlWithoutQuery(root.url)} [not readable: ${walk.error}]`);
+      total = plus(total, 1);
+      if (!out.stopped)
+        out.lines.push(`- frame ${root.ordinal} ${urlWithoutQuery(root.url)} [not readable: ${walk.error}]`);
     }
   }
   // Frames with no place in the outline (hidden iframe, or inside an unreadable frame) are still named, never dropped.
-  for (const walk of walks.values()) {
-    if (out.placed.has(walk.frame.frameId)) continue;
-    const where = `frame ${walk.frame.ordinal} ${urlWithoutQuery(walk.frame.url)}`;
-    out.lines.push(
-      walk.outline
-        ? `- iframe [${where}, not in the outline: its iframe is hidden or inside an unreadable frame; snapshot frame=${walk.frame.ordinal} reads it]`
-        : `- iframe [${where} not readable: ${walk.error}]`,
-    );
+  // Which frames have a place is known only once every walk went to its end; until then they wait past the lines shown.
+  if (total !== undefined) {
+    for (const walk of walks.values()) {
+      if (placed.has(walk.frame.frameId)) continue;
+      total = plus(total, 1);
+      if (out.stopped) continue;
+      const where = `frame ${walk.frame.ordinal} ${urlWithoutQuery(walk.frame.url)}`;
+      out.lines.push(
+        walk.outline
+          ? `- iframe [${where}, not in the outline: its iframe is hidden or inside an unreadable frame; snapshot frame=${walk.frame.ordinal} reads it]`
+          : `- iframe [${where} not readable: ${walk.error}]`,
+      );
+    }
   }
 
-  const total = out.lines.length;
-  const offset = Math.max(0, Math.floor(args.offset ?? 0));
-  const limit = Math.max(1, Math.floor(args.limit ?? DEFAULT_LIMIT));
   const end = pageEnd(out.lines, offset, limit, args.limit === undefined ? CHAR_BUDGET : Infinity);
+  const more = total === undefined || end < total;
   const unreadable = [...walks.values()].filter((walk) => walk.error !== undefined);
 
   const text: string[] = [heading(roots, walks, args.frame)];
-  if (offset > 0 || end < total) text.push(`Lines ${Math.min(offset + 1, total)}–${end} of ${total}.`);
+  if (total === undefined)
+    text.push(`Lines ${offset + 1}–${end}; more follow (not counted: the walk stops after the lines asked for).`);
+  else if (offset > 0 || end < total) text.push(`Lines ${Math.min(offset + 1, total)}–${end} of ${total}.`);
   if (unreadable.length > 0) {
     text.push(
       `Not readable: ${unreadable.map((walk) => `frame ${walk.frame.ordinal} (${urlWithoutQuery(walk.frame.url)}): ${walk.error}`).join('; ')}.`,
     );
   }
-  if (offset >= total && total > 0) text.push(`Offset ${offset} is past the end: the outline has ${total} lines.`);
+  if (total !== undefined && offset >= total && total > 0)
+    text.push(`Offset ${offset} is past the end: the outline has ${total} lines.`);
   text.push(...out.lines.slice(offset, end));
-  if (end < total) {
+  if (more) {
     const frameArg = args.frame === undefined ? '' : ` frame=${JSON.stringify(args.frame)}`;
+    const howMany = total === undefined ? '' : ` ${(total - end).toLocaleString('en-US')}`;
     text.push(
-      `… ${(total - end).toLocaleString('en-US')} more lines: snapshot${frameArg} offset=${end} for the next part, or find text="…" to jump to one element.`,
+      `…${howMany} more lines: snapshot${frameArg} offset=${end} for the next part, or find text="…" to jump to one element.`,
     );
   }
   if (out.cut) text.push('(Texts longer than 300 chars end in "…"; get_text reads them whole.)');
   return {
     text: text.join('\n'),
     data: {
+      // Absent when the walk stopped past the page shown: `more` then says lines follow.
       totalLines: total,
+      more,
       offset,
       shown: Math.max(0, end - offset),
       frames: walks.size,
       unreadable: unreadable.map((walk) => walk.frame.ordinal),
     },
   };
+}
+
+/** A line count plus another, either unknown when one is. */
+function plus(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : a + b;
 }
 
 /** The roots and every frame below them, in tree order. */
@@ -104,28 +134,55 @@ function framesUnder(known: Frame[], roots: Frame[]): Frame[] {
   });
 }
 
-/** Copies a frame's lines, splicing each child frame's outline in under its iframe line. */
+/** The frame each iframe line of `walk` shows, with its walk; undefined when none is known. */
+function childOf(walk: FrameWalk, walks: Map<string, FrameWalk>, owner: number) {
+  const frame = walk.owners.get(owner);
+  const child = frame && walks.get(frame.frameId);
+  return frame && child ? { frame, child } : undefined;
+}
+
+/**
+ * Marks the frames placed under `walk`'s iframes, shown or not, and returns how many lines its outline has with
+ * theirs spliced in; undefined when a walk stopped early, so the count is not known.
+ */
+function place(walk: FrameWalk, walks: Map<string, FrameWalk>, placed: Set<string>): number | undefined {
+  const outline = walk.outline!;
+  let total = outline.total ?? undefined;
+  for (const [, owner] of outline.owners) {
+    const shown = childOf(walk, walks, owner);
+    if (!shown) continue;
+    placed.add(shown.frame.frameId);
+    if (!shown.child.outline) continue;
+    const inside = place(shown.child, walks, placed);
+    total = plus(total, inside);
+  }
+  return total;
+}
+
+/**
+ * Copies a frame's lines, splicing each child frame's outline in under its iframe line, until a frame's lines run out
+ * before its outline does. Every frame sent at least the lines a page needs, so what is copied covers the page.
+ */
 function stitch(walk: FrameWalk, walks: Map<string, FrameWalk>, pad: string, out: Stitched): void {
   const outline = walk.outline!;
   out.cut ||= outline.cut;
   const owners = new Map(outline.owners);
-  outline.lines.forEach((line, index) => {
+  for (const [index, line] of outline.lines.entries()) {
+    if (out.stopped) return;
     const owner = owners.get(index);
-    const frame = owner === undefined ? undefined : walk.owners.get(owner);
-    const child = frame && walks.get(frame.frameId);
+    const shown = owner === undefined ? undefined : childOf(walk, walks, owner);
     if (owner === undefined) {
       out.lines.push(pad + line);
-    } else if (!frame || !child) {
+    } else if (!shown) {
       out.lines.push(`${pad}${line} [frame not attached yet: call snapshot again]`);
-    } else if (!child.outline) {
-      out.placed.add(frame.frameId);
-      out.lines.push(`${pad}${line} [frame ${frame.ordinal} not readable: ${child.error}]`);
+    } else if (!shown.child.outline) {
+      out.lines.push(`${pad}${line} [frame ${shown.frame.ordinal} not readable: ${shown.child.error}]`);
     } else {
-      out.placed.add(frame.frameId);
-      out.lines.push(`${pad}${line} [frame ${frame.ordinal}]${child.outline.lines.length > 0 ? ':' : ''}`);
-      stitch(child, walks, `${pad}${/^ */.exec(line)![0]}  `, out);
+      out.lines.push(`${pad}${line} [frame ${shown.frame.ordinal}]${shown.child.outline.lines.length > 0 ? ':' : ''}`);
+      stitch(shown.child, walks, `${pad}${/^ */.exec(line)![0]}  `, out);
     }
-  });
+  }
+  if (outline.total !== outline.lines.length) out.stopped = true;
 }
 
 /** Index after the last line shown: at most `limit` lines and, for the default page, at most `budget` characters. */

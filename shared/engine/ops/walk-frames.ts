@@ -13,12 +13,20 @@ export interface FrameWalk {
   owners: Map<number, Frame | undefined>;
 }
 
-/** Walks `frames` in parallel (by frameId); `known` is every frame of the tab, to name the frames iframes show. */
-export async function walkFrames(page: PageContext, frames: Frame[], known: Frame[]): Promise<Map<string, FrameWalk>> {
+/**
+ * Walks `frames` in parallel (by frameId); `known` is every frame of the tab, to name the frames iframes show. Each
+ * walk returns its first `want` lines (null: all), which is all a page of the stitched outline can show of it.
+ */
+export async function walkFrames(
+  page: PageContext,
+  frames: Frame[],
+  known: Frame[],
+  want: number | null,
+): Promise<Map<string, FrameWalk>> {
   // Every walk starts from the same counter: refs of different frames differ by their prefix, and each world never re-mints.
   const start = page.refCounter.n;
   const outcomes = await perFrame(frames, async (frame) => {
-    const outline = await page.frames.call(frame, 'snapshotFrame', [refPrefix(frame), start]);
+    const outline = await page.frames.call(frame, 'snapshotFrame', [refPrefix(frame), start, want]);
     const owners = new Map<number, Frame | undefined>();
     await Promise.all(
       outline.owners.map(async ([, index]) =>

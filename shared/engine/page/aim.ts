@@ -79,8 +79,8 @@ export function aimPoint(element: Element, scroll: boolean | 'refuse'): AimPoint
     if (!hit) return `NOT_VISIBLE: ${what} is outside the visible area.`;
     if (__cm.composedContains(element, hit)) return '';
     // A label forwards its click to its control, so landing on the target's label is landing on the target.
-    const labels = (element as HTMLInputElement).labels;
-    if (labels && Array.from(labels).some((label) => __cm.composedContains(label, hit))) return '';
+    const labels = __cm.labelsOf(element);
+    if (labels.some((label) => __cm.composedContains(label, hit))) return '';
     if (__cm.composedContains(hit, element))
       return `OBSCURED: ${what} lets clicks through (pointer-events); ${__cm.describeElement(hit)} would get the click.`;
     return `OBSCURED: ${__cm.describeElement(hit)} covers ${what}.`;

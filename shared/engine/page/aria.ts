@@ -152,12 +152,9 @@ export function accessibleName(element: Element): string {
   if (label) return label;
   const tag = element.localName;
   const control = element as HTMLInputElement;
-  if (control.labels && control.labels.length > 0) {
-    const text = clean(
-      Array.from(control.labels)
-        .map((node) => textWithoutControls(node))
-        .join(' '),
-    );
+  const labels = __cm.labelsOf(element);
+  if (labels.length > 0) {
+    const text = clean(labels.map((node) => textWithoutControls(node)).join(' '));
     if (text) return text;
   }
   if (tag === 'input') {

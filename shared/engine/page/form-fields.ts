@@ -116,7 +116,7 @@ export function fillFields(...input: [...Element[], FillValue[]]): FieldResult[]
 
 /** A visible label of a form control, for controls styled by hiding the real input behind their label. */
 export function visibleLabel(element: Element): Element {
-  const labels = Array.from((element as HTMLInputElement).labels ?? []);
+  const labels = __cm.labelsOf(element);
   const label = labels.find(
     (candidate) => candidate.checkVisibility({ visibilityProperty: true }) && candidate.getClientRects().length > 0,
   );

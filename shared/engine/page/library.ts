@@ -14,6 +14,7 @@ import {
   visibleText,
   withoutCode,
 } from './text.js';
+import { labelsOf } from './labels.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { watchedPasswordField } from './password-watch.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
@@ -54,6 +55,7 @@ const FUNCTIONS = {
   snapshotOwner,
   snapshotBuild,
   snapshotRender,
+  labelsOf,
   isPasswordField,
   shownPasswordField,
   watchedPasswordField,

@@ -20,7 +20,7 @@ export function isPasswordField(element: Element): boolean {
     secret.test(input.getAttribute('aria-label') ?? '')
   )
     return true;
-  return Array.from(input.labels ?? []).some((label) => secret.test(label.textContent ?? ''));
+  return __cm.labelsOf(input).some((label) => secret.test(label.textContent ?? ''));
 }
 
 /**
@@ -37,7 +37,9 @@ export function shownPasswordField(
   for (const input of inputs) {
     if (!__cm.isPasswordField(input)) continue;
     if (!input.value && !input.checkVisibility({ visibilityProperty: true })) continue;
-    const label = Array.from(input.labels ?? [], (each) => each.textContent ?? '')
+    const label = __cm
+      .labelsOf(input)
+      .map((each) => each.textContent ?? '')
       .join(' ')
       .replace(/\s+/g, ' ')
       .trim();

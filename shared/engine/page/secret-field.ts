@@ -67,7 +67,7 @@ export function secretFieldName(field: HTMLInputElement | HTMLTextAreaElement): 
     (/^\S+$/.test(label) && isSecretName(label));
   const words = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
   // A label's own words: a textarea inside it holds its default value as text, which is the secret itself.
-  const labels = Array.from(field.labels ?? [], (label) => {
+  const labels = __cm.labelsOf(field).map((label) => {
     const copy = label.cloneNode(true) as Element;
     for (const inner of Array.from(copy.querySelectorAll('textarea, select, script, style'))) inner.remove();
     return words(copy.textContent);

@@ -21,6 +21,10 @@ export interface WalkContext {
   counter: { n: number };
   /** iframe elements met, in outline order. */
   owners: Element[];
+  /** Lines wanted: once this many are settled (and a page's worth of elements was walked), the walk may stop. */
+  want?: number;
+  /** The outline so far, set when the walk stopped early: an exact prefix of the whole outline's lines. */
+  early?: Outline;
 }
 
 export interface Outline {
@@ -32,6 +36,8 @@ export interface Outline {
 }
 
 export interface FrameOutline extends Outline {
+  /** How many lines the whole outline has; null when the walk stopped once it had the lines asked for. */
+  total: number | null;
   title: string;
   /** Id of this walk, to fetch its iframe elements with `snapshotOwner`. */
   walk: number;
@@ -39,18 +45,32 @@ export interface FrameOutline extends Outline {
   counter: number;
 }
 
-/** Walks the whole frame once and renders it; remembers the iframes met so the engine can map them to frames. */
-export function snapshotFrame(prefix: string, counter: number): FrameOutline {
-  const context: WalkContext = { prefix, counter: { n: counter }, owners: [] };
+/**
+ * Walks the frame and renders it, up to the first `want` lines (null: all of them); remembers the iframes met so the
+ * engine can map them to frames. Only those lines are returned; the total is counted when the walk went to the end.
+ */
+export function snapshotFrame(prefix: string, counter: number, want: number | null): FrameOutline {
+  const context: WalkContext = { prefix, counter: { n: counter }, owners: [], want: want ?? undefined };
   const root = document.body ?? document.documentElement;
-  const outline = __cm.snapshotRender(root ? __cm.snapshotBuild(root, context) : []);
+  const nodes = root ? __cm.snapshotBuild(root, context) : [];
+  const { lines, owners, cut } = context.early ?? __cm.snapshotRender(nodes);
+  const shown = want === null ? lines : lines.slice(0, want);
   // Kept per walk id so two overlapping snapshots of one frame cannot swap each other's iframes.
   const store = globalThis as unknown as { __cmWalks?: Map<number, Element[]>; __cmWalkId?: number };
   store.__cmWalks ??= new Map();
   const walk = (store.__cmWalkId = (store.__cmWalkId ?? 0) + 1);
   store.__cmWalks.set(walk, context.owners);
   store.__cmWalks.delete(walk - 8);
-  return { ...outline, title: document.title, walk, counter: context.counter.n };
+  return {
+    lines: shown,
+    // Every iframe met, shown or not: the engine counts the frames they show into the total.
+    owners,
+    cut,
+    total: context.early ? null : lines.length,
+    title: document.title,
+    walk,
+    counter: context.counter.n,
+  };
 }
 
 /** The iframe element behind owner `index` of walk `walk`. */
@@ -66,6 +86,8 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   const NAME_MAX = 100;
   const VALUE_MAX = 200;
   const OPTIONS_MAX = 30;
+  // Elements walked before an early stop: a page smaller than this is walked whole, its total counted.
+  const STOP_FLOOR = 5000;
   const SKIP = new Set([
     'script',
     'style',
@@ -141,11 +163,41 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   const onlyControls = (nodes: SnapshotNode[]): SnapshotNode[] =>
     nodes.flatMap((node) => (node.ref ? [node] : onlyControls(node.children ?? [])));
 
+  // Stopping early (context.want): the nodes being filled, outermost first, with what each has gathered so far.
+  const open: { node: SnapshotNode; children: SnapshotNode[] }[] = [];
+  const top: SnapshotNode[] = [];
+  // Walks inside a control gather its nested controls only: no stop inside them.
+  let nested = 0;
+  let visited = 0;
+  let nextCheck = Math.max(STOP_FLOOR, context.want ?? Infinity);
+  // Finished copies of a list's nodes; the innermost list's last text is left out, as more text may join it.
+  const settledCopy = (nodes: SnapshotNode[], innermost: boolean) =>
+    (innermost && nodes[nodes.length - 1]?.role === 'text' ? nodes.slice(0, -1) : nodes).flatMap((node) =>
+      node.role !== 'text' ? [node] : squash(node.text ?? '') ? [{ role: 'text', text: squash(node.text ?? '') }] : [],
+    );
+  // Renders what the walk has so far; keeps it and stops the walk when it holds `want` lines that the rest of the
+  // page cannot change (every open node already renders as a block of two or more lines, see snapshotRender).
+  const tryStop = () => {
+    nextCheck = visited + Math.max(64, visited >> 2);
+    const marked = new Set<SnapshotNode>();
+    let inner: SnapshotNode | undefined;
+    for (let depth = open.length - 1; depth >= 0; depth--) {
+      const { node, children } = open[depth]!;
+      inner = { ...node, children: [...settledCopy(children, !inner), ...(inner ? [inner] : [])] };
+      marked.add(inner);
+    }
+    const rendered = __cm.snapshotRender([...settledCopy(top, !inner), ...(inner ? [inner] : [])], marked);
+    if (rendered.settled && rendered.lines.length >= context.want!) context.early = rendered;
+  };
+
   const walkChildren = (element: Element, out: SnapshotNode[], textOn: boolean, state: State) => {
     for (const child of Array.from(__cm.flatChildren(element))) {
+      if (context.early) return;
       if (child.nodeType === Node.TEXT_NODE) {
         if (textOn) appendText(out, (child as Text).data);
       } else if (child.nodeType === Node.ELEMENT_NODE) {
+        if (visited >= nextCheck && nested === 0) tryStop();
+        if (context.early) return;
         visit(child as Element, out, state);
       }
     }
@@ -244,6 +296,7 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   // Our own pill is no part of the page.
   const ours = __cm.indicatorHost();
   const visit = (element: Element, out: SnapshotNode[], state: State): void => {
+    visited += 1;
     const tag = element.localName;
     if (
       SKIP.has(tag) ||
@@ -327,12 +380,16 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     } else if (NAMED_BY_CONTENT.has(role) || role === 'combobox') {
       // The name holds the text; only controls nested inside (a link in a heading) still need their own lines.
       if (element.querySelector(CONTROL_INSIDE)) {
-        const nested: SnapshotNode[] = [];
-        walkChildren(element, nested, false, { ...inner, quiet: true });
-        children = onlyControls(nested);
+        const controls: SnapshotNode[] = [];
+        nested += 1;
+        walkChildren(element, controls, false, { ...inner, quiet: true });
+        nested -= 1;
+        children = onlyControls(controls);
       }
     } else if (tag !== 'input' && tag !== 'textarea' && tag !== 'img' && tag !== 'svg' && contentShown) {
+      open.push({ node, children });
       walkChildren(element, children, visible && !quiet, inner);
+      open.pop();
       children = finish(children);
     }
     if (children.length > 0) node.children = children;
@@ -348,7 +405,6 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   };
 
   const parentPointer = root.parentElement ? getComputedStyle(root.parentElement).cursor === 'pointer' : false;
-  const out: SnapshotNode[] = [];
-  visit(root, out, { quiet: false, inControl: false, pointer: parentPointer });
-  return finish(out);
+  visit(root, top, { quiet: false, inControl: false, pointer: parentPointer });
+  return finish(top);
 }
