@@ -1,7 +1,7 @@
 // Snapshot walks of many frames at once: one in-page walk per frame, then each iframe line mapped to the frame it shows.
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
-import type { FrameOutline } from '../page/snapshot.js';
+import type { FrameOutline } from '../page/snapshot-frame.js';
 import { perFrame, refPrefix } from './per-frame.js';
 
 export interface FrameWalk {

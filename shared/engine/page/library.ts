@@ -2,7 +2,8 @@
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
 import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
-import { snapshotBuild, snapshotFrame, snapshotOwner } from './snapshot.js';
+import { snapshotBuild } from './snapshot.js';
+import { snapshotFrame, snapshotOwner } from './snapshot-frame.js';
 import { snapshotRender } from './snapshot-render.js';
 import {
   elementHtml,

@@ -1,5 +1,5 @@
 // In-page snapshot walker: one pass over a frame's flat tree (open shadow roots, slots) into outline nodes (rendered as
-// compact lines by snapshot-render.ts).
+// compact lines by snapshot-render.ts; a frame's walk is started by snapshot-frame.ts).
 
 /** One outline entry. Roles 'text' and 'options' carry `text`; every other role may carry a name, states, a ref, a value, children. */
 export interface SnapshotNode {
@@ -33,52 +33,6 @@ export interface Outline {
   owners: [number, number][];
   /** Whether a long text was cut short. */
   cut: boolean;
-}
-
-export interface FrameOutline extends Outline {
-  /** How many lines the whole outline has; null when the walk stopped once it had the lines asked for. */
-  total: number | null;
-  title: string;
-  /** Id of this walk, to fetch its iframe elements with `snapshotOwner`. */
-  walk: number;
-  /** The ref counter after this walk. */
-  counter: number;
-}
-
-/**
- * Walks the frame and renders it, up to the first `want` lines (null: all of them); remembers the iframes met so the
- * engine can map them to frames. Only those lines are returned; the total is counted when the walk went to the end.
- */
-export function snapshotFrame(prefix: string, counter: number, want: number | null): FrameOutline {
-  const context: WalkContext = { prefix, counter: { n: counter }, owners: [], want: want ?? undefined };
-  const root = document.body ?? document.documentElement;
-  const nodes = root ? __cm.snapshotBuild(root, context) : [];
-  const { lines, owners, cut } = context.early ?? __cm.snapshotRender(nodes);
-  const shown = want === null ? lines : lines.slice(0, want);
-  // Kept per walk id so two overlapping snapshots of one frame cannot swap each other's iframes.
-  const store = globalThis as unknown as { __cmWalks?: Map<number, Element[]>; __cmWalkId?: number };
-  store.__cmWalks ??= new Map();
-  const walk = (store.__cmWalkId = (store.__cmWalkId ?? 0) + 1);
-  store.__cmWalks.set(walk, context.owners);
-  store.__cmWalks.delete(walk - 8);
-  return {
-    lines: shown,
-    // Every iframe met, shown or not: the engine counts the frames they show into the total.
-    owners,
-    cut,
-    total: context.early ? null : lines.length,
-    title: document.title,
-    walk,
-    counter: context.counter.n,
-  };
-}
-
-/** The iframe element behind owner `index` of walk `walk`. */
-export function snapshotOwner(walk: number, index: number): Element {
-  const store = globalThis as unknown as { __cmWalks?: Map<number, Element[]> };
-  const owner = store.__cmWalks?.get(walk)?.[index];
-  if (!owner) throw new Error(`FRAME_NOT_FOUND: iframe ${index} of snapshot ${walk} is no longer known.`);
-  return owner;
 }
 
 /** Outline nodes for `root` and what it contains, skipping what is hidden and folding role-less wrappers into their parent. */
