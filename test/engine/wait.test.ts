@@ -36,10 +36,14 @@ describe('wait_for', () => {
   });
 
   it('waits for a selector to become visible, not merely present', async () => {
-    const { page } = await suite.browser.open(suite.server.url('wait-page.html?show=400'));
+    // The page shows #later only when told to, so a busy machine cannot show it before the first wait ends.
+    const { page } = await suite.browser.open(suite.server.url('wait-page.html'));
+    expect(await pageEval(page, "document.getElementById('later') !== null")).toBe(true);
     const early = await waitFor(page, { selector: '#later', timeout: 150 }, ctx);
     expect(early.data).toMatchObject({ matched: false });
-    const { value, ms } = await timed(waitFor(page, { selector: '#later' }, ctx));
+    const waiting = timed(waitFor(page, { selector: '#later' }, ctx));
+    await pageEval(page, "setTimeout(() => { document.getElementById('later').style.display = 'block'; }, 100)");
+    const { value, ms } = await waiting;
     expect(value.data).toMatchObject({ matched: true });
     expect(ms).toBeLessThan(5_000);
   });
