@@ -257,7 +257,9 @@ async function main(): Promise<void> {
     timings.print();
     console.log('\nby page size (pages of n elements: text, links, buttons, inputs in sections)\n');
     sizes.print();
-    console.log('\nCDP commands per call (in-process engine, fallback browser)\n');
+    console.log(
+      '\nCDP commands per call, and the engine time (in process, fallback browser; median of 21 steady calls)\n',
+    );
     (await roundTrips(server)).print();
     console.log(
       `\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`,

@@ -1,6 +1,7 @@
 // Where a call's time goes: every CDP command the engine sends for one tool call, counted, and grouped into the steps
 // that wait on each other (a step starts after the one before it answered), at each page size. Counts, not times:
-// they hold on a busy machine, and a count that grows with the page is the thing to fix.
+// they hold on a busy machine, and a count that grows with the page is the thing to fix. Beside them, the engine's own
+// time per call (in process, no MCP) and how much of it CDP was busy: the rest is the engine's JavaScript between steps.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { Operation } from '../../shared/protocol/operations.js';
 import type { FixtureServer } from '../../test/support/fixture-server.js';
 import { testServerHosts } from '../../test/support/test-policy.js';
-import { Table } from './measure.js';
+import { percentile, Table } from './measure.js';
 import { SIZES, sizedPage } from './sweep.js';
 
 interface Sent {
@@ -25,6 +26,8 @@ interface Sent {
 }
 
 // The second of each pair is the steady state: the first eval arms the script trail, the first click the focus emulation.
+// A steady call is repeated for its times; counts are the same each round.
+const REPEATS = 21;
 const CALLS: [Operation, Record<string, unknown>][] = [
   ['eval', { expression: 'document.title' }],
   ['eval', { expression: 'document.title' }],
@@ -36,7 +39,15 @@ const CALLS: [Operation, Record<string, unknown>][] = [
 ];
 
 export async function roundTrips(server: FixtureServer): Promise<Table> {
-  const table = new Table(['call', 'elements', 'CDP commands', 'steps', 'commands by method']);
+  const table = new Table([
+    'call',
+    'elements',
+    'CDP commands',
+    'steps',
+    'engine ms',
+    'CDP busy ms',
+    'commands by method',
+  ]);
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-trips-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
   const policy = () => policyFromFlags({ allow: [], trust: testServerHosts() });
@@ -49,11 +60,28 @@ export async function roundTrips(server: FixtureServer): Promise<Table> {
       await executor.run('navigate', { url: sizedPage(server, elements) }, ctx);
       const seen = new Set<string>();
       for (const [op, args] of CALLS) {
-        sent.length = 0;
-        await executor.run(op, args, ctx);
         const name = seen.has(op) ? op : `${op} (1st on page)`;
+        const walls: number[] = [];
+        const busy: number[] = [];
+        for (let round = 0; round < (seen.has(op) ? REPEATS : 1); round++) {
+          sent.length = 0;
+          const start = performance.now();
+          await executor.run(op, args, ctx);
+          const end = performance.now();
+          walls.push(end - start);
+          busy.push(busyMs(sent, end));
+        }
         seen.add(op);
-        table.add([name, elements.toLocaleString('en-US'), String(sent.length), String(steps(sent)), byMethod(sent)]);
+        const ms = (samples: number[]) => percentile(samples, 50).toFixed(2);
+        table.add([
+          name,
+          elements.toLocaleString('en-US'),
+          String(sent.length),
+          String(steps(sent)),
+          ms(walls),
+          ms(busy),
+          byMethod(sent),
+        ]);
       }
     }
   } finally {
@@ -100,6 +128,22 @@ function steps(sent: readonly Sent[]): number {
     answeredBy = entry.start >= answeredBy ? entry.end : Math.max(answeredBy, entry.end);
   }
   return count;
+}
+
+/**
+ * How long at least one command was in flight before the call returned (the union of the commands' intervals); a
+ * command the call did not wait for counts until the return.
+ */
+function busyMs(sent: readonly Sent[], returned: number): number {
+  let total = 0;
+  let until = -Infinity;
+  for (const entry of [...sent].sort((a, b) => a.start - b.start)) {
+    const end = Math.min(entry.end, returned);
+    if (end <= until) continue;
+    total += end - Math.max(entry.start, until);
+    until = end;
+  }
+  return total;
 }
 
 function byMethod(sent: readonly Sent[]): string {

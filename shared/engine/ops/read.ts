@@ -26,12 +26,12 @@ export async function getText(page: PageContext, args: GetTextArgs, _ctx: Operat
       shown.length > 1 || frame.ordinal !== 0
         ? `[frame ${frame.ordinal} ${urlWithoutQuery(frame.url)}${error === undefined ? '' : ` not readable: ${error}`}]\n`
         : '';
-    return { text: header + (value?.text ?? ''), total: header.length + (value?.total ?? 0) };
+    return { text: header + (value?.text ?? ''), total: header.length + (value?.total ?? 0), more: value?.more };
   });
   const separator = '\n\n';
   const text = parts.map((part) => part.text).join(separator);
   const total = parts.reduce((sum, part) => sum + part.total, 0) + separator.length * Math.max(0, parts.length - 1);
-  return capped({ text, total }, maxChars);
+  return capped(parts.some((part) => part.more) ? { text, total, more: true } : { text, total }, maxChars);
 }
 
 /** Outer HTML of one element, or of one frame's document (the main frame unless `frame`); password values masked. */
@@ -98,6 +98,12 @@ export function capped(
   next = 'raise maxChars, or read one part with a ref or selector',
 ): OperationResult {
   const text = slice.text.slice(0, maxChars);
+  // A big page's walk stops after what is shown: the rest is not counted, so reading its start stays fast.
+  if (slice.more)
+    return {
+      text: `${text}\n…truncated; more follows (not counted on a page this large; ${next}).`,
+      data: { chars: text.length, truncated: true, more: true },
+    };
   const more = slice.total - text.length;
   if (more <= 0) return { text, data: { chars: text.length } };
   return {

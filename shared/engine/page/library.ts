@@ -12,6 +12,7 @@ import {
   pageHtml,
   pageText,
   textMatches,
+  textWalk,
   visibleText,
   withoutCode,
 } from './text.js';
@@ -64,6 +65,7 @@ const FUNCTIONS = {
   isPaymentField,
   maskSecretFields,
   visibleText,
+  textWalk,
   pageText,
   elementText,
   pageHtml,

@@ -3,8 +3,10 @@ import type { QuerySpec } from './query.js';
 
 export interface TextSlice {
   text: string;
-  /** Length of the whole text before it was cut to the caller's maximum. */
+  /** Length of the whole text before it was cut to the caller's maximum; unknown when `more` (a walk that stopped). */
   total: number;
+  /** The walk stopped once it held more than the caller's maximum: there is more, not counted. */
+  more?: true;
   /** get_html: how many script and style bodies were left out. */
   omitted?: number;
 }
@@ -26,15 +28,51 @@ export interface FindAnswer {
  * which is most of the text on component-built sites. Blocks start new lines; table cells are tab-separated.
  */
 export function visibleText(root: Element): string {
+  return __cm.textWalk(root, Infinity).text;
+}
+
+/**
+ * visibleText that stops once it holds more than `enough` characters no later element can change, on a tree of more
+ * than a few thousand elements (a smaller one is read whole, its length counted): reading the start of a huge page
+ * then costs what the start costs, not a computed style for every element of it.
+ */
+export function textWalk(root: Element, enough: number): { text: string; stopped: boolean } {
+  // Elements walked before an early stop, as the snapshot's walk does.
+  const STOP_FLOOR = 5000;
   const skip = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'select', 'textarea', 'input']);
   // Most names come from a leaf holding only text ("Delete", "Row 377"): no styles to read, no tree to walk.
   if (root.childElementCount === 0 && !root.shadowRoot && root.localName !== 'slot' && !skip.has(root.localName)) {
-    return (root.textContent ?? '').replace(/\s+/g, ' ').trim();
+    return { text: (root.textContent ?? '').replace(/\s+/g, ' ').trim(), stopped: false };
   }
+  // Walked text as lines: spaces collapsed, cells tab-separated, blank lines dropped.
+  const tidy = (text: string) =>
+    text
+      .split('\n')
+      .map((line) =>
+        line
+          .replace(/ +/g, ' ')
+          .replace(/ ?\t ?/g, '\t')
+          .trim(),
+      )
+      .filter(Boolean)
+      .join('\n');
   const parts: string[] = [];
   const ours = __cm.indicatorHost();
+  let visited = 0;
+  let nextCheck = enough === Infinity ? Infinity : STOP_FLOOR;
+  let held = '';
+  const stop = {};
+  // The lines that are complete so far (text after the last line break may still grow), tidied; the walk ends once
+  // they are longer than asked.
+  const tryStop = () => {
+    nextCheck = visited + Math.max(64, visited >> 2);
+    const sofar = parts.join('');
+    held = tidy(sofar.slice(0, sofar.lastIndexOf('\n') + 1));
+    if (held.length > enough) throw stop;
+  };
   const walk = (element: Element) => {
     if (skip.has(element.localName) || element === ours) return;
+    if (++visited >= nextCheck) tryStop();
     if (element.localName === 'br') {
       parts.push('\n');
       return;
@@ -60,25 +98,23 @@ export function visibleText(root: Element): string {
     if (block) parts.push('\n');
     if (boxed) parts.push(' ');
   };
-  walk(root);
-  return parts
-    .join('')
-    .split('\n')
-    .map((line) =>
-      line
-        .replace(/ +/g, ' ')
-        .replace(/ ?\t ?/g, '\t')
-        .trim(),
-    )
-    .filter(Boolean)
-    .join('\n');
+  try {
+    walk(root);
+  } catch (error) {
+    if (error !== stop) throw error;
+    return { text: held, stopped: true };
+  }
+  return { text: tidy(parts.join('')), stopped: false };
 }
 
 /** The frame's visible text, shadow DOM included; none when the frame itself is hidden (a display:none iframe has a 0×0 viewport). */
 export function pageText(maxChars: number): TextSlice {
   const root = document.body ?? document.documentElement;
-  const text = root && (innerWidth > 0 || innerHeight > 0) ? __cm.visibleText(root) : '';
-  return { text: text.slice(0, maxChars), total: text.length };
+  const { text, stopped } =
+    root && (innerWidth > 0 || innerHeight > 0) ? __cm.textWalk(root, maxChars) : { text: '', stopped: false };
+  return stopped
+    ? { text: text.slice(0, maxChars), total: text.length, more: true }
+    : { text: text.slice(0, maxChars), total: text.length };
 }
 
 /**
