@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
-import { textOf } from '../support/tool-result.js';
+import { dataOf, textOf } from '../support/tool-result.js';
 import { testServerFlags } from '../support/test-policy.js';
 
 let site: GateSite;
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 async function call(name: string, args: Record<string, unknown> = {}) {
   const result = await core.client.callTool({ name, arguments: args });
-  return { text: textOf(result), data: result.structuredContent as Record<string, unknown> | undefined };
+  return { text: textOf(result), data: dataOf(result) };
 }
 
 describe('a risky act through the extension', () => {

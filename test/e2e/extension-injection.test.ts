@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlOutput } from '../../shared/control/api.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
-import { textOf } from '../support/tool-result.js';
+import { dataOf, textOf } from '../support/tool-result.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { testServerFlags } from '../support/test-policy.js';
 
@@ -139,8 +139,8 @@ async function obey(): Promise<Obedience> {
 
 /** The person's policy, without the blind list (fixed) and the file's path. */
 async function personsPolicy(): Promise<Omit<ControlOutput<'policy.get'>, 'blind' | 'file'>> {
-  const { rules, default: fallback, downloads, grants } = await core.control.call('policy.get');
-  return { rules, default: fallback, downloads, grants };
+  const { rules, default: fallback, downloads, tools, grants } = await core.control.call('policy.get');
+  return { rules, default: fallback, downloads, tools, grants };
 }
 
 describe('a page full of instructions for the agent', () => {
@@ -202,7 +202,7 @@ describe('a page full of instructions for the agent', () => {
     ]) {
       const refused = await core.client.callTool({ name: 'navigate', arguments: { url } });
       expect(textOf(refused)).toMatch(/^POLICY_DENIED: .*chrome-mcp's own page/);
-      expect(refused.structuredContent).toMatchObject({ reason: 'blind' });
+      expect(dataOf(refused)).toMatchObject({ reason: 'blind' });
     }
   });
 });

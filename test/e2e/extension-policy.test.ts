@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlInput } from '../../shared/control/api.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
-import { textOf, type CallResult } from '../support/tool-result.js';
+import { dataOf, textOf, type CallResult } from '../support/tool-result.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { testServerFlags } from '../support/test-policy.js';
 
@@ -59,7 +59,7 @@ function refusal(result: CallResult): {
   question?: unknown;
 } {
   expect(result.isError, textOf(result)).toBe(true);
-  return result.structuredContent ?? {};
+  return dataOf(result) ?? {};
 }
 
 describe('a matrix of standing rules × tool classes on the watched site', () => {

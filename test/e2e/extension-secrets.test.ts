@@ -9,7 +9,7 @@ import { AUDIT_FILE } from '../../electron/core/control/audit-log.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { buildSecretPage } from '../support/secret-page.js';
-import { textOf } from '../support/tool-result.js';
+import { dataOf, textOf } from '../support/tool-result.js';
 import { testServerFlags } from '../support/test-policy.js';
 
 const SECRETS = buildSecretPage();
@@ -41,7 +41,7 @@ async function readAll(reads: Read[], failing: string[] = []): Promise<string> {
   for (const [name, args] of reads) {
     const result = await core.client.callTool({ name, arguments: args });
     if (!failing.includes(name)) expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
-    seen.push(`${name} →\n${textOf(result)}\n${JSON.stringify(result.structuredContent ?? {})}`);
+    seen.push(`${name} →\n${textOf(result)}\n${JSON.stringify(dataOf(result) ?? {})}`);
   }
   return seen.join('\n\n');
 }

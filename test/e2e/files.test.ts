@@ -12,7 +12,7 @@ import { createControlClient, loopbackOrigin, type ControlClient } from '../../s
 import { MAX_FILE_BYTES } from '../../shared/protocol/operations.js';
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { registerTestServerPort, TEST_POLICY_FLAGS } from '../support/test-policy.js';
-import { textOf, type CallResult } from '../support/tool-result.js';
+import { dataOf, textOf, type CallResult } from '../support/tool-result.js';
 import { startMcpBackend } from '../support/mcp-backends.js';
 
 const SECRET = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
@@ -258,7 +258,7 @@ describe.each([
     const result = await ok('download', { url: `${origin}/notes.txt` });
     expect(textOf(result)).toContain('first lines:\nnotes\nkey sk_live_');
     expect(textOf(result)).not.toContain(SECRET);
-    expect(JSON.stringify(result.structuredContent)).not.toContain(SECRET);
+    expect(JSON.stringify(dataOf(result) ?? {})).not.toContain(SECRET);
     expect(readFileSync(join(downloads, 'notes.txt'), 'utf8')).toContain(SECRET);
   });
 

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { isLoopback, listeningSockets } from '../support/listening-sockets.js';
 import { processesMentioning } from '../support/processes.js';
-import { textOf } from '../support/tool-result.js';
+import { dataOf, textOf } from '../support/tool-result.js';
 import { runWholeTask } from '../support/whole-task.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
@@ -172,7 +172,7 @@ describe('chrome-mcp over stdio', () => {
     expect(textOf(result)).toMatch(
       /^PASSWORD_FIELD: eval refused: frame f0 \S+\/guard-login\.html shows a password field \(label "Password"\)/,
     );
-    expect(`${textOf(result)}${JSON.stringify(result.structuredContent ?? {})}`).not.toContain('Planted-Pw-7q2Xv');
+    expect(`${textOf(result)}${JSON.stringify(dataOf(result) ?? {})}`).not.toContain('Planted-Pw-7q2Xv');
     expect(protocolErrors).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
 import { ERROR_CODES, ToolError } from '../../shared/protocol/errors.js';
 import type { OperationContext } from '../../shared/protocol/operations.js';
-import { textOf } from '../support/tool-result.js';
+import { dataOf, textOf } from '../support/tool-result.js';
 import { closeServers, connect, IDLE, inputs, UNPAIRED, type Step } from './support/scripted-server.js';
 
 afterEach(closeServers);
@@ -81,7 +81,7 @@ describe('errors', () => {
     expect(logged.join('\n')).toMatch(/tabs failed: TypeError: boom\n\s+at /);
   });
 
-  it("keeps an error's data as structuredContent", async () => {
+  it("keeps an error's data under _meta, not as structuredContent", async () => {
     const { client } = await connect(
       {
         batch: async () => {
@@ -93,7 +93,19 @@ describe('errors', () => {
       ['extra'],
     );
     const result = await client.callTool({ name: 'batch', arguments: { steps: [{ tool: 'tabs' }] } });
-    expect(result.structuredContent).toEqual({ code: 'BATCH_STEP_FAILED', step: 2 });
+    expect(result.structuredContent).toBeUndefined();
+    expect(dataOf(result)).toEqual({ code: 'BATCH_STEP_FAILED', step: 2 });
+  });
+
+  it('answers an error of a tool with an output schema as an error result to a client that listed the tools', async () => {
+    // The SDK's client checks any structuredContent against the success schema it listed, an error's too. The core's
+    // own site check refuses this one, with data (the question it asked).
+    const { client } = await connect();
+    expect((await client.listTools()).tools.find((tool) => tool.name === 'tab_new')?.outputSchema).toBeDefined();
+    const result = await client.callTool({ name: 'tab_new', arguments: { url: 'https://example.com/' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^DOMAIN_CONFIRMATION_REQUIRED: The person has not decided about example\.com yet/);
+    expect(dataOf(result)).toMatchObject({ code: 'DOMAIN_CONFIRMATION_REQUIRED' });
   });
 });
 

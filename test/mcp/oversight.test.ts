@@ -16,7 +16,7 @@ import { policyFromFlags } from '../../shared/policy/flags.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../shared/protocol/operations.js';
 import { makeHub, tempDataDirs } from '../control/support.js';
-import { textOf } from '../support/tool-result.js';
+import { dataOf, textOf } from '../support/tool-result.js';
 
 const SITE = 'https://shop.example/cart';
 const PAY_CARD = {
@@ -111,7 +111,7 @@ async function connect(
   clients.push(client);
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = await client.callTool({ name, arguments: args });
-    return { text: textOf(result), isError: result.isError === true, data: result.structuredContent };
+    return { text: textOf(result), isError: result.isError === true, data: dataOf(result) };
   };
   return { hub, executor, call, dataDir, client };
 }

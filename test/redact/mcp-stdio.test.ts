@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { textOf, type CallResult } from '../support/tool-result.js';
+import { dataOf, textOf, type CallResult } from '../support/tool-result.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { ALL_CAPS } from '../support/all-caps.js';
 
@@ -62,7 +62,7 @@ afterAll(async () => {
 
 /** Everything the model would see of a result: its text blocks and its structured data. */
 function seen(result: CallResult): string {
-  return `${textOf(result)}\n${JSON.stringify(result.structuredContent ?? {})}`;
+  return `${textOf(result)}\n${JSON.stringify(dataOf(result) ?? {})}`;
 }
 
 describe('a page of planted secrets, read through the real MCP server', () => {

@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ALL_CAPS } from './all-caps.js';
 import type { ExtensionBrowser } from './extension-browser.js';
 import { startLinkedCore } from './linked-core.js';
-import { textOf, type CallResult } from './tool-result.js';
+import { dataOf, textOf, type CallResult } from './tool-result.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 
@@ -66,7 +66,7 @@ export async function startMcp(backend: Backend, rules: PolicyRule[]): Promise<M
   return {
     async call(name, args = {}) {
       const result = await started.result(name, args);
-      return { text: textOf(result), isError: result.isError === true, data: result.structuredContent };
+      return { text: textOf(result), isError: result.isError === true, data: dataOf(result) };
     },
     async close() {
       await started.close();

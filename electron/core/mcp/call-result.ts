@@ -1,5 +1,5 @@
 // Operation results and errors → MCP tool results: terse text, an image block for screenshots, and for a tool that
-// declares an output shape, its data as structuredContent.
+// declares an output shape, its data as structuredContent; an error's data under _meta.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { ToolError } from '../../../shared/protocol/errors.js';
@@ -23,6 +23,13 @@ export function toCallResult(result: OperationResult, output?: z.ZodObject): Cal
   return { content, structuredContent: parsed.data as Record<string, unknown> };
 }
 
+/**
+ * Where an error's data goes: `_meta`, never structuredContent. The SDK's client checks any structuredContent against
+ * the tool's success schema, errors too (typescript-sdk #1943), so error data there would turn a clear refusal into a
+ * protocol error in every client that listed the tools first.
+ */
+export const ERROR_META = 'chrome-mcp/error';
+
 /** `CODE: cause` then `Next: step`; the step line is dropped when it would only repeat the cause. */
 export function toErrorResult(error: ToolError): CallToolResult {
   const text =
@@ -30,7 +37,7 @@ export function toErrorResult(error: ToolError): CallToolResult {
       ? `${error.code}: ${error.message}`
       : `${error.code}: ${error.message}\nNext: ${error.next}`;
   const result: CallToolResult = { isError: true, content: [{ type: 'text', text }] };
-  if (error.data) result.structuredContent = { code: error.code, ...error.data };
+  if (error.data) result._meta = { [ERROR_META]: { code: error.code, ...error.data } };
   return result;
 }
 
@@ -41,5 +48,6 @@ export function redactCallResult(result: CallToolResult): CallToolResult {
   );
   const redacted: CallToolResult = { ...result, content };
   if (result.structuredContent) redacted.structuredContent = redactValue(result.structuredContent);
+  if (result._meta) redacted._meta = redactValue(result._meta);
   return redacted;
 }
