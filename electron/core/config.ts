@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { policyFromFlags, type PolicyFlags } from '../../shared/policy/flags.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
-import { TOOL_CAPS, type ToolCap } from '../../shared/tools/define.js';
+import { TOOL_CAPS, type ToolCap } from '../../shared/policy/tool-caps.js';
 import type { BrowserChoice } from './backend/backend-manager.js';
 import { VERSION } from './version.js';
 import { type FileFolders, fileFolders } from './files/folders.js';

@@ -26,7 +26,7 @@ import { createBridgeAuth, type PairingAuth } from './pairing/bridge-auth.js';
 import { BridgeStateFile } from './pairing/bridge-state.js';
 import { ensurePrivateDir } from './pairing/private-files.js';
 import { SecretStore } from './pairing/secret-store.js';
-import type { ToolCap } from '../../shared/tools/define.js';
+import type { ToolCap } from '../../shared/policy/tool-caps.js';
 
 export interface Core {
   executor: Executor;

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readCoreFile } from '../core/host/core-file.js';
 import { greetCore } from '../core/host/handshake.js';
 import type { Log } from '../core/log.js';
-import type { ToolCap } from '../../shared/tools/define.js';
+import type { ToolCap } from '../../shared/policy/tool-caps.js';
 
 export interface RelayOptions {
   dataDir: string;

@@ -1,9 +1,10 @@
-// Allowed sites: the person's standing rules (add, change level, remove), the default for other sites and the
-// downloads switch — each change is one `policy.set`, applied at once — and, read-only, this run's grants and the
-// built-in blind list no rule reaches past.
+// Allowed sites: the person's standing rules (add, change level, remove), the default for other sites, the
+// downloads switch and the opt-in tool sets — each change is one `policy.set`, applied at once — and, read-only, this
+// run's grants and the built-in blind list no rule reaches past.
 import { useState } from 'react';
 import type { PolicyEdit, PolicyView } from '../../shared/control/policy-view.js';
 import { RULE_LEVELS, type RuleLevel } from '../../shared/policy/levels.js';
+import { TOOL_CAPS, type ToolCap } from '../../shared/policy/tool-caps.js';
 import type { RuleText } from '../../shared/policy/transfer.js';
 import { useLive } from '../live/use-live.js';
 import { Card, Problem } from '../parts.js';
@@ -16,6 +17,13 @@ const LEVEL_MEANING: Record<RuleLevel, string> = {
   trusted: 'trusted: also run scripts; risky acts are not held',
 };
 
+// What each opt-in set adds, in the words of what the agent could then do (the README's tool table lists them all).
+const TOOL_SET_MEANING: Record<ToolCap, string> = {
+  files: 'Files: save downloads into the app’s folder and read them',
+  devtools: 'Developer tools: console, network, mocks and replays, an app’s API, inspect, sources, performance',
+  extra: 'More page tools: frames, HTML, links, drag, select, scroll, resize, batches, switching tabs',
+};
+
 export function SitesScreen() {
   const policy = useLive((client) => client.call('policy.get'), ['policy']);
   const save = usePolicyEdit(policy);
@@ -24,6 +32,10 @@ export function SitesScreen() {
   // Read from the event now: React puts a controlled input back to the shown value as soon as the handler returns.
   const setDefault = (value: PolicyEdit['default']) => save.apply(() => ({ default: value }));
   const setDownloads = (downloads: boolean) => save.apply(() => ({ downloads }));
+  const setToolSet = (set: ToolCap, on: boolean) =>
+    save.apply((latest) => ({
+      tools: TOOL_CAPS.filter((each) => (each === set ? on : latest.tools.includes(each))),
+    }));
 
   return (
     <div className="screen">
@@ -57,6 +69,22 @@ export function SitesScreen() {
           />
           Let the agent download files
         </label>
+      </Card>
+      <Card title="Tools the agent may use">
+        <p className="quiet">
+          Most sessions need only the default tools, and every tool listed costs the model tokens on each turn. Switch a
+          set on and connected agents see it at once.
+        </p>
+        {TOOL_CAPS.map((set) => (
+          <label className="row switch" key={set}>
+            <input
+              type="checkbox"
+              checked={view.tools.includes(set)}
+              onChange={(event) => void setToolSet(set, event.target.checked)}
+            />
+            <span>{TOOL_SET_MEANING[set]}</span>
+          </label>
+        ))}
       </Card>
       <ReadOnly view={view} />
     </div>

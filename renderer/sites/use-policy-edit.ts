@@ -23,6 +23,7 @@ export function usePolicyEdit(policy: Live<PolicyView>): Action & { apply(edit: 
           rules: view.rules,
           default: view.default,
           downloads: view.downloads,
+          tools: view.tools,
           ...edit(view),
         });
         latest.current = saved;

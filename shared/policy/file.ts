@@ -5,6 +5,7 @@ import { PolicyFormatError } from './format-error.js';
 import { RULE_LEVELS } from './levels.js';
 import { parseSitePattern } from './pattern.js';
 import { DEFAULT_POLICY, type Policy } from './policy.js';
+import { TOOL_CAPS } from './tool-caps.js';
 
 const sitePattern = z.string().transform((text, ctx) => {
   try {
@@ -27,7 +28,16 @@ export const PolicyFileSchema = z.strictObject({
   rules: z.array(rule).default([]),
   default: z.enum(['ask', 'blocked']).default(DEFAULT_POLICY.default),
   downloads: z.boolean().default(DEFAULT_POLICY.downloads),
+  tools: toolSets().default([]),
 });
+
+/** Opt-in tool sets, each named once. */
+export function toolSets() {
+  return z
+    .array(z.enum(TOOL_CAPS))
+    .max(TOOL_CAPS.length)
+    .refine((sets) => new Set(sets).size === sets.length, 'names a tool set twice');
+}
 
 /** Parses a policy file's text; throws PolicyFormatError listing every problem by line or field. */
 export function parsePolicyFile(text: string): Policy {

@@ -2,6 +2,7 @@
 import { rank, type DefaultLevel, type RuleLevel } from './levels.js';
 import { patternMatches, specificity, type SitePattern } from './pattern.js';
 import type { Site } from './site.js';
+import type { ToolCap } from './tool-caps.js';
 
 export interface Rule {
   site: SitePattern;
@@ -18,11 +19,13 @@ export interface Policy {
   default: DefaultLevel;
   /** Downloads stay off until the person turns them on (seed 000 safe default). */
   downloads: boolean;
+  /** The opt-in tool sets the person switched on: every MCP session lists them, besides any a flag adds. */
+  tools: readonly ToolCap[];
   /** chrome-mcp's own UI origins (the loopback control page), blind like the built-in list; set by the core, never by the file. */
   self: readonly SitePattern[];
 }
 
-export const DEFAULT_POLICY: Policy = { rules: [], grants: [], default: 'ask', downloads: false, self: [] };
+export const DEFAULT_POLICY: Policy = { rules: [], grants: [], default: 'ask', downloads: false, tools: [], self: [] };
 
 export interface Standing {
   level: RuleLevel | DefaultLevel;

@@ -6,6 +6,7 @@ import { PolicyFormatError } from './format-error.js';
 import { RULE_LEVELS } from './levels.js';
 import { patternText } from './pattern.js';
 import type { Policy, Rule } from './policy.js';
+import { toolSets } from './file.js';
 
 const MAX_RULES = 2_000;
 
@@ -17,6 +18,7 @@ export const PolicyTransferSchema = z.strictObject({
   grants: z.array(RuleTextSchema).max(MAX_RULES),
   default: z.enum(['ask', 'blocked']),
   downloads: z.boolean(),
+  tools: toolSets(),
   self: z.array(z.string().min(1).max(300)).max(16),
 });
 export type PolicyTransfer = z.infer<typeof PolicyTransferSchema>;
@@ -31,6 +33,7 @@ export function policyToTransfer(policy: Policy): PolicyTransfer {
     grants: policy.grants.map(ruleToText),
     default: policy.default,
     downloads: policy.downloads,
+    tools: [...policy.tools],
     self: policy.self.map(patternText),
   };
 }
@@ -57,6 +60,7 @@ export function policyFromTransfer(transfer: PolicyTransfer): Policy {
     grants: rulesFromText(transfer.grants, 'grants'),
     default: transfer.default,
     downloads: transfer.downloads,
+    tools: transfer.tools,
     self: rulesFromText(
       transfer.self.map((site) => ({ site, level: 'blocked' as const })),
       'self',

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { AccessLevel, PolicyLevel } from '../policy/levels.js';
 import type { Operation } from '../protocol/operations.js';
+import type { ToolCap } from '../policy/tool-caps.js';
 
 /** Operations the core answers itself, never a backend: they concern the core and the person, not a page. */
 export const CORE_OPERATIONS = ['status', 'plan', 'ask', 'downloads'] as const;
@@ -13,13 +14,6 @@ export function isCoreOperation(op: string): op is CoreOperation {
 }
 
 export type ToolCategory = 'session' | 'tabs' | 'navigation' | 'read' | 'act' | 'scripts' | 'files' | 'devtools';
-
-/**
- * Opt-in capabilities: a tool that names one is listed and callable only when the person or a flag switches it on
- * (`--caps`), so the schema a model pays for on every turn stays small. A tool naming none is in the default set.
- */
-export const TOOL_CAPS = ['files', 'devtools', 'extra'] as const;
-export type ToolCap = (typeof TOOL_CAPS)[number];
 
 // Traits that depend on the call are methods: their argument is the call's arguments as the tool's own schema parsed
 // them (a method, so an entry still widens to ToolDefinition while its own methods see its own argument type).

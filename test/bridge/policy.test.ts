@@ -26,6 +26,7 @@ const RICH: Policy = {
   grants: [{ site: parseSitePattern('[::1]:8080'), level: 'act' }],
   default: 'blocked',
   downloads: true,
+  tools: ['devtools', 'files'],
   self: [parseSitePattern('http://127.0.0.1:38018')],
 };
 

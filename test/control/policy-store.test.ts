@@ -55,6 +55,7 @@ describe('policy store', () => {
       ],
       default: 'blocked',
       downloads: true,
+      tools: [],
     });
     expect(parsePolicyFile(text)).toEqual({ ...store.current(), grants: [], self: [] });
     const reopened = new PolicyStore({ file });

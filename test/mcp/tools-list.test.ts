@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../electron/core/mcp/agent-registry.js';
 import { CATALOG } from '../../shared/tools/catalog.js';
-import { TOOL_CAPS, type ToolDefinition } from '../../shared/tools/define.js';
+import { type ToolDefinition } from '../../shared/tools/define.js';
+import { TOOL_CAPS } from '../../shared/policy/tool-caps.js';
 import { textOf } from '../support/tool-result.js';
 import { closeServers, connect, IDLE, inputs } from './support/scripted-server.js';
 
@@ -50,7 +51,7 @@ describe('opt-in capabilities', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toBe(
       'TOOL_OFF: get_html is in the opt-in "extra" tools, which are off.\n' +
-        'Next: Ask the person to start chrome-mcp with --caps extra, or do without get_html.',
+        'Next: Ask the person to switch on the "extra" tools in chrome-mcp\'s Allowed sites screen (or start it with --caps extra), or do without get_html.',
     );
     expect(off.executor.calls).toEqual([]);
 

@@ -39,9 +39,17 @@ describe('parsePolicyFile', () => {
     expect(outcome(evaluatePolicy('https://other.org/', 'read', policy))).toBe('blocked');
   });
 
-  it('fills the safe defaults: ask for unknown sites, downloads off, no rules', () => {
+  it('fills the safe defaults: ask for unknown sites, downloads off, no opt-in tools, no rules', () => {
     const policy = parsePolicyFile('{"version": 1}');
-    expect(policy).toEqual({ rules: [], grants: [], default: 'ask', downloads: false, self: [] });
+    expect(policy).toEqual({ rules: [], grants: [], default: 'ask', downloads: false, tools: [], self: [] });
+  });
+
+  it('takes opt-in tool sets, each once, and refuses one it does not know', () => {
+    expect(parsePolicyFile('{"version": 1, "tools": ["devtools", "files"]}').tools).toEqual(['devtools', 'files']);
+    expect(() => parsePolicyFile('{"version": 1, "tools": ["all"]}')).toThrow(/tools\[0\]/);
+    expect(() => parsePolicyFile('{"version": 1, "tools": ["files", "files"]}')).toThrow(
+      /tools: names a tool set twice/,
+    );
   });
 
   it('points at the line and column of a JSON typo', () => {

@@ -87,4 +87,18 @@ describe('allowed sites', () => {
     expect(await run.call('navigate', { url: `${fixtures.crossOrigin}/nav-second.html` })).toMatch(/^POLICY_DENIED: /);
     expect(run.errors).toEqual([]);
   });
+
+  it('switches opt-in tool sets on and off, one at a time', async () => {
+    // What the agent's client then lists is test/e2e/tool-sets.test.ts; this run lists every set by flag anyway.
+    const { page } = run;
+    await page.getByLabel(/^Developer tools: console, network/).click();
+    await expect.poll(async () => (await run.control.call('policy.get')).tools).toEqual(['devtools']);
+    await page.getByLabel(/^Files: /).click();
+    await expect.poll(async () => (await run.control.call('policy.get')).tools).toEqual(['files', 'devtools']);
+    await run.shot('allowed-sites-tools');
+    await page.getByLabel(/^Developer tools: /).click();
+    await expect.poll(async () => (await run.control.call('policy.get')).tools).toEqual(['files']);
+    expect(await page.getByLabel(/^More page tools: /).isChecked()).toBe(false);
+    expect(run.errors).toEqual([]);
+  });
 });

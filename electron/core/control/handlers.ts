@@ -96,7 +96,7 @@ export function controlHandlers({
 }
 
 function policyView(store: PolicyStore): PolicyView {
-  const { rules, grants, default: fallback, downloads } = policyToTransfer(store.current());
+  const { rules, grants, default: fallback, downloads, tools } = policyToTransfer(store.current());
   const blind = Object.fromEntries(Object.entries(BLIND_SITES).map(([group, sites]) => [group, [...sites]]));
-  return { rules, default: fallback, downloads, grants, blind, file: store.file };
+  return { rules, default: fallback, downloads, tools, grants, blind, file: store.file };
 }

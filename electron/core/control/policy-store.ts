@@ -8,6 +8,7 @@ import { PolicyFormatError } from '../../../shared/policy/format-error.js';
 import type { DefaultLevel } from '../../../shared/policy/levels.js';
 import { patternText, type SitePattern } from '../../../shared/policy/pattern.js';
 import { DEFAULT_POLICY, type Policy, type Rule } from '../../../shared/policy/policy.js';
+import type { ToolCap } from '../../../shared/policy/tool-caps.js';
 import { ruleToText, rulesFromText, type RuleText } from '../../../shared/policy/transfer.js';
 import { writeFileAtomic } from '../pairing/private-files.js';
 import { notifyAll } from './notify.js';
@@ -32,6 +33,8 @@ export interface StandingEdit {
   rules: readonly RuleText[];
   default: DefaultLevel;
   downloads: boolean;
+  /** Absent: the opt-in tool sets stay as they are. */
+  tools?: readonly ToolCap[];
 }
 
 export class PolicyStore {
@@ -62,7 +65,13 @@ export class PolicyStore {
   setStanding(edit: StandingEdit): Policy {
     const rules = rulesFromText(edit.rules);
     return this.commit(
-      { ...this.policy, rules, default: edit.default, downloads: edit.downloads },
+      {
+        ...this.policy,
+        rules,
+        default: edit.default,
+        downloads: edit.downloads,
+        tools: edit.tools ?? this.policy.tools,
+      },
       { kind: 'standing' },
       true,
     );
@@ -111,13 +120,14 @@ export class PolicyStore {
       rules: policy.rules.map(ruleToText),
       default: policy.default,
       downloads: policy.downloads,
+      tools: policy.tools,
     };
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`);
   }
 }
 
-function loadStanding(file: string, required: boolean): Pick<Policy, 'rules' | 'default' | 'downloads'> {
+function loadStanding(file: string, required: boolean): Pick<Policy, 'rules' | 'default' | 'downloads' | 'tools'> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

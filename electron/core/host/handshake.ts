@@ -5,7 +5,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
-import { TOOL_CAPS, type ToolCap } from '../../../shared/tools/define.js';
+import { TOOL_CAPS, type ToolCap } from '../../../shared/policy/tool-caps.js';
 import { sameSecret } from '../bridge/secret-compare.js';
 import { type FirstLineLimits, readFirstLine } from './first-line.js';
 

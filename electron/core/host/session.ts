@@ -2,7 +2,7 @@
 // server instance (so its own clientInfo names it in the activity and audit logs) over the shared core.
 import type { Socket } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ToolCap } from '../../../shared/tools/define.js';
+import type { ToolCap } from '../../../shared/policy/tool-caps.js';
 import type { Log } from '../log.js';
 import { buildServer, type ServerDeps } from '../mcp/build-server.js';
 import { admitRelay } from './handshake.js';

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { cleanClientName } from '../../../shared/control/mcp-clients.js';
 import { CATALOG, toolByName } from '../../../shared/tools/catalog.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type { ToolCap, ToolDefinition } from '../../../shared/tools/define.js';
+import type { ToolDefinition } from '../../../shared/tools/define.js';
+import type { ToolCap } from '../../../shared/policy/tool-caps.js';
 import type { Core } from '../core.js';
 import type { Log } from '../log.js';
 import { VERSION } from '../version.js';
@@ -39,7 +40,7 @@ function annotationsOf(tool: ToolDefinition): ToolAnnotations {
 /** A tool in an opt-in capability the session did not switch on: not listed, and refused by name if called anyway. */
 function offError(name: string, cap: ToolCap): ToolError {
   return new ToolError('TOOL_OFF', `${name} is in the opt-in "${cap}" tools, which are off.`, {
-    next: `Ask the person to start chrome-mcp with --caps ${cap}, or do without ${name}.`,
+    next: `Ask the person to switch on the "${cap}" tools in chrome-mcp's Allowed sites screen (or start it with --caps ${cap}), or do without ${name}.`,
   });
 }
 
@@ -66,7 +67,9 @@ function firstOff(
  * capabilities it lists besides the core's own (a relay asks for its client's).
  */
 export function buildServer(deps: ServerDeps, agent: string, caps: readonly ToolCap[] = []): McpServer {
-  const enabled = new Set([...(deps.caps ?? []), ...caps]);
+  // The flags' and the client's sets are fixed for the session; the person's (the policy's `tools`) may change in it.
+  const enabledNow = (): ReadonlySet<ToolCap> =>
+    new Set([...(deps.caps ?? []), ...caps, ...deps.control.policy().tools]);
   // Per session: what one client's model learns of it says nothing about another's.
   const voiceMark = newVoiceMark();
   const instructions = voiceInstructions(voiceMark);
@@ -79,10 +82,9 @@ export function buildServer(deps: ServerDeps, agent: string, caps: readonly Tool
     elicitor: mcpElicitor(server.server),
     agent,
     voiceMark,
-    devtools: enabled.has('devtools'),
+    devtools: () => enabledNow().has('devtools'),
   });
   const entries = CATALOG.map((definition: ToolDefinition) => {
-    const off = definition.cap !== undefined && !enabled.has(definition.cap);
     const registered = server.registerTool(
       definition.name,
       {
@@ -92,7 +94,7 @@ export function buildServer(deps: ServerDeps, agent: string, caps: readonly Tool
         annotations: annotationsOf(definition),
       },
       async (args, extra) => {
-        const refused = firstOff(definition, args, enabled);
+        const refused = firstOff(definition, args, enabledNow());
         return refused ? toErrorResult(refused) : dispatch(definition, args, extra);
       },
     );
@@ -106,12 +108,38 @@ export function buildServer(deps: ServerDeps, agent: string, caps: readonly Tool
         ...(definition.output ? { outputSchema: toolOutputSchema(definition.output) } : {}),
         annotations: annotationsOf(definition),
       });
-    return { registered, list, off };
+    return { definition, registered, list };
   });
   // Our own tools/list: the SDK's would publish the pass-through schema. This one publishes the catalog's,
   // compacted, because the model pays for these bytes on every turn; enable/disable still apply.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: entries.filter(({ registered, off }) => registered.enabled && !off).map(({ list }) => list()),
-  }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    const enabled = enabledNow();
+    return {
+      tools: entries
+        .filter(({ definition, registered }) => registered.enabled && (!definition.cap || enabled.has(definition.cap)))
+        .map(({ list }) => list()),
+    };
+  });
+  announceToolSetChanges(server, deps, enabledNow);
   return server;
+}
+
+/**
+ * The person switching a tool set on or off in the panel reaches every open session at once: MCP's list_changed
+ * notification makes its client list the tools again. Heard until the server closes.
+ */
+function announceToolSetChanges(server: McpServer, deps: ServerDeps, enabledNow: () => ReadonlySet<ToolCap>): void {
+  const key = () => [...enabledNow()].sort().join(',');
+  let listed = key();
+  const stop = deps.control.onPolicyChange(() => {
+    const now = key();
+    if (now === listed) return;
+    listed = now;
+    if (server.isConnected()) server.sendToolListChanged();
+  });
+  const close = server.close.bind(server);
+  server.close = async () => {
+    stop();
+    await close();
+  };
 }

@@ -40,8 +40,8 @@ export interface SessionDeps {
   agent: string;
   /** This session's mark on the person's words (person-voice.ts), announced in its server's instructions. */
   voiceMark: string;
-  /** It lists the DevTools tools, so the engine captures what its tabs do for them to read. */
-  devtools?: boolean;
+  /** It lists the DevTools tools now, so the engine captures what its tabs do for them to read. */
+  devtools?(): boolean;
 }
 
 export type Dispatch = (
@@ -67,7 +67,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
     extra: CallExtra,
     signal: AbortSignal,
   ): Promise<OperationResult> => {
-    const agent = { id: session.agent, live: deps.agents.live(), ...(session.devtools ? { devtools: true } : {}) };
+    const agent = { id: session.agent, live: deps.agents.live(), ...(session.devtools?.() ? { devtools: true } : {}) };
     if (isCoreOperation(tool.op))
       return runCoreTool(
         tool.op,

@@ -8,7 +8,7 @@ import { buildServer } from '../../../electron/core/mcp/build-server.js';
 import type { FallbackState } from '../../../electron/core/fallback/fallback-executor.js';
 import { type StatusInputs, statusReport } from '../../../electron/core/mcp/status.js';
 import type { Executor, Operation, OperationContext, OperationResult } from '../../../shared/protocol/operations.js';
-import type { ToolCap } from '../../../shared/tools/define.js';
+import type { ToolCap } from '../../../shared/policy/tool-caps.js';
 import { makeHub, tempDataDirs } from '../../control/support.js';
 import { TEST_POLICY } from '../../support/test-policy.js';
 
