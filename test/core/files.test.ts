@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fileNameOf } from '../../electron/core/files/file-name.js';
 import { fileFolders, prepareFolders } from '../../electron/core/files/folders.js';
 import { saveDownload } from '../../electron/core/files/save-download.js';
+import { readUploads } from '../../electron/core/files/upload-bytes.js';
 import { resolveUploadPaths } from '../../electron/core/files/upload-paths.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 
@@ -57,8 +58,28 @@ describe('download names', () => {
     [{ name: 'a\u0000b\u001fc<>|.txt' }, 'a_b_c___.txt'],
     [{ url: 'https://x.example/files/report%201.csv?x=1' }, 'report 1.csv'],
     [{ url: 'https://x.example/' }, 'download'],
+    [{ disposition: 'attachment; filename=plain.pdf' }, 'plain.pdf'],
+    // A header that does not parse names nothing: the URL's name is used.
+    [{ disposition: 'attachment; filename="unclosed', url: 'https://x.example/from-url.bin' }, 'from-url.bin'],
+    [{ name: ' .. ' }, 'download'],
+    [{ name: `${'x'.repeat(300)}.tar-gz` }, `${'x'.repeat(193)}.tar-gz`],
+    [{ name: `${'é'.repeat(150)}.pdf` }, `${'é'.repeat(98)}.pdf`],
   ])('%o is saved as %s', (given, expected) => {
     expect(fileNameOf({ name: '', mimeType: 'text/plain', base64: '', ...given })).toBe(expected);
+  });
+
+  it('gives an upload the type its extension names, or none', () => {
+    const dir = folders.uploads[0]!;
+    for (const name of ['t.csv', 'p.PNG', 'd.docx', 'x.nothing-known']) writeFileSync(join(dir, name), 'x');
+    const types = readUploads(['t.csv', 'p.PNG', 'd.docx', 'x.nothing-known'].map((name) => join(dir, name))).map(
+      (file) => file.mimeType,
+    );
+    expect(types).toEqual([
+      'text/csv',
+      'image/png',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      '',
+    ]);
   });
 
   it('writes 0600 and never over a file already there, even a link planted under its name', () => {

@@ -1,44 +1,43 @@
 // A downloaded file's name on disk: the one the server or the link asked for, else the URL's last segment, made safe
-// for every OS (no separators, control or reserved characters, no leading dots, no device names, bounded length).
-// Hand-written: sanitize-filename and content-disposition (both in the tree through other packages) are not ours.
+// for every OS (sanitize-filename: no separators, control or reserved characters, no trailing dots), and here also no
+// leading dot (a hidden file), a device name kept readable, and a bound on length that keeps the extension.
+import { parse as parseDisposition } from 'content-disposition';
+import sanitize from 'sanitize-filename';
 import type { PageFile } from '../../../shared/protocol/operations.js';
 
-const MAX_NAME_CHARS = 120;
-const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
+// Under the 255 bytes most file systems allow, with room for the ` (2)` a name already taken gets.
+const MAX_NAME_BYTES = 200;
+// Windows device names: sanitize-filename would turn `con.txt` into a bare `_`; a prefix keeps the name readable.
+const DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
 
 export function fileNameOf(file: PageFile): string {
   const asked = file.name || dispositionName(file.disposition) || lastSegment(file.url) || 'download';
   return safeName(asked);
 }
 
-export function safeName(name: string): string {
-  let safe = name
-    .replace(/[/\\?%*:|"<>\p{Cc}]/gu, '_')
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '')
-    .trim();
-  if (safe.length > MAX_NAME_CHARS) {
-    const ext = /\.[\w-]{1,10}$/.exec(safe)?.[0] ?? '';
-    safe = safe.slice(0, MAX_NAME_CHARS - ext.length) + ext;
-  }
-  if (safe === '' || RESERVED.test(safe)) safe = `download${safe ? `-${safe}` : ''}`;
-  return safe;
+function safeName(name: string): string {
+  const bare = name.replace(/^[.\s]+|[.\s]+$/g, '');
+  const named = DEVICE.test(bare) ? `download-${bare}` : bare;
+  return sanitize(shortened(named), { replacement: '_' }) || 'download';
 }
 
-/** RFC 6266: `filename*=UTF-8''…` wins over `filename="…"`. */
+/** Cut to MAX_NAME_BYTES of UTF-8 by whole characters, the extension kept (sanitize-filename would cut it off). */
+function shortened(name: string): string {
+  if (Buffer.byteLength(name) <= MAX_NAME_BYTES) return name;
+  const ext = /\.[\w-]{1,10}$/.exec(name)?.[0] ?? '';
+  const stem = Array.from(name.slice(0, name.length - ext.length));
+  while (stem.length > 0 && Buffer.byteLength(stem.join('') + ext) > MAX_NAME_BYTES) stem.pop();
+  return stem.join('') + ext;
+}
+
+/** RFC 6266 (`filename*` over `filename`); a header that does not parse names nothing. */
 function dispositionName(disposition: string | undefined): string | undefined {
   if (!disposition) return undefined;
-  const extended = /filename\*\s*=\s*[\w-]+'[^']*'([^;]+)/i.exec(disposition)?.[1];
-  if (extended) {
-    try {
-      return decodeURIComponent(extended.trim());
-    } catch {
-      // A malformed escape: fall back to the plain form.
-    }
+  try {
+    return parseDisposition(disposition).parameters['filename'];
+  } catch {
+    return undefined;
   }
-  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(disposition);
-  if (!plain) return undefined;
-  return plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1]!.trim();
 }
 
 function lastSegment(url: string | undefined): string | undefined {

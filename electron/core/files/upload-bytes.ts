@@ -1,31 +1,10 @@
 // An upload's files as bytes, for a browser that may not read them from disk (the person's Chrome: docs/files.md),
 // within the cap on what one call carries over the wire.
 import { readFileSync, statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
+import { lookup } from 'mime-types';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import { MAX_FILE_BYTES, type PageFile } from '../../../shared/protocol/operations.js';
-
-// The types a page is likely to check in an `accept` list or on File.type; anything else goes as bytes of no type.
-// Hand-written: mime-types (in the tree through express) is not a dependency of ours.
-const TYPES: Record<string, string> = {
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.html': 'text/html',
-  '.json': 'application/json',
-  '.xml': 'application/xml',
-  '.pdf': 'application/pdf',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.svg': 'image/svg+xml',
-  '.zip': 'application/zip',
-  '.doc': 'application/msword',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.md': 'text/markdown',
-};
 
 /** `paths`: real paths resolveUploadPaths let through. */
 export function readUploads(paths: readonly string[]): PageFile[] {
@@ -38,7 +17,8 @@ export function readUploads(paths: readonly string[]): PageFile[] {
     );
   return paths.map((path) => ({
     name: basename(path),
-    mimeType: TYPES[extname(path).toLowerCase()] ?? '',
+    // A type the page may check in an `accept` list or on File.type; one mime-types does not know goes as none.
+    mimeType: lookup(path) || '',
     base64: readFileSync(path).toString('base64'),
   }));
 }
