@@ -24,6 +24,7 @@ import { startExtensionBrowser, type ExtensionBrowser } from '../test/support/ex
 import { TEST_POLICY } from '../test/support/test-policy.js';
 import { call, connect } from './bench/mcp-client.js';
 import { percentile, ROUNDS, Table, time } from './bench/measure.js';
+import { devtoolsReads } from './bench/devtools-reads.js';
 import { roundTrips } from './bench/round-trips.js';
 import { sweep, type RawTab } from './bench/sweep.js';
 
@@ -261,6 +262,8 @@ async function main(): Promise<void> {
       '\nCDP commands per call, and the engine time (in process, fallback browser; median of 21 steady calls)\n',
     );
     (await roundTrips(server)).print();
+    console.log('\nreading what DevTools captured, beside a plain call (fallback, --caps devtools)\n');
+    (await devtoolsReads(server)).print();
     console.log(
       `\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`,
     );
