@@ -43,7 +43,10 @@ function heldLater(result: OperationResult): string[] {
 
 /** The paths that reached the watched site, once the page's own send (no eval open) has arrived there. */
 async function reached(): Promise<string[]> {
-  expect(await page.evaluate(`pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`)).toBe('sent');
+  // Right after a result the hold's lifting may still be on its way to the page (egress-hold.ts does not wait for it),
+  // and a send the page makes meanwhile is held like any other: the page tries again.
+  const send = () => page.evaluate<string>(`pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`);
+  expect(await until(send, (outcome) => outcome === 'sent')).toBe('sent');
   expect(watched.requests).toContain('/page-own');
   return watched.requests.filter((path) => path !== '/page-own');
 }
