@@ -1,12 +1,17 @@
 // The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
-// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups
-// and a hold on their first request during the agent's acts.
+// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
+// a hold on their first request during the agent's acts and after its scripts, and on the workers those scripts reach.
 import type { Cdp } from '../../shared/engine/cdp.js';
+import { POPUP_HELD } from '../../shared/engine/egress-trail.js';
+import { urlOrigin } from '../../shared/engine/frame.js';
+import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { NewWindowHolds } from './new-window-hold.js';
+import { ScriptedWorkers } from './scripted-workers.js';
+import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
 
 const PROTOCOL_VERSION = '1.3';
@@ -23,8 +28,15 @@ export class ChromeTabHost implements TabHost {
   /** Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew. */
   private readonly swept = sweepStaleAttachments();
   private readonly popupListeners = new Set<(popup: Popup) => Promise<void>>();
+  private readonly rules = new SessionRules();
   /** Attached tabs are excluded from it: the debugger already judges their every request. */
-  private readonly newWindows = new NewWindowHolds(() => this.live.keys());
+  private readonly newWindows = new NewWindowHolds(() => this.live.keys(), this.rules.set());
+  private readonly workers = new ScriptedWorkers(this.rules.set());
+  /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
+  private readonly childUrls = new Map<string, string>();
+  /** Popups whose first request the script hold blocked, by tab, with their opener and where they were going. */
+  private readonly scriptHeld = new Map<number, { openerId: number; url: string }>();
+  private hearingErrors = false;
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -91,6 +103,9 @@ export class ChromeTabHost implements TabHost {
    */
   popupOpened(details: { sourceTabId: number; tabId: number; url: string }): void {
     if (!this.live.has(details.sourceTabId)) return;
+    if (details.url && this.newWindows.heldForScript(details.sourceTabId, details.url)) {
+      this.scriptHeld.set(details.tabId, { openerId: details.sourceTabId, url: details.url });
+    }
     const popup: Popup = {
       id: String(details.tabId),
       openerId: String(details.sourceTabId),
@@ -102,13 +117,58 @@ export class ChromeTabHost implements TabHost {
   /** chrome.debugger.onEvent, registered at the worker's top level. */
   onEvent(source: chrome.debugger.DebuggerSession, method: string, params: Record<string, unknown> | undefined): void {
     if (source.tabId === undefined) return;
+    if (method === 'Target.attachedToTarget' && params)
+      this.childUrls.set(String(params['sessionId']), (params['targetInfo'] as { url: string }).url);
+    if (method === 'Target.detachedFromTarget' && params) this.childUrls.delete(String(params['sessionId']));
+    if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
+      this.scriptRan(source.tabId, source.sessionId);
     this.live.get(source.tabId)?.dispatch(method, params ?? {}, source.sessionId);
+  }
+
+  /**
+   * An agent's script started in the tab (the engine tags its every eval, script-initiator.ts): what it may start that
+   * no debugger session of the tab reaches is held, the windows it opens and the workers of its origin.
+   */
+  private scriptRan(tabId: number, sessionId: string | undefined): void {
+    this.hearErrors();
+    this.newWindows.scriptRan(tabId);
+    const url =
+      sessionId === undefined
+        ? chrome.tabs.get(tabId).then((tab) => tab.url ?? '')
+        : Promise.resolve(this.childUrls.get(sessionId) ?? '');
+    void url.then(
+      (shown) => {
+        if (this.live.has(tabId)) this.workers.scriptRan(tabId, urlOrigin(shown));
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * webNavigation.onErrorOccurred, heard from the first script on (before any popup it blocks, whose error may follow at
+   * once): a popup the script hold blocked is named to its opener's trail, as the fallback's popup guard names it
+   * (popup-trail.ts), and the window, which never showed anything, is closed.
+   */
+  private hearErrors(): void {
+    if (this.hearingErrors) return;
+    this.hearingErrors = true;
+    chrome.webNavigation.onErrorOccurred.addListener((details) => {
+      const held = this.scriptHeld.get(details.tabId);
+      if (!held || details.frameId !== 0) return;
+      this.scriptHeld.delete(details.tabId);
+      if (!/ERR_BLOCKED_BY_CLIENT/.test(details.error)) return;
+      const send = { method: 'GET', url: held.url, kind: 'navigation' };
+      this.live.get(held.openerId)?.dispatch(POPUP_HELD, send, undefined);
+      void chrome.tabs.remove(details.tabId).catch(() => undefined);
+    });
   }
 
   /** chrome.debugger.onDetach and tabs.onRemoved: the attachment is gone, and the next command attaches afresh. */
   ended(tabId: number, reason: string): void {
     this.live.get(tabId)?.detached(reason);
     this.live.delete(tabId);
+    this.workers.ended(tabId);
+    this.scriptHeld.delete(tabId);
   }
 
   /** Lets go of every tab, so the next session starts from fresh attachments (and Chrome's debugging bar goes away). */
@@ -122,6 +182,7 @@ export class ChromeTabHost implements TabHost {
           .then((tab) => {
             tab.detached('session ended');
             if (this.live.get(tabId) === tab) this.live.delete(tabId);
+            this.workers.ended(tabId);
             return chrome.debugger.detach({ tabId });
           })
           .catch(() => undefined)

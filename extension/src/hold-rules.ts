@@ -1,5 +1,5 @@
-// The declarativeNetRequest session rules of one new-window hold, derived from the policy's parsed patterns: block a
-// new tab's first page unless the policy would let the agent read it there.
+// The declarativeNetRequest session rules of the new-window holds: an act's, from the policy's parsed patterns, blocks a
+// new tab's first page unless the policy would let the agent read it there; a script's, unless it is at the tab's own.
 import { BLIND_SITES } from '../../shared/policy/blind.js';
 import { parseSitePattern, specificity, type SitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
@@ -36,6 +36,8 @@ export interface HoldScope {
  */
 const BASE_PRIORITY = 1;
 const BLIND_PRIORITY = 2 ** 30;
+// Above every policy rule, below the blind list: a window an agent's script opens reaches its tab's own origins only.
+const SCRIPT_PRIORITY = 2 ** 29;
 const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * specificity(pattern) + (blocked ? 1 : 0);
 
 // Every built-in blind site is a plain domain (host and subdomains), which is exactly what requestDomains matches;
@@ -82,6 +84,40 @@ export function holdRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'
     if (regexFilter !== undefined) add(BLIND_PRIORITY, 'block', { regexFilter, isUrlFilterCaseSensitive: false });
   }
   return rules;
+}
+
+/**
+ * The rules of a hold on the windows an agent's script opens: every new tab's first page is blocked unless it is at one
+ * of `origins` (the opening tab's own frames', as the egress hold allows), whatever the policy would let the agent read.
+ */
+export function scriptHoldRules(scope: HoldScope, origins: readonly string[]): Omit<HoldRule, 'id'>[] {
+  const condition = {
+    resourceTypes: ['main_frame'] as ['main_frame'],
+    excludedTabIds: scope.excludedTabIds,
+    initiatorDomains: scope.initiatorDomains,
+  };
+  const allowed = origins.flatMap((origin) => {
+    const regexFilter = originRegex(origin);
+    return regexFilter === undefined ? [] : [{ regexFilter, isUrlFilterCaseSensitive: false as const }];
+  });
+  return [
+    { priority: SCRIPT_PRIORITY, action: { type: 'block' }, condition },
+    ...allowed.map((match) => ({
+      priority: SCRIPT_PRIORITY + 1,
+      action: { type: 'allow' as const },
+      condition: { ...condition, ...match },
+    })),
+  ];
+}
+
+/** The regex of exactly one web origin (`http://host:port`); undefined for any other kind of origin. */
+export function originRegex(origin: string): string | undefined {
+  if (!/^https?:\/\/[^/]+$/.test(origin)) return undefined;
+  try {
+    return patternRegex(parseSitePattern(origin));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

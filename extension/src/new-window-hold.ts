@@ -1,7 +1,12 @@
-// Keeps a refused site from getting even the first request of a window a driven page opens while the agent acts:
-// declarativeNetRequest session rules block it in the network stack, where chrome.debugger cannot reach in time.
+// Keeps a refused site from getting even the first request of a window a driven page opens while the agent acts, and
+// any other origin from getting that of a window an agent's script opens: declarativeNetRequest session rules block it
+// in the network stack, where chrome.debugger cannot reach in time.
+import { AllowedOrigins } from '../../shared/engine/egress-origins.js';
+import { urlOrigin } from '../../shared/engine/frame.js';
+import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import type { Policy } from '../../shared/policy/policy.js';
-import { holdRules, type HoldRule, type HoldScope } from './hold-rules.js';
+import { holdRules, scriptHoldRules, type HoldScope } from './hold-rules.js';
+import type { RuleSet } from './session-rules.js';
 
 /*
  * How long a tab stays held after its act returns: a page may open its window a moment after the click (a handler that
@@ -22,7 +27,8 @@ const SETTLED_TAB_MS = 2_000;
 
 /** What a driven tab's frames are known to hold; `ready` settles once Chrome's own list of them is merged in. */
 interface TabFrames {
-  hosts: Map<number, string | undefined>;
+  /** Each frame's URL. */
+  urls: Map<number, string>;
   ready: Promise<void>;
 }
 
@@ -35,20 +41,22 @@ export class NewWindowHolds {
   /** Acts running per driven tab; a tab at 0 is in its tail. */
   private readonly acting = new Map<number, number>();
   private readonly tails = new Map<number, ReturnType<typeof setTimeout>>();
+  /** Driven tabs an agent's script ran in lately, with the timer that ends their hold (see `scriptRan`). */
+  private readonly scripted = new Map<number, ReturnType<typeof setTimeout>>();
   /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
   private readonly tabs = new Map<number, number>();
   /** The web site of each frame of the tabs held so far, per tab. */
   private readonly frames = new Map<number, TabFrames>();
   private watching: Promise<void> | undefined;
   private policy: Policy | undefined;
-  private ids: number[] = [];
-  private shape = '[]';
-  private nextId = 1;
-  /** Rule updates one after another; session rules outlive a stopped worker, so the first clears what one left. */
-  private updating: Promise<void> = clearSessionRules();
+  /** Rule updates one after another, each from what is held when its turn comes. */
+  private updating: Promise<void> = Promise.resolve();
 
   /** `guarded`: tabs the engine's debugger guards already, whose every request it judges itself. */
-  constructor(private readonly guarded: () => Iterable<number>) {}
+  constructor(
+    private readonly guarded: () => Iterable<number>,
+    private readonly rules: RuleSet,
+  ) {}
 
   /** Runs `run` (an act in `tabId`) with the first request of new windows held to `policy`, and a tail after it. */
   async hold<T>(tabId: number, policy: Policy, run: () => Promise<T>): Promise<T> {
@@ -76,6 +84,36 @@ export class NewWindowHolds {
     }
   }
 
+  /**
+   * An agent's script started in `tabId`: a window it opens (from a timer it left, say) gets no first request outside the
+   * tab's own origins. For as long as the eval's gesture lets a script open windows (scripted-documents.ts), counted from
+   * the script's start, which Chrome's popup blocker counts from too: a window opened later with no gesture is refused.
+   */
+  scriptRan(tabId: number): void {
+    clearTimeout(this.scripted.get(tabId));
+    this.scripted.set(
+      tabId,
+      setTimeout(() => {
+        this.scripted.delete(tabId);
+        void this.refresh().catch(() => undefined);
+      }, EVAL_ACTIVATION_MS),
+    );
+    void this.refresh().catch(() => undefined);
+  }
+
+  /** Whether a window `openerId` opened towards `url` meets the script hold's block. */
+  heldForScript(openerId: number, url: string): boolean {
+    return this.scriptHeld().includes(openerId) && !new AllowedOrigins(this.originsOf([openerId])).allows(url);
+  }
+
+  /**
+   * The tabs under a script's hold. An act's own hold replaces it while the act runs and in its tail: a window the act
+   * opens is the act's, judged by the policy, which a script hold cannot tell from one its timer opens.
+   */
+  private scriptHeld(): number[] {
+    return [...this.scripted.keys()].filter((tabId) => !this.acting.has(tabId));
+  }
+
   private refresh(): Promise<void> {
     const next = this.updating.then(() => this.update());
     this.updating = next.catch(() => undefined);
@@ -83,27 +121,31 @@ export class NewWindowHolds {
   }
 
   private async update(): Promise<void> {
-    const held = [...this.acting.keys()];
-    const scope = held.length > 0 && this.policy ? await this.scope(held) : undefined;
-    const rules = scope && this.policy ? holdRules(this.policy, scope) : [];
-    const shape = JSON.stringify(rules);
-    if (shape === this.shape) return;
-    // Ids are never reused within a worker, so a late removal can never take rules that replaced them.
-    const addRules: HoldRule[] = rules.map((rule) => ({ id: this.nextId++, ...rule }));
-    await chrome.declarativeNetRequest.updateSessionRules({
-      removeRuleIds: this.ids,
-      addRules: addRules as unknown as chrome.declarativeNetRequest.Rule[],
-    });
-    this.ids = addRules.map((rule) => rule.id);
-    this.shape = shape;
+    const acting = [...this.acting.keys()];
+    const scripted = this.scriptHeld();
+    const [actScope, scriptScope] = await Promise.all([
+      acting.length > 0 && this.policy ? this.scope(acting) : undefined,
+      scripted.length > 0 ? this.scope(scripted) : undefined,
+    ]);
+    const origins = this.originsOf(scripted);
+    await this.rules.replace([
+      ...(actScope && this.policy ? holdRules(this.policy, actScope) : []),
+      ...(scriptScope ? scriptHoldRules(scriptScope, origins) : []),
+    ]);
+  }
+
+  /** The web origins of the tabs' frames, as far as they are known. */
+  private originsOf(tabIds: number[]): string[] {
+    const urls = tabIds.flatMap((tabId) => [...(this.frames.get(tabId)?.urls.values() ?? [])]);
+    return [...new Set(urls.flatMap((url) => urlOrigin(url) ?? []))].filter((origin) => origin !== 'null').sort();
   }
 
   /** Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). */
   private async scope(held: number[]): Promise<HoldScope | undefined> {
     await this.watch();
     await Promise.all(held.map((tabId) => this.framesOf(tabId).ready));
-    const hosts = held.flatMap((tabId) => [...(this.frames.get(tabId)?.hosts.values() ?? [])]);
-    const initiatorDomains = [...new Set(hosts.flatMap((host) => (host ? [host] : [])))].sort();
+    const urls = held.flatMap((tabId) => [...(this.frames.get(tabId)?.urls.values() ?? [])]);
+    const initiatorDomains = [...new Set(urls.flatMap(webHost))].sort();
     // A page with no web site (about:blank, file:) opens windows with an opaque initiator no rule can name.
     if (initiatorDomains.length === 0) return undefined;
     const now = Date.now();
@@ -144,16 +186,15 @@ export class NewWindowHolds {
   private framesOf(tabId: number): TabFrames {
     let frames = this.frames.get(tabId);
     if (!frames) {
-      const hosts = new Map<number, string | undefined>();
+      const urls = new Map<number, string>();
       const ready = chrome.webNavigation.getAllFrames({ tabId }).then(
         (list) => {
-          for (const frame of list ?? [])
-            if (!hosts.has(frame.frameId)) hosts.set(frame.frameId, webHost(frame.url)[0]);
-          if (this.acting.has(tabId)) void this.refresh().catch(() => undefined);
+          for (const frame of list ?? []) if (!urls.has(frame.frameId)) urls.set(frame.frameId, frame.url);
+          if (this.held(tabId)) void this.refresh().catch(() => undefined);
         },
         () => undefined,
       );
-      frames = { hosts, ready };
+      frames = { urls, ready };
       this.frames.set(tabId, frames);
     }
     return frames;
@@ -168,12 +209,16 @@ export class NewWindowHolds {
         this.frames.delete(details.tabId);
         frames = this.framesOf(details.tabId);
       } else {
-        frames.hosts.clear();
+        frames.urls.clear();
       }
     }
-    frames.hosts.set(details.frameId, webHost(details.url)[0]);
+    frames.urls.set(details.frameId, details.url);
     // The opener's sites changed mid-act (its click navigated): the rules follow now, not at the next act.
-    if (this.acting.has(details.tabId)) void this.refresh().catch(() => undefined);
+    if (this.held(details.tabId)) void this.refresh().catch(() => undefined);
+  }
+
+  private held(tabId: number): boolean {
+    return this.acting.has(tabId) || this.scripted.has(tabId);
   }
 }
 
@@ -184,12 +229,4 @@ function webHost(url: string): string[] {
   } catch {
     return [];
   }
-}
-
-async function clearSessionRules(): Promise<void> {
-  const stale = await chrome.declarativeNetRequest.getSessionRules().catch(() => []);
-  if (stale.length === 0) return;
-  await chrome.declarativeNetRequest
-    .updateSessionRules({ removeRuleIds: stale.map((rule) => rule.id) })
-    .catch(() => undefined);
 }

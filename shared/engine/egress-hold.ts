@@ -68,7 +68,8 @@ const RESTORE_TIMEOUT_MS = 3_000;
  * Network.enable, which the other layers need, also tells what was held (requestWillBeSent, webSocketCreated). What
  * none reaches: workers that are not the tab's own targets. A shared worker the script starts, or a message it posts to
  * the origin's service worker, makes requests from a target no tab session attaches to; the fallback holds those from
- * the browser's side (worker-targets.ts), chrome.debugger cannot (it lists them, but tells no one when they start).
+ * the browser's side (worker-targets.ts), the extension in the network stack (extension/src/scripted-workers.ts), as
+ * chrome.debugger tells no one when they start.
  */
 class TabHold {
   private readonly ledger = new HeldLedger();

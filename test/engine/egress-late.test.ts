@@ -13,6 +13,7 @@ import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
 import { testServerHosts } from '../support/test-policy.js';
+import { lateSharedWorker } from '../support/late-scripts.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 
 let watched: WatchedSite;
@@ -172,12 +173,7 @@ describe('what a script starts after it returned stays held', () => {
   });
 
   it('a shared worker a timer starts from a blob, which no session of the tab reaches', async () => {
-    const worker = `onconnect = (event) => { const port = event.ports[0];
-      fetch('${watched.origin}/shared-late').catch(() => undefined).then(() => port.postMessage(0)); };`;
-    await run(`setTimeout(() => {
-      const shared = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' })));
-      shared.port.onmessage = () => (window.sharedDone = true);
-    }, 1000); 0`);
+    await run(lateSharedWorker(`${watched.origin}/shared-late`));
     await until('sharedDone');
     expect(await reached()).toEqual([]);
   });
