@@ -38,7 +38,8 @@ describe('a stopped worker', () => {
     await relinked;
     const reconnectMs = performance.now() - stoppedAt;
     process.stderr.write(`worker stopped → extension linked again in ${reconnectMs.toFixed(0)} ms\n`);
-    expect(reconnectMs).toBeLessThan(5_000);
+    // Wide for a loaded machine, and still well under the 30 s an alarm takes in Chrome at the least.
+    expect(reconnectMs).toBeLessThan(15_000);
     expect(failures).toBe(1);
 
     // A new link is a new session: the old handle is recognisably stale, and the tab is still the agent's and current.
@@ -67,7 +68,8 @@ describe('a stopped worker', () => {
     await relinked;
     const reconnectMs = performance.now() - stoppedAt;
     process.stderr.write(`idle worker stopped → linked again by its alarm in ${reconnectMs.toFixed(0)} ms\n`);
-    expect(reconnectMs).toBeLessThan(5_000);
+    // Wide for a loaded machine, and still well under the 30 s an alarm takes in Chrome at the least.
+    expect(reconnectMs).toBeLessThan(15_000);
     expect(await linked.bridge.link()?.ping(2_000)).toBe(true);
   });
 });

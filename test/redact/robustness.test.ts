@@ -102,11 +102,10 @@ describe('stays linear on hostile input', () => {
     const small = make(100_000);
     const large = make(400_000);
     redactText(small);
-    const smallMs = Math.max(
-      timed(() => redactText(small)),
-      1,
-    );
-    const largeMs = timed(() => redactText(large));
+    // The fastest of three runs each: a busy machine slows some runs, never all of them to the same degree.
+    const fastest = (text: string) => Math.min(...[0, 1, 2].map(() => timed(() => redactText(text))));
+    const smallMs = Math.max(fastest(small), 1);
+    const largeMs = fastest(large);
     expect(largeMs, `${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms`).toBeLessThan(smallMs * 10 + 50);
     // A backtracking pattern takes minutes on 400 KB; this is that bound, with room for a busy machine.
     expect(largeMs).toBeLessThan(10_000);
