@@ -15,7 +15,9 @@ import { runWholeTask } from '../support/whole-task.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
-const EXIT_BUDGET_MS = 2_000;
+// The exit takes well under 2 s on an idle machine; the bound is wide for a loaded one (CI shares two cores), and still
+// tells an exit from a hang.
+const EXIT_BUDGET_MS = 8_000;
 
 let fixtures: FixtureServer;
 const dataDirs: string[] = [];
@@ -116,7 +118,7 @@ describe('chrome-mcp over stdio', () => {
     expect(protocolErrors).toEqual([]);
   });
 
-  it('runs a real page task, then SIGTERM closes the browser and exits within 2 s', async () => {
+  it('runs a real page task, then SIGTERM closes the browser and exits promptly', async () => {
     const { client, transport, dataDir, stderr, protocolErrors, closed } = await connect();
     const url = fixtures.url('mcp-hello.html');
     const opened = await client.callTool({ name: 'tab_new', arguments: { url } });
@@ -140,7 +142,7 @@ describe('chrome-mcp over stdio', () => {
     console.log(`SIGTERM → exit: ${exitMs.toFixed(0)} ms`);
     expect(exitMs).toBeLessThan(EXIT_BUDGET_MS);
     // The group was killed on the way out; a helper process may take a moment to be scheduled and die.
-    await expect.poll(() => processesMentioning(profile), { timeout: 2_000, interval: 20 }).toEqual([]);
+    await expect.poll(() => processesMentioning(profile), { timeout: 8_000, interval: 20 }).toEqual([]);
     expect(existsSync(join(profile, 'SingletonLock'))).toBe(false);
     // Logs went to stderr, and stdout never carried anything the client could not parse.
     expect(stderr.join('')).toContain('[chrome-mcp] ready');
@@ -184,7 +186,7 @@ describe('chrome-mcp over stdio', () => {
     expect(protocolErrors).toEqual([]);
   });
 
-  it('after a page tool (listening on loopback only), closing stdin closes the browser and exits within 2 s; stdout held only JSON-RPC', async () => {
+  it('after a page tool (listening on loopback only), closing stdin closes the browser and exits promptly; stdout held only JSON-RPC', async () => {
     const dataDir = freshDataDir();
     const child = spawn(process.execPath, cliArgs(dataDir), {
       stdio: ['pipe', 'pipe', 'ignore'],
@@ -230,7 +232,7 @@ describe('chrome-mcp over stdio', () => {
     expect(exitMs).toBeLessThan(EXIT_BUDGET_MS);
     expect(child.exitCode).toBe(0);
     // The group was killed on the way out; a helper process may take a moment to be scheduled and die.
-    await expect.poll(() => processesMentioning(profile), { timeout: 2_000, interval: 20 }).toEqual([]);
+    await expect.poll(() => processesMentioning(profile), { timeout: 8_000, interval: 20 }).toEqual([]);
     // Chromium removes its profile lock only when it shuts down cleanly, rather than being killed with us.
     expect(existsSync(join(profile, 'SingletonLock'))).toBe(false);
 
