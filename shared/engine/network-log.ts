@@ -224,6 +224,16 @@ function weight(headers: Record<string, string> | undefined): number {
 /** A request's body as Chrome still holds it, as base64 bytes; none when it had none or no longer has it. */
 export type RequestBody = { base64: string; chars: number } | { none: string };
 
+/** A kept body as text; undefined when its bytes are not UTF-8 text (an upload, a binary format). */
+export function bodyText(body: { base64: string }): string | undefined {
+  const bytes = Uint8Array.from(atob(body.base64), (char) => char.charCodeAt(0));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asked for on demand (the log keeps no bodies): `maxChars` bounds what is taken, a longer one answers its size only. */
 export async function requestBody(cdp: Cdp, record: NetworkRecord, maxChars: number): Promise<RequestBody> {
   if (!record.hasPostData) return { none: 'it had no body' };

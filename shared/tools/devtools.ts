@@ -58,7 +58,7 @@ export const network_get = defineTool({
   category: 'devtools',
   cap: 'devtools',
   description:
-    'One request by #id: its headers (secrets redacted) and, with body: true, the response body (text, capped).',
+    'One request by #id: its headers (secrets redacted) and, with body: true, the bodies it sent and got (text, capped).',
   input: z.strictObject({
     id: z.number().int().min(1),
     body: z.boolean().optional(),

@@ -72,6 +72,9 @@ describe('network', () => {
       for (const [, id] of newer.matchAll(/^#(\d+) /gm)) expect(Number(id)).toBeGreaterThan(last);
       expect(newer).not.toContain('page=1');
       expect((await networkList(page, { method: 'post' }, ctx)).text).toContain('/api/save');
+      const postId = Number(/\n#(\d+) POST 404 fetch/.exec(newer)![1]);
+      expect((await networkGet(page, { id: postId }, ctx)).text).toContain('\n(it sent a body: body=true shows it)\n');
+      expect((await networkGet(page, { id: postId, body: true }, ctx)).text).toContain('\nrequest body:\nname=Ada\n');
     } finally {
       await close();
     }

@@ -124,4 +124,21 @@ describe('a page of planted secrets, read through the real MCP server', () => {
     expect(log).toContain('[chrome-mcp] ready');
     for (const secret of PLANTED) expect(log).not.toContain(secret);
   });
+
+  it('shows no planted value in the bodies the page sent', async () => {
+    const listed = textOf(await client.callTool({ name: 'network', arguments: { method: 'POST' } }));
+    const ids = [...listed.matchAll(/^#(\d+) POST /gm)].map((match) => Number(match[1]));
+    expect(ids).toHaveLength(2);
+    const bodies = await Promise.all(
+      ids.map(async (id) => seen(await client.callTool({ name: 'network_get', arguments: { id, body: true } }))),
+    );
+    const everything = bodies.join('\n\n');
+    // The bodies were read: what is not secret in them came through.
+    expect(everything).toMatch(/request body:\nuser=ada&password=/);
+    expect(everything).toContain('"region":"eu-west-1"');
+    for (const secret of PLANTED) {
+      const at = everything.indexOf(secret);
+      expect(at, `planted ${secret} leaked: …${everything.slice(Math.max(0, at - 200), at + 60)}`).toBe(-1);
+    }
+  });
 });

@@ -6,7 +6,7 @@ import type { ApiCallArgs, ApiLearnArgs } from '../../tools/args.js';
 import { endpointFor, isApiRequest, learnEndpoints, type Endpoint } from '../api-catalog.js';
 import type { Frame } from '../frames.js';
 import { contentType } from '../gate/paused-body.js';
-import { requestBody, type NetworkRecord } from '../network-log.js';
+import { bodyText, requestBody, type NetworkRecord } from '../network-log.js';
 import type { PageContext } from '../page-context.js';
 import { framesFor, oneFrame } from '../targets.js';
 import { bodyArgument, callFromFrame, DEFAULT_ANSWER_CHARS, withQuery } from './frame-call.js';
@@ -100,9 +100,8 @@ async function readBodies(page: PageContext, records: readonly NetworkRecord[]):
   );
   const bodies = new Map<number, string>();
   for (const [id, body] of read) {
-    if (!('base64' in body)) continue;
-    const bytes = Uint8Array.from(atob(body.base64), (char) => char.charCodeAt(0));
-    bodies.set(id, new TextDecoder().decode(bytes));
+    const text = 'base64' in body ? bodyText(body) : undefined;
+    if (text !== undefined) bodies.set(id, text);
   }
   return bodies;
 }

@@ -4,12 +4,14 @@ import { ToolError } from '../../protocol/errors.js';
 import { CdpCommandError } from '../cdp.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { NetworkArgs, NetworkGetArgs } from '../../tools/args.js';
-import type { NetworkRecord } from '../network-log.js';
+import { bodyText, requestBody, type NetworkRecord } from '../network-log.js';
 import type { PageContext } from '../page-context.js';
 import { framesFor } from '../targets.js';
 
 const DEFAULT_LIMIT = 50;
 const DEFAULT_BODY_CHARS = 8_000;
+// A request body larger than this is named by size only: the browser would hand it over whole.
+const MAX_REQUEST_BODY_CHARS = 1_000_000;
 /** A URL in a listing: the rest is a query string the model can read whole with network_get. */
 const URL_CHARS = 200;
 
@@ -62,10 +64,14 @@ export async function networkGet(
     ...(record.routed ? [`routed: ${record.routed.how} by route ${record.routed.route}`] : []),
     'request headers:',
     ...headerLines(record.requestHeaders),
-    ...(record.hasPostData ? ['(the request has a body; it is not kept)'] : []),
   ];
+  const maxChars = args.maxChars ?? DEFAULT_BODY_CHARS;
+  if (record.hasPostData)
+    lines.push(
+      ...(args.body ? await requestBodyLines(page, record, maxChars) : ['(it sent a body: body=true shows it)']),
+    );
   if (record.responseHeaders) lines.push('response headers:', ...headerLines(record.responseHeaders));
-  if (args.body) lines.push(...(await bodyLines(page, record, args.maxChars ?? DEFAULT_BODY_CHARS)));
+  if (args.body) lines.push(...(await bodyLines(page, record, maxChars)));
   return { text: lines.join('\n') };
 }
 
@@ -99,6 +105,23 @@ function row(record: NetworkRecord, ordinals: ReadonlyMap<string, number>): stri
 
 function headerLines(headers: Record<string, string>): string[] {
   return Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`);
+}
+
+/** The body the request sent, as Chrome still holds it, by the same rule as the response's: its site must be readable. */
+async function requestBodyLines(page: PageContext, record: NetworkRecord, maxChars: number): Promise<string[]> {
+  if (!page.gate.allows({ url: record.url }, 'read'))
+    return ['request body: not shown (the policy keeps that site from you)'];
+  const kept = await requestBody(page.cdp, record, MAX_REQUEST_BODY_CHARS);
+  if ('none' in kept) return [`request body: not available (${kept.none})`];
+  const text = bodyText(kept);
+  if (text === undefined)
+    return [`request body: ${bytes(Math.floor((kept.base64.length * 3) / 4))} of binary data, not shown`];
+  const more = text.length - maxChars;
+  return [
+    'request body:',
+    text.slice(0, maxChars),
+    ...(more > 0 ? [`… ${more} more chars: network_get id=${record.id} body=true maxChars=…`] : []),
+  ];
 }
 
 /** The response body as Chrome kept it; a body from a site the policy keeps from the model is never fetched. */
