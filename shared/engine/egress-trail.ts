@@ -8,13 +8,9 @@ import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
 import { fromScript, InitiatorVerdicts, SCRIPT_TAG, type Initiator, type Verdict } from './script-initiator.js';
+import { POPUP_HELD, POPUP_OPENING, type PopupOpening } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 
-/**
- * What a host tells a tab's stream when it held the first request of a window the tab's script opened (a popup is a
- * target of its own, which the tab's sessions never see): `params` is the Send.
- */
-export const POPUP_HELD = 'ChromeMcp.popupRequestHeld';
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
 const ASYNC_DEPTH = 32;
@@ -50,6 +46,9 @@ export class ScriptTrail {
   private readonly documents = new ScriptedDocuments();
   private late: Send[] = [];
   private lateCount = 0;
+
+  /** An act of the agent's is under way, or was within `ms`: a gesture navigation then is the act's. */
+  private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
 
   constructor(private readonly page: PageContext) {}
 
@@ -165,7 +164,7 @@ export class ScriptTrail {
           this.isWorkerOfScript(event.sessionId) ||
           fromScript(sent.initiator) ||
           this.verdicts.peek(key)?.tainted === true ||
-          this.documents.fromScript(sent, (ms) => this.page.input.actingWithin(ms));
+          this.documents.fromScript(sent, this.acting);
         const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.
@@ -177,6 +176,11 @@ export class ScriptTrail {
       }
       case POPUP_HELD:
         return this.noteHeld(event.params as unknown as Send);
+      case POPUP_OPENING: {
+        const opening = event.params as unknown as PopupOpening;
+        if (this.documents.startedByScript(opening.frameId, opening.hasUserGesture, this.acting)) opening.scripted();
+        return;
+      }
       case 'Target.attachedToTarget': {
         const info = event.params['targetInfo'] as { type: string; url: string };
         if (info.type !== 'iframe') this.workerUrls.set(String(event.params['sessionId']), info.url);

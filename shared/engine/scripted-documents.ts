@@ -1,6 +1,6 @@
 // Which documents an agent's script can still reach, kept current by frame events, so a navigation Chrome names no
-// initiator stack for (a form the script submits: measured on Chromium 156, initiator {type: 'other'}) is told from the
-// person's own by where it starts and whether a person's gesture, rather than the eval's, started it.
+// initiator stack for (a form the script submits, into its own frame or a new window: measured on Chromium 156,
+// initiator {type: 'other'}) is told from the person's own by where it starts and whose gesture, if any, started it.
 import type { CdpEvent } from './cdp.js';
 import { frameOrigin, type Frame } from './frame.js';
 
@@ -79,8 +79,16 @@ export class ScriptedDocuments {
     if (sent.type !== 'Document' || sent.initiator?.stack !== undefined || sent.frameId === undefined) return false;
     if (this.requested.get(sent.frameId) !== sent.request.url) return false;
     this.requested.delete(sent.frameId);
-    if (!this.reachable(sent.frameId)) return false;
-    if (sent.hasUserGesture !== true) return true;
+    return this.startedByScript(sent.frameId, sent.hasUserGesture === true, acting);
+  }
+
+  /**
+   * A document request with no initiator stack that `frameId`'s document started, here or in a window it opened (a form
+   * with a target): the script's when the script reached that document, unless a person's gesture started it.
+   */
+  startedByScript(frameId: string, hasUserGesture: boolean, acting: (ms: number) => boolean): boolean {
+    if (!this.reachable(frameId)) return false;
+    if (!hasUserGesture) return true;
     if (acting(ACT_SETTLE_MS)) return false;
     return this.evals > 0 || Date.now() < this.activeUntil;
   }

@@ -1,7 +1,8 @@
 // What an eval's script leaves behind, on real Chromium: a send it starts after it returned (a fetch a timer makes a
-// second later, a location change, a blob worker, a window or a blob shared worker it starts later, a message it posts
-// to the site's service worker) reaches no one, for as long as the tab lives, and the next result names what it can; the
-// page's own sends (through that service worker too) and windows to that origin keep flowing.
+// second later, a location change, a blob worker, a window, a form into a new window or a blob shared worker it starts
+// later, a message it posts to the site's service worker) reaches no one, for as long as the tab lives, and the next
+// result names what it can; the page's own sends (through that service worker too) and windows to that origin, the
+// person's too, keep flowing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
@@ -67,6 +68,45 @@ function heldLater(result: OperationResult): string[] {
   return ((result.data?.['heldLater'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W'));
 }
 
+/**
+ * Call before the tab opens a window: the returned function resolves once that window settled either way, its request
+ * reaching the site at `path` or the window closing. The browser tells of the popup's target as it opens (auto-attach)
+ * and as it closes.
+ */
+function watchPopup(path: string): () => Promise<void> {
+  const popups = new Set<string>();
+  let closed = false;
+  const stop = suite.browser.browser.connection.on((event) => {
+    const info = event.params['targetInfo'] as { openerId?: string } | undefined;
+    if (event.method === 'Target.attachedToTarget' && info?.openerId === tabId)
+      popups.add(String(event.params['sessionId']));
+    if (event.method === 'Target.detachedFromTarget' && popups.has(String(event.params['sessionId']))) closed = true;
+  });
+  return async () => {
+    const deadline = Date.now() + 20_000;
+    while (!closed && !watched.requests.some((each) => each.startsWith(path))) {
+      if (Date.now() > deadline) throw new Error(popups.size > 0 ? 'the popup neither loaded nor closed' : 'no popup');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    stop();
+  };
+}
+
+/**
+ * Resolves on the tab's next load: that of the page a form's answer (the site's empty 404) commits, which must not end
+ * the wait of the tab's way back to its page instead.
+ */
+function nextLoad(): Promise<void> {
+  return new Promise((resolve) => {
+    const off = page.cdp.on((event) => {
+      if (event.method === 'Page.loadEventFired' && !event.sessionId) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
 /** The paths that reached the watched site, once the page's own send (outside any eval) has arrived there. */
 async function reached(): Promise<string[]> {
   const sent = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
@@ -115,25 +155,11 @@ describe('what a script starts after it returned stays held', () => {
   });
 
   it('a window a timer opens, whose first request is held and the empty window closed', async () => {
-    // The browser tells of the popup's target as it opens (auto-attach) and as it closes.
-    const popups = new Set<string>();
-    let closed = false;
-    const stop = suite.browser.browser.connection.on((event) => {
-      const info = event.params['targetInfo'] as { openerId?: string } | undefined;
-      if (event.method === 'Target.attachedToTarget' && info?.openerId === tabId)
-        popups.add(String(event.params['sessionId']));
-      if (event.method === 'Target.detachedFromTarget' && popups.has(String(event.params['sessionId']))) closed = true;
-    });
+    const settled = watchPopup('/popup-late');
     await run(`setTimeout(() => { window.open('${watched.origin}/popup-late?key=' + encodeURIComponent(${KEY}));
       window.opened = true; }, 1000); 0`);
     await until('opened');
-    // Settled either way: the request reached the site, or the window the page opened is closed.
-    const deadline = Date.now() + 20_000;
-    while (!closed && !watched.requests.some((path) => path.startsWith('/popup-late'))) {
-      if (Date.now() > deadline) throw new Error(popups.size > 0 ? 'the popup neither loaded nor closed' : 'no popup');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    stop();
+    await settled();
     expect(await reached()).toEqual([]);
     expect(heldLater(await run('1'))).toEqual(['GET W/popup-late?key=[redacted 34 chars] (navigation)']);
   });
@@ -158,18 +184,16 @@ describe('what a script starts after it returned stays held', () => {
     expect(heldLater(await run('1'))).toEqual(['GET W/form-later (navigation)']);
   });
 
-  // Still escapes: a form the script submits into a new window. The popup's request names no stack either, and the popup
-  // guard (the fallback's host) does not yet hear which documents the opener's script reached.
-  it.skip('a form a timer submits into a new window', async () => {
+  it('a form a timer submits into a new window, whose request names no stack either', async () => {
+    const settled = watchPopup('/form-late');
     await run(`setTimeout(() => { const form = document.createElement('form');
       form.target = '_blank'; form.method = 'post'; form.action = '${watched.origin}/form-late';
       form.append(Object.assign(document.createElement('input'), { name: 'key', value: ${KEY} }));
-      document.body.append(form); form.submit(); window.submitted = true; }, 1000); 0`);
-    await until('submitted');
-    const deadline = Date.now() + 5_000;
-    while (!watched.requests.includes('/form-late') && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      document.body.append(form); form.submit(); window.submittedBlank = true; }, 1000); 0`);
+    await until('submittedBlank');
+    await settled();
     expect(await reached()).toEqual([]);
+    expect(heldLater(await run('1'))).toEqual(['POST W/form-late (navigation)']);
   });
 
   it('a shared worker a timer starts from a blob, which no session of the tab reaches', async () => {
@@ -204,6 +228,7 @@ describe('what a script starts after it returned stays held', () => {
       document.body.append(form); 0`);
     // The eval's own gesture is what the trail waits out; a person's click after it is theirs.
     await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    const answered = nextLoad();
     for (const type of ['mousePressed', 'mouseReleased'])
       await page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
     const deadline = Date.now() + 20_000;
@@ -211,17 +236,34 @@ describe('what a script starts after it returned stays held', () => {
       if (Date.now() > deadline) throw new Error('the person’s form never reached its site');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    await answered;
     await loadUrl(page, suite.server.url('egress-late.html'));
+  });
+
+  it('a link the person clicks into a new window, once the eval’s activation is over, loads', async () => {
+    await run(`const link = Object.assign(document.createElement('a'), { href: '${watched.origin}/person-window',
+      target: '_blank', textContent: 'Open' });
+      link.style = 'position:fixed;left:0;top:0;width:200px;height:100px;display:block'; document.body.append(link); 0`);
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    for (const type of ['mousePressed', 'mouseReleased'])
+      await page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
+    const deadline = Date.now() + 20_000;
+    while (!watched.requests.includes('/person-window')) {
+      if (Date.now() > deadline) throw new Error('the person’s window never loaded');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   it('a form a new document submits on its own, with no gesture, goes: the script never reached it', async () => {
     await run('1');
     await loadUrl(page, suite.server.url(`egress-late.html?post=${encodeURIComponent(`${watched.origin}/page-form`)}`));
+    const answered = nextLoad();
     const deadline = Date.now() + 20_000;
     while (!watched.requests.includes('/page-form')) {
       if (Date.now() > deadline) throw new Error('the page’s own form never reached its site');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    await answered;
     await loadUrl(page, suite.server.url('egress-late.html'));
   });
 

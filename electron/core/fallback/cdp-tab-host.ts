@@ -17,6 +17,8 @@ interface TargetInfo {
   url: string;
   title: string;
   openerId?: string;
+  /** The opener's frame that opened it (its target's main frame, or a frame inside it). */
+  openerFrameId?: string;
 }
 
 /** One attached tab: its own session plus the child sessions Chrome auto-attaches under it. */
@@ -229,7 +231,7 @@ export class CdpTabHost implements TabHost {
       void this.connection.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
       return;
     }
-    void this.guardPopup({ id: info.targetId, openerId }, sessionId, info.openerId!);
+    void this.guardPopup({ id: info.targetId, openerId }, sessionId, info.openerId!, info.openerFrameId);
   }
 
   /**
@@ -239,7 +241,12 @@ export class CdpTabHost implements TabHost {
    * also guards the popup's iframes. This guard stays for the popup's life, because it alone knows the popup's main
    * frame from the start; the engine's makes the same decision on the same events, and a second answer is a no-op.
    */
-  private async guardPopup(popup: Popup, sessionId: string, openerFrame: string): Promise<void> {
+  private async guardPopup(
+    popup: Popup,
+    sessionId: string,
+    openerTarget: string,
+    openerFrameId: string | undefined,
+  ): Promise<void> {
     const tab = this.tab(popup.id, sessionId);
     this.attached.set(popup.id, Promise.resolve(tab));
     this.live.set(popup.id, tab);
@@ -258,8 +265,10 @@ export class CdpTabHost implements TabHost {
         maxPostDataSize: 0,
       });
       telling.catch(() => undefined);
-      const origins = await Promise.all([openerFrame, popup.openerId].map((id) => this.originOf(id)));
-      const opener = { origins, tell: (event: CdpEvent) => this.live.get(popup.openerId)?.tell(event) };
+      const origins = await Promise.all([openerTarget, popup.openerId].map((id) => this.originOf(id)));
+      // A target's main frame has the target's id.
+      const frameId = openerFrameId ?? openerTarget;
+      const opener = { origins, frameId, tell: (event: CdpEvent) => this.live.get(popup.openerId)?.tell(event) };
       followPopup(tab, guard, opener, () => void this.closeIfBlank(popup.id));
       await guard.enable(undefined);
     } catch {

@@ -1,8 +1,9 @@
 // A window a driven tab opened: a request in it that the tab's agent script started (window.open from a timer it left,
-// its async parents too) to an origin outside the opener's is failed before it leaves, and the opener's trail told.
+// its async parents too, or a form it submitted into the window) to an origin outside the opener's is failed before it
+// leaves, and the opener's trail told.
 import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
 import { AllowedOrigins } from '../../../shared/engine/egress-origins.js';
-import { POPUP_HELD } from '../../../shared/engine/egress-trail.js';
+import { openedByScript, POPUP_HELD } from '../../../shared/engine/popup-events.js';
 import type { NavigationGuard } from '../../../shared/engine/navigation-guard.js';
 import { fromScript, InitiatorVerdicts, type Initiator } from '../../../shared/engine/script-initiator.js';
 
@@ -17,25 +18,36 @@ interface Paused {
 export interface Opener {
   /** The origins of the opening frame and its tab: what the opener's own script may reach. */
   origins: (string | undefined)[];
-  /** Tells the opener's stream (its trail) what was held. */
+  /** The opener's frame that opened the window. */
+  frameId: string;
+  /** Tells the opener's stream (its trail) what was held, and asks it whose a window with no stack was. */
   tell(event: CdpEvent): void;
 }
 
 /**
  * Call before the popup runs. The popup's own session tells each request's initiator; V8 records the opener's stack
  * there (measured on Chromium 156: a `window.open` in a `setTimeout` of an eval names the eval's sourceURL, with the
- * timer as its async parent). Form submissions and link clicks name no stack at all, so they are not told apart here.
+ * timer as its async parent). A form submitted into the window names no stack at all (measured: initiator
+ * {type: 'other'}): the window's first document request is the opener's, so the opener's trail says whose it was.
  */
 export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, held: () => void): () => void {
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
+  let opening = true;
   const stopListening = popup.on((event) => {
     if (event.method !== 'Network.requestWillBeSent' || event.sessionId !== undefined) return;
-    const sent = event.params as { requestId: string; initiator?: Initiator; type?: string };
-    const kind = sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other');
+    const sent = event.params as { requestId: string; initiator?: Initiator; type?: string; hasUserGesture?: boolean };
+    const document = sent.type === 'Document';
+    // Only the first: the window's later navigations are its own documents' doing, not the opener's.
+    const opened =
+      document &&
+      opening &&
+      sent.initiator?.stack === undefined &&
+      openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: sent.hasUserGesture === true });
+    if (document) opening = false;
     verdicts.told(sent.requestId, {
-      tainted: fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true,
-      kind,
+      tainted: opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true,
+      kind: document ? 'navigation' : (sent.type ?? 'Other'),
     });
   });
   const fail = (event: CdpEvent, paused: Paused, kind: string): true => {
