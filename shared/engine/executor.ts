@@ -93,6 +93,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     // A dialog holds the page: a call that needs it is refused at once rather than left waiting (engine/dialogs.ts).
     if (!tool.answersDialog) dialogs.refuseWhileOpen(tool.name);
     const acted = await tab.page.presence.acting(tool.captures === true);
+    const endCall = tab.page.frames.beginCall();
     try {
       const level = mainLevelOf(tool, args);
       if (level !== 'none') await tab.page.frames.requireMain(level);
@@ -113,6 +114,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(agent, tab);
       throw error;
     } finally {
+      endCall();
       acted();
     }
   };

@@ -10,6 +10,9 @@ const WORLD_NAME = '__chrome_mcp__';
 
 export class FrameWorlds {
   private readonly worlds = new Map<string, Promise<number>>();
+  private calls = 0;
+  /** The tool call the page calls serve, if any: in-page lookups share what they found within one (page/shadow-hosts.ts). */
+  private callNumber: number | undefined;
   private readonly unsubscribe: () => void;
 
   /** `mayRun` throws when nothing of ours may run in the frame's document (its site may not be read). */
@@ -39,6 +42,18 @@ export class FrameWorlds {
     return answer as Promise<PageResult<N, R>>;
   }
 
+  /**
+   * A tool call begins: the page calls until the returned end share their lookups' walks, and none before or after
+   * reuse them. A call begun while another runs ends the other's sharing, which costs walks, never exactness.
+   */
+  beginCall(): () => void {
+    const number = ++this.calls;
+    this.callNumber = number;
+    return () => {
+      if (this.callNumber === number) this.callNumber = undefined;
+    };
+  }
+
   /** An element a CDP event named by its backend node id (a file chooser's input), as a handle in our world. */
   async resolveNode(frame: Frame, backendNodeId: number): Promise<string> {
     this.mayRun(frame);
@@ -64,14 +79,20 @@ export class FrameWorlds {
     handles: Handles,
     returnHandle: boolean,
   ): Promise<unknown> {
-    const declaration = `function(...a){return globalThis.__cm.${name}(...a)}`;
+    // The last argument is the tool call's number (undefined outside one), which the library sees as `__cmCall` while
+    // the function runs; what it does later (a wait's checks on mutations) sees none, so shares no walk.
+    const declaration = `function(...a){globalThis.__cmCall=a.pop();try{return globalThis.__cm.${name}(...a)}finally{globalThis.__cmCall=undefined}}`;
     const once = async (): Promise<unknown> => {
       // The backstop under every op: nothing of ours runs in, or reads from, a document whose site may not be read.
       this.mayRun(frame);
       const executionContextId = await this.world(frame);
       const params: Record<string, unknown> = {
         functionDeclaration: declaration,
-        arguments: [...handles.map((objectId) => ({ objectId })), ...args.map((value) => ({ value }))],
+        arguments: [
+          ...handles.map((objectId) => ({ objectId })),
+          ...args.map((value) => ({ value })),
+          { value: this.callNumber },
+        ],
         returnByValue: !returnHandle,
         awaitPromise: true,
       };

@@ -22,6 +22,8 @@ export class FrameRegistry {
   readonly navigation: NavigationGuard;
   /** Calls the page library in a frame's isolated world (see FrameWorlds.call). */
   readonly call: FrameWorlds['call'];
+  /** Marks the start of a tool call for the page calls that follow (see FrameWorlds.beginCall). */
+  readonly beginCall: FrameWorlds['beginCall'];
 
   constructor(cdp: Cdp, gate: PolicyGate) {
     this.places = new FramePlaces(cdp, gate);
@@ -29,6 +31,7 @@ export class FrameRegistry {
     this.navigation = this.tree.navigation;
     this.worlds = new FrameWorlds(cdp, (frame) => this.places.require(frame, 'read'));
     this.call = this.worlds.call.bind(this.worlds);
+    this.beginCall = this.worlds.beginCall.bind(this.worlds);
     this.workers = new WorkerSessions(cdp);
   }
 

@@ -66,11 +66,12 @@ export function controlVerdict(element: Element | null): ControlVerdict {
     spaced(control.id),
     spaced(control.getAttribute('name') ?? ''),
   ];
-  const payment = (__cm.deepQueryAll(form ?? document, 'input') as HTMLInputElement[]).some(__cm.isPaymentField);
   // A script may send any field of the frame, in or out of the form; only filled ones have a value to hide.
-  const filled = (__cm.deepQueryAll(document, 'input, textarea') as (HTMLInputElement | HTMLTextAreaElement)[]).filter(
-    (each) => each.value !== '',
-  );
+  const fields = __cm.deepQueryAll(document, 'input, textarea') as (HTMLInputElement | HTMLTextAreaElement)[];
+  // Without a form the frame's inputs are those fields: one query of a large page, not two.
+  const inputs = form ? __cm.deepQueryAll(form, 'input') : fields.filter((each) => each.localName === 'input');
+  const payment = (inputs as HTMLInputElement[]).some(__cm.isPaymentField);
+  const filled = fields.filter((each) => each.value !== '');
   const secrets = filled
     .filter((each) => __cm.isPaymentField(each) || __cm.secretFieldName(each) !== null)
     .slice(0, 50);

@@ -19,6 +19,7 @@ import {
 import { labelsOf } from './labels.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { watchedPasswordField } from './password-watch.js';
+import { shadowHostsIn } from './shadow-hosts.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
@@ -48,6 +49,7 @@ const FUNCTIONS = {
   isInteractive,
   isHidden,
   deepQueryAll,
+  shadowHostsIn,
   flatChildren,
   queryElements,
   countElements,

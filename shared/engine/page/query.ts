@@ -20,13 +20,9 @@ export function deepQueryAll(
   const ours = __cm.indicatorHost();
   const visit = (scope: Document | ShadowRoot | Element) => {
     for (const element of scope.querySelectorAll(selector)) if (element !== ours) found.push(element);
-    // A tree walker finds the hosts about four times faster than iterating querySelectorAll('*') from our world.
-    // It stays in the light tree of `scope`, as the query above does.
-    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
-    for (let host = walker.nextNode() as Element | null; host; host = walker.nextNode() as Element | null) {
-      if (!host.shadowRoot) continue;
-      onShadowRoot?.(host.shadowRoot);
-      visit(host.shadowRoot);
+    for (const host of __cm.shadowHostsIn(scope)) {
+      onShadowRoot?.(host.shadowRoot!);
+      visit(host.shadowRoot!);
     }
   };
   visit(root);
