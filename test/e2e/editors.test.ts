@@ -1,4 +1,4 @@
-// Code editors through a real MCP client on stdio, in both backends: Monaco and CodeMirror 6 (from npm, served by
+// Code editors through a real MCP client on stdio, in both backends: Monaco, CodeMirror 6 and 5 (from npm, served by
 // the fixture server) waited for with wait_for editorReady, written whole with type mode=set, and typed into
 // verbatim with their indentation kept; each read back through the editor's own API.
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ const CODE = "def area(w, h):\n    if w < 0:\n        raise ValueError('w')\n   
 const EDITORS = [
   { name: 'Monaco', page: 'editor-monaco.html', buffer: 'editor.getValue()' },
   { name: 'CodeMirror 6', page: 'editor-codemirror.html', buffer: 'view.state.doc.toString()' },
+  { name: 'CodeMirror 5', page: 'editor-codemirror5.html', buffer: 'cm.getValue()' },
 ] as const;
 
 /** CodeMirror 6 is ES modules with bare imports: bundled once for the page, as a site would ship it. */
@@ -60,7 +61,7 @@ describe.each(BACKENDS)('code editors over the %s backend', (backend) => {
 
       // No target: the page's only editor.
       const again = await mcp.call('type', { mode: 'set', text: 'x = 1\n' });
-      expect(again.text).toMatch(/^set the (Monaco|CodeMirror) editor to 2 lines \(6 chars\)$/);
+      expect(again.text).toMatch(/^set the (Monaco|CodeMirror|CodeMirror 5) editor to 2 lines \(6 chars\)$/);
       expect(await buffer(editor.buffer)).toBe('x = 1\n');
     },
     120_000,
@@ -71,7 +72,10 @@ describe.each(BACKENDS)('code editors over the %s backend', (backend) => {
     async (editor) => {
       await mcp.call('navigate', { url: fixtures.url(editor.page) });
       // Waits by selector, not editorReady, so this test reads the same on code without editorReady.
-      await mcp.call('wait_for', { selector: '.monaco-editor .view-lines, .cm-content', timeout: 30_000 });
+      await mcp.call('wait_for', {
+        selector: '.monaco-editor .view-lines, .cm-content, .CodeMirror-code',
+        timeout: 30_000,
+      });
       const typed = await mcp.call('type', { selector: '#editor', mode: 'verbatim', clear: true, text: CODE });
       expect(typed.isError, typed.text).toBe(false);
       expect(await buffer(editor.buffer)).toBe(CODE);

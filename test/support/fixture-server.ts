@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { registerTestServerPort } from './test-policy.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/', import.meta.url));
-// /vendor/<path> serves these folders of installed packages, so fixtures load real libraries (Monaco) with no CDN.
+// /vendor/<path> serves these folders of installed packages, so fixtures load real libraries (Monaco, CodeMirror 5)
+// with no CDN.
 const VENDOR = fileURLToPath(new URL('../../node_modules/', import.meta.url));
-const VENDORED = ['monaco-editor/min/'];
+const VENDORED = ['monaco-editor/min/', 'codemirror5/lib/'];
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
