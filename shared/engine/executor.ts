@@ -95,7 +95,9 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     const acted = await tab.page.presence.acting(tool.captures === true);
     try {
       const level = mainLevelOf(tool, args);
-      if (level !== 'none') await tab.page.frames.requireMain(level);
+      // A page held since attach answers no frame tree; its tab's history still names the document (dialogs.ts).
+      if (level !== 'none' && dialogs.open?.unseen) tab.page.gate.require({ url: await dialogs.heldUrl() }, level);
+      else if (level !== 'none') await tab.page.frames.requireMain(level);
       if (tool.answersDialog) return await run(tab.page, args, ctx);
       const act = () => runAct(op, run, tab, args, ctx, held, session);
       // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.

@@ -8,6 +8,7 @@ import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
+import { withDeadline } from './deadline.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -34,6 +35,10 @@ interface Attached {
   page: PageContext;
   stop: () => void;
 }
+
+// Enabling a tab's domains takes milliseconds (measured, Chromium 156); a tab that has not answered by then waits on a
+// dialog, or on a script that would keep every call waiting just as long.
+const HELD_AT_ATTACH_MS = 2_000;
 
 export class TabSession {
   private readonly owned: Set<string>;
@@ -292,8 +297,21 @@ export class TabSession {
     const stop = cdp.on((event) => {
       if (event.method === 'Inspector.detached' && event.sessionId === undefined) this.detach(hostId);
     });
+    const ready = page.frames.init();
     try {
-      await page.frames.init();
+      // A tab that does not answer soon is held by a dialog shown before we attached (dialogs.ts): the context serves
+      // at once, every call naming that dialog, and the tab's answer, once it comes, lets them run.
+      const answered = ready.then(() => false);
+      // Past the deadline its failure is the detach below's to handle.
+      answered.catch(() => undefined);
+      const held = await withDeadline(answered, HELD_AT_ATTACH_MS, () => true);
+      if (held) {
+        page.dialogs.heldAtAttach();
+        ready.then(
+          () => page.dialogs.answeredAfterAttach(),
+          () => this.detach(hostId),
+        );
+      }
     } catch (error) {
       stop();
       page.dispose();
