@@ -7,6 +7,7 @@ import { withDeadline } from './deadline.js';
 import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
 import type { OperationResult } from '../protocol/operations.js';
+import type { SavedDialog } from './session-state.js';
 
 export type DialogKind = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
 
@@ -23,6 +24,8 @@ export interface Dialog {
   unprompted: boolean;
   /** Open before the engine attached: Chrome tells it neither the dialog's kind nor its words (see `heldAtAttach`). */
   unseen?: true;
+  /** An unseen one whose kind and words an earlier run of the host saw. */
+  known?: boolean;
 }
 
 /** A call a dialog cut short: it runs on once the dialog is answered, and the answer reports what it went on to do. */
@@ -50,6 +53,8 @@ export class DialogState {
   private unreported: Dialog | undefined;
   private note: string | undefined;
   private readonly unsubscribe: () => void;
+  /** Told when the open dialog changes, so the session can keep it across a restart of its host. */
+  onChange: () => void = () => undefined;
 
   /**
    * `agentDrives`: whether an agent drives the tab, asked when a dialog opens while no call runs; in the person's
@@ -104,12 +109,13 @@ export class DialogState {
    * Chrome sends a debugger that attaches later no Page.javascriptDialogOpening, Page.handleJavaScriptDialog says no
    * dialog is showing, and every renderer command (Page.enable too) waits until it closes; only a reload closes it.
    */
-  heldAtAttach(): void {
+  heldAtAttach(known?: SavedDialog): void {
     if (this.shown) return;
     const owner = this.agentDrives() ? 'agent' : 'person';
     const dialog: Dialog = {
-      kind: 'alert',
-      message: '',
+      kind: known?.kind ?? 'alert',
+      message: known?.message ?? '',
+      known: known !== undefined,
       defaultPrompt: '',
       url: '',
       inFrame: false,
@@ -119,6 +125,7 @@ export class DialogState {
     };
     this.shown = dialog;
     if (owner === 'agent') this.unreported = dialog;
+    this.onChange();
   }
 
   /** The address of the page an unseen dialog holds, from the browser's side, which still answers. */
@@ -262,6 +269,7 @@ export class DialogState {
       return;
     }
     this.shown = dialog;
+    this.onChange();
     if (running) for (const waiter of [...this.waiters]) waiter(dialog);
     else if (dialog.owner === 'agent') this.unreported = dialog;
   }
@@ -269,6 +277,7 @@ export class DialogState {
   private closed(): void {
     const dialog = this.shown;
     this.shown = undefined;
+    if (dialog) this.onChange();
     if (!dialog || this.unreported !== dialog) return;
     // The agent never saw it: the person answered it in Chrome, or the page went away under it.
     this.unreported = undefined;
@@ -296,10 +305,13 @@ async function goneOn(waiting: Interrupted[]): Promise<OperationResult> {
  * dialog by its kind alone, since what it asks them is not the agent's business.
  */
 export function describe(dialog: Dialog): string {
-  if (dialog.unseen) return 'a dialog that opened before Chrome MCP attached (its words cannot be read)';
+  if (dialog.unseen && !dialog.known)
+    return 'a dialog that opened before Chrome MCP attached (its words cannot be read)';
   if (dialog.owner === 'person') return `${dialog.kind === 'alert' ? 'an' : 'a'} ${dialog.kind} dialog`;
   const prompt = dialog.defaultPrompt ? ` (default ${JSON.stringify(clip(dialog.defaultPrompt, 100))})` : '';
   const frame = dialog.inFrame ? ` in a frame of ${originOf(dialog.url)}` : '';
+  if (dialog.unseen)
+    return `${dialog.kind} ${JSON.stringify(clip(dialog.message, 200))} (open since before Chrome MCP attached)`;
   return `${dialog.kind} ${JSON.stringify(clip(dialog.message, 200))}${prompt}${frame}`;
 }
 
@@ -315,7 +327,8 @@ function howToAnswer(dialog: Dialog): string {
 }
 
 function dataOf(dialog: Dialog): Record<string, unknown> {
-  if (dialog.unseen) return { kind: 'unknown', openedBeforeAttach: true };
+  if (dialog.unseen)
+    return { kind: dialog.known ? dialog.kind : 'unknown', message: dialog.message, openedBeforeAttach: true };
   return {
     kind: dialog.kind,
     message: dialog.message,

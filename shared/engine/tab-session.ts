@@ -5,7 +5,7 @@ import { AgentCurrents } from './agent-currents.js';
 import type { Dialog } from './dialogs.js';
 import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
-import type { TabSessionState, TabSessionStore } from './session-state.js';
+import type { SavedDialog, TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
 import { withDeadline } from './deadline.js';
@@ -52,6 +52,8 @@ export class TabSession {
   private readonly popupWatchers = new Set<(popup: Popup) => void>();
   /** Where tabs an act opened are going, until their tab strip shows it (a fallback popup shows nothing before it commits). */
   private readonly heading = new Map<string, string>();
+  /** Dialogs open when an earlier run of the host stopped, by tab, for the first attach to name (dialogs.ts). */
+  private readonly savedDialogs: Map<string, SavedDialog>;
 
   /**
    * `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory.
@@ -70,6 +72,7 @@ export class TabSession {
       initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined,
     );
     this.owned = new Set(initial?.owned);
+    this.savedDialogs = new Map(initial?.dialogs);
     this.currents = new AgentCurrents(initial);
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
@@ -306,7 +309,7 @@ export class TabSession {
       answered.catch(() => undefined);
       const held = await withDeadline(answered, HELD_AT_ATTACH_MS, () => true);
       if (held) {
-        page.dialogs.heldAtAttach();
+        page.dialogs.heldAtAttach(this.savedDialogs.get(hostId));
         ready.then(
           () => page.dialogs.answeredAfterAttach(),
           () => this.detach(hostId),
@@ -317,7 +320,9 @@ export class TabSession {
       page.dispose();
       throw error;
     }
+    this.savedDialogs.delete(hostId);
     this.pages.set(hostId, page);
+    page.dialogs.onChange = () => this.changed();
     return { page, stop };
   }
 
@@ -349,6 +354,15 @@ export class TabSession {
     this.changed();
   }
 
+  private openDialogs(): Array<[string, SavedDialog]> {
+    return [...this.pages].flatMap(([hostId, page]) => {
+      const dialog = page.dialogs.open;
+      return dialog && (!dialog.unseen || dialog.known)
+        ? [[hostId, { kind: dialog.kind, message: dialog.message }]]
+        : [];
+    });
+  }
+
   private changed(): void {
     if (!this.store) return;
     const { handles, next } = this.handles.saved();
@@ -357,6 +371,7 @@ export class TabSession {
       handles,
       nextHandle: next,
       owned: [...this.owned],
+      dialogs: [...this.savedDialogs, ...this.openDialogs()],
       ...this.currents.saved(),
     };
     this.store.save(state);
