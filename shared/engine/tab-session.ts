@@ -354,6 +354,7 @@ export class TabSession {
     this.changed();
   }
 
+  /** The dialogs open on attached tabs whose words are known, to name after a restart. */
   private openDialogs(): Array<[string, SavedDialog]> {
     return [...this.pages].flatMap(([hostId, page]) => {
       const dialog = page.dialogs.open;
