@@ -12,6 +12,14 @@ const tabSessionState = z.object({
   owned: z.array(z.string()),
   currents: z.record(z.string(), z.string()),
   closed: z.record(z.string(), z.string()),
+  dialogs: z
+    .array(
+      z.tuple([
+        z.string(),
+        z.object({ kind: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']), message: z.string() }),
+      ]),
+    )
+    .optional(),
 });
 
 export async function openSessionStore(): Promise<TabSessionStore> {

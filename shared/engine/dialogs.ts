@@ -7,6 +7,7 @@ import { withDeadline } from './deadline.js';
 import { CdpCommandError } from './cdp.js';
 import { ToolError, toToolError } from '../protocol/errors.js';
 import type { OperationResult } from '../protocol/operations.js';
+import type { SavedDialog } from './session-state.js';
 
 export type DialogKind = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
 
@@ -21,6 +22,10 @@ export interface Dialog {
   owner: 'agent' | 'person';
   /** Opened while no call ran on the tab (the page's timer, its own script): named at the tab's next call. */
   unprompted: boolean;
+  /** Open before the engine attached: Chrome tells it neither the dialog's kind nor its words (see `heldAtAttach`). */
+  unseen?: true;
+  /** An unseen one whose kind and words an earlier run of the host saw. */
+  known?: boolean;
 }
 
 /** A call a dialog cut short: it runs on once the dialog is answered, and the answer reports what it went on to do. */
@@ -48,6 +53,8 @@ export class DialogState {
   private unreported: Dialog | undefined;
   private note: string | undefined;
   private readonly unsubscribe: () => void;
+  /** Told when the open dialog changes, so the session can keep it across a restart of its host. */
+  onChange: () => void = () => undefined;
 
   /**
    * `agentDrives`: whether an agent drives the tab, asked when a dialog opens while no call runs; in the person's
@@ -97,6 +104,44 @@ export class DialogState {
     }
   }
 
+  /**
+   * The tab did not answer at attach: a dialog shown before the engine attached holds it. Measured, Chromium 156:
+   * Chrome sends a debugger that attaches later no Page.javascriptDialogOpening, Page.handleJavaScriptDialog says no
+   * dialog is showing, and every renderer command (Page.enable too) waits until it closes; only a reload closes it.
+   */
+  heldAtAttach(known?: SavedDialog): void {
+    if (this.shown) return;
+    const owner = this.agentDrives() ? 'agent' : 'person';
+    const dialog: Dialog = {
+      kind: known?.kind ?? 'alert',
+      message: known?.message ?? '',
+      known: known !== undefined,
+      defaultPrompt: '',
+      url: '',
+      inFrame: false,
+      owner,
+      unprompted: true,
+      unseen: true,
+    };
+    this.shown = dialog;
+    if (owner === 'agent') this.unreported = dialog;
+    this.onChange();
+  }
+
+  /** The address of the page an unseen dialog holds, from the browser's side, which still answers. */
+  async heldUrl(): Promise<string> {
+    const { currentIndex, entries } = await this.cdp.send<{ currentIndex: number; entries: { url: string }[] }>(
+      'Page.getNavigationHistory',
+      {},
+    );
+    return entries[currentIndex]?.url ?? '';
+  }
+
+  /** The tab answered after all: the unseen dialog closed (its close event may come first), or the page was slow. */
+  answeredAfterAttach(): void {
+    if (this.shown?.unseen) this.closed();
+  }
+
   /** Refuses a call that needs the page while a dialog holds it: at once, naming the dialog and how to answer it. */
   refuseWhileOpen(tool: string): void {
     const dialog = this.shown;
@@ -108,7 +153,7 @@ export class DialogState {
         `The page shows ${describe(dialog)}, the person's to answer; ${tool} cannot run until it is closed.`,
       );
     const data = { dialog: dataOf(dialog) };
-    const unprompted = dialog.unprompted ? ', opened by the page itself' : '';
+    const unprompted = dialog.unprompted && !dialog.unseen ? ', opened by the page itself' : '';
     throw new ToolError(
       'DIALOG_OPEN',
       `The page shows ${describe(dialog)}${unprompted}; ${tool} cannot run until it is answered.`,
@@ -133,6 +178,7 @@ export class DialogState {
     if (dialog.owner === 'person')
       throw new ToolError('PERSON_DIALOG', `The page shows ${describe(dialog)}; it is the person's to answer.`);
     if (this.unreported === dialog) this.unreported = undefined;
+    if (dialog.unseen) return this.reloadPast(dialog, accept);
     const promptText = dialog.kind === 'prompt' ? (text ?? dialog.defaultPrompt) : undefined;
     const waiting = this.interrupted.splice(0);
     await this.cdp
@@ -177,6 +223,22 @@ export class DialogState {
     }
   }
 
+  /** Closes an unseen dialog the one way Chrome allows, a reload, which dismisses it: no OK can reach it. */
+  private async reloadPast(dialog: Dialog, accept: boolean): Promise<OperationResult> {
+    if (accept)
+      throw new ToolError(
+        'DIALOG_UNREACHABLE',
+        `The page shows ${describe(dialog)}; Chrome lets no debugger press OK on it.`,
+        {
+          next: howToAnswer(dialog),
+        },
+      );
+    await this.cdp.send('Page.reload', {});
+    // The reload closed it (measured); its close event may come after the next call.
+    if (this.shown === dialog) this.shown = undefined;
+    return { text: `dismissed ${describe(dialog)}, by reloading the page`, data: { accepted: false, reloaded: true } };
+  }
+
   private forget(entry: Interrupted): void {
     this.interrupted = this.interrupted.filter((each) => each !== entry);
   }
@@ -207,6 +269,7 @@ export class DialogState {
       return;
     }
     this.shown = dialog;
+    this.onChange();
     if (running) for (const waiter of [...this.waiters]) waiter(dialog);
     else if (dialog.owner === 'agent') this.unreported = dialog;
   }
@@ -214,6 +277,7 @@ export class DialogState {
   private closed(): void {
     const dialog = this.shown;
     this.shown = undefined;
+    if (dialog) this.onChange();
     if (!dialog || this.unreported !== dialog) return;
     // The agent never saw it: the person answered it in Chrome, or the page went away under it.
     this.unreported = undefined;
@@ -241,13 +305,21 @@ async function goneOn(waiting: Interrupted[]): Promise<OperationResult> {
  * dialog by its kind alone, since what it asks them is not the agent's business.
  */
 export function describe(dialog: Dialog): string {
+  if (dialog.unseen && !dialog.known)
+    return 'a dialog that opened before Chrome MCP attached (its words cannot be read)';
   if (dialog.owner === 'person') return `${dialog.kind === 'alert' ? 'an' : 'a'} ${dialog.kind} dialog`;
   const prompt = dialog.defaultPrompt ? ` (default ${JSON.stringify(clip(dialog.defaultPrompt, 100))})` : '';
   const frame = dialog.inFrame ? ` in a frame of ${originOf(dialog.url)}` : '';
+  if (dialog.unseen)
+    return `${dialog.kind} ${JSON.stringify(clip(dialog.message, 200))} (open since before Chrome MCP attached)`;
   return `${dialog.kind} ${JSON.stringify(clip(dialog.message, 200))}${prompt}${frame}`;
 }
 
 function howToAnswer(dialog: Dialog): string {
+  if (dialog.unseen)
+    return dialog.owner === 'person'
+      ? 'Ask the person to answer it in Chrome.'
+      : 'Call `dialog {accept: false}` to close it by reloading the page (what the page held is lost), or ask the person to answer it in Chrome.';
   if (dialog.kind === 'beforeunload') return 'Call `dialog {accept: true}` to leave the page, or `{accept: false}`.';
   if (dialog.kind === 'prompt') return 'Call `dialog {accept: true, text}` to answer it, or `{accept: false}`.';
   if (dialog.kind === 'alert') return 'Call `dialog {accept: true}` to close it.';
@@ -255,6 +327,8 @@ function howToAnswer(dialog: Dialog): string {
 }
 
 function dataOf(dialog: Dialog): Record<string, unknown> {
+  if (dialog.unseen)
+    return { kind: dialog.known ? dialog.kind : 'unknown', message: dialog.message, openedBeforeAttach: true };
   return {
     kind: dialog.kind,
     message: dialog.message,

@@ -96,7 +96,9 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     const endCall = tab.page.frames.beginCall();
     try {
       const level = mainLevelOf(tool, args);
-      if (level !== 'none') await tab.page.frames.requireMain(level);
+      // A page held since attach answers no frame tree; its tab's history still names the document (dialogs.ts).
+      if (level !== 'none' && dialogs.open?.unseen) tab.page.gate.require({ url: await dialogs.heldUrl() }, level);
+      else if (level !== 'none') await tab.page.frames.requireMain(level);
       if (tool.answersDialog) return await run(tab.page, args, ctx);
       const act = () => runAct(op, run, tab, args, ctx, held, session);
       // An act (policy `act`) is watched for where it leads and judged for what it sends; anything else just runs.

@@ -1,6 +1,7 @@
 // What a TabSession keeps across restarts of the process hosting it (an MV3 worker is stopped at will), and the
 // hook a host gives it to store that state; the fallback keeps everything in memory and passes no store.
 import type { SavedCurrents } from './agent-currents.js';
+import type { DialogKind } from './dialogs.js';
 
 /** With each agent's current tab (SavedCurrents): losing it would send the agent's next call to the person's active tab. */
 export interface TabSessionState extends SavedCurrents {
@@ -10,6 +11,13 @@ export interface TabSessionState extends SavedCurrents {
   nextHandle: number;
   /** Tabs the agents opened, so they may still close them after a restart. */
   owned: string[];
+  /** The dialog open on each tab, so a restarted host names one it can no longer see by its words (dialogs.ts). */
+  dialogs?: Array<[hostId: string, dialog: SavedDialog]>;
+}
+
+export interface SavedDialog {
+  kind: DialogKind;
+  message: string;
 }
 
 export interface TabSessionStore {

@@ -5,9 +5,10 @@ import { AgentCurrents } from './agent-currents.js';
 import type { Dialog } from './dialogs.js';
 import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
-import type { TabSessionState, TabSessionStore } from './session-state.js';
+import type { SavedDialog, TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
+import { withDeadline } from './deadline.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -35,6 +36,10 @@ interface Attached {
   stop: () => void;
 }
 
+// Enabling a tab's domains takes milliseconds (measured, Chromium 156); a tab that has not answered by then waits on a
+// dialog, or on a script that would keep every call waiting just as long.
+const HELD_AT_ATTACH_MS = 2_000;
+
 export class TabSession {
   private readonly owned: Set<string>;
   private readonly attached = new Map<string, Promise<Attached>>();
@@ -47,6 +52,8 @@ export class TabSession {
   private readonly popupWatchers = new Set<(popup: Popup) => void>();
   /** Where tabs an act opened are going, until their tab strip shows it (a fallback popup shows nothing before it commits). */
   private readonly heading = new Map<string, string>();
+  /** Dialogs open when an earlier run of the host stopped, by tab, for the first attach to name (dialogs.ts). */
+  private readonly savedDialogs: Map<string, SavedDialog>;
 
   /**
    * `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory.
@@ -65,6 +72,7 @@ export class TabSession {
       initial?.tag === tag ? { handles: initial.handles, next: initial.nextHandle } : undefined,
     );
     this.owned = new Set(initial?.owned);
+    this.savedDialogs = new Map(initial?.dialogs);
     this.currents = new AgentCurrents(initial);
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
@@ -292,14 +300,29 @@ export class TabSession {
     const stop = cdp.on((event) => {
       if (event.method === 'Inspector.detached' && event.sessionId === undefined) this.detach(hostId);
     });
+    const ready = page.frames.init();
     try {
-      await page.frames.init();
+      // A tab that does not answer soon is held by a dialog shown before we attached (dialogs.ts): the context serves
+      // at once, every call naming that dialog, and the tab's answer, once it comes, lets them run.
+      const answered = ready.then(() => false);
+      // Past the deadline its failure is the detach below's to handle.
+      answered.catch(() => undefined);
+      const held = await withDeadline(answered, HELD_AT_ATTACH_MS, () => true);
+      if (held) {
+        page.dialogs.heldAtAttach(this.savedDialogs.get(hostId));
+        ready.then(
+          () => page.dialogs.answeredAfterAttach(),
+          () => this.detach(hostId),
+        );
+      }
     } catch (error) {
       stop();
       page.dispose();
       throw error;
     }
+    this.savedDialogs.delete(hostId);
     this.pages.set(hostId, page);
+    page.dialogs.onChange = () => this.changed();
     return { page, stop };
   }
 
@@ -331,6 +354,16 @@ export class TabSession {
     this.changed();
   }
 
+  /** The dialogs open on attached tabs whose words are known, to name after a restart. */
+  private openDialogs(): Array<[string, SavedDialog]> {
+    return [...this.pages].flatMap(([hostId, page]) => {
+      const dialog = page.dialogs.open;
+      return dialog && (!dialog.unseen || dialog.known)
+        ? [[hostId, { kind: dialog.kind, message: dialog.message }]]
+        : [];
+    });
+  }
+
   private changed(): void {
     if (!this.store) return;
     const { handles, next } = this.handles.saved();
@@ -339,6 +372,7 @@ export class TabSession {
       handles,
       nextHandle: next,
       owned: [...this.owned],
+      dialogs: [...this.savedDialogs, ...this.openDialogs()],
       ...this.currents.saved(),
     };
     this.store.save(state);

@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   DIALOG_OPEN: 'The page shows a dialog, and nothing runs in it until it is answered. Answer it with `dialog`.',
   PERSON_DIALOG:
     "The page shows a dialog that is the person's to answer (it opened while no agent drove the tab). Wait for them, or work in another tab.",
+  DIALOG_UNREACHABLE:
+    'The dialog opened before Chrome MCP attached to the tab, and Chrome lets no later debugger accept it. Dismiss it with `dialog {accept: false}` (the page reloads), or ask the person to answer it.',
   NO_DIALOG: 'Go on with the page: a call that opens a dialog says so, and `tabs` shows one still open.',
   POLICY_DENIED:
     'The site policy does not allow this there. Use an allowed site, or ask the person to change the rule for it.',

@@ -16,6 +16,16 @@ const BUTTONS = `
 <button id=prompt onclick="window.got = prompt('Your name?', 'bob')">prompt</button>
 <button id=later onclick="setTimeout(() => alert('tick'), 1000)">later</button>`;
 
+/** A page that asks once per tab, on load, for a dialog already open when the engine comes; its title says it asks. */
+export const ASKS_ON_LOAD = `<!doctype html><title>calm</title><button>go</button><script>
+onload = () => setTimeout(() => {
+  if (sessionStorage.asked) return;
+  sessionStorage.asked = 1;
+  document.title = 'asking';
+  confirm('Before you came?');
+}, 0);
+</script>`;
+
 /** The pages the scenarios use, served on both of the fixture server's sites. */
 export function serveDialogPages(fixtures: FixtureServer): void {
   fixtures.serve('/dialog-child', { body: `<!doctype html><title>child</title>${BUTTONS}` });
