@@ -306,7 +306,8 @@ async function goneOn(waiting: Interrupted[]): Promise<OperationResult> {
  */
 export function describe(dialog: Dialog): string {
   if (dialog.unseen && !dialog.known)
-    return 'a dialog that opened before Chrome MCP attached (its words cannot be read)';
+    // Chrome answers nothing of the page either way: a script that keeps it busy from before attach looks the same.
+    return 'a dialog that opened before Chrome MCP attached (its words cannot be read; or a script keeps the page busy)';
   if (dialog.owner === 'person') return `${dialog.kind === 'alert' ? 'an' : 'a'} ${dialog.kind} dialog`;
   const prompt = dialog.defaultPrompt ? ` (default ${JSON.stringify(clip(dialog.defaultPrompt, 100))})` : '';
   const frame = dialog.inFrame ? ` in a frame of ${originOf(dialog.url)}` : '';
