@@ -2,7 +2,7 @@
 // kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
 // a hold on their first request during the agent's acts and after its scripts, and on the workers those scripts reach.
 import type { Cdp } from '../../shared/engine/cdp.js';
-import { POPUP_HELD } from '../../shared/engine/egress-trail.js';
+import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
