@@ -157,7 +157,7 @@ describe('windows an eval’s script opens, through the extension', () => {
     // Past the script hold's window, and no act: only a standing refusal of the policy's blocked sites stops it.
     await run(`window.lateOpen = () => ${openWindow(`${refused.origin}/open-later`, 'openedLater')}; 0`);
     await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 10; round++) {
       await page.evaluate('window.lateOpen()', { userGesture: true });
       expect(await reachedRefused(), `round ${round}`).toEqual([]);
     }
