@@ -36,8 +36,10 @@ async function startSession(
     onPersonStop,
   });
   const router = new CommandRouter(executor, send);
+  host.follow(policy);
   return {
     router,
+    policyChanged: () => host.policyChanged(),
     async end() {
       executor.dispose();
       await host.detachAll();

@@ -14,6 +14,8 @@ export type { Greeting } from './bridge-handshake.js';
 /** The engine side of a welcomed link: its router, and how to wind it down. */
 export interface LinkSession {
   router: CommandRouter;
+  /** The core sent a new policy (already in force for the next step): what stands between steps follows it too. */
+  policyChanged(): void;
   end(): Promise<void>;
 }
 
@@ -159,7 +161,9 @@ export class BridgeConnection {
       case 'policy':
         // Like a command, not ours before the welcome. Taken at once rather than behind the session's start, so a
         // command already running checks its next step against it.
-        if (this.session) this.policy.update(frame.policy);
+        if (!this.session) return;
+        this.policy.update(frame.policy);
+        void this.session.then((session) => session?.policyChanged());
         return;
       case 'ping':
         if (this.session) this.send({ type: 'pong', ts: frame.ts });

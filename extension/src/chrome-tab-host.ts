@@ -1,6 +1,7 @@
 // The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
 // kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
-// a hold on their first request during the agent's acts and after its scripts, and on the workers those scripts reach.
+// a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), and
+// on the workers those scripts reach.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
@@ -90,6 +91,16 @@ export class ChromeTabHost implements TabHost {
     return () => this.popupListeners.delete(listener);
   }
 
+  /** The policy of the link now driving tabs: windows they open never reach a site it refuses, between acts too. */
+  follow(policy: () => Policy): void {
+    this.newWindows.follow(policy);
+  }
+
+  /** The link's policy changed: the standing rules follow it at once, not at the next act. */
+  policyChanged(): void {
+    this.newWindows.changed();
+  }
+
   holdNewWindows<T>(openerId: string, policy: Policy, run: () => Promise<T>): Promise<T> {
     return this.newWindows.hold(tabIdOf(openerId), policy, run);
   }
@@ -169,6 +180,7 @@ export class ChromeTabHost implements TabHost {
     this.live.delete(tabId);
     this.workers.ended(tabId);
     this.scriptHeld.delete(tabId);
+    this.newWindows.changed();
   }
 
   /** Lets go of every tab, so the next session starts from fresh attachments (and Chrome's debugging bar goes away). */
@@ -193,6 +205,7 @@ export class ChromeTabHost implements TabHost {
         return done;
       }),
     );
+    this.newWindows.changed();
   }
 
   /** The tab's attachment, made once however many calls ask at the same time. */
@@ -215,6 +228,7 @@ export class ChromeTabHost implements TabHost {
     await attachDebugger(tabId);
     const tab = new DebuggerTab(tabId);
     this.live.set(tabId, tab);
+    this.newWindows.changed();
     return tab;
   }
 }

@@ -1,5 +1,6 @@
 // The declarativeNetRequest session rules of the new-window holds: an act's, from the policy's parsed patterns, blocks a
-// new tab's first page unless the policy would let the agent read it there; a script's, unless it is at the tab's own.
+// new tab's first page unless the policy would let the agent read it there; a script's, unless it is at the tab's own;
+// the one standing while a tab is driven, where the policy refuses it.
 import { BLIND_SITES } from '../../shared/policy/blind.js';
 import { parseSitePattern, specificity, type SitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
@@ -35,9 +36,14 @@ export interface HoldScope {
  * `bank.example.com` that a `blocked` rule names.
  */
 const BASE_PRIORITY = 1;
-const BLIND_PRIORITY = 2 ** 30;
+/*
+ * Chrome does not order priorities this high as numbers: measured on Chromium 156, a block at 2^29 lost to an allow at
+ * 38 (it packs the priority with the action's rank into 32 bits). A policy pattern's priority stays below 2^11 (a
+ * host has at most 127 labels), so these sit well above it and well below 2^24.
+ */
+const BLIND_PRIORITY = 2 ** 21;
 // Above every policy rule, below the blind list: a window an agent's script opens reaches its tab's own origins only.
-const SCRIPT_PRIORITY = 2 ** 29;
+const SCRIPT_PRIORITY = 2 ** 20;
 const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * specificity(pattern) + (blocked ? 1 : 0);
 
 // Every built-in blind site is a plain domain (host and subdomains), which is exactly what requestDomains matches;
@@ -52,6 +58,19 @@ const BLIND_DOMAINS = Object.values(BLIND_SITES)
 
 /** The hold's rules, unnumbered: every new tab's first page is blocked unless the policy allows reading it. */
 export function holdRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'>[] {
+  return policyRules(policy, scope, true);
+}
+
+/**
+ * The rules that stand while a tab is driven, unnumbered: a new tab's page is blocked where the policy refuses the site
+ * (a `blocked` rule, a `blocked` default, the blind list), wherever a site it merely has no rule for stands (`ask`).
+ */
+export function refusedRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'>[] {
+  return policyRules(policy, scope, policy.default === 'blocked');
+}
+
+/** The policy's patterns as rules; `blockUnlisted`: a site no pattern allows is blocked too. */
+function policyRules(policy: Policy, scope: HoldScope, blockUnlisted: boolean): Omit<HoldRule, 'id'>[] {
   const condition = {
     resourceTypes: ['main_frame'] as ['main_frame'],
     excludedTabIds: scope.excludedTabIds,
@@ -65,7 +84,7 @@ export function holdRules(policy: Policy, scope: HoldScope): Omit<HoldRule, 'id'
   ) => {
     rules.push({ priority, action: { type }, condition: { ...condition, ...match } });
   };
-  add(BASE_PRIORITY, 'block', {});
+  if (blockUnlisted) add(BASE_PRIORITY, 'block', {});
   const seen = new Set<string>();
   for (const rule of [...policy.rules, ...policy.grants]) {
     const regexFilter = patternRegex(rule.site);

@@ -1,11 +1,12 @@
-// Keeps a refused site from getting even the first request of a window a driven page opens while the agent acts, and
-// any other origin from getting that of a window an agent's script opens: declarativeNetRequest session rules block it
-// in the network stack, where chrome.debugger cannot reach in time.
+// Keeps a refused site from getting even the first request of a window a driven page opens, at any time, a site the
+// agent may not read from getting that of one opened while the agent acts, and any other origin from getting that of a
+// window an agent's script opens: declarativeNetRequest session rules block it in the network stack, where
+// chrome.debugger cannot reach in time.
 import { AllowedOrigins } from '../../shared/engine/egress-origins.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import type { Policy } from '../../shared/policy/policy.js';
-import { holdRules, scriptHoldRules, type HoldScope } from './hold-rules.js';
+import { holdRules, refusedRules, scriptHoldRules, type HoldScope } from './hold-rules.js';
 import type { RuleSet } from './session-rules.js';
 
 /*
@@ -49,6 +50,8 @@ export class NewWindowHolds {
   private readonly frames = new Map<number, TabFrames>();
   private watching: Promise<void> | undefined;
   private policy: Policy | undefined;
+  /** The policy the driven tabs stand under between acts too (`follow`). */
+  private standing: (() => Policy) | undefined;
   /** Rule updates one after another, each from what is held when its turn comes. */
   private updating: Promise<void> = Promise.resolve();
 
@@ -101,6 +104,22 @@ export class NewWindowHolds {
     void this.refresh().catch(() => undefined);
   }
 
+  /**
+   * While any tab is driven (`guarded`), a window one of them opens never gets its first request to a site `policy`
+   * refuses, whoever opened it and whenever: the page, a script the agent left, a click of the person's. The rules cannot
+   * tell openers apart, so a young tab another tab of the driven sites opens there is blocked too: the policy refuses
+   * that site to the agent, and a person's tab is only held for the moment it is young (SETTLED_TAB_MS).
+   */
+  follow(policy: () => Policy): void {
+    this.standing = policy;
+    this.changed();
+  }
+
+  /** The driven tabs or the policy changed: the rules follow. */
+  changed(): void {
+    void this.refresh().catch(() => undefined);
+  }
+
   /** Whether a window `openerId` opened towards `url` meets the script hold's block. */
   heldForScript(openerId: number, url: string): boolean {
     return this.scriptHeld().includes(openerId) && !new AllowedOrigins(this.originsOf([openerId])).allows(url);
@@ -123,12 +142,16 @@ export class NewWindowHolds {
   private async update(): Promise<void> {
     const acting = [...this.acting.keys()];
     const scripted = this.scriptHeld();
-    const [actScope, scriptScope] = await Promise.all([
+    const driven = this.drivenTabs();
+    const standing = this.standing?.();
+    const [actScope, scriptScope, drivenScope] = await Promise.all([
       acting.length > 0 && this.policy ? this.scope(acting) : undefined,
       scripted.length > 0 ? this.scope(scripted) : undefined,
+      driven.length > 0 && standing ? this.scope(driven) : undefined,
     ]);
     const origins = this.originsOf(scripted);
     await this.rules.replace([
+      ...(drivenScope && standing ? refusedRules(standing, drivenScope) : []),
       ...(actScope && this.policy ? holdRules(this.policy, actScope) : []),
       ...(scriptScope ? scriptHoldRules(scriptScope, origins) : []),
     ]);
@@ -162,7 +185,10 @@ export class NewWindowHolds {
   private watch(): Promise<void> {
     this.watching ??= (async () => {
       chrome.tabs.onCreated.addListener((tab) => {
-        if (tab.id !== undefined) this.tabs.set(tab.id, Date.now());
+        if (tab.id === undefined) return;
+        this.tabs.set(tab.id, Date.now());
+        // Once settled it is left out of the rules, not held for as long as they happen to stand unchanged.
+        if (this.anyHeld()) setTimeout(() => this.changed(), SETTLED_TAB_MS);
       });
       chrome.tabs.onReplaced.addListener((added, removed) => {
         this.tabs.set(added, this.tabs.get(removed) ?? Date.now());
@@ -218,7 +244,16 @@ export class NewWindowHolds {
   }
 
   private held(tabId: number): boolean {
-    return this.acting.has(tabId) || this.scripted.has(tabId);
+    return this.acting.has(tabId) || this.scripted.has(tabId) || this.drivenTabs().includes(tabId);
+  }
+
+  private anyHeld(): boolean {
+    return this.acting.size > 0 || this.scripted.size > 0 || this.drivenTabs().length > 0;
+  }
+
+  /** The tabs the standing rules are about: every driven one, once there is a policy to follow. */
+  private drivenTabs(): number[] {
+    return this.standing ? [...this.guarded()] : [];
   }
 }
 

@@ -3,8 +3,8 @@
 import type { ExtensionBrowser } from '../../support/extension-browser.js';
 
 export interface PageProbe {
-  /** Evaluates `expression` (awaited) in the page's main world, as the page's own code, with no gesture. */
-  evaluate<T>(expression: string): Promise<T>;
+  /** Evaluates `expression` (awaited) in the page's main world, as the page's own code, with no gesture unless asked. */
+  evaluate<T>(expression: string, opts?: { userGesture?: boolean }): Promise<T>;
   /** Polls `marker` (a global the page sets) until it is true; throws after 20 s. */
   until(marker: string): Promise<void>;
   close(): Promise<void>;
@@ -22,10 +22,10 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
     targetId: target.targetId,
     flatten: true,
   });
-  const evaluate = async <T>(expression: string): Promise<T> => {
+  const evaluate = async <T>(expression: string, opts: { userGesture?: boolean } = {}): Promise<T> => {
     const reply = await control.send<{ result: { value: T }; exceptionDetails?: { text: string } }>(
       'Runtime.evaluate',
-      { expression, awaitPromise: true, returnByValue: true },
+      { expression, awaitPromise: true, returnByValue: true, userGesture: opts.userGesture === true },
       sessionId,
     );
     if (reply.exceptionDetails) throw new Error(`page probe failed: ${reply.exceptionDetails.text}`);
