@@ -137,6 +137,11 @@ export class DialogState {
     return entries[currentIndex]?.url ?? '';
   }
 
+  /** The tab's document is a page that could show a dialog: an http(s) or file one, not a tab still opening. */
+  async mayHoldDialog(): Promise<boolean> {
+    return /^(https?|file):/.test(await this.heldUrl().catch(() => ''));
+  }
+
   /** The tab answered after all: the unseen dialog closed (its close event may come first), or the page was slow. */
   answeredAfterAttach(): void {
     if (this.shown?.unseen) this.closed();

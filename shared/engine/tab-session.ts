@@ -37,8 +37,9 @@ interface Attached {
 }
 
 // Enabling a tab's domains takes milliseconds (measured, Chromium 156); a tab that has not answered by then waits on a
-// dialog, or on a script that would keep every call waiting just as long.
-const HELD_AT_ATTACH_MS = 2_000;
+// dialog, or on a script that would keep every call waiting just as long. Wide: a loaded machine (CI's two shared cores)
+// has taken over 2 s to enable a tab that was only just opened.
+const HELD_AT_ATTACH_MS = 5_000;
 
 export class TabSession {
   private readonly owned: Set<string>;
@@ -307,7 +308,9 @@ export class TabSession {
       const answered = ready.then(() => false);
       // Past the deadline its failure is the detach below's to handle.
       answered.catch(() => undefined);
-      const held = await withDeadline(answered, HELD_AT_ATTACH_MS, () => true);
+      let held = await withDeadline(answered, HELD_AT_ATTACH_MS, () => true);
+      // A tab with no page of its own yet (still opening) holds no dialog: it is waited for, as any slow tab is.
+      if (held && !(await page.dialogs.mayHoldDialog())) held = await answered;
       if (held) {
         page.dialogs.heldAtAttach(this.savedDialogs.get(hostId));
         ready.then(
