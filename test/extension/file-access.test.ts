@@ -69,8 +69,22 @@ async function setFileAccess(on: boolean): Promise<void> {
   await browser.control.send('Target.closeTarget', { targetId });
 }
 
-/** From the extension's own page: DOM.setFileInputFiles by path on the input, and on the chooser a click opens. */
+/**
+ * tryPathsOnce, again if the extension's own worker, starting after the reload, let go of the test's attachment (it
+ * detaches what an earlier worker left attached; on a loaded machine that can come after the test attached).
+ */
 async function tryPaths(file: string): Promise<{ direct: string; chooser: string; chooserOpened: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await tryPathsOnce(file);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('Detached while handling command')) throw error;
+    }
+  }
+}
+
+/** From the extension's own page: DOM.setFileInputFiles by path on the input, and on the chooser a click opens. */
+async function tryPathsOnce(file: string): Promise<{ direct: string; chooser: string; chooserOpened: boolean }> {
   const page = await browser.openPage('popup.html');
   try {
     return await page.evaluate(`(async () => {
