@@ -31,7 +31,7 @@ export async function getText(page: PageContext, args: GetTextArgs, _ctx: Operat
   const separator = '\n\n';
   const text = parts.map((part) => part.text).join(separator);
   const total = parts.reduce((sum, part) => sum + part.total, 0) + separator.length * Math.max(0, parts.length - 1);
-  return capped(parts.some((part) => part.more) ? { text, total, more: true } : { text, total }, maxChars);
+  return capped({ text, total, ...(parts.some((part) => part.more) ? { more: true as const } : {}) }, maxChars);
 }
 
 /** Outer HTML of one element, or of one frame's document (the main frame unless `frame`); password values masked. */

@@ -112,9 +112,7 @@ export function pageText(maxChars: number): TextSlice {
   const root = document.body ?? document.documentElement;
   const { text, stopped } =
     root && (innerWidth > 0 || innerHeight > 0) ? __cm.textWalk(root, maxChars) : { text: '', stopped: false };
-  return stopped
-    ? { text: text.slice(0, maxChars), total: text.length, more: true }
-    : { text: text.slice(0, maxChars), total: text.length };
+  return { text: text.slice(0, maxChars), total: text.length, ...(stopped ? { more: true as const } : {}) };
 }
 
 /**
