@@ -23,6 +23,7 @@ import { envWithoutKeychain, runCli } from '../test/pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../test/support/extension-browser.js';
 import { TEST_POLICY } from '../test/support/test-policy.js';
 import { call, connect } from './bench/mcp-client.js';
+import { coldStart, coldStartLines } from './bench/cold-start.js';
 import { percentile, ROUNDS, Table, time } from './bench/measure.js';
 import { devtoolsReads } from './bench/devtools-reads.js';
 import { roundTrips } from './bench/round-trips.js';
@@ -200,16 +201,7 @@ async function main(): Promise<void> {
   await bridgeRoundTrip();
   redactionCost();
 
-  const startups: number[] = [];
-  let listBytes = 0;
-  for (let i = 0; i < 5; i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-start-'));
-    const session = await connect(dataDir);
-    startups.push(session.startMs);
-    listBytes = session.listBytes;
-    await session.client.close();
-    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
-  }
+  const cold = await coldStart(server);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-'));
   const { client } = await connect(dataDir);
@@ -264,10 +256,9 @@ async function main(): Promise<void> {
     (await roundTrips(server)).print();
     console.log('\nreading what DevTools captured, beside a plain call (fallback, --caps devtools)\n');
     (await devtoolsReads(server)).print();
-    console.log(
-      `\nspawn -> first tools/list: p50 ${percentile(startups, 50).toFixed(0)} ms (max ${Math.max(...startups).toFixed(0)} ms)`,
-    );
-    console.log(`tools/list: ${listBytes} bytes (${(listBytes / 1024).toFixed(1)} KiB)`);
+    console.log('');
+    for (const line of coldStartLines(cold)) console.log(line);
+    console.log(`tools/list: ${cold.listBytes} bytes (${(cold.listBytes / 1024).toFixed(1)} KiB)`);
     console.log(`snapshot, sign-up form: ${form.length} chars ≈ ${tokens(form.length)} tokens`);
     console.log(`snapshot, 500-row table (default page): ${table.length} chars ≈ ${tokens(table.length)} tokens`);
     console.log(
