@@ -142,7 +142,8 @@ export class ChromeTabHost implements TabHost {
    */
   private scriptRan(tabId: number, sessionId: string | undefined): void {
     this.hearErrors();
-    this.newWindows.scriptRan(tabId);
+    // Counted again from its start; the rules are those its sending armed, so no update follows.
+    void this.newWindows.scriptRan(tabId).catch(() => undefined);
     const url =
       sessionId === undefined
         ? chrome.tabs.get(tabId).then((tab) => tab.url ?? '')
@@ -226,7 +227,11 @@ export class ChromeTabHost implements TabHost {
     await this.swept;
     await this.detaching.get(tabId);
     await attachDebugger(tabId);
-    const tab = new DebuggerTab(tabId);
+    // The script's windows are held before it is sent: Debugger.scriptParsed comes once it already runs.
+    const tab = new DebuggerTab(tabId, () => {
+      this.hearErrors();
+      return this.newWindows.scriptRan(tabId);
+    });
     this.live.set(tabId, tab);
     this.newWindows.changed();
     return tab;

@@ -1,14 +1,26 @@
-// One tab's chrome.debugger attachment as the engine's Cdp: commands go by {tabId, sessionId}; the host routes the
-// tab's events in and tells it when the attachment ends.
+// One tab's chrome.debugger attachment as the engine's Cdp: commands go by {tabId, sessionId}, an agent's script only
+// once the host has armed what holds its later windows; the host routes the tab's events in and tells it when the
+// attachment ends.
 import { CdpCommandError } from '../../shared/engine/cdp.js';
 import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
+import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 
 /** chrome.debugger.onDetach's reason when the tab itself went away (closed, crashed, browser quitting). */
 export const TARGET_CLOSED = 'target_closed';
 
+// How egress-trail.ts tags an agent's script: the last line of the source the engine sends.
+const TAG_LINE = `\n//# sourceURL=${SCRIPT_TAG}`;
+
 export class DebuggerTab extends PromiseCdp {
-  constructor(readonly tabId: number) {
+  /** Set while an agent's script waits for `beforeScript`: the tab's later commands wait too, so none overtakes it. */
+  private arming: Promise<void> | undefined;
+
+  /** `beforeScript`: arms the holds an agent's script needs in the tab; its script is sent once that settles. */
+  constructor(
+    readonly tabId: number,
+    private readonly beforeScript: () => Promise<void>,
+  ) {
     super();
   }
 
@@ -29,7 +41,17 @@ export class DebuggerTab extends PromiseCdp {
   ): Promise<unknown> {
     const target: chrome.debugger.DebuggerSession =
       sessionId === undefined ? { tabId: this.tabId } : { tabId: this.tabId, sessionId };
-    return chrome.debugger.sendCommand(target, method, params);
+    const send = () => chrome.debugger.sendCommand(target, method, params);
+    if (taggedScript(method, params)) {
+      // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same.
+      const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript()).catch(() => undefined);
+      this.arming = armed;
+      void armed.then(() => {
+        if (this.arming === armed) this.arming = undefined;
+      });
+      return armed.then(send);
+    }
+    return this.arming ? this.arming.then(send) : send();
   }
 
   protected override commandError(method: string, error: unknown): Error {
@@ -46,4 +68,15 @@ export class DebuggerTab extends PromiseCdp {
     const cause = reason === 'canceled_by_user' ? "the person pressed Cancel on Chrome's debugging bar" : reason;
     return new ToolError('DETACHED', `The debugger detached from the tab (${cause}).`);
   }
+}
+
+/** The engine's eval of an agent's script: in the session's own world, or handed to an indirect eval of a frame's. */
+function taggedScript(method: string, params: Record<string, unknown>): boolean {
+  const source =
+    method === 'Runtime.evaluate'
+      ? params['expression']
+      : method === 'Runtime.callFunctionOn'
+        ? (params['arguments'] as { value?: unknown }[] | undefined)?.[0]?.value
+        : undefined;
+  return typeof source === 'string' && source.includes(TAG_LINE);
 }

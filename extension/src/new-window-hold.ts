@@ -88,11 +88,13 @@ export class NewWindowHolds {
   }
 
   /**
-   * An agent's script started in `tabId`: a window it opens (from a timer it left, say) gets no first request outside the
-   * tab's own origins. For as long as the eval's gesture lets a script open windows (scripted-documents.ts), counted from
-   * the script's start, which Chrome's popup blocker counts from too: a window opened later with no gesture is refused.
+   * An agent's script is about to start in `tabId`, or started: a window it opens (from a timer it left, say) gets no
+   * first request outside the tab's own origins. For as long as the eval's gesture lets a script open windows
+   * (scripted-documents.ts), counted from the script's start, which Chrome's popup blocker counts from too: a window
+   * opened later with no gesture is refused. Resolves once the rules are in Chrome (at once when they already were), so
+   * a script sent after it cannot open a window faster than its hold lands, however busy the machine.
    */
-  scriptRan(tabId: number): void {
+  scriptRan(tabId: number): Promise<void> {
     clearTimeout(this.scripted.get(tabId));
     this.scripted.set(
       tabId,
@@ -101,7 +103,7 @@ export class NewWindowHolds {
         void this.refresh().catch(() => undefined);
       }, EVAL_ACTIVATION_MS),
     );
-    void this.refresh().catch(() => undefined);
+    return this.refresh();
   }
 
   /**

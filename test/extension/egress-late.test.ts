@@ -52,11 +52,7 @@ async function reached(): Promise<string[]> {
 }
 
 describe('what a script starts after it returned stays held, through the extension', () => {
-  // Skipped: in a full suite on a loaded machine the window's request got out once (2 Dec, 1 run of 2; 0 of 6 alone).
-  // The hold is time-based in your own Chrome (new-window-hold.ts): a timer that fires late, or a rule update that
-  // lands after the window's first request, lets it through. Next: arm the window rules before the tagged evaluate is
-  // sent, and hold by opener once Chrome names it. test/extension/egress-late-windows.test.ts covers refused sites.
-  it.skip('a window a timer opens: its first request is held, the next result names it, the window is closed', async () => {
+  it('a window a timer opens: its first request is held, the next result names it, the window is closed', async () => {
     await run(`setTimeout(() => { window.open('${watched.origin}/popup-late?key=' + encodeURIComponent(${KEY}));
       window.opened = true; }, 1000); 0`);
     await page.until('opened');
