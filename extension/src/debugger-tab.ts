@@ -3,14 +3,11 @@
 // attachment ends.
 import { CdpCommandError } from '../../shared/engine/cdp.js';
 import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
-import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
+import { SCRIPT_TAG_LINE } from '../../shared/engine/script-initiator.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 
 /** chrome.debugger.onDetach's reason when the tab itself went away (closed, crashed, browser quitting). */
 export const TARGET_CLOSED = 'target_closed';
-
-// How egress-trail.ts tags an agent's script: the last line of the source the engine sends.
-const TAG_LINE = `\n//# sourceURL=${SCRIPT_TAG}`;
 
 export class DebuggerTab extends PromiseCdp {
   /** Set while an agent's script waits for `beforeScript`: the tab's later commands wait too, so none overtakes it. */
@@ -78,5 +75,5 @@ function taggedScript(method: string, params: Record<string, unknown>): boolean 
       : method === 'Runtime.callFunctionOn'
         ? (params['arguments'] as { value?: unknown }[] | undefined)?.[0]?.value
         : undefined;
-  return typeof source === 'string' && source.includes(TAG_LINE);
+  return typeof source === 'string' && source.includes(SCRIPT_TAG_LINE);
 }

@@ -7,7 +7,7 @@ import { frameOrigin, type Frame } from './frame.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
-import { fromScript, InitiatorVerdicts, SCRIPT_TAG, type Initiator, type Verdict } from './script-initiator.js';
+import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
 import { POPUP_HELD, POPUP_OPENING, type PopupOpening } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 
@@ -55,7 +55,7 @@ export class ScriptTrail {
   /** `source` tagged, so every request its code makes, now or later, is known as the script's. */
   tag(source: string): string {
     // On a line of its own after the script: a trailing line comment of the script cannot swallow it.
-    return `${source}\n//# sourceURL=${SCRIPT_TAG}${this.nonce}/${++this.serial}`;
+    return `${source}${SCRIPT_TAG_LINE}${this.nonce}/${++this.serial}`;
   }
 
   /**

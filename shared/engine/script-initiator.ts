@@ -3,6 +3,8 @@
 
 /** Every script eval runs carries this sourceURL, however late its code runs. */
 export const SCRIPT_TAG = 'chrome-mcp-eval://';
+/** The last line the engine adds to an agent's script (egress-trail.ts), before the script's own id. */
+export const SCRIPT_TAG_LINE = `\n//# sourceURL=${SCRIPT_TAG}`;
 // Network.requestWillBeSent came before Fetch.requestPaused in every measurement; a request whose initiator is not
 // told within this is held, not guessed at.
 const VERDICT_MS = 1_000;

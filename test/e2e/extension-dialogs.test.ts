@@ -8,6 +8,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { textOf } from '../support/tool-result.js';
+import { until } from '../extension/support/until.js';
 
 let fixtures: FixtureServer;
 let core: LinkedCore;
@@ -43,9 +44,11 @@ describe("dialogs in the person's Chrome", () => {
     expect(used.text).toMatch(/^reused (\S+) /);
     const handle = /^reused (\S+) /.exec(used.text)![1]!;
     // Target.createTarget answers before the page has loaded: on a busy machine the first snapshot can find it empty.
-    let outline = '';
-    for (const deadline = Date.now() + 15_000; !outline.includes('button "confirm"') && Date.now() < deadline;)
-      outline = (await call('snapshot')).text;
+    const outline = await until(
+      async () => (await call('snapshot')).text,
+      (text) => text.includes('button "confirm"'),
+      15_000,
+    );
     expect(outline).toContain('button "confirm"');
     expect((await call('tab_new', { url: fixtures.url('dialog-child') })).failed).toBe(false);
 
