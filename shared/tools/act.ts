@@ -27,6 +27,7 @@ export const click = defineTool({
   policy: 'act',
   op: 'click',
   commits: () => true,
+  activatesControl: true,
 });
 
 export const hover = defineTool({
@@ -82,6 +83,7 @@ export const type = defineTool({
   op: 'type',
   // Typing alone sends nothing; pressing Enter after it may submit.
   commits: (args) => args.submit === true,
+  activatesControl: true,
 });
 
 export const press = defineTool({
@@ -99,6 +101,7 @@ export const press = defineTool({
   policy: 'act',
   op: 'press',
   commits: () => true,
+  activatesControl: true,
 });
 
 export const fill_form = defineTool({

@@ -42,6 +42,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
   op: Op;
   /** Its input may commit a send as the person, so the gate judges what it sends (engine/gate/act-window.ts). */
   commits?(args: z.infer<Input>): boolean;
+  /**
+   * Its input activates a control (a click, a key), whose words then count for a write to the control's own site;
+   * filling fields activates none (engine/gate/act-window.ts).
+   */
+  activatesControl?: true;
   /** What the top document must allow before it starts, when not `policy` (`none`: it needs nothing of the page). */
   mainLevel?(args: z.infer<Input>): AccessLevel | 'none';
   /** Its `url` argument is a page it loads: the core judges it before sending the call anywhere (mcp/site-check.ts). */

@@ -5,12 +5,13 @@ import { createEngineExecutor, type EngineExecutor } from '../../../shared/engin
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import { personStopMessage } from '../../../shared/engine/presence.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
-import type {
-  AgentContext,
-  Executor,
-  Operation,
-  OperationContext,
-  OperationResult,
+import {
+  goesToHolder,
+  type AgentContext,
+  type Executor,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
 } from '../../../shared/protocol/operations.js';
 import { heldIdIn, heldIdOf } from '../backend/held-routes.js';
 import { CdpTabHost } from './cdp-tab-host.js';
@@ -65,7 +66,7 @@ export class FallbackExecutor implements Executor {
 
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     const session = await this.ensure();
-    if (op === 'release_held') session.held.delete(heldIdOf(args));
+    if (goesToHolder(op)) session.held.delete(heldIdOf(args));
     try {
       return await Promise.race([session.engine.run(op, args, ctx), session.closed]);
     } catch (error) {

@@ -172,7 +172,7 @@ export class ActWindow implements InputWindow {
     // request to its own site after a click or key (a third party's analytics call and a beacon are not its send).
     const domCounts =
       document ||
-      (ACTIVATES_CONTROL.has(this.op) &&
+      (toolOf(this.op)?.activatesControl === true &&
         paused.resourceType !== 'Ping' &&
         roughlySameSite(url, this.place.origin ?? this.place.url));
     if (verdict?.sends && domCounts)
@@ -277,10 +277,6 @@ function mayCommit(op: Operation, args: Record<string, unknown>): boolean {
   const tool = toolOf(op);
   return tool !== undefined && commitsOf(tool, args);
 }
-
-// A click or key activates a control, whose words count for a write to its site; filling fields activates none, and
-// their form's words count only for a form post they cause.
-const ACTIVATES_CONTROL = new Set<Operation>(['click', 'press', 'type']);
 
 function signal(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
