@@ -203,7 +203,7 @@ describe('extension link', () => {
     peer.serve(() => undefined);
     const started = performance.now();
     expect(await link.ping(100)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('keeps a link whose extension answers heartbeats, and closes one that misses two (4408)', async () => {
