@@ -1,8 +1,8 @@
 // Drags, new windows and viewports through a real MCP client on the built `chrome-mcp`, in both backends, each judged
 // by what the page itself reports: an HTML5 sortable list, a range slider and a pointer-captured knob, a cross-origin
-// iframe's own list and a drop into it; a target=_blank link, a window.open popup and a target=_blank form, each named
-// in the click's result, listed with its URL and selectable at once; a viewport the page measures, and the person's
-// own tab left as it is.
+// iframe's own list and a drop into it, drags written from the outline's refs; a target=_blank link, a window.open
+// popup and a target=_blank form, each named in the click's result, listed with its URL and selectable at once; a
+// viewport the page measures, and the person's own tab left as it is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startMcpBackend, type Backend, type McpBackend } from '../support/mcp-backends.js';
@@ -85,6 +85,17 @@ describe.each<Backend>(['fallback', 'extension'])('%s backend', (backend) => {
       expect(await text('#order', CHILD)).toContain('order: Two,One,Three');
       await mcp.call('drag', { selector: '#cherry', frame: 0, to: { selector: '#zone', frame: CHILD } });
       expect(await text('#dropped', CHILD)).toContain('dropped: Cherry');
+    });
+
+    it('drags by the refs the outline gives a role-less card and knob, a named region and a named image', async () => {
+      await mcp.call('tab_new', { url: fixtures.url('drag-refs.html') });
+      const lines = (await mcp.call('snapshot')).split('\n');
+      // Found as a model finds them: the ref on the line that names each.
+      const ref = (label: string) => /\[ref=(e\d+)\]/.exec(lines.find((line) => line.includes(label)) ?? '')?.[1];
+      await mcp.call('drag', { ref: ref('Card: Fix login'), to: { ref: ref('"Done column"') } });
+      expect(await text('#dropped')).toContain('dropped: card on done');
+      await mcp.call('drag', { ref: ref('"Volume knob"'), to: { ref: ref('"Loud end"') } });
+      expect(await text('#knob-out')).toContain('knob: 360');
     });
   });
 

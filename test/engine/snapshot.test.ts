@@ -175,7 +175,7 @@ describe('snapshot', () => {
     const lines = outlineOf(result.text).map((line) => line.replace(/\[ref=(f\d+)?e\d+\]/, '[ref=$1]'));
     expect(lines).toEqual([
       '- heading "Shadow page" [level=1]',
-      '- region "Profile":',
+      '- region "Profile" [ref=]:',
       '  - heading "Profile of Grace Hopper" [level=2]',
       '  - button "Follow" [ref=]',
       '  - textbox "Nickname" [ref=]: Amazing Grace',

@@ -85,6 +85,19 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     'blockquote',
   ]);
   const FOLDED = new Set(['', 'none', 'presentation', 'generic', 'rowgroup', 'separator']);
+  // Where a drag may end, pointed at by the name a person reads (a form or search is typed into, its fields have refs).
+  const DROP_TARGETS = new Set([
+    'region',
+    'main',
+    'navigation',
+    'complementary',
+    'banner',
+    'contentinfo',
+    'list',
+    'img',
+  ]);
+  // The hand a person sees over something they can drag (pointer-driven drag listeners cannot be seen from our world).
+  const GRAB = new Set(['grab', 'grabbing', 'move', '-webkit-grab', '-webkit-grabbing']);
   const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const CONTROL_INSIDE =
     'a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable=true], ' +
@@ -97,6 +110,8 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     inControl: boolean;
     /** The parent shows a pointer cursor (only the outermost pointer element is a click target). */
     pointer: boolean;
+    /** The parent shows a grab or move cursor (only the outermost such element is a drag source). */
+    grab: boolean;
   }
 
   const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -266,6 +281,8 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     if (FOLDED.has(role) || (role === 'group' && tag === 'details')) role = '';
     const control = visible && __cm.isInteractive(element, role);
     const pointer = style.cursor === 'pointer';
+    const grab = GRAB.has(style.cursor);
+    const page = element === document.body || element === document.documentElement;
     const namesControl = tag === 'label' && labelNamesVisibleControl(element);
     // Script-driven click targets (div soup): the outermost pointer-cursor, onclick or tabindex element outside any control.
     const clickable =
@@ -273,11 +290,16 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       visible &&
       !state.inControl &&
       !namesControl &&
-      element !== document.body &&
-      element !== document.documentElement &&
+      !page &&
       ((pointer && !state.pointer) ||
         element.hasAttribute('onclick') ||
         (element.hasAttribute('tabindex') && (element as HTMLElement).tabIndex >= 0));
+    // A drag source a control's ref does not already reach: HTML5 draggable, or the outermost grab or move cursor.
+    const draggable =
+      !control &&
+      visible &&
+      !page &&
+      (element.getAttribute('draggable')?.toLowerCase() === 'true' || (grab && !state.grab));
     const stand = tag === 'label' && visible ? hiddenCheckable(element) : null;
     if (stand) {
       out.push({
@@ -288,9 +310,9 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       });
       return;
     }
-    if (clickable && role === '') role = 'clickable';
+    if (role === '' && (draggable || clickable)) role = draggable ? 'draggable' : 'clickable';
     const quiet = state.quiet || namesControl;
-    const inner: State = { quiet, inControl: state.inControl || control || clickable, pointer };
+    const inner: State = { quiet, inControl: state.inControl || control || clickable, pointer, grab };
     // content-visibility: hidden (hidden="until-found", collapsed sections) keeps the box but skips what is inside.
     const contentShown = style.contentVisibility !== 'hidden';
 
@@ -304,7 +326,6 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     }
 
     const node: SnapshotNode = { role };
-    if (control || clickable) node.ref = __cm.refFor(element, context.prefix, context.counter);
     if (!UNNAMED.has(role)) {
       const name =
         role === 'iframe'
@@ -312,7 +333,9 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
           : __cm.accessibleName(element);
       if (name) node.name = clip(name, NAME_MAX);
     }
-    const states = statesOf(element, role);
+    if (control || clickable || draggable || (node.name && DROP_TARGETS.has(role)))
+      node.ref = __cm.refFor(element, context.prefix, context.counter);
+    const states = statesOf(element, role) + (draggable && role !== 'draggable' ? ' [draggable]' : '');
     if (states) node.states = states;
     const value = valueOf(element, role);
     if (value !== undefined) node.value = value;
@@ -358,7 +381,12 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     out.push(node);
   };
 
-  const parentPointer = root.parentElement ? getComputedStyle(root.parentElement).cursor === 'pointer' : false;
-  visit(root, top, { quiet: false, inControl: false, pointer: parentPointer });
+  const parentCursor = root.parentElement ? getComputedStyle(root.parentElement).cursor : '';
+  visit(root, top, {
+    quiet: false,
+    inControl: false,
+    pointer: parentCursor === 'pointer',
+    grab: GRAB.has(parentCursor),
+  });
   return finish(top);
 }
