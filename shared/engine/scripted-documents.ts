@@ -88,6 +88,8 @@ export class ScriptedDocuments {
    * A host that cannot tell the frame (undefined) is answered for any document of the tab the script reached. One that
    * cannot tell the gesture is answered as for none, at any time: the eval's activation window bounds only a known
    * gesture, and a browser with no popup blocker (Electron) opens a gestureless window a timer asks for, however late.
+   * Nor is it the act's when an act is under way: with no stack to tell them apart, a click handler the script left
+   * opens its window on the act's own click.
    */
   startedByScript(
     frameId: string | undefined,
