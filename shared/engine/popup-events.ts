@@ -2,20 +2,25 @@
 // which the tab's sessions never see): pseudo-events the host emits into the opener's stream.
 import type { CdpEvent } from './cdp.js';
 
-/** What a host tells a tab's stream when it held the first request of a window the tab's script opened: `params` is the Send. */
+/**
+ * What a host tells a tab's stream when it held the first request of a window the tab's script opened (or, in Electron,
+ * the load it would have started): `params` is the Send.
+ */
 export const POPUP_HELD = 'ChromeMcp.popupRequestHeld';
 
 /**
- * What a host asks a tab's stream of the first document request of a window the tab opened, when that request names no
- * stack (a form with a target): `params` is a PopupOpening, and the trail answers before `tell` returns.
+ * What a host asks a tab's stream of a window the tab opened when it cannot tell the script's stack from it: the first
+ * document request of one that names none (a form with a target), or any window of a host that sees no request's stack
+ * (Electron's window-open handler). `params` is a PopupOpening, and the trail answers before `tell` returns.
  */
 export const POPUP_OPENING = 'ChromeMcp.popupOpening';
 
 export interface PopupOpening {
-  /** The opener's frame that opened the window. */
-  frameId: string;
-  hasUserGesture: boolean;
-  /** Called when the script reached that frame's document and no person's gesture opened the window. */
+  /** The opener's frame that opened the window; undefined when the host cannot tell (then any frame of the tab). */
+  frameId?: string;
+  /** Whether a gesture opened it; undefined when the host cannot tell (then it is taken as none). */
+  hasUserGesture?: boolean;
+  /** Called when the script reached that frame's document and no person's gesture opened the window, as far as told. */
   scripted: () => void;
 }
 

@@ -85,10 +85,19 @@ export class ScriptedDocuments {
   /**
    * A document request with no initiator stack that `frameId`'s document started, here or in a window it opened (a form
    * with a target): the script's when the script reached that document, unless a person's gesture started it.
+   * A host that cannot tell the frame (undefined) is answered for any document of the tab the script reached. One that
+   * cannot tell the gesture is answered as for none, at any time: the eval's activation window bounds only a known
+   * gesture, and a browser with no popup blocker (Electron) opens a gestureless window a timer asks for, however late.
+   * Nor is it the act's when an act is under way: with no stack to tell them apart, a click handler the script left
+   * opens its window on the act's own click.
    */
-  startedByScript(frameId: string, hasUserGesture: boolean, acting: (ms: number) => boolean): boolean {
-    if (!this.reachable(frameId)) return false;
-    if (!hasUserGesture) return true;
+  startedByScript(
+    frameId: string | undefined,
+    hasUserGesture: boolean | undefined,
+    acting: (ms: number) => boolean,
+  ): boolean {
+    if (frameId === undefined ? this.scripted.size === 0 : !this.reachable(frameId)) return false;
+    if (hasUserGesture !== true) return true;
     if (acting(ACT_SETTLE_MS)) return false;
     return this.evals > 0 || Date.now() < this.activeUntil;
   }

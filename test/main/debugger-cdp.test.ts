@@ -56,6 +56,12 @@ describe('DebuggerCdp', () => {
     ]);
   });
 
+  it('tells its listeners what the host says of the tab, as one of the page’s events', () => {
+    const { cdp, events } = attached();
+    cdp.tell({ method: 'ChromeMcp.popupRequestHeld', params: { method: 'GET' } });
+    expect(events).toEqual([{ method: 'ChromeMcp.popupRequestHeld', params: { method: 'GET' } }]);
+  });
+
   it('fails the calls in flight on a child session that detaches, and only those', async () => {
     const { debuggee, cdp } = attached();
     const child = cdp.send('DOM.getDocument', {}, 'child-1');

@@ -1,7 +1,7 @@
 // One window's webContents.debugger as the engine's Cdp: commands by (method, params, sessionId) for flattened child
 // sessions, events from 'message', and a 'detach' that fails whatever is in flight instead of leaving it hanging.
 import type { Debugger } from 'electron';
-import { CdpCommandError } from '../../../shared/engine/cdp.js';
+import { CdpCommandError, type CdpEvent } from '../../../shared/engine/cdp.js';
 import { PromiseCdp } from '../../../shared/engine/promise-cdp.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 
@@ -36,6 +36,11 @@ export class DebuggerCdp extends PromiseCdp {
     } catch {
       // The window is already gone.
     }
+  }
+
+  /** An event for this tab's listeners that no session of the tab sent: what the host did for the tab, or asks of it. */
+  tell(event: CdpEvent): void {
+    this.receive(event.method, event.params, event.sessionId);
   }
 
   protected override call(

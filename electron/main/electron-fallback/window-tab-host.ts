@@ -6,6 +6,7 @@ import type { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import { DebuggerCdp } from './debugger-cdp.js';
+import { heldForScript } from './script-popup.js';
 
 export interface WindowTabHostOptions {
   /** Makes a hidden tab window (see fallback-window.ts); tests pass a fake. */
@@ -127,9 +128,16 @@ export class WindowTabHost implements TabHost {
    * refused and opened as our tab instead: blank, shown to the engine (which attaches its guard) when its opener is a
    * tab the engine drives, then sent where the page asked, with its referrer and any form body. The new tab has no
    * `window.opener`; a page that needs one loses that link, which the fallback accepts for a guard that is never late.
+   * Our own load names none of the opener's stack, so a window the opener's agent script opened towards another origin
+   * (from a timer it left, a form it submits) is told apart first, by the opener's trail, and never opened at all.
    */
   private async popup(openerId: string, details: HandlerDetails): Promise<void> {
     const { url, referrer, postBody } = details;
+    // Asked at once, in Electron's handler: the trail answers of the opener's documents as they are when it opens.
+    const opener = this.tabs.get(openerId);
+    const cdp = opener?.cdp;
+    const askTrail = opener && cdp?.attached && url && url !== BLANK;
+    if (askTrail && heldForScript((event) => cdp.tell(event), opener.window.webContents.getURL(), details)) return;
     const id = await this.open(undefined).catch(() => undefined);
     if (id === undefined) return;
     this.reveal(this.tab(id), details.disposition !== 'background-tab');
