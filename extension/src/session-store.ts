@@ -1,5 +1,6 @@
-// Keeps the engine's tab state (owned tabs, each agent's current tab, handles) in chrome.storage.session, so a stopped
-// and restarted worker still knows which tabs are the agents'; session storage clears with the browser, as tab ids do.
+// Keeps the engine's tab state (owned tabs, each agent's current tab, handles, what was set up on each) in
+// chrome.storage.session, so a stopped and restarted worker still knows which tabs are the agents' and what it lost;
+// session storage clears with the browser, as tab ids do.
 import { z } from 'zod';
 import type { TabSessionState, TabSessionStore } from '../../shared/engine/session-state.js';
 
@@ -20,6 +21,7 @@ const tabSessionState = z.object({
       ]),
     )
     .optional(),
+  setups: z.array(z.tuple([z.string(), z.object({ routes: z.array(z.string()), tracing: z.boolean() })])).optional(),
 });
 
 export async function openSessionStore(): Promise<TabSessionStore> {

@@ -110,7 +110,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
             ? host.holdNewWindows(tab.hostId, gate.current(), act)
             : act();
       const result = await dialogs.race(tool.name, work);
-      return withNote(dialogs.takeNote(), result);
+      return withNote([dialogs.takeNote(), session.setups.take(tab.hostId)], result);
     } catch (error) {
       // A child session (an iframe) going away says the same words; only a tab missing from the list is gone.
       if (isTargetGone(error) && !(await session.isOpen(tab.hostId))) throw session.lost(agent, tab);
@@ -118,6 +118,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     } finally {
       endCall();
       acted();
+      session.remember();
     }
   };
 
@@ -194,9 +195,10 @@ async function runAct(
   return { ...result, text: `${result.text}\n${after.text}` };
 }
 
-/** What happened to the tab's dialogs since the last call, at the top of this one's result. */
-function withNote(note: string | undefined, result: OperationResult): OperationResult {
-  return note === undefined ? result : { ...result, text: `${note}\n${result.text}` };
+/** What happened to the tab since the last call (its dialogs, a host restart), at the top of this one's result. */
+function withNote(notes: (string | undefined)[], result: OperationResult): OperationResult {
+  const told = notes.filter((note) => note !== undefined);
+  return told.length === 0 ? result : { ...result, text: `${told.join('\n')}\n${result.text}` };
 }
 
 /** CDP's way of saying a session no longer exists: the tab's own, or one of its out-of-process frames. */

@@ -107,9 +107,20 @@ export class NetworkLog {
   markRouted(sessionId: string | undefined, requestId: string, routed: Routed): void {
     if (!this.capturing) return;
     const key = `${sessionId ?? ''}:${requestId}`;
-    const record = this.live.get(key);
+    const record = this.live.get(key) ?? this.workerRecord(requestId);
     if (record) return void (record.routed = routed);
     this.keepEarly(key, { routed });
+  }
+
+  /**
+   * A dedicated worker's request is paused (and routed) on the session of its page's frame, but told of on the worker's
+   * own session, where it has no frame; both name it by the same network id, which is unique in its renderer (measured,
+   * Chromium 156: "<process>.<n>", counted across the page and its workers).
+   */
+  private workerRecord(requestId: string): NetworkRecord | undefined {
+    for (const record of this.live.values())
+      if (record.requestId === requestId && record.frameId === undefined) return record;
+    return undefined;
   }
 
   /** The newest id so far (0 before any request). */
@@ -169,10 +180,12 @@ export class NetworkLog {
       sessionId,
       requestId: String(params['requestId']),
     };
-    const early = this.early.get(key);
-    if (early) {
-      Object.assign(record, early);
-      this.early.delete(key);
+    // A worker's record (no frame) also takes what was told of its id on another session: a route's mark.
+    const keys =
+      record.frameId === undefined ? [...this.early.keys()].filter((each) => idOf(each) === record.requestId) : [key];
+    for (const each of keys) {
+      Object.assign(record, this.early.get(each));
+      this.early.delete(each);
     }
     this.live.set(key, record);
     this.push(record);
@@ -212,6 +225,11 @@ interface Response {
   status: number;
   mimeType: string;
   headers: Record<string, string>;
+}
+
+/** The request id in a `<session>:<request id>` key (a session id has no colon). */
+function idOf(key: string): string {
+  return key.slice(key.indexOf(':') + 1);
 }
 
 function weight(headers: Record<string, string> | undefined): number {

@@ -13,6 +13,18 @@ export interface TabSessionState extends SavedCurrents {
   owned: string[];
   /** The dialog open on each tab, so a restarted host names one it can no longer see by its words (dialogs.ts). */
   dialogs?: Array<[hostId: string, dialog: SavedDialog]>;
+  /** What the agents set up on each tab that lives only in the host, so a restarted host tells the next call there. */
+  setups?: Array<[hostId: string, setup: SavedSetup]>;
+}
+
+/**
+ * A tab's routes and performance trace: the host's memory and its debugger attachment hold them, and a restarted
+ * host (which detaches what it left attached) has neither.
+ */
+export interface SavedSetup {
+  /** Each route's id and glob, as `network_route list` names it (`r1 * *api/messages*`). */
+  routes: string[];
+  tracing: boolean;
 }
 
 export interface SavedDialog {

@@ -7,6 +7,7 @@ import { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { SavedDialog, TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
+import { TabSetups } from './tab-setups.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
 import { withDeadline } from './deadline.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
@@ -55,6 +56,8 @@ export class TabSession {
   private readonly heading = new Map<string, string>();
   /** Dialogs open when an earlier run of the host stopped, by tab, for the first attach to name (dialogs.ts). */
   private readonly savedDialogs: Map<string, SavedDialog>;
+  /** What an earlier run of the host lost on each tab (routes, a trace), for the next call there to name. */
+  readonly setups: TabSetups;
 
   /**
    * `store` carries the state across restarts of the host (see session-state.ts); without one it lives in memory.
@@ -74,6 +77,7 @@ export class TabSession {
     );
     this.owned = new Set(initial?.owned);
     this.savedDialogs = new Map(initial?.dialogs);
+    this.setups = new TabSetups(initial?.setups);
     this.currents = new AgentCurrents(initial);
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
@@ -113,6 +117,11 @@ export class TabSession {
       if (!(error instanceof ToolError && error.code === 'TAB_NOT_FOUND')) throw error;
       throw this.lost(agent, tab);
     }
+  }
+
+  /** After a call: what it set up on its tab (routes, a trace) is saved, for a restarted host to name as lost. */
+  remember(): void {
+    this.changed();
   }
 
   /** Forgets a tab found closed mid-call (its detach event may not have arrived yet) and says which one it was. */
@@ -352,6 +361,7 @@ export class TabSession {
     this.detach(hostId);
     this.owned.delete(hostId);
     this.heading.delete(hostId);
+    this.setups.forget(hostId);
     if (this.currents.tabs().includes(hostId)) this.currents.forget(hostId, this.handles.handleFor(hostId), by);
     this.handles.forget(hostId);
     this.changed();
@@ -376,6 +386,7 @@ export class TabSession {
       nextHandle: next,
       owned: [...this.owned],
       dialogs: [...this.savedDialogs, ...this.openDialogs()],
+      setups: this.setups.saved(this.pages),
       ...this.currents.saved(),
     };
     this.store.save(state);

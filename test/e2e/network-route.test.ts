@@ -1,6 +1,7 @@
 // DevTools through a real MCP client over stdio, in both backends (the launched browser, and the person's Chromium
 // through the real extension): a route mocks a cross-origin iframe's request, `network` lists that request as the
-// iframe's and as mocked, `console` shows the line the iframe logged, and removing the route brings the real answer.
+// iframe's and as mocked, `console` shows the line the iframe logged, and removing the route brings the real answer;
+// a dedicated worker's own request is routed and listed as mocked too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { BACKENDS, startMcpBackend, type McpBackend } from '../support/mcp-backends.js';
@@ -19,6 +20,17 @@ beforeAll(async () => {
     body: `<!doctype html><title>Child</title><p>Child</p><script>
       fetch('/echo?child=1').then((response) => response.text()).then((text) => console.log('child got ' + text));
     </script>`,
+  });
+  // A dedicated worker's own fetch, whose answer the page logs.
+  fixtures.serve('/route-e2e-worker', {
+    body: `<!doctype html><title>Worker</title><h1>Worker</h1><script>
+      const worker = new Worker('/route-e2e-worker.js');
+      worker.onmessage = (event) => console.log('worker got ' + event.data);
+    </script>`,
+  });
+  fixtures.serve('/route-e2e-worker.js', {
+    body: `fetch('/echo?worker=1').then((response) => response.text()).then((text) => postMessage(text));`,
+    headers: { 'content-type': 'text/javascript' },
   });
 });
 afterAll(() => fixtures?.close());
@@ -71,5 +83,16 @@ describe.each(BACKENDS)('network_route, network and console through MCP (%s)', (
     // The console starts afresh with the reloaded page, whose frame is a new document with a new ordinal.
     const lines = await until('console', {}, /#\d+ log f\d+\b.*: child got \{"method":"GET"/);
     expect(lines).not.toContain('the mock');
+  }, 90_000);
+
+  it("routes a dedicated worker's own request, and lists it as mocked", async () => {
+    await mcp.call('tab_new', { url: fixtures.url('route-e2e-worker') });
+    await until('console', {}, /: worker got \{"method":"GET"/);
+    await mcp.call('network_route', { action: 'add', url: '*echo?worker*', mock: { body: 'the worker mock' } });
+    const since = Number(/since=(\d+)/.exec(await mcp.call('network', { limit: 1 }))![1]);
+    await mcp.call('navigate', { action: 'reload' });
+    await until('network', { url: 'echo?worker', since }, /GET 200 fetch mocked:r1 .*\/echo\?worker=1$/m);
+    await until('console', {}, /: worker got the worker mock$/m);
+    await mcp.call('tab_close');
   }, 90_000);
 });

@@ -1,7 +1,7 @@
 // network_route on real Chromium: a fetch mocked, one blocked, one sent with changed headers (as the fixture server
-// saw them), a cross-origin iframe's request routed; removal restores real traffic; a route never answers for a site
-// the policy refuses; a send the gate holds during an act, and what an eval's script sends elsewhere, stay held
-// whatever route matches them; and a route coming or going keeps an act's widening.
+// saw them), a cross-origin iframe's request routed, and a dedicated worker's; removal restores real traffic; a route
+// never answers for a site the policy refuses; a send the gate holds during an act, and what an eval's script sends
+// elsewhere, stay held whatever route matches them; and a route coming or going keeps an act's widening.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import { networkList } from '../../shared/engine/ops/network.js';
@@ -32,6 +32,13 @@ beforeAll(async () => {
   });
   suite.server.serve('/route-plain', { body: '<!doctype html><title>Plain</title><h1>Plain page</h1>' });
   suite.server.serve('/route-child', { body: '<!doctype html><title>Child</title><p>Child frame</p>' });
+  // A dedicated worker that fetches the URL it is sent and answers "status body", or "failed …".
+  suite.server.serve('/route-worker.js', {
+    body: `onmessage = (event) => fetch(event.data).then(
+      async (response) => postMessage(response.status + ' ' + (await response.text())),
+      (error) => postMessage('failed ' + error.message));`,
+    headers: { 'content-type': 'text/javascript' },
+  });
 });
 afterAll(() => {
   executor?.dispose();
@@ -69,6 +76,21 @@ async function pageFetch(page: Page, url: string, init: RequestInit = {}, sessio
     { expression, awaitPromise: true, returnByValue: true },
     sessionId,
   );
+  return answer.result.value;
+}
+
+/** The same fetch made by a dedicated worker the page starts for it. */
+async function workerFetch(page: Page, url: string): Promise<string> {
+  const expression = `new Promise((resolve) => {
+    const worker = new Worker('/route-worker.js');
+    worker.onmessage = (event) => resolve(event.data);
+    worker.postMessage(new URL(${JSON.stringify(url)}, location.href).href);
+  })`;
+  const answer = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+    returnByValue: true,
+  });
   return answer.result.value;
 }
 
@@ -167,6 +189,28 @@ describe('network_route', () => {
       await route(page, { action: 'add', url: '*echo?child*', mock: { status: 203, body: 'mocked for the child' } });
       expect(await pageFetch(page, '/echo?child=1', {}, child!.sessionId)).toBe('203 mocked for the child');
       expect(await rowOf(page, '/echo?child=1')).toMatch(/^#\d+ GET 203 fetch mocked:r1 f1 .*localhost:\d+\/echo/);
+    } finally {
+      await close();
+    }
+  });
+
+  it("routes a dedicated worker's own request, which pauses on its page's session", async () => {
+    const { page, close } = await capturedTab('route-plain');
+    try {
+      await route(page, { action: 'add', url: '*echo?worker*', mock: { status: 203, body: 'mocked for the worker' } });
+      await route(page, { action: 'add', url: '*echo?wcut*', block: true });
+      expect(await workerFetch(page, '/echo?worker=1')).toBe('203 mocked for the worker');
+      expect(await workerFetch(page, '/echo?wcut=1')).toBe('failed Failed to fetch');
+      expect(await workerFetch(page, '/echo?wfree=1')).toMatch(/^200 \{"method":"GET","query":"\?wfree=1"/);
+      // Told of on the worker's own session, each is still marked with what its route did.
+      expect(await rowOf(page, '/echo?worker=1')).toMatch(/^#\d+ GET 203 fetch mocked:r1 /);
+      expect(await rowOf(page, '/echo?wcut=1')).toMatch(/^#\d+ GET failed\(inspector\) fetch blocked:r2 /);
+      expect((await route(page, { action: 'list' })).data).toMatchObject({
+        routes: [
+          { id: 'r2', hits: 1 },
+          { id: 'r1', hits: 1 },
+        ],
+      });
     } finally {
       await close();
     }

@@ -133,6 +133,17 @@ describe('sources', () => {
         (result) => result.text,
         (error: Error) => error.message,
       );
+      // A search looks at the same masked text: no piece of the key is found, shown or counted.
+      const piece = (await sources(page, { query: 'MzEfYyjiWA4R4', url: 'inspect-other' }, ctx)).text;
+      expect(piece).toBe('search: 0 matches of "MzEfYyjiWA4R4" in 1 script');
+      const base64 = { query: '[a-z0-9+/]{40}', regex: true, url: 'inspect-other' };
+      expect((await sources(page, base64, ctx)).text).toMatch(/^search: 0 matches /);
+      // And numbers its lines as a read does, after the key's mask.
+      const after = (await sources(page, { query: 'otherAfterKey', url: 'inspect-other' }, ctx)).text;
+      const line = Number(/inspect-other\.js:(\d+): /.exec(after)?.[1]);
+      expect((await sources(page, { id: other, line, lines: 1 }, ctx)).text).toContain(
+        `\n${line}: window.otherAfterKey`,
+      );
       for (const text of [whole, middle]) expect(text).not.toContain('MzEfYyjiWA4R4');
       expect((await failure(sources(page, { id: app, line: 500 }, ctx))).code).toBe('BAD_ARGS');
       expect((await failure(sources(page, { id: 9_999 }, ctx))).code).toBe('NOT_FOUND');

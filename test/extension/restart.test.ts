@@ -1,5 +1,6 @@
 // The worker stopped mid-call, as Chrome does when it evicts one: the call in flight fails once, typed; the worker
-// comes back on its own and dials again within 5 s; the next call runs, and the agent's tabs are still its own.
+// comes back on its own and dials again within 5 s; the next call runs, and the agent's tabs are still its own; the
+// routes and the trace it held are named as lost to the next call on their tab.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
@@ -56,6 +57,26 @@ describe('a stopped worker', () => {
       /iframe "Cross origin" \[frame \d+\]:\n(?:.*\n)*?\s+- button "Child button" \[ref=f\d+e\d+\]/,
     );
     expect((await linked.run('tab_close', { tab: mine!.tab })).text).toBe(`closed ${mine!.tab}`);
+  });
+
+  it('tells the next call on a tab that the routes and the trace set up there went with the worker', async () => {
+    await linked.run('tab_new', { url: linked.fixtures.url('frames.html') });
+    await linked.run('network_route', { action: 'add', url: '*/api/messages', block: true });
+    await linked.run('network_route', { action: 'add', url: '*echo?x*', method: 'post', mock: { body: 'x' } });
+    await linked.run('performance', { action: 'start' });
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    await relinked;
+
+    const listed = await linked.run('network_route', { action: 'list' });
+    expect(listed.text).toBe(
+      'Note: the extension restarted, and this tab lost its routes (r2 POST *echo?x*, r1 * */api/messages) and its ' +
+        'performance trace: none of it applies now. To go on, add the routes again with `network_route`; start the ' +
+        'trace again with `performance`.\nnetwork_route: 0 routes',
+    );
+    // Told once: the next call on the tab is as any other.
+    expect((await linked.run('network_route', { action: 'list' })).text).toBe('network_route: 0 routes');
+    await linked.run('tab_close');
   });
 
   it('comes back by its alarm alone when nothing else wakes it (idle, no tab attached)', async () => {

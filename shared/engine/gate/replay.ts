@@ -78,7 +78,8 @@ export interface FrameRequest {
 export async function sendAgain(page: PageContext, frame: Frame, record: HeldRecord): Promise<string | undefined> {
   if (record.document) return renavigate(page, record);
   const cookies = Object.keys(record.headers).some((name) => name.toLowerCase() === 'cookie');
-  // Another act widening the tab meanwhile would judge this request as one of its own: it is the person's, and goes on.
+  // Another act widening the tab meanwhile would judge this request as one of its own: it is the person's, and goes on
+  // as the page's own requests do, the agent's routes included.
   const stop = passOn(page, record);
   try {
     const answer = await fetchInFrame(page, frame, { ...record, cookies }, 0);
@@ -131,9 +132,9 @@ function passOn(page: PageContext, record: HeldRecord): () => void {
     )
       return false;
     stop();
-    void page.cdp
-      .send('Fetch.continueRequest', { requestId: paused.requestId }, event.sessionId)
-      .catch(() => undefined);
+    // Past the interceptors, as the person decided, but not past the agent's routes: one that blocks or mocks the
+    // request still has it (network-routes.ts, which never serves nor sends to a site the policy refuses).
+    page.frames.navigation.judge(event);
     return true;
   });
   return stop;

@@ -92,11 +92,7 @@ function pick(shown: Listed[], args: SourcesArgs): Listed {
 }
 
 async function read(page: PageContext, { script, frame }: Listed, args: SourcesArgs): Promise<OperationResult> {
-  // Redacted whole before any line is picked: a private key's lines read alone are base64 redaction cannot tell from
-  // code. (A secret over several lines becomes one mask, so lines after it are numbered that many lower.)
-  const source = redactText(await scriptSource(page, script));
-  // A file's last newline ends its last line; it starts no line of its own.
-  const lines = source.replace(/\r?\n$/, '').split(/\r?\n/);
+  const lines = shownLines(await scriptSource(page, script));
   // Lines are numbered as in the file: an inline script's first line is its <script> tag's.
   const first = script.startLine + 1;
   const from = Math.max(first, args.line ?? first);
@@ -136,7 +132,9 @@ async function search(
   let unsearched = 0;
   for (let i = 0; i < shown.length && found.length < limit; i += SEARCH_BATCH) {
     const batch = shown.slice(i, i + SEARCH_BATCH);
-    const results = await Promise.all(batch.map(({ script }) => searchIn(page, script, query, args.regex === true)));
+    const results = await Promise.all(
+      batch.map(({ script }) => searchIn(page, script, query, args.regex === true, pattern)),
+    );
     for (const [j, matches] of results.entries()) {
       if (!matches) {
         unsearched++;
@@ -166,25 +164,49 @@ interface SearchMatch {
   lineContent: string;
 }
 
-/** V8's own search over one script; undefined when the script is gone or its renderer did not answer. */
+/**
+ * The lines of one script that match, searched in the text a read shows (so a search finds, shows and counts no piece of
+ * a secret, nor answers whether one holds the query); undefined when the script is gone or its renderer did not answer.
+ * V8's own search over the raw text first picks the scripts worth fetching: a script it finds nothing in has nothing
+ * but our masks to match after redaction.
+ */
 async function searchIn(
   page: PageContext,
   script: ScriptEntry,
   query: string,
   isRegex: boolean,
+  pattern: RegExp,
 ): Promise<SearchMatch[] | undefined> {
   const asked = page.cdp
-    .send<{ result: SearchMatch[] }>(
+    .send<{ result: unknown[] }>(
       'Debugger.searchInContent',
       { scriptId: script.scriptId, query, isRegex, caseSensitive: false },
       script.sessionId,
     )
-    .then(({ result }) => result);
+    .then(async ({ result }) => {
+      if (result.length === 0) return [];
+      const lines = shownLines(await scriptSource(page, script));
+      return lines.flatMap((lineContent, lineNumber) =>
+        pattern.test(lineContent) ? [{ lineNumber, lineContent }] : [],
+      );
+    });
   return withDeadline(
     asked.catch(() => undefined),
     SEARCH_MS,
     () => undefined,
   );
+}
+
+/**
+ * A script's text as the model may see it, line by line: redacted whole before any line is picked, since a private
+ * key's lines read alone are base64 redaction cannot tell from code. (A secret over several lines becomes one mask, so
+ * lines after it are numbered that many lower, in a read and a search alike.)
+ */
+function shownLines(source: string): string[] {
+  // A file's last newline ends its last line; it starts no line of its own.
+  return redactText(source)
+    .replace(/\r?\n$/, '')
+    .split(/\r?\n/);
 }
 
 async function scriptSource(page: PageContext, script: ScriptEntry): Promise<string> {
@@ -211,10 +233,12 @@ function matcher(query: string, isRegex: boolean): RegExp {
   }
 }
 
-/** The matching line, trimmed; in a long (minified) line, only the text around the match. */
+/**
+ * The matching line (redacted with its whole script), trimmed; in a long (minified) line, only the text around the
+ * match.
+ */
 function snippet(line: string, pattern: RegExp): string {
-  // Redacted whole before it is cut: a secret cut in two no longer has the shape redaction knows.
-  const text = redactText(line.trim());
+  const text = line.trim();
   if (text.length <= SNIPPET_SIDE * 2) return text;
   const at = Math.max(0, text.search(pattern));
   const start = Math.max(0, at - SNIPPET_SIDE);
