@@ -35,8 +35,8 @@ export class ChromeTabHost implements TabHost {
   private readonly workers = new ScriptedWorkers(this.rules.set());
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
   private readonly childUrls = new Map<string, string>();
-  /** Popups whose first request the script hold blocked, by tab, with their opener and where they were going. */
-  private readonly scriptHeld = new Map<number, { openerId: number; url: string }>();
+  /** Popups whose first request a script hold may have blocked, by tab: their opener, where they went, and when. */
+  private readonly scriptHeld = new Map<number, { openerId: number; url: string; at: number }>();
   private hearingErrors = false;
 
   async list(): Promise<HostTab[]> {
@@ -112,10 +112,11 @@ export class ChromeTabHost implements TabHost {
    * so this arrives while the popup may already be loading: the engine closes it when its URL is refused, and guards it
    * otherwise. During an act (holdNewWindows) a refused one never loaded: its first request was blocked.
    */
-  popupOpened(details: { sourceTabId: number; tabId: number; url: string }): void {
+  popupOpened(details: { sourceTabId: number; tabId: number; url: string; timeStamp: number }): void {
     if (!this.live.has(details.sourceTabId)) return;
-    if (details.url && this.newWindows.heldForScript(details.sourceTabId, details.url)) {
-      this.scriptHeld.set(details.tabId, { openerId: details.sourceTabId, url: details.url });
+    // Judged by when Chrome opened it: its word may come after the hold ended, and the rules blocked it all the same.
+    if (details.url && this.newWindows.heldForScript(details.sourceTabId, details.url, details.timeStamp)) {
+      this.scriptHeld.set(details.tabId, { openerId: details.sourceTabId, url: details.url, at: details.timeStamp });
     }
     const popup: Popup = {
       id: String(details.tabId),
@@ -169,6 +170,8 @@ export class ChromeTabHost implements TabHost {
       if (!held || details.frameId !== 0) return;
       this.scriptHeld.delete(details.tabId);
       if (!/ERR_BLOCKED_BY_CLIENT/.test(details.error)) return;
+      // Named only when a script hold stood between the window's opening and its error, whenever this is heard.
+      if (!this.newWindows.heldForScript(held.openerId, held.url, held.at, details.timeStamp)) return;
       const send = { method: 'GET', url: held.url, kind: 'navigation' };
       this.live.get(held.openerId)?.dispatch(POPUP_HELD, send, undefined);
       void chrome.tabs.remove(details.tabId).catch(() => undefined);

@@ -2,11 +2,11 @@
 // agent may not read from getting that of one opened while the agent acts, and any other origin from getting that of a
 // window an agent's script opens: declarativeNetRequest session rules block it in the network stack, where
 // chrome.debugger cannot reach in time.
-import { AllowedOrigins } from '../../shared/engine/egress-origins.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { holdRules, refusedRules, scriptHoldRules, type HoldScope } from './hold-rules.js';
+import { ScriptHoldRecord } from './script-hold-record.js';
 import type { RuleSet } from './session-rules.js';
 
 /*
@@ -44,6 +44,8 @@ export class NewWindowHolds {
   private readonly tails = new Map<number, ReturnType<typeof setTimeout>>();
   /** Driven tabs an agent's script ran in lately, with the timer that ends their hold (see `scriptRan`). */
   private readonly scripted = new Map<number, ReturnType<typeof setTimeout>>();
+  /** When the script holds' rules stood in Chrome, for the windows Chrome tells of after they came down. */
+  private readonly record = new ScriptHoldRecord();
   /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
   private readonly tabs = new Map<number, number>();
   /** The web site of each frame of the tabs held so far, per tab. */
@@ -122,9 +124,13 @@ export class NewWindowHolds {
     void this.refresh().catch(() => undefined);
   }
 
-  /** Whether a window `openerId` opened towards `url` meets the script hold's block. */
-  heldForScript(openerId: number, url: string): boolean {
-    return this.scriptHeld().includes(openerId) && !new AllowedOrigins(this.originsOf([openerId])).allows(url);
+  /**
+   * Whether a window `openerId` opened towards `url` met the script hold's block: a hold of the opener that does not let
+   * `url` through stood at some moment from `from` (the window's creation) to `to` (its request's error). Chrome's
+   * own times, not now: its word may come after the hold ended.
+   */
+  heldForScript(openerId: number, url: string, from: number, to?: number): boolean {
+    return this.record.held(openerId, url, from, to);
   }
 
   /**
@@ -152,11 +158,14 @@ export class NewWindowHolds {
       driven.length > 0 && standing ? this.scope(driven) : undefined,
     ]);
     const origins = this.originsOf(scripted);
+    const held = new Map(scriptScope ? scripted.map((tabId) => [tabId, this.originsOf([tabId])]) : []);
+    const asked = Date.now();
     await this.rules.replace([
       ...(drivenScope && standing ? refusedRules(standing, drivenScope) : []),
       ...(actScope && this.policy ? holdRules(this.policy, actScope) : []),
       ...(scriptScope ? scriptHoldRules(scriptScope, origins) : []),
     ]);
+    this.record.landed(asked, Date.now(), held);
   }
 
   /** The web origins of the tabs' frames, as far as they are known. */
@@ -208,6 +217,7 @@ export class NewWindowHolds {
   private forget(tabId: number): void {
     this.tabs.delete(tabId);
     this.frames.delete(tabId);
+    this.record.forget(tabId);
   }
 
   /** The tab's frames, asked of Chrome once; commits seen while the answer is on its way are newer, so they win. */
