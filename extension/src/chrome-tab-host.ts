@@ -172,7 +172,8 @@ export class ChromeTabHost implements TabHost {
       if (!/ERR_BLOCKED_BY_CLIENT/.test(details.error)) return;
       // Named only when a script hold stood between the window's opening and its error, whenever this is heard.
       if (!this.newWindows.heldForScript(held.openerId, held.url, held.at, details.timeStamp)) return;
-      const send = { method: 'GET', url: held.url, kind: 'navigation' };
+      // No method: webNavigation names none, nor does anything the opener's session hears of a target=_blank form.
+      const send = { url: held.url, kind: 'navigation' };
       this.live.get(held.openerId)?.dispatch(POPUP_HELD, send, undefined);
       void chrome.tabs.remove(details.tabId).catch(() => undefined);
     });

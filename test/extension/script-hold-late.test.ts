@@ -54,10 +54,10 @@ function chromeTells(openedAt: number, url = AWAY): void {
 const scriptRules = () => fake.rules.filter((rule) => rule.condition.resourceTypes?.includes('main_frame' as never));
 
 describe('a window the script hold blocked, as Chrome tells of it', () => {
-  it('told at once: named to its opener and closed', () => {
+  it('told at once: named to its opener, with no method claimed (Chrome named none), and closed', () => {
     expect(scriptRules().length).toBeGreaterThan(0);
     chromeTells(sent + 1_000);
-    expect(named.map((event) => event.params['url'])).toEqual([AWAY]);
+    expect(named.map((event) => event.params)).toEqual([{ url: AWAY, kind: 'navigation' }]);
     expect(fake.removed).toEqual([POPUP]);
   });
 
