@@ -117,6 +117,7 @@ export class ChromeTabHost implements TabHost {
     // Judged by when Chrome opened it: its word may come after the hold ended, and the rules blocked it all the same.
     if (details.url && this.newWindows.heldForScript(details.sourceTabId, details.url, details.timeStamp)) {
       this.scriptHeld.set(details.tabId, { openerId: details.sourceTabId, url: details.url, at: details.timeStamp });
+      this.newWindows.scriptOpened(details.tabId);
     }
     const popup: Popup = {
       id: String(details.tabId),

@@ -46,6 +46,8 @@ export class NewWindowHolds {
   private readonly scripted = new Map<number, ReturnType<typeof setTimeout>>();
   /** When the script holds' rules stood in Chrome, for the windows Chrome tells of after they came down. */
   private readonly record = new ScriptHoldRecord();
+  /** Windows opened under a script hold towards an origin it does not allow (see `scriptOpened`). */
+  private readonly scriptWindows = new Set<number>();
   /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
   private readonly tabs = new Map<number, number>();
   /** The web site of each frame of the tabs held so far, per tab. */
@@ -134,6 +136,16 @@ export class NewWindowHolds {
   }
 
   /**
+   * `tabId` is a window a tab opened under its script hold, towards an origin the hold does not let through: it stays in
+   * the rules while young even once the engine guards it. The engine's guard judges the window's requests by the policy,
+   * which may allow a site the script may not send to (measured on Chromium 156: a window.open that kept its opener was
+   * attached before its first request, the rules then left it out, and the request reached the site).
+   */
+  scriptOpened(tabId: number): void {
+    this.scriptWindows.add(tabId);
+  }
+
+  /**
    * The tabs under a script's hold. An act's own hold replaces it while the act runs and in its tail: a window the act
    * opens is the act's, judged by the policy, which a script hold cannot tell from one its timer opens.
    */
@@ -154,7 +166,7 @@ export class NewWindowHolds {
     const standing = this.standing?.();
     const [actScope, scriptScope, drivenScope] = await Promise.all([
       acting.length > 0 && this.policy ? this.scope(acting) : undefined,
-      scripted.length > 0 ? this.scope(scripted) : undefined,
+      scripted.length > 0 ? this.scope(scripted, this.scriptWindows) : undefined,
       driven.length > 0 && standing ? this.scope(driven) : undefined,
     ]);
     const origins = this.originsOf(scripted);
@@ -174,8 +186,11 @@ export class NewWindowHolds {
     return [...new Set(urls.flatMap((url) => urlOrigin(url) ?? []))].filter((origin) => origin !== 'null').sort();
   }
 
-  /** Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). */
-  private async scope(held: number[]): Promise<HoldScope | undefined> {
+  /**
+   * Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). `kept`: young
+   * tabs held even when guarded.
+   */
+  private async scope(held: number[], kept: ReadonlySet<number> = new Set()): Promise<HoldScope | undefined> {
     await this.watch();
     await Promise.all(held.map((tabId) => this.framesOf(tabId).ready));
     const urls = held.flatMap((tabId) => [...(this.frames.get(tabId)?.urls.values() ?? [])]);
@@ -185,7 +200,7 @@ export class NewWindowHolds {
     const now = Date.now();
     // A tab not heard of yet is held: it may be a popup whose tabs.onCreated is still on its way.
     const excluded = new Set([...this.tabs].flatMap(([tabId, at]) => (now - at >= SETTLED_TAB_MS ? [tabId] : [])));
-    for (const tabId of this.guarded()) if (this.tabs.has(tabId)) excluded.add(tabId);
+    for (const tabId of this.guarded()) if (this.tabs.has(tabId) && !kept.has(tabId)) excluded.add(tabId);
     return { excludedTabIds: [...excluded].sort((a, b) => a - b), initiatorDomains };
   }
 
@@ -218,6 +233,7 @@ export class NewWindowHolds {
     this.tabs.delete(tabId);
     this.frames.delete(tabId);
     this.record.forget(tabId);
+    this.scriptWindows.delete(tabId);
   }
 
   /** The tab's frames, asked of Chrome once; commits seen while the answer is on its way are newer, so they win. */
