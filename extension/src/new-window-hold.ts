@@ -46,7 +46,7 @@ export class NewWindowHolds {
   private readonly scripted = new Map<number, ReturnType<typeof setTimeout>>();
   /** When the script holds' rules stood in Chrome, for the windows Chrome tells of after they came down. */
   private readonly record = new ScriptHoldRecord();
-  /** Windows opened under a script hold towards an origin it does not allow (see `scriptOpened`). */
+  /** Windows opened under a script hold (see `scriptOpened`). */
   private readonly scriptWindows = new Set<number>();
   /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
   private readonly tabs = new Map<number, number>();
@@ -135,11 +135,17 @@ export class NewWindowHolds {
     return this.record.held(openerId, url, from, to);
   }
 
+  /** Whether a script hold of `openerId` stood at `at` (Chrome's time of a window it opened). */
+  scriptStood(openerId: number, at: number): boolean {
+    return this.record.stood(openerId, at);
+  }
+
   /**
-   * `tabId` is a window a tab opened under its script hold, towards an origin the hold does not let through: it stays in
-   * the rules while young even once the engine guards it. The engine's guard judges the window's requests by the policy,
-   * which may allow a site the script may not send to (measured on Chromium 156: a window.open that kept its opener was
-   * attached before its first request, the rules then left it out, and the request reached the site).
+   * `tabId` is a window a tab opened under its script hold: it stays in the script holds' rules, however old and even
+   * once the engine guards it. The engine's guard judges the window's requests by the policy, which may allow a site
+   * the script may not send to (measured on Chromium 156: a window.open that kept its opener was attached before its
+   * first request, the rules then left it out, and the request reached the site; so did a form the script posted into
+   * a blank window it had opened and named).
    */
   scriptOpened(tabId: number): void {
     this.scriptWindows.add(tabId);
@@ -187,8 +193,8 @@ export class NewWindowHolds {
   }
 
   /**
-   * Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). `kept`: young
-   * tabs held even when guarded.
+   * Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). `kept`: tabs
+   * held even when settled or guarded.
    */
   private async scope(held: number[], kept: ReadonlySet<number> = new Set()): Promise<HoldScope | undefined> {
     await this.watch();
@@ -200,7 +206,8 @@ export class NewWindowHolds {
     const now = Date.now();
     // A tab not heard of yet is held: it may be a popup whose tabs.onCreated is still on its way.
     const excluded = new Set([...this.tabs].flatMap(([tabId, at]) => (now - at >= SETTLED_TAB_MS ? [tabId] : [])));
-    for (const tabId of this.guarded()) if (this.tabs.has(tabId) && !kept.has(tabId)) excluded.add(tabId);
+    for (const tabId of this.guarded()) if (this.tabs.has(tabId)) excluded.add(tabId);
+    for (const tabId of kept) excluded.delete(tabId);
     return { excludedTabIds: [...excluded].sort((a, b) => a - b), initiatorDomains };
   }
 

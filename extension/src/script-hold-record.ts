@@ -49,9 +49,18 @@ export class ScriptHoldRecord {
    * creation and the error of its first request: the rules met the request in between).
    */
   held(openerId: number, url: string, from: number, to = Infinity): boolean {
+    return this.during(openerId, from, to).some((stretch) => !stretch.origins.allows(url));
+  }
+
+  /** Whether a hold of `openerId` stood at `at`, whatever it let through. */
+  stood(openerId: number, at: number): boolean {
+    return this.during(openerId, at, at).length > 0;
+  }
+
+  private during(openerId: number, from: number, to: number): Stretch[] {
     this.prune(Date.now());
-    return (this.stretches.get(openerId) ?? []).some(
-      (stretch) => stretch.from <= to && from <= (stretch.until ?? Infinity) && !stretch.origins.allows(url),
+    return (this.stretches.get(openerId) ?? []).filter(
+      (stretch) => stretch.from <= to && from <= (stretch.until ?? Infinity),
     );
   }
 

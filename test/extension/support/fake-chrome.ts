@@ -57,6 +57,7 @@ export function installFakeChrome(tabs: ReadonlyMap<number, string>): FakeChrome
     },
     webNavigation: {
       onCommitted: event(),
+      onBeforeNavigate: event(),
       onErrorOccurred: fake.errorOccurred,
       getAllFrames: async ({ tabId }: { tabId: number }) => [{ frameId: 0, url: tabs.get(tabId) }],
     },
