@@ -46,8 +46,8 @@ export class NewWindowHolds {
   private readonly scripted = new Map<number, ReturnType<typeof setTimeout>>();
   /** When the script holds' rules stood in Chrome, for the windows Chrome tells of after they came down. */
   private readonly record = new ScriptHoldRecord();
-  /** Windows opened under a script hold (see `scriptOpened`). */
-  private readonly scriptWindows = new Set<number>();
+  /** Windows opened under a script hold, with their opener (see `scriptOpened`). */
+  private readonly scriptWindows = new Map<number, number>();
   /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
   private readonly tabs = new Map<number, number>();
   /** The web site of each frame of the tabs held so far, per tab. */
@@ -141,14 +141,14 @@ export class NewWindowHolds {
   }
 
   /**
-   * `tabId` is a window a tab opened under its script hold: it stays in the script holds' rules, however old and even
-   * once the engine guards it. The engine's guard judges the window's requests by the policy, which may allow a site
-   * the script may not send to (measured on Chromium 156: a window.open that kept its opener was attached before its
-   * first request, the rules then left it out, and the request reached the site; so did a form the script posted into
-   * a blank window it had opened and named).
+   * `tabId` is a window `openerId` opened under its script hold: it stays in the script holds' rules while the opener's
+   * stands, however old and even once the engine guards it. The engine's guard judges the window's requests by the
+   * policy, which may allow a site the script may not send to (measured on Chromium 156: a window.open that kept its
+   * opener was attached before its first request, the rules then left it out, and the request reached the site; so did
+   * a form the script posted into a blank window it had opened and named).
    */
-  scriptOpened(tabId: number): void {
-    this.scriptWindows.add(tabId);
+  scriptOpened(tabId: number, openerId: number): void {
+    this.scriptWindows.set(tabId, openerId);
   }
 
   /**
@@ -172,7 +172,7 @@ export class NewWindowHolds {
     const standing = this.standing?.();
     const [actScope, scriptScope, drivenScope] = await Promise.all([
       acting.length > 0 && this.policy ? this.scope(acting) : undefined,
-      scripted.length > 0 ? this.scope(scripted, this.scriptWindows) : undefined,
+      scripted.length > 0 ? this.scope(scripted, this.windowsOf(scripted)) : undefined,
       driven.length > 0 && standing ? this.scope(driven) : undefined,
     ]);
     const origins = this.originsOf(scripted);
@@ -186,6 +186,11 @@ export class NewWindowHolds {
     this.record.landed(asked, Date.now(), held);
   }
 
+  /** The windows the tabs opened under their script holds. */
+  private windowsOf(openers: number[]): Set<number> {
+    return new Set([...this.scriptWindows].flatMap(([tabId, openerId]) => (openers.includes(openerId) ? [tabId] : [])));
+  }
+
   /** The web origins of the tabs' frames, as far as they are known. */
   private originsOf(tabIds: number[]): string[] {
     const urls = tabIds.flatMap((tabId) => [...(this.frames.get(tabId)?.urls.values() ?? [])]);
@@ -196,7 +201,7 @@ export class NewWindowHolds {
    * Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). `kept`: tabs
    * held even when settled or guarded.
    */
-  private async scope(held: number[], kept: ReadonlySet<number> = new Set()): Promise<HoldScope | undefined> {
+  private async scope(held: number[], kept: ReadonlySet<number> = new Set<number>()): Promise<HoldScope | undefined> {
     await this.watch();
     await Promise.all(held.map((tabId) => this.framesOf(tabId).ready));
     const urls = held.flatMap((tabId) => [...(this.frames.get(tabId)?.urls.values() ?? [])]);

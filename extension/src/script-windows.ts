@@ -37,7 +37,7 @@ export class ScriptWindows {
     // Judged by when Chrome opened it: its word may come after the hold ended, and the rules held it all the same.
     if (!this.holds.scriptStood(details.sourceTabId, details.timeStamp)) return;
     this.windows.set(details.tabId, { openerId: details.sourceTabId, started: details.timeStamp });
-    this.holds.scriptOpened(details.tabId);
+    this.holds.scriptOpened(details.tabId, details.sourceTabId);
   }
 
   /**

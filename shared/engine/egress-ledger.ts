@@ -4,7 +4,7 @@
 export interface Send {
   /**
    * The HTTP method, or `WebSocket`; absent when the browser did not say: the extension hears of a window its rules
-   * blocked from webNavigation, and nothing it hears names the method (a target=_blank form may have been a POST).
+   * blocked from webNavigation, which names none (a target=_blank form may have been a POST).
    */
   method?: string;
   /** As the page asked for it; the report redacts it. */
