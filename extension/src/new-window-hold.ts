@@ -127,8 +127,8 @@ export class NewWindowHolds {
   }
 
   /**
-   * Whether a window `openerId` opened towards `url` met the script hold's block: a hold of the opener that does not let
-   * `url` through stood at some moment from `from` (the window's creation) to `to` (its request's error). Chrome's
+   * Whether a navigation to `url` of a window `openerId` opened met the script hold's block: a hold of the opener that
+   * does not let `url` through stood at some moment from `from` (the navigation's start) to `to` (its error). Chrome's
    * own times, not now: its word may come after the hold ended.
    */
   heldForScript(openerId: number, url: string, from: number, to?: number): boolean {

@@ -1,12 +1,12 @@
 // When the script holds' rules stood in Chrome, per driven tab and with the origins they let through, kept a while after
 // they came down: Chrome's word of a window they blocked may come after the hold ended (a busy machine), and is judged
-// by the rules that met the window's first request, not by those standing when the word arrives.
+// by the rules that met the window's request, not by those standing when the word arrives.
 import { AllowedOrigins } from '../../shared/engine/egress-origins.js';
 
 /*
  * How long a hold is remembered after it came down. Chrome tells of a window a moment after it opened (measured on
- * Chromium 156: onCreatedNavigationTarget 10 ms after the window, its blocked request's error 130 ms); this leaves a
- * machine busy enough to hold those events back for tens of seconds room, and no more is kept.
+ * Chromium 156: onCreatedNavigationTarget within 30 ms of window.open, its blocked request's error within 150 ms);
+ * this leaves a machine busy enough to hold those events back for tens of seconds room, and no more is kept.
  */
 const KEPT_MS = 30_000;
 
@@ -46,7 +46,7 @@ export class ScriptHoldRecord {
 
   /**
    * Whether a hold of `openerId` that does not let `url` through stood at some moment from `from` to `to` (a window's
-   * creation and the error of its first request: the rules met the request in between).
+   * navigation's start and its error: the rules met its request in between).
    */
   held(openerId: number, url: string, from: number, to = Infinity): boolean {
     return this.during(openerId, from, to).some((stretch) => !stretch.origins.allows(url));
