@@ -3,7 +3,6 @@
 // a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), and
 // on the workers those scripts reach.
 import type { Cdp } from '../../shared/engine/cdp.js';
-import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
@@ -11,6 +10,7 @@ import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { NewWindowHolds } from './new-window-hold.js';
+import { ScriptWindows } from './script-windows.js';
 import { ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
@@ -35,9 +35,9 @@ export class ChromeTabHost implements TabHost {
   private readonly workers = new ScriptedWorkers(this.rules.set());
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
   private readonly childUrls = new Map<string, string>();
-  /** Popups whose first request the script hold blocked, by tab, with their opener and where they were going. */
-  private readonly scriptHeld = new Map<number, { openerId: number; url: string }>();
-  private hearingErrors = false;
+  private readonly scriptWindows = new ScriptWindows(this.newWindows, (openerId, method, params) =>
+    this.live.get(openerId)?.dispatch(method, params, undefined),
+  );
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -112,11 +112,9 @@ export class ChromeTabHost implements TabHost {
    * so this arrives while the popup may already be loading: the engine closes it when its URL is refused, and guards it
    * otherwise. During an act (holdNewWindows) a refused one never loaded: its first request was blocked.
    */
-  popupOpened(details: { sourceTabId: number; tabId: number; url: string }): void {
+  popupOpened(details: { sourceTabId: number; tabId: number; url: string; timeStamp: number }): void {
     if (!this.live.has(details.sourceTabId)) return;
-    if (details.url && this.newWindows.heldForScript(details.sourceTabId, details.url)) {
-      this.scriptHeld.set(details.tabId, { openerId: details.sourceTabId, url: details.url });
-    }
+    this.scriptWindows.opened(details);
     const popup: Popup = {
       id: String(details.tabId),
       openerId: String(details.sourceTabId),
@@ -133,6 +131,7 @@ export class ChromeTabHost implements TabHost {
     if (method === 'Target.detachedFromTarget' && params) this.childUrls.delete(String(params['sessionId']));
     if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
       this.scriptRan(source.tabId, source.sessionId);
+    if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
     this.live.get(source.tabId)?.dispatch(method, params ?? {}, source.sessionId);
   }
 
@@ -141,7 +140,7 @@ export class ChromeTabHost implements TabHost {
    * no debugger session of the tab reaches is held, the windows it opens and the workers of its origin.
    */
   private scriptRan(tabId: number, sessionId: string | undefined): void {
-    this.hearErrors();
+    this.scriptWindows.listen();
     // Counted again from its start; the rules are those its sending armed, so no update follows.
     void this.newWindows.scriptRan(tabId).catch(() => undefined);
     const url =
@@ -156,31 +155,12 @@ export class ChromeTabHost implements TabHost {
     );
   }
 
-  /**
-   * webNavigation.onErrorOccurred, heard from the first script on (before any popup it blocks, whose error may follow at
-   * once): a popup the script hold blocked is named to its opener's trail, as the fallback's popup guard names it
-   * (popup-trail.ts), and the window, which never showed anything, is closed.
-   */
-  private hearErrors(): void {
-    if (this.hearingErrors) return;
-    this.hearingErrors = true;
-    chrome.webNavigation.onErrorOccurred.addListener((details) => {
-      const held = this.scriptHeld.get(details.tabId);
-      if (!held || details.frameId !== 0) return;
-      this.scriptHeld.delete(details.tabId);
-      if (!/ERR_BLOCKED_BY_CLIENT/.test(details.error)) return;
-      const send = { method: 'GET', url: held.url, kind: 'navigation' };
-      this.live.get(held.openerId)?.dispatch(POPUP_HELD, send, undefined);
-      void chrome.tabs.remove(details.tabId).catch(() => undefined);
-    });
-  }
-
   /** chrome.debugger.onDetach and tabs.onRemoved: the attachment is gone, and the next command attaches afresh. */
   ended(tabId: number, reason: string): void {
     this.live.get(tabId)?.detached(reason);
     this.live.delete(tabId);
     this.workers.ended(tabId);
-    this.scriptHeld.delete(tabId);
+    this.scriptWindows.ended(tabId);
     this.newWindows.changed();
   }
 
@@ -229,7 +209,7 @@ export class ChromeTabHost implements TabHost {
     await attachDebugger(tabId);
     // The script's windows are held before it is sent: Debugger.scriptParsed comes once it already runs.
     const tab = new DebuggerTab(tabId, () => {
-      this.hearErrors();
+      this.scriptWindows.listen();
       return this.newWindows.scriptRan(tabId);
     });
     this.live.set(tabId, tab);

@@ -2,11 +2,11 @@
 // agent may not read from getting that of one opened while the agent acts, and any other origin from getting that of a
 // window an agent's script opens: declarativeNetRequest session rules block it in the network stack, where
 // chrome.debugger cannot reach in time.
-import { AllowedOrigins } from '../../shared/engine/egress-origins.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { holdRules, refusedRules, scriptHoldRules, type HoldScope } from './hold-rules.js';
+import { ScriptHoldRecord } from './script-hold-record.js';
 import type { RuleSet } from './session-rules.js';
 
 /*
@@ -44,6 +44,10 @@ export class NewWindowHolds {
   private readonly tails = new Map<number, ReturnType<typeof setTimeout>>();
   /** Driven tabs an agent's script ran in lately, with the timer that ends their hold (see `scriptRan`). */
   private readonly scripted = new Map<number, ReturnType<typeof setTimeout>>();
+  /** When the script holds' rules stood in Chrome, for the windows Chrome tells of after they came down. */
+  private readonly record = new ScriptHoldRecord();
+  /** Windows opened under a script hold, with their opener (see `scriptOpened`). */
+  private readonly scriptWindows = new Map<number, number>();
   /** When each open tab was first heard of; the tabs open when the worker first held count as heard of long ago. */
   private readonly tabs = new Map<number, number>();
   /** The web site of each frame of the tabs held so far, per tab. */
@@ -122,9 +126,29 @@ export class NewWindowHolds {
     void this.refresh().catch(() => undefined);
   }
 
-  /** Whether a window `openerId` opened towards `url` meets the script hold's block. */
-  heldForScript(openerId: number, url: string): boolean {
-    return this.scriptHeld().includes(openerId) && !new AllowedOrigins(this.originsOf([openerId])).allows(url);
+  /**
+   * Whether a navigation to `url` of a window `openerId` opened met the script hold's block: a hold of the opener that
+   * does not let `url` through stood at some moment from `from` (the navigation's start) to `to` (its error). Chrome's
+   * own times, not now: its word may come after the hold ended.
+   */
+  heldForScript(openerId: number, url: string, from: number, to?: number): boolean {
+    return this.record.held(openerId, url, from, to);
+  }
+
+  /** Whether a script hold of `openerId` stood at `at` (Chrome's time of a window it opened). */
+  scriptStood(openerId: number, at: number): boolean {
+    return this.record.stood(openerId, at);
+  }
+
+  /**
+   * `tabId` is a window `openerId` opened under its script hold: it stays in the script holds' rules while the opener's
+   * stands, however old and even once the engine guards it. The engine's guard judges the window's requests by the
+   * policy, which may allow a site the script may not send to (measured on Chromium 156: a window.open that kept its
+   * opener was attached before its first request, the rules then left it out, and the request reached the site; so did
+   * a form the script posted into a blank window it had opened and named).
+   */
+  scriptOpened(tabId: number, openerId: number): void {
+    this.scriptWindows.set(tabId, openerId);
   }
 
   /**
@@ -148,15 +172,23 @@ export class NewWindowHolds {
     const standing = this.standing?.();
     const [actScope, scriptScope, drivenScope] = await Promise.all([
       acting.length > 0 && this.policy ? this.scope(acting) : undefined,
-      scripted.length > 0 ? this.scope(scripted) : undefined,
+      scripted.length > 0 ? this.scope(scripted, this.windowsOf(scripted)) : undefined,
       driven.length > 0 && standing ? this.scope(driven) : undefined,
     ]);
     const origins = this.originsOf(scripted);
+    const held = new Map(scriptScope ? scripted.map((tabId) => [tabId, this.originsOf([tabId])]) : []);
+    const asked = Date.now();
     await this.rules.replace([
       ...(drivenScope && standing ? refusedRules(standing, drivenScope) : []),
       ...(actScope && this.policy ? holdRules(this.policy, actScope) : []),
       ...(scriptScope ? scriptHoldRules(scriptScope, origins) : []),
     ]);
+    this.record.landed(asked, Date.now(), held);
+  }
+
+  /** The windows the tabs opened under their script holds. */
+  private windowsOf(openers: number[]): Set<number> {
+    return new Set([...this.scriptWindows].flatMap(([tabId, openerId]) => (openers.includes(openerId) ? [tabId] : [])));
   }
 
   /** The web origins of the tabs' frames, as far as they are known. */
@@ -165,8 +197,11 @@ export class NewWindowHolds {
     return [...new Set(urls.flatMap((url) => urlOrigin(url) ?? []))].filter((origin) => origin !== 'null').sort();
   }
 
-  /** Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). */
-  private async scope(held: number[]): Promise<HoldScope | undefined> {
+  /**
+   * Who the rules are about: the tabs never held, and the sites of the held tabs' frames (the openers). `kept`: tabs
+   * held even when settled or guarded.
+   */
+  private async scope(held: number[], kept: ReadonlySet<number> = new Set<number>()): Promise<HoldScope | undefined> {
     await this.watch();
     await Promise.all(held.map((tabId) => this.framesOf(tabId).ready));
     const urls = held.flatMap((tabId) => [...(this.frames.get(tabId)?.urls.values() ?? [])]);
@@ -177,6 +212,7 @@ export class NewWindowHolds {
     // A tab not heard of yet is held: it may be a popup whose tabs.onCreated is still on its way.
     const excluded = new Set([...this.tabs].flatMap(([tabId, at]) => (now - at >= SETTLED_TAB_MS ? [tabId] : [])));
     for (const tabId of this.guarded()) if (this.tabs.has(tabId)) excluded.add(tabId);
+    for (const tabId of kept) excluded.delete(tabId);
     return { excludedTabIds: [...excluded].sort((a, b) => a - b), initiatorDomains };
   }
 
@@ -208,6 +244,8 @@ export class NewWindowHolds {
   private forget(tabId: number): void {
     this.tabs.delete(tabId);
     this.frames.delete(tabId);
+    this.record.forget(tabId);
+    this.scriptWindows.delete(tabId);
   }
 
   /** The tab's frames, asked of Chrome once; commits seen while the answer is on its way are newer, so they win. */

@@ -2,8 +2,11 @@
 
 /** One request, as the browser named it. */
 export interface Send {
-  /** The HTTP method, or `WebSocket`. */
-  method: string;
+  /**
+   * The HTTP method, or `WebSocket`; absent when the browser did not say: the extension hears of a window its rules
+   * blocked from webNavigation, which names none (a target=_blank form may have been a POST).
+   */
+  method?: string;
   /** As the page asked for it; the report redacts it. */
   url: string;
   /** What asked for it, in the browser's words (Fetch, XHR, Ping, Image, Script, Other…), or `navigation`. */

@@ -1,6 +1,7 @@
 // Windows an eval's script opens in the person's Chrome through the real extension, from its body or from a timer it
-// left: a target=_blank form into a site the agent may read is held and named next, and nothing the script opens (a
-// form, a window.open) into a site the policy refuses ever gets its first request out, however late it comes.
+// left: a target=_blank form or a window.open into a site the agent may read is held and named next (even when the
+// engine guards the window before its first request), and nothing the script opens (a form, a window.open) into a site
+// the policy refuses ever gets its first request out, however late it comes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
@@ -70,6 +71,9 @@ function openWindow(url: string, marker: string): string {
   return `{ window.open('${url}?key=' + encodeURIComponent(${KEY})); window[${JSON.stringify(marker)}] = true; }`;
 }
 
+/** How many tabs Chrome has open. */
+const tabCount = () => linked.browser.evaluate<number>('chrome.tabs.query({}).then((tabs) => tabs.length)');
+
 /** The tabs Chrome shows at `site`. */
 const tabsAt = (site: WatchedSite) =>
   linked.browser.evaluate<number>(`chrome.tabs.query({ url: '${site.origin}/*' }).then((tabs) => tabs.length)`);
@@ -99,18 +103,18 @@ async function reachedReadable(): Promise<string[]> {
 function nextHeld(): Promise<string[]> {
   return until(
     async () => heldLater(await run('1')),
-    (held) => held.length > 0 || readable.requests.some((path) => path.startsWith('/form-')),
+    (held) => held.length > 0 || readable.requests.some((path) => path !== '/page-own'),
     20_000,
   );
 }
 
 /**
  * The one entry naming the form's request. The fallback says `POST R/form-late (navigation)`; the extension hears of the
- * blocked window from webNavigation, which names no method, so only its URL and kind are asserted.
+ * blocked window from webNavigation, which names no method (nor does the opener's session, for a target=_blank form),
+ * so it says so rather than claim GET.
  */
 function expectHeld(held: string[], path: string): void {
-  expect(held).toHaveLength(1);
-  expect(held[0]).toMatch(new RegExp(`^[A-Z]+ R/${path} \\(navigation\\)$`));
+  expect(held).toEqual([`R/${path} (navigation, method not known)`]);
 }
 
 describe('windows an eval’s script opens, through the extension', () => {
@@ -144,6 +148,43 @@ describe('windows an eval’s script opens, through the extension', () => {
   it('the same form submitted by the eval’s body into a refused site: nothing reaches it', async () => {
     await run(`${blankForm(`${refused.origin}/form-body`, 'refusedBodyForm')}; 0`);
     expect(await reachedRefused()).toEqual([]);
+  });
+
+  it('a window the eval’s body opens into a readable site, which the engine guards at once: nothing reaches it', async () => {
+    const before = await tabCount();
+    // A race the old rules lost about half the time here: ten rounds.
+    for (let round = 0; round < 10; round++) {
+      await run(`${openWindow(`${readable.origin}/open-body`, 'openedReadable')}; 0`);
+      // No call meanwhile, so the engine attaches the window as soon as it can: one that kept its opener is attached
+      // before its first request (measured), and the policy its guard judges by lets the readable site through.
+      const reached = () => readable.requests.length > 0;
+      const settled = await until(
+        async () => reached() || (await tabCount()) === before,
+        (done) => done,
+        20_000,
+      );
+      expect(settled, `round ${round}`).toBe(true);
+      expect(readable.requests, `round ${round}`).toEqual([]);
+      expect(await nextHeld(), `round ${round}`).toEqual([
+        'R/open-body?key=[redacted 34 chars] (navigation, method not known)',
+      ]);
+    }
+  });
+
+  it('a form the eval posts into a blank window it opened and named: held, and named as a POST', async () => {
+    const named = blankForm(`${readable.origin}/form-named`, 'namedForm').replace(`'_blank'`, `'handoff'`);
+    await run(`window.open('', 'handoff'); ${named}; 0`);
+    // The opener's session says this form's method (Page.frameRequestedNavigation); a target=_blank one's, nothing.
+    expect(await nextHeld()).toEqual(['POST R/form-named (navigation)']);
+    expect(await reachedReadable()).toEqual([]);
+  });
+
+  it('a blank window the eval opened, sent to a readable site by a timer seconds later: nothing reaches it', async () => {
+    await run(`{ const w = window.open(''); setTimeout(() => { w.location = '${readable.origin}/assigned?key=' +
+      encodeURIComponent(${KEY}); window.assigned = true; }, 3000); } 0`);
+    await page.until('assigned');
+    expect(await nextHeld()).toEqual(['R/assigned?key=[redacted 34 chars] (navigation, method not known)']);
+    expect(await reachedReadable()).toEqual([]);
   });
 
   it('a window the eval’s body opens into a refused site: nothing reaches it, every time', async () => {
