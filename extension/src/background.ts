@@ -12,8 +12,8 @@ import { CommandRouter } from './command-router.js';
 import { credentialsChanged } from './credentials.js';
 import { ensureAlarm, LINK_ALARM } from './link-timers.js';
 import { popupRequest, type PairReply } from './messages.js';
-import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 import { openSessionStore } from './session-store.js';
+import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
 const host = new ChromeTabHost();

@@ -87,7 +87,12 @@ export class ScriptedWorkers {
 
   private apply(): Promise<void> {
     const origins = [...new Set([...this.held.values()].flatMap((record) => record.origins))].sort();
-    return this.rules.replace(origins.flatMap(workerRules)).catch(() => undefined);
+    // Chrome refuses a set over its budget of regex rules (1,000, shared with the window holds): the workers of those
+    // sites then reach no origin at all, their own included, rather than every one.
+    return this.rules
+      .replace(origins.flatMap((origin) => [blockRule(origin), allowRule(origin)]))
+      .catch(() => this.rules.replace(origins.map(blockRule)))
+      .catch(() => undefined);
   }
 
   private async arm(): Promise<void> {
@@ -106,15 +111,20 @@ function tabLives(tabId: number): Promise<boolean> {
   );
 }
 
-/** A worker of `origin` (a blob: one's is its creator's) reaches `origin` and nothing else. */
-function workerRules(origin: string): object[] {
-  const condition = { tabIds: [chrome.tabs.TAB_ID_NONE], initiatorDomains: [new URL(origin).hostname] };
-  return [
-    { priority: BLOCK_PRIORITY, action: { type: 'block' }, condition },
-    {
-      priority: ALLOW_PRIORITY,
-      action: { type: 'allow' },
-      condition: { ...condition, regexFilter: originRegex(origin), isUrlFilterCaseSensitive: false },
-    },
-  ];
+/** A worker of `origin`'s host (a blob: one's is its creator's) reaches nothing… */
+function blockRule(origin: string): object {
+  return { priority: BLOCK_PRIORITY, action: { type: 'block' }, condition: workerCondition(origin) };
+}
+
+/** …but `origin` itself. */
+function allowRule(origin: string): object {
+  return {
+    priority: ALLOW_PRIORITY,
+    action: { type: 'allow' },
+    condition: { ...workerCondition(origin), regexFilter: originRegex(origin), isUrlFilterCaseSensitive: false },
+  };
+}
+
+function workerCondition(origin: string): object {
+  return { tabIds: [chrome.tabs.TAB_ID_NONE], initiatorDomains: [new URL(origin).hostname] };
 }

@@ -153,4 +153,33 @@ describe('what a script leaves for the workers stays held while its tab lives, t
       await other.close();
     }
   });
+
+  it('holds the workers from every origin, their own too, when Chrome refuses the rules (its regex budget full)', async () => {
+    // Other regex rules take the whole budget (as a long policy's window holds could): the hold's own allow, a regex,
+    // cannot be added.
+    await linked.browser.evaluate(`chrome.declarativeNetRequest.getSessionRules().then((rules) => {
+      const free = chrome.declarativeNetRequest.MAX_NUMBER_OF_REGEX_RULES - rules.filter((rule) => rule.condition.regexFilter).length;
+      return chrome.declarativeNetRequest.updateSessionRules({ addRules: Array.from({ length: free }, (_, i) => ({
+        id: 1_000_000 + i, priority: 1, action: { type: 'block' },
+        condition: { regexFilter: '^https://filler-' + i + '\\\\.invalid/', resourceTypes: ['main_frame'] } })) });
+    })`);
+    url = linked.fixtures.url('egress-late.html?budget');
+    await linked.run('tab_new', { url });
+    const budget = await probePage(linked.browser, url);
+    try {
+      await budget.evaluate(CONTROLLED);
+      await leaveSenders('/over-budget');
+      const workerRules = () =>
+        linked.browser.evaluate<number>(
+          'chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.filter((rule) => rule.condition.tabIds?.includes(-1)).length)',
+        );
+      // One block, no allow: the cost of failing closed is that the site's workers reach not even their own origin.
+      expect(await until(workerRules, (count) => count > 0)).toBe(1);
+      expect(await budget.evaluate('window.laterShared()')).toBe(true);
+      expect(await budget.evaluate('window.laterMessage()')).toBe(true);
+      expect(watched.requests).toEqual([]);
+    } finally {
+      await budget.close();
+    }
+  });
 });
