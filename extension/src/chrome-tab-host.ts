@@ -144,16 +144,19 @@ export class ChromeTabHost implements TabHost {
     this.hearErrors();
     // Counted again from its start; the rules are those its sending armed, so no update follows.
     void this.newWindows.scriptRan(tabId).catch(() => undefined);
+    void this.holdWorkers(tabId, sessionId);
+  }
+
+  /** The workers of the origin a script runs in (its session's page) reach that origin only; settles once they do. */
+  private async holdWorkers(tabId: number, sessionId: string | undefined): Promise<void> {
     const url =
       sessionId === undefined
-        ? chrome.tabs.get(tabId).then((tab) => tab.url ?? '')
-        : Promise.resolve(this.childUrls.get(sessionId) ?? '');
-    void url.then(
-      (shown) => {
-        if (this.live.has(tabId)) this.workers.scriptRan(tabId, urlOrigin(shown));
-      },
-      () => undefined,
-    );
+        ? await chrome.tabs.get(tabId).then(
+            (tab) => tab.url ?? '',
+            () => '',
+          )
+        : (this.childUrls.get(sessionId) ?? '');
+    if (this.live.has(tabId)) await this.workers.scriptRan(tabId, urlOrigin(url));
   }
 
   /**
@@ -239,10 +242,11 @@ export class ChromeTabHost implements TabHost {
     await this.swept;
     await this.detaching.get(tabId);
     await attachDebugger(tabId);
-    // The script's windows are held before it is sent: Debugger.scriptParsed comes once it already runs.
-    const tab = new DebuggerTab(tabId, () => {
+    // The script's windows and its site's workers are held before it is sent: Debugger.scriptParsed comes once it
+    // already runs (measured: a message it posts to the site's service worker at once got out before those rules).
+    const tab = new DebuggerTab(tabId, async (sessionId) => {
       this.hearErrors();
-      return this.newWindows.scriptRan(tabId);
+      await Promise.allSettled([this.newWindows.scriptRan(tabId), this.holdWorkers(tabId, sessionId)]);
     });
     this.live.set(tabId, tab);
     this.newWindows.changed();

@@ -13,10 +13,13 @@ export class DebuggerTab extends PromiseCdp {
   /** Set while an agent's script waits for `beforeScript`: the tab's later commands wait too, so none overtakes it. */
   private arming: Promise<void> | undefined;
 
-  /** `beforeScript`: arms the holds an agent's script needs in the tab; its script is sent once that settles. */
+  /**
+   * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
+   * once that settles.
+   */
   constructor(
     readonly tabId: number,
-    private readonly beforeScript: () => Promise<void>,
+    private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
   ) {
     super();
   }
@@ -41,7 +44,7 @@ export class DebuggerTab extends PromiseCdp {
     const send = () => chrome.debugger.sendCommand(target, method, params);
     if (taggedScript(method, params)) {
       // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same.
-      const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript()).catch(() => undefined);
+      const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript(sessionId)).catch(() => undefined);
       this.arming = armed;
       void armed.then(() => {
         if (this.arming === armed) this.arming = undefined;

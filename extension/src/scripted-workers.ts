@@ -26,10 +26,13 @@ export class ScriptedWorkers {
     this.work = this.reconcile().catch(() => undefined);
   }
 
-  /** A script ran in `origin` in `tabId` (undefined: one with no web origin, whose workers no rule can name). */
-  scriptRan(tabId: number, origin: string | undefined): void {
-    if (origin === undefined || originRegex(origin) === undefined) return;
-    this.queue(async () => {
+  /**
+   * A script runs in `origin` in `tabId` (undefined: one with no web origin, whose workers no rule can name); settles
+   * once the rules stand, and never rejects.
+   */
+  scriptRan(tabId: number, origin: string | undefined): Promise<void> {
+    if (origin === undefined || originRegex(origin) === undefined) return Promise.resolve();
+    return this.queue(async () => {
       const record = this.held.get(tabId) ?? { origins: [] };
       if (record.origins.includes(origin)) return;
       this.held.set(tabId, { ...record, origins: [...record.origins, origin] });
@@ -40,7 +43,7 @@ export class ScriptedWorkers {
 
   /** The tab closed: what the script left in its pages is gone, but a worker its message woke may run a while. */
   closed(tabId: number): void {
-    this.queue(async () => {
+    void this.queue(async () => {
       const record = this.held.get(tabId);
       if (!record || record.closedAt !== undefined) return;
       record.closedAt = Date.now();
@@ -51,11 +54,12 @@ export class ScriptedWorkers {
 
   /** WORKER_HOLD_ALARM went off: a closed tab's grace is over. */
   due(): void {
-    this.queue(() => this.reconcile());
+    void this.queue(() => this.reconcile());
   }
 
-  private queue(change: () => Promise<void>): void {
+  private queue(change: () => Promise<void>): Promise<void> {
     this.work = this.work.then(change).catch(() => undefined);
+    return this.work;
   }
 
   /**

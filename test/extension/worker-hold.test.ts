@@ -26,7 +26,7 @@ const CONTROLLED = `navigator.serviceWorker.register('/egress-late-sw.js').then(
 beforeAll(async () => {
   watched = await startWatchedSite();
   // The watched site may be read and acted on: only the worker hold keeps the workers from it.
-  const policy = () => withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act');
+  const policy = () => withSite(testServerPolicy('trusted'), watched, 'act');
   started = await startEgressTab(policy, 'egress-late.html');
   ({ linked, page } = started);
   url = linked.fixtures.url('egress-late.html');
@@ -154,6 +154,25 @@ describe('what a script leaves for the workers stays held while its tab lives, t
     }
   });
 
+  it('a message the script posts as it runs, its first on the site, reaches no other origin', async () => {
+    // A site no script ran on yet (the fixture server's other name): its workers are held before the script is sent.
+    url = `${linked.fixtures.crossOrigin}/egress-late.html`;
+    await linked.run('tab_new', { url });
+    const fresh = await probePage(linked.browser, url);
+    try {
+      await fresh.evaluate(CONTROLLED);
+      await linked.run('eval', {
+        tab: await handle(),
+        expression: `navigator.serviceWorker.onmessage = () => (window.swDone = true);
+          navigator.serviceWorker.controller.postMessage('${watched.origin}/at-once'); 0`,
+      });
+      await fresh.until('swDone');
+      expect(watched.requests).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('holds the workers from every origin, their own too, when Chrome refuses the rules (its regex budget full)', async () => {
     // Other regex rules take the whole budget (as a long policy's window holds could): the hold's own allow, a regex,
     // cannot be added.
@@ -170,11 +189,15 @@ describe('what a script leaves for the workers stays held while its tab lives, t
       await budget.evaluate(CONTROLLED);
       await leaveSenders('/over-budget');
       const workerRules = () =>
-        linked.browser.evaluate<number>(
-          'chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.filter((rule) => rule.condition.tabIds?.includes(-1)).length)',
+        linked.browser.evaluate<string[]>(
+          `chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.filter((rule) => rule.condition.tabIds?.includes(-1))
+            .map((rule) => rule.action.type + ' ' + rule.condition.initiatorDomains).sort())`,
         );
-      // One block, no allow: the cost of failing closed is that the site's workers reach not even their own origin.
-      expect(await until(workerRules, (count) => count > 0)).toBe(1);
+      // Blocks, no allow: the cost of failing closed is that the sites' workers reach not even their own origin.
+      expect(await until(workerRules, (rules) => rules.includes('block 127.0.0.1'))).toEqual([
+        'block 127.0.0.1',
+        'block localhost',
+      ]);
       expect(await budget.evaluate('window.laterShared()')).toBe(true);
       expect(await budget.evaluate('window.laterMessage()')).toBe(true);
       expect(watched.requests).toEqual([]);
