@@ -9,11 +9,11 @@ import { BridgeClient } from './bridge-client.js';
 import type { LinkSession } from './bridge-connection.js';
 import { ChromeTabHost } from './chrome-tab-host.js';
 import { CommandRouter } from './command-router.js';
-import { TARGET_CLOSED } from './debugger-tab.js';
 import { credentialsChanged } from './credentials.js';
 import { ensureAlarm, LINK_ALARM } from './link-timers.js';
 import { popupRequest, type PairReply } from './messages.js';
 import { openSessionStore } from './session-store.js';
+import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
 const host = new ChromeTabHost();
@@ -53,13 +53,14 @@ chrome.debugger.onEvent.addListener((source, method, params) => host.onEvent(sou
 chrome.debugger.onDetach.addListener((source, reason) => {
   if (source.tabId !== undefined) host.ended(source.tabId, reason);
 });
-chrome.tabs.onRemoved.addListener((tabId) => host.ended(tabId, TARGET_CLOSED));
+chrome.tabs.onRemoved.addListener((tabId) => host.removed(tabId));
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => host.popupOpened(details));
 
 chrome.runtime.onStartup.addListener(() => void client.connect());
 chrome.runtime.onInstalled.addListener(() => void client.connect());
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === LINK_ALARM) void client.connect();
+  if (alarm.name === WORKER_HOLD_ALARM) host.workerHoldDue();
 });
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && credentialsChanged(changes)) void client.credentialsChanged();

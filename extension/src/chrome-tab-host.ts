@@ -1,7 +1,7 @@
 // The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
 // kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
 // a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), and
-// on the workers those scripts reach.
+// on the workers those scripts reach, for as long as their tab lives.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
@@ -11,7 +11,7 @@ import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { ScriptWindows } from './script-windows.js';
-import { ScriptedWorkers } from './scripted-workers.js';
+import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
 
@@ -32,7 +32,7 @@ export class ChromeTabHost implements TabHost {
   private readonly rules = new SessionRules();
   /** Attached tabs are excluded from it: the debugger already judges their every request. */
   private readonly newWindows = new NewWindowHolds(() => this.live.keys(), this.rules.set());
-  private readonly workers = new ScriptedWorkers(this.rules.set());
+  private readonly workers = new ScriptedWorkers(this.rules.set(isWorkerRule));
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
   private readonly childUrls = new Map<string, string>();
   private readonly scriptWindows = new ScriptWindows(this.newWindows, (openerId, method, params) =>
@@ -67,7 +67,7 @@ export class ChromeTabHost implements TabHost {
     await chrome.tabs.remove(tabId).catch(() => {
       throw new ToolError('TAB_NOT_FOUND');
     });
-    this.ended(tabId, TARGET_CLOSED);
+    this.removed(tabId);
   }
 
   async activate(id: string): Promise<void> {
@@ -143,25 +143,41 @@ export class ChromeTabHost implements TabHost {
     this.scriptWindows.listen();
     // Counted again from its start; the rules are those its sending armed, so no update follows.
     void this.newWindows.scriptRan(tabId).catch(() => undefined);
-    const url =
-      sessionId === undefined
-        ? chrome.tabs.get(tabId).then((tab) => tab.url ?? '')
-        : Promise.resolve(this.childUrls.get(sessionId) ?? '');
-    void url.then(
-      (shown) => {
-        if (this.live.has(tabId)) this.workers.scriptRan(tabId, urlOrigin(shown));
-      },
-      () => undefined,
-    );
+    void this.holdWorkers(tabId, sessionId);
   }
 
-  /** chrome.debugger.onDetach and tabs.onRemoved: the attachment is gone, and the next command attaches afresh. */
+  /** The workers of the origin a script runs in (its session's page) reach that origin only; settles once they do. */
+  private async holdWorkers(tabId: number, sessionId: string | undefined): Promise<void> {
+    const url =
+      sessionId === undefined
+        ? await chrome.tabs.get(tabId).then(
+            (tab) => tab.url ?? '',
+            () => '',
+          )
+        : (this.childUrls.get(sessionId) ?? '');
+    if (this.live.has(tabId)) await this.workers.scriptRan(tabId, urlOrigin(url));
+  }
+
+  /**
+   * chrome.debugger.onDetach: the attachment is gone, and the next command attaches afresh. What an agent's script
+   * started in the tab stays held: the page it ran in lives on.
+   */
   ended(tabId: number, reason: string): void {
     this.live.get(tabId)?.detached(reason);
     this.live.delete(tabId);
-    this.workers.ended(tabId);
     this.scriptWindows.ended(tabId);
     this.newWindows.changed();
+  }
+
+  /** tabs.onRemoved: the tab is gone, and with its pages what the scripts left there (its workers' hold has a grace). */
+  removed(tabId: number): void {
+    this.ended(tabId, TARGET_CLOSED);
+    this.workers.closed(tabId);
+  }
+
+  /** The worker hold's alarm (WORKER_HOLD_ALARM) went off. */
+  workerHoldDue(): void {
+    this.workers.due();
   }
 
   /** Lets go of every tab, so the next session starts from fresh attachments (and Chrome's debugging bar goes away). */
@@ -175,7 +191,6 @@ export class ChromeTabHost implements TabHost {
           .then((tab) => {
             tab.detached('session ended');
             if (this.live.get(tabId) === tab) this.live.delete(tabId);
-            this.workers.ended(tabId);
             return chrome.debugger.detach({ tabId });
           })
           .catch(() => undefined)
@@ -207,10 +222,11 @@ export class ChromeTabHost implements TabHost {
     await this.swept;
     await this.detaching.get(tabId);
     await attachDebugger(tabId);
-    // The script's windows are held before it is sent: Debugger.scriptParsed comes once it already runs.
-    const tab = new DebuggerTab(tabId, () => {
+    // The script's windows and its site's workers are held before it is sent: Debugger.scriptParsed comes once it
+    // already runs (measured: a message it posts to the site's service worker at once got out before those rules).
+    const tab = new DebuggerTab(tabId, async (sessionId) => {
       this.scriptWindows.listen();
-      return this.newWindows.scriptRan(tabId);
+      await Promise.allSettled([this.newWindows.scriptRan(tabId), this.holdWorkers(tabId, sessionId)]);
     });
     this.live.set(tabId, tab);
     this.newWindows.changed();

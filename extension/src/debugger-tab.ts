@@ -3,7 +3,7 @@
 // attachment ends.
 import { CdpCommandError } from '../../shared/engine/cdp.js';
 import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
-import { SCRIPT_TAG_LINE } from '../../shared/engine/script-initiator.js';
+import { isTaggedScript } from '../../shared/engine/script-initiator.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 
 /** chrome.debugger.onDetach's reason when the tab itself went away (closed, crashed, browser quitting). */
@@ -13,10 +13,13 @@ export class DebuggerTab extends PromiseCdp {
   /** Set while an agent's script waits for `beforeScript`: the tab's later commands wait too, so none overtakes it. */
   private arming: Promise<void> | undefined;
 
-  /** `beforeScript`: arms the holds an agent's script needs in the tab; its script is sent once that settles. */
+  /**
+   * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
+   * once that settles.
+   */
   constructor(
     readonly tabId: number,
-    private readonly beforeScript: () => Promise<void>,
+    private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
   ) {
     super();
   }
@@ -39,9 +42,9 @@ export class DebuggerTab extends PromiseCdp {
     const target: chrome.debugger.DebuggerSession =
       sessionId === undefined ? { tabId: this.tabId } : { tabId: this.tabId, sessionId };
     const send = () => chrome.debugger.sendCommand(target, method, params);
-    if (taggedScript(method, params)) {
+    if (isTaggedScript(method, params)) {
       // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same.
-      const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript()).catch(() => undefined);
+      const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript(sessionId)).catch(() => undefined);
       this.arming = armed;
       void armed.then(() => {
         if (this.arming === armed) this.arming = undefined;
@@ -65,15 +68,4 @@ export class DebuggerTab extends PromiseCdp {
     const cause = reason === 'canceled_by_user' ? "the person pressed Cancel on Chrome's debugging bar" : reason;
     return new ToolError('DETACHED', `The debugger detached from the tab (${cause}).`);
   }
-}
-
-/** The engine's eval of an agent's script: in the session's own world, or handed to an indirect eval of a frame's. */
-function taggedScript(method: string, params: Record<string, unknown>): boolean {
-  const source =
-    method === 'Runtime.evaluate'
-      ? params['expression']
-      : method === 'Runtime.callFunctionOn'
-        ? (params['arguments'] as { value?: unknown }[] | undefined)?.[0]?.value
-        : undefined;
-  return typeof source === 'string' && source.includes(SCRIPT_TAG_LINE);
 }

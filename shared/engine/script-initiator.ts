@@ -5,6 +5,17 @@
 export const SCRIPT_TAG = 'chrome-mcp-eval://';
 /** The last line the engine adds to an agent's script (egress-trail.ts), before the script's own id. */
 export const SCRIPT_TAG_LINE = `\n//# sourceURL=${SCRIPT_TAG}`;
+/** The engine's eval of an agent's script: in the session's own world, or handed to an indirect eval of a frame's. */
+export function isTaggedScript(method: string, params: Record<string, unknown>): boolean {
+  const source =
+    method === 'Runtime.evaluate'
+      ? params['expression']
+      : method === 'Runtime.callFunctionOn'
+        ? (params['arguments'] as { value?: unknown }[] | undefined)?.[0]?.value
+        : undefined;
+  return typeof source === 'string' && source.includes(SCRIPT_TAG_LINE);
+}
+
 // Network.requestWillBeSent came before Fetch.requestPaused in every measurement; a request whose initiator is not
 // told within this is held, not guessed at.
 const VERDICT_MS = 1_000;

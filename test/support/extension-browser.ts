@@ -180,7 +180,7 @@ async function stopWorker(control: CdpConnection, workerTarget: () => Promise<st
   });
   try {
     await control.send('ServiceWorker.enable', {}, sessionId);
-    // Every worker of the profile; the extension's is the only one the tests run.
+    // Every worker of the profile: a site's too, which its next event starts again.
     await control.send('ServiceWorker.stopAllWorkers', {}, sessionId);
   } finally {
     await control.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);

@@ -9,7 +9,7 @@ import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
 import { followPopup } from './popup-trail.js';
 import { originOf, WorkerTargets } from './worker-targets.js';
-import { SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
+import { isTaggedScript, SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
 
 interface TargetInfo {
   targetId: string;
@@ -32,7 +32,10 @@ class AttachedTab implements Cdp {
   /** Target id per child session, to say whose frame ran a script. */
   private readonly childTarget = new Map<string, string>();
 
-  /** `onScript`: an agent's script was parsed in the target with this id (the tab's or a child's). */
+  /**
+   * `onScript`: an agent's script was parsed in the target with this id (the tab's or a child's); `beforeScript`: holds
+   * what it needs held there, and settles once it is.
+   */
   constructor(
     private readonly connection: CdpConnection,
     readonly sessionId: string,
@@ -40,12 +43,16 @@ class AttachedTab implements Cdp {
     private readonly beforeSend: () => Promise<void>,
     private readonly onGone: () => void,
     private readonly onScript: (targetId: string) => void,
+    private readonly beforeScript: (targetId: string) => Promise<void>,
   ) {
     this.unsubscribe = connection.on((event) => this.route(event));
   }
 
   async send<R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> {
     await this.beforeSend();
+    // Debugger.scriptParsed comes once the script runs: a message it posts to its site's service worker at once would
+    // meet a worker not yet held (measured), so the hold goes up before it is sent.
+    if (isTaggedScript(method, params ?? {})) await this.beforeScript(this.targetOf(sessionId));
     return this.connection.send<R>(method, params, sessionId ?? this.sessionId);
   }
 
@@ -79,7 +86,7 @@ class AttachedTab implements Cdp {
     }
     if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
     if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG)) {
-      this.onScript(mine ? this.targetId : (this.childTarget.get(event.sessionId!) ?? this.targetId));
+      this.onScript(this.targetOf(event.sessionId));
       // The site's service worker is held to its origin from now on (worker-targets.ts): the page's own requests go
       // their own way instead, where their initiators are told. Here, not in the engine: under chrome.debugger the
       // same switch made a late send's report go missing (test/extension/egress.test.ts), and nothing holds workers there.
@@ -88,6 +95,13 @@ class AttachedTab implements Cdp {
       );
     }
     this.emit(mine ? { method: event.method, params: event.params } : event);
+  }
+
+  /** The target a session of the tab is (the tab's own, or an out-of-process frame's). */
+  private targetOf(sessionId: string | undefined): string {
+    return sessionId === undefined || sessionId === this.sessionId
+      ? this.targetId
+      : (this.childTarget.get(sessionId) ?? this.targetId);
   }
 
   /** An event for this tab's listeners that no session of the tab sent (what the host did for it). */
@@ -209,9 +223,15 @@ export class CdpTabHost implements TabHost {
       id,
       () => this.noDownloads,
       () => this.forget(id),
-      (targetId) =>
-        void this.originOf(targetId).then((origin) => origin !== undefined && this.workers.scriptRan(origin)),
+      (targetId) => void this.holdWorkers(targetId),
+      (targetId) => this.holdWorkers(targetId),
     );
+  }
+
+  /** A script runs in `targetId`: the workers of its origin reach that origin only (worker-targets.ts), once settled. */
+  private async holdWorkers(targetId: string): Promise<void> {
+    const origin = await this.originOf(targetId);
+    if (origin !== undefined) await this.workers.scriptRan(origin);
   }
 
   /**

@@ -12,8 +12,8 @@ interface Worker {
 export class WorkerTargets {
   /** Per browser-level session: every shared and service worker stays attached, as its rules live in its session. */
   private readonly workers = new Map<string, Worker>();
-  /** Origins where a tab ran an agent's script. */
-  private readonly scripted = new Set<string>();
+  /** Origins where a tab ran an agent's script, each with the holding of the workers it had then. */
+  private readonly scripted = new Map<string, Promise<void>>();
 
   constructor(private readonly connection: CdpConnection) {
     connection.on((event) => {
@@ -38,14 +38,18 @@ export class WorkerTargets {
   }
 
   /**
-   * A tab of `origin` ran an agent's script: its workers reach their own origin only, from now on. Told when the script
-   * is parsed, so a message the script posts in its first moments may meet a worker not yet held (see the report).
+   * A tab of `origin` runs an agent's script: its workers reach their own origin only, from now on. Told before the
+   * script is sent (cdp-tab-host.ts), and settles once the running ones are held, so even a message the script posts
+   * in its first moment meets a held worker. Never rejects: a worker that could not be held is one that went away.
    */
-  scriptRan(origin: string): void {
-    if (this.scripted.has(origin)) return;
-    this.scripted.add(origin);
-    for (const [sessionId, worker] of this.workers)
-      if (worker.origin === origin && !worker.held) void this.hold(sessionId, worker);
+  scriptRan(origin: string): Promise<void> {
+    let holding = this.scripted.get(origin);
+    if (!holding) {
+      const running = [...this.workers].filter(([, worker]) => worker.origin === origin && !worker.held);
+      holding = Promise.all(running.map(([sessionId, worker]) => this.hold(sessionId, worker))).then(() => undefined);
+      this.scripted.set(origin, holding);
+    }
+    return holding;
   }
 
   private hold(sessionId: string, worker: Worker): Promise<boolean> {

@@ -33,7 +33,8 @@ export async function startEgressTab(policy: () => Policy, fixture: string): Pro
       tab,
       page,
       async close() {
-        await page.close();
+        // A test may have closed the tab, and the probe's session with it.
+        await page.close().catch(() => undefined);
         await linked.close();
       },
     };
