@@ -1,11 +1,11 @@
 // A window a driven tab opened: a request in it that the tab's agent script started (window.open from a timer it left,
 // its async parents too, or a form it submitted into the window) to an origin outside the opener's is failed before it
 // leaves, and the opener's trail told.
-import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
-import { AllowedOrigins } from '../../../shared/engine/egress-origins.js';
-import { openedByScript, POPUP_HELD } from '../../../shared/engine/popup-events.js';
-import type { NavigationGuard } from '../../../shared/engine/navigation-guard.js';
-import { fromScript, InitiatorVerdicts, type Initiator } from '../../../shared/engine/script-initiator.js';
+import type { Cdp, CdpEvent } from './cdp.js';
+import { AllowedOrigins } from './egress-origins.js';
+import { openedByScript, POPUP_HELD } from './popup-events.js';
+import type { NavigationGuard } from './navigation-guard.js';
+import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
 interface Paused {
   requestId: string;
