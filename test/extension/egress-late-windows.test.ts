@@ -187,6 +187,46 @@ describe('windows an eval’s script opens, through the extension', () => {
     expect(await reachedReadable()).toEqual([]);
   });
 
+  it('a blank window the eval opened, sent to a readable site once the script hold is over: nothing reaches it', async () => {
+    // Past the eval's activation, the DNR hold is down: only the popup's own follower (popup-trail.ts) stands.
+    const late = EVAL_ACTIVATION_MS + 3_000;
+    const before = await tabCount();
+    await run(`{ const w = window.open(''); setTimeout(() => { w.location = '${readable.origin}/assigned-late?key=' +
+      encodeURIComponent(${KEY}); window.assignedLate = true; }, ${late}); } 0`);
+    await page.until('assignedLate');
+    expect(await nextHeld()).toEqual(['GET R/assigned-late?key=[redacted 34 chars] (navigation)']);
+    expect(await reachedReadable()).toEqual([]);
+    // Held before it showed anything: the empty window is closed.
+    expect(
+      await until(
+        () => tabCount(),
+        (count) => count === before,
+        20_000,
+      ),
+    ).toBe(before);
+  }, 60_000);
+
+  it('a blank window the person’s click opens, which the page sends to a readable site later: it loads', async () => {
+    // An eval reached the page, but the window and its navigation are the page's own code (the probe's, untagged), run
+    // on the person's gesture once the eval's activation is over.
+    await run('0');
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    await page.evaluate(
+      `{ const w = window.open(''); setTimeout(() => { w.location = '${readable.origin}/person-late';
+        window.personAssigned = true; }, 2000); }`,
+      { userGesture: true },
+    );
+    await page.until('personAssigned');
+    expect(
+      await until(
+        async () => readable.requests,
+        (paths) => paths.includes('/person-late'),
+        20_000,
+      ),
+    ).toContain('/person-late');
+    expect(heldLater(await run('1'))).toEqual([]);
+  });
+
   it('a window the eval’s body opens into a refused site: nothing reaches it, every time', async () => {
     for (let round = 0; round < 5; round++) {
       await run(`${openWindow(`${refused.origin}/open-body`, 'opened')}; 0`);
