@@ -1,7 +1,8 @@
 // Windows an eval's script opens in the person's Chrome through the real extension, from its body or from a timer it
 // left: a target=_blank form or a window.open into a site the agent may read is held and named next (even when the
 // engine guards the window before its first request), and nothing the script opens (a form, a window.open) into a site
-// the policy refuses ever gets its first request out, however late it comes.
+// the policy refuses ever gets its first request out, however late it comes. A blank window the script keeps and drives
+// once its hold is over is held all the same; one the page's own code opens and drives is not.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
@@ -204,6 +205,15 @@ describe('windows an eval’s script opens, through the extension', () => {
         20_000,
       ),
     ).toBe(before);
+  }, 60_000);
+
+  it('a form the eval’s timer posts into its named blank window once the hold is over: held, named as a POST', async () => {
+    // The form's request names no stack: the window's first document request is taken as its opener's script's.
+    const named = blankForm(`${readable.origin}/form-named-late`, 'namedLate').replace(`'_blank'`, `'lateHandoff'`);
+    await run(`window.open('', 'lateHandoff'); setTimeout(() => ${named}, ${EVAL_ACTIVATION_MS + 3_000}); 0`);
+    await page.until('namedLate');
+    expect(await nextHeld()).toEqual(['POST R/form-named-late (navigation)']);
+    expect(await reachedReadable()).toEqual([]);
   }, 60_000);
 
   it('a blank window the person’s click opens, which the page sends to a readable site later: it loads', async () => {
