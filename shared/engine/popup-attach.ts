@@ -49,10 +49,11 @@ async function followLate(
   tell: (event: CdpEvent) => void,
   host: TabHost,
 ): Promise<void> {
-  await page.cdp.send('Network.enable', networkEnableParams(page.network));
   const frames = (await opener?.frames.list().catch(() => undefined)) ?? [];
   const origins = frames.filter((frame) => opener?.frames.allows(frame, 'read')).map(frameOrigin);
   const loaded = popup.url !== undefined && siteOf(popup.url).kind !== 'inherits';
+  // Followed in the same turn as Network answers: every request told from then on is heard.
+  await page.cdp.send('Network.enable', networkEnableParams(page.network));
   const stop = followPopup(page.cdp, page.frames.navigation, { origins, loaded, tell }, () => {
     void closeIfBlank(host, popup.id).catch(() => undefined);
   });
