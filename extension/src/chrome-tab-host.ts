@@ -119,6 +119,8 @@ export class ChromeTabHost implements TabHost {
       id: String(details.tabId),
       openerId: String(details.sourceTabId),
       ...(details.url ? { url: details.url } : {}),
+      // The script hold stands only for the eval's activation; its script may drive the window later (popup-attach.ts).
+      tellOpener: (event) => this.live.get(details.sourceTabId)?.dispatch(event.method, event.params, undefined),
     };
     for (const listener of this.popupListeners) void listener(popup).catch(() => undefined);
   }

@@ -1,6 +1,6 @@
 // What a backend offers the engine about tabs: list, open, close, focus, a CDP handle for one tab, and word of popups.
 import type { Policy } from '../policy/policy.js';
-import type { Cdp } from './cdp.js';
+import type { Cdp, CdpEvent } from './cdp.js';
 
 export interface HostTab {
   /** Backend-native id (a CDP target id, a chrome.tabs id as text). */
@@ -16,6 +16,13 @@ export interface Popup {
   openerId: string;
   /** Where it is going, when the host learns that before it is attached; undefined while it has loaded nothing. */
   url?: string;
+  /**
+   * Emits into the opener's stream, where its trail hears it. Given by a host that attaches a popup only once it runs
+   * (chrome.debugger), whose own hold of what the opener's agent script sends it ends with the script's activation: the
+   * engine then follows the popup for that script (popup-trail.ts), which may keep a handle on it and drive it later.
+   * The fallback follows its popups itself, from before their first request; Electron's have no opener to be driven by.
+   */
+  tellOpener?: (event: CdpEvent) => void;
 }
 
 export interface TabHost {

@@ -10,6 +10,7 @@ import { TabHandles } from './tab-handles.js';
 import { TabSetups } from './tab-setups.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
 import { withDeadline } from './deadline.js';
+import { attachPopup } from './popup-attach.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -208,23 +209,10 @@ export class TabSession {
     for (const hostId of [...this.attached.keys()]) this.detach(hostId);
   }
 
-  /**
-   * A popup of a tab we drive gets the engine's page context, whose guard judges its every frame's requests like any
-   * navigation of ours. It is attached, never read: the model reaches it through `tabs` like any tab. One known to be
-   * heading for a site the person did not allow is closed instead.
-   */
+  /** A popup of a tab we drive: acts watching for the tabs they open hear of it, then the engine attaches it. */
   private async popup(popup: Popup): Promise<void> {
     for (const watcher of this.popupWatchers) watcher(popup);
-    if (popup.url && !this.gate.allows({ url: popup.url }, 'read')) return this.host.close(popup.id);
-    await this.page(popup.id).catch(async (error: unknown) => {
-      // Refused at attach: by now it shows such a site.
-      if (
-        error instanceof ToolError &&
-        (error.code === 'POLICY_DENIED' || error.code === 'DOMAIN_CONFIRMATION_REQUIRED')
-      )
-        await this.host.close(popup.id);
-      throw error;
-    });
+    await attachPopup(popup, this.host, this.gate, (hostId) => this.page(hostId), this.pages.get(popup.openerId));
   }
 
   /** The agent's current tab, else the one it adopts now; TAB_NOT_FOUND, once, when someone else closed its current tab. */

@@ -1,7 +1,8 @@
 // Windows an eval's script opens in the person's Chrome through the real extension, from its body or from a timer it
 // left: a target=_blank form or a window.open into a site the agent may read is held and named next (even when the
 // engine guards the window before its first request), and nothing the script opens (a form, a window.open) into a site
-// the policy refuses ever gets its first request out, however late it comes.
+// the policy refuses ever gets its first request out, however late it comes. A blank window the script keeps and drives
+// once its hold is over is held all the same; one the page's own code opens and drives is not.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
@@ -185,6 +186,55 @@ describe('windows an eval’s script opens, through the extension', () => {
     await page.until('assigned');
     expect(await nextHeld()).toEqual(['R/assigned?key=[redacted 34 chars] (navigation, method not known)']);
     expect(await reachedReadable()).toEqual([]);
+  });
+
+  it('a blank window the eval opened, sent to a readable site once the script hold is over: nothing reaches it', async () => {
+    // Past the eval's activation, the DNR hold is down: only the popup's own follower (popup-trail.ts) stands.
+    const late = EVAL_ACTIVATION_MS + 3_000;
+    const before = await tabCount();
+    await run(`{ const w = window.open(''); setTimeout(() => { w.location = '${readable.origin}/assigned-late?key=' +
+      encodeURIComponent(${KEY}); window.assignedLate = true; }, ${late}); } 0`);
+    await page.until('assignedLate');
+    expect(await nextHeld()).toEqual(['GET R/assigned-late?key=[redacted 34 chars] (navigation)']);
+    expect(await reachedReadable()).toEqual([]);
+    // Held before it showed anything: the empty window is closed.
+    expect(
+      await until(
+        () => tabCount(),
+        (count) => count === before,
+        20_000,
+      ),
+    ).toBe(before);
+  }, 60_000);
+
+  it('a form the eval’s timer posts into its named blank window once the hold is over: held, named as a POST', async () => {
+    // The form's request names no stack: the window's first document request is taken as its opener's script's.
+    const named = blankForm(`${readable.origin}/form-named-late`, 'namedLate').replace(`'_blank'`, `'lateHandoff'`);
+    await run(`window.open('', 'lateHandoff'); setTimeout(() => ${named}, ${EVAL_ACTIVATION_MS + 3_000}); 0`);
+    await page.until('namedLate');
+    expect(await nextHeld()).toEqual(['POST R/form-named-late (navigation)']);
+    expect(await reachedReadable()).toEqual([]);
+  }, 60_000);
+
+  it('a blank window the person’s click opens, which the page sends to a readable site later: it loads', async () => {
+    // An eval reached the page, but the window and its navigation are the page's own code (the probe's, untagged), run
+    // on the person's gesture once the eval's activation is over.
+    await run('0');
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    await page.evaluate(
+      `{ const w = window.open(''); setTimeout(() => { w.location = '${readable.origin}/person-late';
+        window.personAssigned = true; }, 2000); }`,
+      { userGesture: true },
+    );
+    await page.until('personAssigned');
+    expect(
+      await until(
+        async () => readable.requests,
+        (paths) => paths.includes('/person-late'),
+        20_000,
+      ),
+    ).toContain('/person-late');
+    expect(heldLater(await run('1'))).toEqual([]);
   });
 
   it('a window the eval’s body opens into a refused site: nothing reaches it, every time', async () => {

@@ -7,7 +7,7 @@ import { siteOf } from '../../../shared/policy/site.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
-import { followPopup } from './popup-trail.js';
+import { followPopup } from '../../../shared/engine/popup-trail.js';
 import { originOf, WorkerTargets } from './worker-targets.js';
 import { isTaggedScript, SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
 

@@ -1,11 +1,11 @@
 // A window a driven tab opened: a request in it that the tab's agent script started (window.open from a timer it left,
 // its async parents too, or a form it submitted into the window) to an origin outside the opener's is failed before it
 // leaves, and the opener's trail told.
-import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
-import { AllowedOrigins } from '../../../shared/engine/egress-origins.js';
-import { openedByScript, POPUP_HELD } from '../../../shared/engine/popup-events.js';
-import type { NavigationGuard } from '../../../shared/engine/navigation-guard.js';
-import { fromScript, InitiatorVerdicts, type Initiator } from '../../../shared/engine/script-initiator.js';
+import type { Cdp, CdpEvent } from './cdp.js';
+import { AllowedOrigins } from './egress-origins.js';
+import { openedByScript, POPUP_HELD } from './popup-events.js';
+import type { NavigationGuard } from './navigation-guard.js';
+import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
 interface Paused {
   requestId: string;
@@ -18,8 +18,10 @@ interface Paused {
 export interface Opener {
   /** The origins of the opening frame and its tab: what the opener's own script may reach. */
   origins: (string | undefined)[];
-  /** The opener's frame that opened the window. */
-  frameId: string;
+  /** The opener's frame that opened the window; undefined when the host cannot tell (then any frame of the tab). */
+  frameId?: string;
+  /** Its first document request went before it was followed (a host that attaches late): no later one is the opener's. */
+  loaded?: boolean;
   /** Tells the opener's stream (its trail) what was held, and asks it whose a window with no stack was. */
   tell(event: CdpEvent): void;
 }
@@ -33,7 +35,7 @@ export interface Opener {
 export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, held: () => void): () => void {
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
-  let opening = true;
+  let opening = opener.loaded !== true;
   const stopListening = popup.on((event) => {
     if (event.method !== 'Network.requestWillBeSent' || event.sessionId !== undefined) return;
     const sent = event.params as { requestId: string; initiator?: Initiator; type?: string; hasUserGesture?: boolean };
