@@ -1,0 +1,73 @@
+// The frames whose document an agent's script wrote (a srcdoc, blob: or data: frame it added, a blank one it holds): that
+// document's own scripts are not the tagged one, so no initiator stack names the script, yet all they send is its doing.
+import type { CdpEvent } from './cdp.js';
+import { fromScript, type Initiator, type StackTrace } from './script-initiator.js';
+
+// Documents with no address on the network: whoever made the frame wrote what they hold.
+const WRITTEN = /^(about|blob|data):/;
+
+interface Sent {
+  frameId?: string;
+  type?: string;
+  initiator?: Initiator;
+  request: { url: string };
+}
+
+export class ScriptFrames {
+  /** Frames whose current document the script wrote, or that such a document holds. */
+  private readonly held = new Set<string>();
+  /** `session:scriptId` of each script a held document ran, with its frame: a stack naming one is that document's. */
+  private readonly scripts = new Map<string, string>();
+
+  onEvent(event: CdpEvent): void {
+    const params = event.params;
+    switch (event.method) {
+      case 'Page.frameAttached': {
+        // Measured on Chromium 156: the attaching stack names the eval's sourceURL (its async parents too).
+        const stack = params['stack'] as StackTrace | undefined;
+        const parent = params['parentFrameId'] as string | undefined;
+        if (fromScript({ type: 'script', stack }) || (parent !== undefined && this.held.has(parent)))
+          this.held.add(String(params['frameId']));
+        return;
+      }
+      case 'Page.frameNavigated': {
+        // A web page of its own in the frame is that site's, no longer the script's writing.
+        const frame = params['frame'] as { id: string; url: string };
+        if (!WRITTEN.test(frame.url)) this.release(frame.id);
+        return;
+      }
+      case 'Page.frameDetached':
+        if (params['reason'] !== 'swap') this.release(String(params['frameId']));
+        return;
+      case 'Debugger.scriptParsed': {
+        const frameId = (params['executionContextAuxData'] as { frameId?: string } | undefined)?.frameId;
+        if (frameId !== undefined && this.held.has(frameId))
+          this.scripts.set(`${event.sessionId}:${params['scriptId']}`, frameId);
+        return;
+      }
+    }
+  }
+
+  /**
+   * A request a document the script wrote made: in its frame (its parser's too, which names no stack), or from its code
+   * in another frame (a same-origin srcdoc or blob document calls its parent's fetch, or moves its parent). `tainted`:
+   * the request is already known as the script's; a document it then loads into a frame with no address is its writing.
+   */
+  fromWritten(sessionId: string | undefined, sent: Sent, tainted: boolean): boolean {
+    if (sent.frameId === undefined) return this.namesHeldScript(sessionId, sent.initiator?.stack);
+    if (tainted && sent.type === 'Document' && WRITTEN.test(sent.request.url)) this.held.add(sent.frameId);
+    return this.held.has(sent.frameId) || this.namesHeldScript(sessionId, sent.initiator?.stack);
+  }
+
+  private namesHeldScript(sessionId: string | undefined, stack: StackTrace | undefined): boolean {
+    for (let at = stack; at; at = at.parent) {
+      if (at.callFrames.some((frame) => this.scripts.has(`${sessionId}:${frame.scriptId}`))) return true;
+    }
+    return false;
+  }
+
+  private release(frameId: string): void {
+    if (!this.held.delete(frameId)) return;
+    for (const [script, frame] of this.scripts) if (frame === frameId) this.scripts.delete(script);
+  }
+}
