@@ -10,7 +10,7 @@ import type { OperationResult } from '../../shared/protocol/operations.js';
 import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { lateDocument, type LateDocument } from '../support/late-documents.js';
-import { pageEval } from '../support/page-probes.js';
+import { heldLater as heldOf, reachedSite, untilMarker } from '../support/late-results.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 
@@ -43,29 +43,9 @@ afterEach(() => {
 
 const run = (expression: string) => evaluate(page, { expression }, ctx);
 
-async function until(marker: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await pageEval<boolean>(page, `window[${JSON.stringify(marker)}] === true`))) {
-    if (Date.now() > deadline) throw new Error(`the page never set ${marker}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function heldLater(result: OperationResult): string[] {
-  return ((result.data?.['heldLater'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W'));
-}
-
-/** The paths that reached the watched site, once the page's own send (outside any eval) has arrived there. */
-async function reached(): Promise<string[]> {
-  const sent = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
-    expression: `pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`,
-    awaitPromise: true,
-    returnByValue: true,
-  });
-  expect(sent.result.value).toBe('sent');
-  expect(watched.requests).toContain('/page-own');
-  return watched.requests.filter((path) => path !== '/page-own');
-}
+const until = (marker: string) => untilMarker(page, marker);
+const heldLater = (result: OperationResult) => heldOf(result, watched);
+const reached = () => reachedSite(page, watched);
 
 /** Runs the script, waits for `marker` (its document's late send tried), and returns what reached W and was named. */
 async function sends(marker: string, expression: string) {
