@@ -45,7 +45,7 @@ export class ScriptTrail {
   /** The frames as the last `follow` listed them; the documents the script reached, for navigations with no stack. */
   private listed: Frame[] = [];
   private readonly documents = new ScriptedDocuments();
-  private readonly written = new ScriptFrames();
+  private readonly written = new ScriptFrames(() => this.documents.evalRunning());
   private late: Send[] = [];
   private lateCount = 0;
 

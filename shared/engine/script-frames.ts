@@ -19,6 +19,9 @@ export class ScriptFrames {
   /** `session:scriptId` of each script a held document ran, with its frame: a stack naming one is that document's. */
   private readonly scripts = new Map<string, string>();
 
+  /** `evalRunning`: an eval of the agent's is under way. */
+  constructor(private readonly evalRunning: () => boolean) {}
+
   onEvent(event: CdpEvent): void {
     const params = event.params;
     switch (event.method) {
@@ -36,6 +39,12 @@ export class ScriptFrames {
         if (!WRITTEN.test(frame.url)) this.release(frame.id);
         return;
       }
+      case 'Page.frameRequestedNavigation':
+        // A frame's srcdoc set names no stack and asks nothing of the network (measured on Chromium 156: only this
+        // event, reason scriptInitiated); while an eval runs it is taken for the script's, as the page's code then
+        // may be too. One a timer of the script's sets later is not told from the page's own.
+        if (params['url'] === 'about:srcdoc' && this.evalRunning()) this.held.add(String(params['frameId']));
+        return;
       case 'Page.frameDetached':
         if (params['reason'] !== 'swap') this.release(String(params['frameId']));
         return;

@@ -102,6 +102,23 @@ describe('what a document the script made sends later stays held', () => {
     });
   });
 
+  it('the page’s own frames the script writes a srcdoc or blob page into', async () => {
+    for (const id of ['own-srcdoc', 'own-blob'])
+      await page.cdp.send('Runtime.evaluate', {
+        expression: `document.body.append(Object.assign(document.createElement('iframe'), { id: '${id}' }))`,
+      });
+    expect(await sends('into', lateDocument('srcdoc', `${watched.origin}/into`, 'into', 'own-srcdoc'))).toEqual({
+      reached: [],
+      heldLater: ['GET W/into (Fetch)'],
+    });
+    expect(
+      await sends('blob-into', lateDocument('blob-frame', `${watched.origin}/blob-into`, 'blob-into', 'own-blob')),
+    ).toEqual({
+      reached: [],
+      heldLater: ['GET W/blob-into (Fetch)'],
+    });
+  });
+
   it('the page’s own srcdoc and blob frames send as they like', async () => {
     await run('1');
     for (const kind of ['srcdoc', 'blob-frame'] as const) {
@@ -112,5 +129,15 @@ describe('what a document the script made sends later stays held', () => {
       await until(marker);
     }
     expect(watched.requests).toEqual(['/page-srcdoc', '/page-blob-frame']);
+  });
+
+  it('a srcdoc the page itself writes into its frame sends as it likes', async () => {
+    await run('1');
+    await page.cdp.send('Runtime.evaluate', {
+      expression: `document.body.append(Object.assign(document.createElement('iframe'), { id: 'page-frame' }));
+        ${lateDocument('srcdoc', `${watched.origin}/page-into`, 'pageInto', 'page-frame')}`,
+    });
+    await until('pageInto');
+    expect(watched.requests).toEqual(['/page-into']);
   });
 });

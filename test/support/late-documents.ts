@@ -12,12 +12,21 @@ function lateHtml(target: string, marker: string): string {
   );
 }
 
-/** An expression that makes a document of `kind` sending to `target` later; the page's `marker` turns true after. */
-export function lateDocument(kind: LateDocument, target: string, marker: string): string {
+/**
+ * An expression that makes a document of `kind` sending to `target` later; the page's `marker` turns true after. `into`:
+ * the id of a frame already on the page, which gets the frame kinds' document instead of a frame of their own.
+ */
+export function lateDocument(kind: LateDocument, target: string, marker: string, into?: string): string {
   const html = JSON.stringify(lateHtml(target, marker));
   const listen = `addEventListener('message', (event) => { if (event.data === ${JSON.stringify(marker)})
     window[event.data] = true; });`;
   const blob = `URL.createObjectURL(new Blob([${html}], { type: 'text/html' }))`;
+  if (into !== undefined) {
+    const frame = `document.getElementById(${JSON.stringify(into)})`;
+    const set = kind === 'srcdoc' ? `srcdoc = ${html}` : kind === 'blob-frame' ? `src = ${blob}` : undefined;
+    if (set === undefined) throw new Error(`no frame kind: ${kind}`);
+    return `${listen} ${frame}.${set}; 0`;
+  }
   const make: Record<LateDocument, string> = {
     srcdoc: `document.body.append(Object.assign(document.createElement('iframe'), { srcdoc: ${html} }));`,
     'blob-frame': `document.body.append(Object.assign(document.createElement('iframe'), { src: ${blob} }));`,
