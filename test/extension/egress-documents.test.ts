@@ -59,6 +59,16 @@ describe('what a frame the script made sends later stays held, through the exten
       expect(await made(kind)).toEqual({ reached: [], heldLater: [`GET W/${kind} (Fetch)`] });
     });
 
+  it('the page’s own frame the script writes a srcdoc page into', async () => {
+    await page.evaluate(`document.body.append(Object.assign(document.createElement('iframe'), { id: 'own' })); 0`);
+    await run(lateDocument('srcdoc', `${watched.origin}/into`, 'into', 'own'));
+    await page.until('into');
+    expect({ reached: await reached(), heldLater: heldLater(await run('1')) }).toEqual({
+      reached: [],
+      heldLater: ['GET W/into (Fetch)'],
+    });
+  });
+
   it('the page’s own srcdoc and blob frames send as they like', async () => {
     await run('1');
     for (const kind of ['srcdoc', 'blob-frame'] as const) {
