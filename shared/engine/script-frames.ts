@@ -18,6 +18,8 @@ export class ScriptFrames {
   private readonly held = new Set<string>();
   /** `session:scriptId` of each script a held document ran, with its frame: a stack naming one is that document's. */
   private readonly scripts = new Map<string, string>();
+  /** Per frame, the page with no address the script asked it to load: held once that page commits there. */
+  private readonly asked = new Map<string, string>();
 
   /** `evalRunning`: an eval of the agent's is under way. */
   constructor(private readonly evalRunning: () => boolean) {}
@@ -36,18 +38,23 @@ export class ScriptFrames {
       case 'Page.frameNavigated': {
         // A web page of its own in the frame is that site's, no longer the script's writing.
         const frame = params['frame'] as { id: string; url: string };
+        const asked = this.asked.get(frame.id);
+        this.asked.delete(frame.id);
         if (!WRITTEN.test(frame.url)) this.release(frame.id);
+        else if (asked === frame.url) this.held.add(frame.id);
         return;
       }
       case 'Page.frameRequestedNavigation':
         // A frame's srcdoc set names no stack and asks nothing of the network (measured on Chromium 156: only this
         // event, reason scriptInitiated); while an eval runs it is taken for the script's, as the page's code then
         // may be too. One a timer of the script's sets later is not told from the page's own.
-        if (params['url'] === 'about:srcdoc' && this.evalRunning()) this.held.add(String(params['frameId']));
+        if (params['url'] === 'about:srcdoc' && this.evalRunning())
+          this.asked.set(String(params['frameId']), 'about:srcdoc');
         return;
       case 'Page.frameDetached':
-        if (params['reason'] !== 'swap') this.release(String(params['frameId']));
-        return;
+        if (params['reason'] === 'swap') return;
+        this.asked.delete(String(params['frameId']));
+        return this.release(String(params['frameId']));
       case 'Debugger.scriptParsed': {
         const frameId = (params['executionContextAuxData'] as { frameId?: string } | undefined)?.frameId;
         if (frameId !== undefined && this.held.has(frameId))
@@ -60,11 +67,13 @@ export class ScriptFrames {
   /**
    * A request a document the script wrote made: in its frame (its parser's too, which names no stack), or from its code
    * in another frame (a same-origin srcdoc or blob document calls its parent's fetch, or moves its parent). `tainted`:
-   * the request is already known as the script's; a document it then loads into a frame with no address is its writing.
+   * the request is already known as the script's; a page with no address it asks a frame to load is its writing once
+   * it commits there (a blob it downloads commits nothing, and leaves the frame's page as it was).
    */
   fromWritten(sessionId: string | undefined, sent: Sent, tainted: boolean): boolean {
     if (sent.frameId === undefined) return this.namesHeldScript(sessionId, sent.initiator?.stack);
-    if (tainted && sent.type === 'Document' && WRITTEN.test(sent.request.url)) this.held.add(sent.frameId);
+    if (tainted && sent.type === 'Document' && WRITTEN.test(sent.request.url))
+      this.asked.set(sent.frameId, sent.request.url);
     return this.held.has(sent.frameId) || this.namesHeldScript(sessionId, sent.initiator?.stack);
   }
 

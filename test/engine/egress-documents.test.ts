@@ -140,4 +140,10 @@ describe('what a document the script made sends later stays held', () => {
     await until('pageInto');
     expect(watched.requests).toEqual(['/page-into']);
   });
+
+  it('a blob the script downloads leaves its page’s own sends flowing', async () => {
+    // A navigation to a blob Chrome does not show: it asks the network domain for it, and no page commits.
+    await run(`location.href = URL.createObjectURL(new Blob(['made'], { type: 'application/octet-stream' })); 0`);
+    expect(await reached()).toEqual([]);
+  });
 });
