@@ -75,6 +75,8 @@ describe('what a document the script made sends later stays held', () => {
   });
 
   it('a blank window the script writes into', async () => {
+    // Held before this rule too: its fetch pauses in the opener's session, whose trail never hears its initiator (that
+    // goes to the window's session) and holds it after a second as untold, under the kind Fetch pauses it as.
     expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (XHR)'] });
   });
 
