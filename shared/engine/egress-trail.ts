@@ -10,6 +10,7 @@ import { networkEnableParams } from './network-log.js';
 import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
 import { POPUP_HELD, POPUP_OPENING, type PopupOpening } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
+import { ScriptFrames } from './script-frames.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
@@ -44,6 +45,7 @@ export class ScriptTrail {
   /** The frames as the last `follow` listed them; the documents the script reached, for navigations with no stack. */
   private listed: Frame[] = [];
   private readonly documents = new ScriptedDocuments();
+  private readonly written = new ScriptFrames(() => this.documents.evalRunning());
   private late: Send[] = [];
   private lateCount = 0;
 
@@ -148,6 +150,7 @@ export class ScriptTrail {
 
   private onEvent(event: CdpEvent): void {
     this.documents.onEvent(event);
+    this.written.onEvent(event);
     switch (event.method) {
       case 'Network.requestWillBeSent': {
         const sent = event.params as {
@@ -160,11 +163,13 @@ export class ScriptTrail {
         };
         const key = `${event.sessionId}:${sent.requestId}`;
         // A redirect reuses the id: a hop keeps the verdict of the request that started it.
-        const tainted =
+        const started =
           this.isWorkerOfScript(event.sessionId) ||
           fromScript(sent.initiator) ||
           this.verdicts.peek(key)?.tainted === true ||
           this.documents.fromScript(sent, this.acting);
+        // Asked even of a request already the script's: a document it loads into a frame may be one it wrote.
+        const tainted = this.written.fromWritten(event.sessionId, sent, started) || started;
         const verdict = { tainted, kind: sent.type === 'Document' ? 'navigation' : (sent.type ?? 'Other') };
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.

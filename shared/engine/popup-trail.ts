@@ -7,6 +7,17 @@ import { openedByScript, POPUP_HELD } from './popup-events.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
+// A first document with no address on the network: the opener's script wrote what it holds.
+const WRITTEN = /^(blob|data):/;
+
+interface Sent {
+  requestId: string;
+  initiator?: Initiator;
+  type?: string;
+  hasUserGesture?: boolean;
+  request: { url: string; method: string };
+}
+
 interface Paused {
   requestId: string;
   networkId?: string;
@@ -36,21 +47,28 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
   let opening = opener.loaded !== true;
+  let written = false;
   const stopListening = popup.on((event) => {
     if (event.method !== 'Network.requestWillBeSent' || event.sessionId !== undefined) return;
-    const sent = event.params as { requestId: string; initiator?: Initiator; type?: string; hasUserGesture?: boolean };
+    const sent = event.params as unknown as Sent;
     const document = sent.type === 'Document';
+    const kind = document ? 'navigation' : (sent.type ?? 'Other');
+    if (written) {
+      // The browser's rules stop it; a document request is failed when it pauses, and told there.
+      if (!document && !allowed.allows(sent.request.url))
+        opener.tell({ method: POPUP_HELD, params: { method: sent.request.method, url: sent.request.url, kind } });
+      return verdicts.told(sent.requestId, { tainted: true, kind });
+    }
     // Only the first: the window's later navigations are its own documents' doing, not the opener's.
     const opened =
       document &&
       opening &&
       sent.initiator?.stack === undefined &&
       openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: sent.hasUserGesture === true });
+    const tainted = opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true;
+    if (document && opening && tainted && WRITTEN.test(sent.request.url)) written = holdWhole(popup, allowed);
     if (document) opening = false;
-    verdicts.told(sent.requestId, {
-      tainted: opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true,
-      kind: document ? 'navigation' : (sent.type ?? 'Other'),
-    });
+    verdicts.told(sent.requestId, { tainted, kind });
   });
   const fail = (event: CdpEvent, paused: Paused, kind: string): true => {
     void popup
@@ -74,4 +92,18 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
     stopListening();
     stopIntercepting();
   };
+}
+
+/**
+ * A window whose first document the opener's script wrote (a blob of its making) runs code no stack names as the
+ * script's, for as long as it lives: like a blob worker, it reaches the opener's origins only, by the browser's rules,
+ * which pause nothing. They come a moment after its first request is told, so a send its document makes as it loads
+ * may beat them; one it makes later (a timer, a message) does not.
+ */
+function holdWhole(popup: Cdp, allowed: AllowedOrigins): true {
+  void popup.send('Network.setBlockedURLs', { urlPatterns: allowed.blockPatterns() }).catch(() => undefined);
+  void popup
+    .send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: allowed.rules() })
+    .catch(() => undefined);
+  return true;
 }

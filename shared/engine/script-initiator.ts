@@ -28,8 +28,8 @@ export interface Verdict {
   kind: string;
 }
 
-interface StackTrace {
-  callFrames: { url: string }[];
+export interface StackTrace {
+  callFrames: { url: string; scriptId?: string }[];
   parent?: StackTrace;
 }
 

@@ -45,6 +45,11 @@ export class ScriptedDocuments {
     };
   }
 
+  /** An eval is under way (its awaited promise too). */
+  evalRunning(): boolean {
+    return this.evals > 0;
+  }
+
   onEvent(event: CdpEvent): void {
     const params = event.params;
     switch (event.method) {

@@ -15,6 +15,7 @@ import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { lateSharedWorker } from '../support/late-scripts.js';
+import { heldLater as heldOf, reachedSite, untilMarker } from '../support/late-results.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 
 let watched: WatchedSite;
@@ -54,19 +55,9 @@ afterEach(() => {
 const run = (expression: string) => evaluate(page, { expression }, ctx);
 const KEY = `document.getElementById('secret').textContent`;
 
-/** Waits for the page's own marker that the script's late step has run (a real signal, not a sleep). */
-async function until(marker: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await pageEval<boolean>(page, `window[${JSON.stringify(marker)}] === true`))) {
-    if (Date.now() > deadline) throw new Error(`the page never set ${marker}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The next result's list of what was held since the last one, with the watched origin written as W. */
-function heldLater(result: OperationResult): string[] {
-  return ((result.data?.['heldLater'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W'));
-}
+const until = (marker: string) => untilMarker(page, marker);
+const heldLater = (result: OperationResult) => heldOf(result, watched);
+const reached = () => reachedSite(page, watched);
 
 /**
  * Call before the tab opens a window: the returned function resolves once that window settled either way, its request
@@ -105,18 +96,6 @@ function nextLoad(): Promise<void> {
       }
     });
   });
-}
-
-/** The paths that reached the watched site, once the page's own send (outside any eval) has arrived there. */
-async function reached(): Promise<string[]> {
-  const sent = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
-    expression: `pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`,
-    awaitPromise: true,
-    returnByValue: true,
-  });
-  expect(sent.result.value).toBe('sent');
-  expect(watched.requests).toContain('/page-own');
-  return watched.requests.filter((path) => path !== '/page-own');
 }
 
 describe('what a script starts after it returned stays held', () => {

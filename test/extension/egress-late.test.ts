@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../shared/protocol/operations.js';
 import { lateSharedWorker } from '../support/late-scripts.js';
+import { heldLater as heldOf } from '../support/late-results.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { testServerPolicy } from '../support/test-policy.js';
 import { startEgressTab, type EgressTab } from './support/egress-tab.js';
@@ -36,10 +37,7 @@ afterEach(() => forgetWatched(linked, watched));
 
 const run = (expression: string) => linked.run('eval', { tab, expression });
 
-/** The result's list of what was held since the last one, with the watched origin written as W. */
-function heldLater(result: OperationResult): string[] {
-  return ((result.data?.['heldLater'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W'));
-}
+const heldLater = (result: OperationResult) => heldOf(result, watched);
 
 /** The paths that reached the watched site, once the page's own send (no eval open) has arrived there. */
 async function reached(): Promise<string[]> {

@@ -1,0 +1,91 @@
+// The frames whose document an agent's script wrote (a srcdoc, blob: or data: frame it added, a blank one it holds): that
+// document's own scripts are not the tagged one, so no initiator stack names the script, yet all they send is its doing.
+import type { CdpEvent } from './cdp.js';
+import { fromScript, type Initiator, type StackTrace } from './script-initiator.js';
+
+// Documents with no address on the network: whoever made the frame wrote what they hold.
+const WRITTEN = /^(about|blob|data):/;
+
+interface Sent {
+  frameId?: string;
+  type?: string;
+  initiator?: Initiator;
+  request: { url: string };
+}
+
+export class ScriptFrames {
+  /** Frames whose current document the script wrote, or that such a document holds. */
+  private readonly held = new Set<string>();
+  /** `session:scriptId` of each script a held document ran, with its frame: a stack naming one is that document's. */
+  private readonly scripts = new Map<string, string>();
+  /** Per frame, the page with no address the script asked it to load: held once that page commits there. */
+  private readonly asked = new Map<string, string>();
+
+  /** `evalRunning`: an eval of the agent's is under way. */
+  constructor(private readonly evalRunning: () => boolean) {}
+
+  onEvent(event: CdpEvent): void {
+    const params = event.params;
+    switch (event.method) {
+      case 'Page.frameAttached': {
+        // Measured on Chromium 156: the attaching stack names the eval's sourceURL (its async parents too).
+        const stack = params['stack'] as StackTrace | undefined;
+        const parent = params['parentFrameId'] as string | undefined;
+        if (fromScript({ type: 'script', stack }) || (parent !== undefined && this.held.has(parent)))
+          this.held.add(String(params['frameId']));
+        return;
+      }
+      case 'Page.frameNavigated': {
+        // A web page of its own in the frame is that site's, no longer the script's writing.
+        const frame = params['frame'] as { id: string; url: string };
+        const asked = this.asked.get(frame.id);
+        this.asked.delete(frame.id);
+        if (!WRITTEN.test(frame.url)) this.release(frame.id);
+        else if (asked === frame.url) this.held.add(frame.id);
+        return;
+      }
+      case 'Page.frameRequestedNavigation':
+        // A frame's srcdoc set names no stack and asks nothing of the network (measured on Chromium 156: only this
+        // event, reason scriptInitiated); while an eval runs it is taken for the script's, as the page's code then
+        // may be too. One a timer of the script's sets later is not told from the page's own.
+        if (params['url'] === 'about:srcdoc' && this.evalRunning())
+          this.asked.set(String(params['frameId']), 'about:srcdoc');
+        return;
+      case 'Page.frameDetached':
+        if (params['reason'] === 'swap') return;
+        this.asked.delete(String(params['frameId']));
+        return this.release(String(params['frameId']));
+      case 'Debugger.scriptParsed': {
+        const frameId = (params['executionContextAuxData'] as { frameId?: string } | undefined)?.frameId;
+        if (frameId !== undefined && this.held.has(frameId))
+          this.scripts.set(`${event.sessionId}:${params['scriptId']}`, frameId);
+        return;
+      }
+    }
+  }
+
+  /**
+   * A request a document the script wrote made: in its frame (its parser's too, which names no stack), or from its code
+   * in another frame (a same-origin srcdoc or blob document calls its parent's fetch, or moves its parent). `tainted`:
+   * the request is already known as the script's; a page with no address it asks a frame to load is its writing once
+   * it commits there (a blob it downloads commits nothing, and leaves the frame's page as it was).
+   */
+  fromWritten(sessionId: string | undefined, sent: Sent, tainted: boolean): boolean {
+    if (sent.frameId === undefined) return this.namesHeldScript(sessionId, sent.initiator?.stack);
+    if (tainted && sent.type === 'Document' && WRITTEN.test(sent.request.url))
+      this.asked.set(sent.frameId, sent.request.url);
+    return this.held.has(sent.frameId) || this.namesHeldScript(sessionId, sent.initiator?.stack);
+  }
+
+  private namesHeldScript(sessionId: string | undefined, stack: StackTrace | undefined): boolean {
+    for (let at = stack; at; at = at.parent) {
+      if (at.callFrames.some((frame) => this.scripts.has(`${sessionId}:${frame.scriptId}`))) return true;
+    }
+    return false;
+  }
+
+  private release(frameId: string): void {
+    if (!this.held.delete(frameId)) return;
+    for (const [script, frame] of this.scripts) if (frame === frameId) this.scripts.delete(script);
+  }
+}

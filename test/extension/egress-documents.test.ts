@@ -1,0 +1,81 @@
+// Documents an agent's script makes, in the person's Chrome through the real extension (as the engine's
+// egress-documents test does in the fallback): what a srcdoc, blob or data frame it adds sends a second later reaches no
+// one and the next result names it; the page's own such frames send as they like. (A blob window the script opens is not
+// held here yet: extension/src/new-window-hold.ts holds only a window's first request, which is its blob.)
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationResult } from '../../shared/protocol/operations.js';
+import { lateDocument, type LateDocument } from '../support/late-documents.js';
+import { heldLater as heldOf } from '../support/late-results.js';
+import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
+import { startEgressTab, type EgressTab } from './support/egress-tab.js';
+import type { LinkedExtension } from './support/linked-extension.js';
+import type { PageProbe } from './support/page-probe.js';
+import { until } from './support/until.js';
+import { forgetWatched, withSite } from './support/watched-popups.js';
+
+let started: EgressTab;
+let linked: LinkedExtension;
+let watched: WatchedSite;
+let tab: string;
+let page: PageProbe;
+
+beforeAll(async () => {
+  watched = await startWatchedSite();
+  const policy = () => withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act');
+  started = await startEgressTab(policy, 'egress-late.html');
+  ({ linked, tab, page } = started);
+});
+
+afterAll(async () => {
+  await started?.close();
+  await watched?.close();
+});
+
+afterEach(() => forgetWatched(linked, watched));
+
+const run = (expression: string) => linked.run('eval', { tab, expression });
+
+const heldLater = (result: OperationResult) => heldOf(result, watched);
+
+/** The paths that reached the watched site, once the page's own send (no eval open) has arrived there. */
+async function reached(): Promise<string[]> {
+  const send = () => page.evaluate<string>(`pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`);
+  expect(await until(send, (outcome) => outcome === 'sent')).toBe('sent');
+  expect(watched.requests).toContain('/page-own');
+  return watched.requests.filter((path) => path !== '/page-own');
+}
+
+/** What a document of `kind` the script makes sends a second later to W/kind: what reached W, and what was named. */
+async function made(kind: LateDocument) {
+  await run(lateDocument(kind, `${watched.origin}/${kind}`, kind));
+  await page.until(kind);
+  return { reached: await reached(), heldLater: heldLater(await run('1')) };
+}
+
+describe('what a frame the script made sends later stays held, through the extension', () => {
+  for (const kind of ['srcdoc', 'blob-frame', 'data-frame'] as const)
+    it(`a ${kind.replace('-frame', '')} frame`, async () => {
+      expect(await made(kind)).toEqual({ reached: [], heldLater: [`GET W/${kind} (Fetch)`] });
+    });
+
+  it('the page’s own frame the script writes a srcdoc page into', async () => {
+    await page.evaluate(`document.body.append(Object.assign(document.createElement('iframe'), { id: 'own' })); 0`);
+    await run(lateDocument('srcdoc', `${watched.origin}/into`, 'into', 'own'));
+    await page.until('into');
+    expect({ reached: await reached(), heldLater: heldLater(await run('1')) }).toEqual({
+      reached: [],
+      heldLater: ['GET W/into (Fetch)'],
+    });
+  });
+
+  it('the page’s own srcdoc and blob frames send as they like', async () => {
+    await run('1');
+    for (const kind of ['srcdoc', 'blob-frame'] as const) {
+      const marker = `page-${kind}`;
+      await page.evaluate(lateDocument(kind, `${watched.origin}/${marker}`, marker));
+      await page.until(marker);
+    }
+    expect(watched.requests).toEqual(['/page-srcdoc', '/page-blob-frame']);
+  });
+});
