@@ -12,7 +12,9 @@ export interface HoldRule {
   priority: number;
   action: { type: 'block' | 'allow' };
   condition: {
-    resourceTypes: ['main_frame'];
+    /** A new tab's first page; a script hold's second pair of rules takes every other request instead. */
+    resourceTypes?: ['main_frame'];
+    excludedResourceTypes?: ['main_frame'];
     /** Every tab open when the hold began: only a tab opened since is held, never one the person already had. */
     excludedTabIds: number[];
     /** The driven tab's sites: a tab the person opens (no initiator) or another site opens is never held. */
@@ -44,6 +46,8 @@ const BASE_PRIORITY = 1;
 const BLIND_PRIORITY = 2 ** 21;
 // Above every policy rule, below the blind list: a window an agent's script opens reaches its tab's own origins only.
 const SCRIPT_PRIORITY = 2 ** 20;
+// chrome.tabs.TAB_ID_NONE, spelled out so the module runs outside Chrome.
+const NO_TAB = -1;
 const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * specificity(pattern) + (blocked ? 1 : 0);
 
 // Every built-in blind site is a plain domain (host and subdomains), which is exactly what requestDomains matches;
@@ -107,26 +111,31 @@ function policyRules(policy: Policy, scope: HoldScope, blockUnlisted: boolean): 
 
 /**
  * The rules of a hold on the windows an agent's script opens: every new tab's first page is blocked unless it is at one
- * of `origins` (the opening tab's own frames', as the egress hold allows), whatever the policy would let the agent read.
+ * of `origins` (the opening tab's own frames', as the egress hold allows), whatever the policy would let the agent read;
+ * and so is every other request such a tab makes while the hold stands, as its page may be one the script wrote (a
+ * blob window, whose first request is the blob itself): what it sends at once gets no further than the script would.
+ * Requests of no tab are the worker hold's (scripted-workers.ts), so they are left out here.
  */
 export function scriptHoldRules(scope: HoldScope, origins: readonly string[]): Omit<HoldRule, 'id'>[] {
-  const condition = {
-    resourceTypes: ['main_frame'] as ['main_frame'],
-    excludedTabIds: scope.excludedTabIds,
-    initiatorDomains: scope.initiatorDomains,
+  const held = { excludedTabIds: scope.excludedTabIds, initiatorDomains: scope.initiatorDomains };
+  const pages = { ...held, resourceTypes: ['main_frame'] as ['main_frame'] };
+  const sends = {
+    ...held,
+    excludedTabIds: [NO_TAB, ...scope.excludedTabIds],
+    excludedResourceTypes: ['main_frame'] as ['main_frame'],
   };
   const allowed = origins.flatMap((origin) => {
     const regexFilter = originRegex(origin);
     return regexFilter === undefined ? [] : [{ regexFilter, isUrlFilterCaseSensitive: false as const }];
   });
-  return [
-    { priority: SCRIPT_PRIORITY, action: { type: 'block' }, condition },
+  return [pages, sends].flatMap((condition) => [
+    { priority: SCRIPT_PRIORITY, action: { type: 'block' as const }, condition },
     ...allowed.map((match) => ({
       priority: SCRIPT_PRIORITY + 1,
       action: { type: 'allow' as const },
       condition: { ...condition, ...match },
     })),
-  ];
+  ]);
 }
 
 /** The regex of exactly one web origin (`http://host:port`); undefined for any other kind of origin. */

@@ -54,7 +54,8 @@ async function followLate(
   const loaded = popup.url !== undefined && siteOf(popup.url).kind !== 'inherits';
   // Followed in the same turn as Network answers: every request told from then on is heard.
   await page.cdp.send('Network.enable', networkEnableParams(page.network));
-  const stop = followPopup(page.cdp, page.frames.navigation, { origins, loaded, tell }, () => {
+  const opened = { origins, loaded, tell, ...(popup.url === undefined ? {} : { shows: popup.url }) };
+  const stop = followPopup(page.cdp, page.frames.navigation, opened, () => {
     void closeIfBlank(host, popup.id).catch(() => undefined);
   });
   const stopWatching = page.cdp.on((event) => {

@@ -33,6 +33,8 @@ export interface Opener {
   frameId?: string;
   /** Its first document request went before it was followed (a host that attaches late): no later one is the opener's. */
   loaded?: boolean;
+  /** What it already shows when followed late: a page the opener's script wrote there is held whole from then on. */
+  shows?: string;
   /** Tells the opener's stream (its trail) what was held, and asks it whose a window with no stack was. */
   tell(event: CdpEvent): void;
 }
@@ -47,7 +49,12 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
   let opening = opener.loaded !== true;
-  let written = false;
+  // Seen open by a host that attaches late (a blob window the script opened): what it sends from now on is held.
+  let written =
+    opener.shows !== undefined &&
+    WRITTEN.test(opener.shows) &&
+    openedByScript(opener.tell, { frameId: opener.frameId }) &&
+    holdWhole(popup, allowed);
   const stopListening = popup.on((event) => {
     if (event.method !== 'Network.requestWillBeSent' || event.sessionId !== undefined) return;
     const sent = event.params as unknown as Sent;

@@ -1,7 +1,6 @@
 // Documents an agent's script makes, in the person's Chrome through the real extension (as the engine's
-// egress-documents test does in the fallback): what a srcdoc, blob or data frame it adds sends a second later reaches no
-// one and the next result names it; the page's own such frames send as they like. (A blob window the script opens is not
-// held here yet: extension/src/new-window-hold.ts holds only a window's first request, which is its blob.)
+// egress-documents test does in the fallback): what a srcdoc, blob or data frame it adds, or a blob window it opens, sends
+// a second later reaches no one and the next result names it; the page's own such frames send as they like.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../shared/protocol/operations.js';
 import { lateDocument, type LateDocument } from '../support/late-documents.js';
@@ -58,6 +57,20 @@ describe('what a frame the script made sends later stays held, through the exten
     it(`a ${kind.replace('-frame', '')} frame`, async () => {
       expect(await made(kind)).toEqual({ reached: [], heldLater: [`GET W/${kind} (Fetch)`] });
     });
+
+  it('a blob window', async () => {
+    expect(await made('blob-window')).toEqual({ reached: [], heldLater: ['GET W/blob-window (Fetch)'] });
+  });
+
+  it('a blob window that sends as it loads, before the engine follows it', async () => {
+    const html =
+      `<script>fetch('${watched.origin}/blob-at-once', { mode: 'no-cors' }).catch(() => undefined)
+      .finally(() => opener.postMessage('atOnce', '*'))</scr` + `ipt>`;
+    await run(`addEventListener('message', (event) => { if (event.data === 'atOnce') window.atOnce = true; });
+      window.open(URL.createObjectURL(new Blob([${JSON.stringify(html)}], { type: 'text/html' }))); 0`);
+    await page.until('atOnce');
+    expect(await reached()).toEqual([]);
+  });
 
   it('the page’s own frame the script writes a srcdoc page into', async () => {
     await page.evaluate(`document.body.append(Object.assign(document.createElement('iframe'), { id: 'own' })); 0`);
