@@ -28,6 +28,8 @@ class AttachedTab implements Cdp {
   readonly childTargets = new Set<string>();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly unsubscribe: () => void;
+  /** The hold the latest agent's script asked for (see `send`), settled once it stands or could not. */
+  private scriptHeld: Promise<void> = Promise.resolve();
 
   /** Target id per child session, to say whose frame ran a script. */
   private readonly childTarget = new Map<string, string>();
@@ -52,7 +54,10 @@ class AttachedTab implements Cdp {
     await this.beforeSend();
     // Debugger.scriptParsed comes once the script runs: a message it posts to its site's service worker at once would
     // meet a worker not yet held (measured), so the hold goes up before it is sent.
-    if (isTaggedScript(method, params ?? {})) await this.beforeScript(this.targetOf(sessionId));
+    // Later commands queue behind that hold, as the extension's do (debugger-tab.ts): none overtakes the script.
+    if (isTaggedScript(method, params ?? {}))
+      this.scriptHeld = this.beforeScript(this.targetOf(sessionId)).catch(() => undefined);
+    await this.scriptHeld;
     return this.connection.send<R>(method, params, sessionId ?? this.sessionId);
   }
 
