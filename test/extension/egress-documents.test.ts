@@ -10,7 +10,7 @@ import { testServerPolicy } from '../support/test-policy.js';
 import { startEgressTab, type EgressTab } from './support/egress-tab.js';
 import type { LinkedExtension } from './support/linked-extension.js';
 import type { PageProbe } from './support/page-probe.js';
-import { until } from './support/until.js';
+import { reachedBesidesOwn } from './support/reached-site.js';
 import { forgetWatched, withSite } from './support/watched-popups.js';
 
 let started: EgressTab;
@@ -37,13 +37,7 @@ const run = (expression: string) => linked.run('eval', { tab, expression });
 
 const heldLater = (result: OperationResult) => heldOf(result, watched);
 
-/** The paths that reached the watched site, once the page's own send (no eval open) has arrived there. */
-async function reached(): Promise<string[]> {
-  const send = () => page.evaluate<string>(`pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`);
-  expect(await until(send, (outcome) => outcome === 'sent')).toBe('sent');
-  expect(watched.requests).toContain('/page-own');
-  return watched.requests.filter((path) => path !== '/page-own');
-}
+const reached = () => reachedBesidesOwn(page, watched);
 
 /** What a document of `kind` the script makes sends a second later to W/kind: what reached W, and what was named. */
 async function made(kind: LateDocument) {

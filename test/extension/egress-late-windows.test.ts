@@ -13,6 +13,7 @@ import { testServerPolicy } from '../support/test-policy.js';
 import { startEgressTab, type EgressTab } from './support/egress-tab.js';
 import type { LinkedExtension } from './support/linked-extension.js';
 import type { PageProbe } from './support/page-probe.js';
+import { reachedBesidesOwn } from './support/reached-site.js';
 import { until } from './support/until.js';
 import { forgetWatched } from './support/watched-popups.js';
 
@@ -92,13 +93,7 @@ async function reachedRefused(): Promise<string[]> {
   return [...refused.requests];
 }
 
-/** The paths that reached the readable site, once the page's own send (no eval open) has arrived there. */
-async function reachedReadable(): Promise<string[]> {
-  const send = () => page.evaluate<string>(`pageSend(${JSON.stringify(`${readable.origin}/page-own`)})`);
-  expect(await until(send, (outcome) => outcome === 'sent')).toBe('sent');
-  expect(readable.requests).toContain('/page-own');
-  return readable.requests.filter((path) => path !== '/page-own');
-}
+const reachedReadable = () => reachedBesidesOwn(page, readable);
 
 /** The next results' first non-empty heldLater (the host hears of a blocked window a moment after it opened). */
 function nextHeld(): Promise<string[]> {

@@ -10,6 +10,7 @@ import { testServerPolicy } from '../support/test-policy.js';
 import { startEgressTab, type EgressTab } from './support/egress-tab.js';
 import type { LinkedExtension } from './support/linked-extension.js';
 import type { PageProbe } from './support/page-probe.js';
+import { reachedBesidesOwn } from './support/reached-site.js';
 import { until } from './support/until.js';
 import { forgetWatched, withSite } from './support/watched-popups.js';
 
@@ -39,15 +40,7 @@ const run = (expression: string) => linked.run('eval', { tab, expression });
 
 const heldLater = (result: OperationResult) => heldOf(result, watched);
 
-/** The paths that reached the watched site, once the page's own send (no eval open) has arrived there. */
-async function reached(): Promise<string[]> {
-  // Right after a result the hold's lifting may still be on its way to the page (egress-hold.ts does not wait for it),
-  // and a send the page makes meanwhile is held like any other: the page tries again.
-  const send = () => page.evaluate<string>(`pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`);
-  expect(await until(send, (outcome) => outcome === 'sent')).toBe('sent');
-  expect(watched.requests).toContain('/page-own');
-  return watched.requests.filter((path) => path !== '/page-own');
-}
+const reached = () => reachedBesidesOwn(page, watched);
 
 describe('what a script starts after it returned stays held, through the extension', () => {
   it('a window a timer opens: its first request is held, the next result names it, the window is closed', async () => {
