@@ -132,20 +132,20 @@ export class ChromeTabHost implements TabHost {
       this.childUrls.set(String(params['sessionId']), (params['targetInfo'] as { url: string }).url);
     if (method === 'Target.detachedFromTarget' && params) this.childUrls.delete(String(params['sessionId']));
     if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
-      this.scriptRan(source.tabId, source.sessionId);
+      this.scriptRan(source.tabId);
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
     this.live.get(source.tabId)?.dispatch(method, params ?? {}, source.sessionId);
   }
 
   /**
    * An agent's script started in the tab (the engine tags its every eval, script-initiator.ts): what it may start that
-   * no debugger session of the tab reaches is held, the windows it opens and the workers of its origin.
+   * no debugger session of the tab reaches is held: the windows it opens (the workers of its origin already are).
    */
-  private scriptRan(tabId: number, sessionId: string | undefined): void {
+  private scriptRan(tabId: number): void {
     this.scriptWindows.listen();
-    // Counted again from its start; the rules are those its sending armed, so no update follows.
+    // Counted again from its start; the rules are those its sending armed, so no update follows. Its workers were held
+    // before it was sent (attach's beforeScript), which nothing here changes.
     void this.newWindows.scriptRan(tabId).catch(() => undefined);
-    void this.holdWorkers(tabId, sessionId);
   }
 
   /** The workers of the origin a script runs in (its session's page) reach that origin only; settles once they do. */

@@ -35,7 +35,7 @@ class AttachedTab implements Cdp {
   private readonly childTarget = new Map<string, string>();
 
   /**
-   * `onScript`: an agent's script was parsed in the target with this id (the tab's or a child's); `beforeScript`: holds
+   * `beforeScript`: an agent's script is about to be sent to the target with this id (the tab's or a child's): holds
    * what it needs held there, and settles once it is.
    */
   constructor(
@@ -44,7 +44,6 @@ class AttachedTab implements Cdp {
     private readonly targetId: string,
     private readonly beforeSend: () => Promise<void>,
     private readonly onGone: () => void,
-    private readonly onScript: (targetId: string) => void,
     private readonly beforeScript: (targetId: string) => Promise<void>,
   ) {
     this.unsubscribe = connection.on((event) => this.route(event));
@@ -91,7 +90,6 @@ class AttachedTab implements Cdp {
     }
     if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
     if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG)) {
-      this.onScript(this.targetOf(event.sessionId));
       // The site's service worker is held to its origin from now on (worker-targets.ts): the page's own requests go
       // their own way instead, where their initiators are told. Here, not in the engine: under chrome.debugger the
       // same switch made a late send's report go missing (test/extension/egress.test.ts), and nothing holds workers there.
@@ -228,7 +226,6 @@ export class CdpTabHost implements TabHost {
       id,
       () => this.noDownloads,
       () => this.forget(id),
-      (targetId) => void this.holdWorkers(targetId),
       (targetId) => this.holdWorkers(targetId),
     );
   }
