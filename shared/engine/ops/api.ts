@@ -85,12 +85,10 @@ export async function apiCall(page: PageContext, args: ApiCallArgs, _ctx: Operat
 
 /** The XHR/fetch requests the model may know of: made where it may read, and to a site it may read. */
 function apiRecords(page: PageContext): NetworkRecord[] {
+  const readable = page.gate.judgeEach('read');
   return page.network
     .list()
-    .filter(
-      (record) =>
-        isApiRequest(record) && page.gate.allows(record.place, 'read') && page.gate.allows({ url: record.url }, 'read'),
-    );
+    .filter((record) => isApiRequest(record) && readable(record.place) && readable({ url: record.url }));
 }
 
 async function readBodies(page: PageContext, records: readonly NetworkRecord[]): Promise<Map<number, string>> {

@@ -21,12 +21,13 @@ export async function readConsole(
   const only =
     args.frame === undefined ? undefined : new Set((await framesFor(page, args.frame)).map((f) => f.frameId));
   const least = CONSOLE_LEVELS.indexOf(args.level ?? 'log');
+  const readable = page.gate.judgeEach('read');
   let omitted = 0;
   const wanted = page.console.after(args.since ?? 0).filter((entry) => {
     if (CONSOLE_LEVELS.indexOf(entry.level) < least) return false;
     if (only && (entry.frameId === undefined || !only.has(entry.frameId))) return false;
     // A line from a document the policy keeps from the model is never shown, whatever frame the page put it in.
-    if (page.gate.allows(entry.place, 'read')) return true;
+    if (readable(entry.place)) return true;
     omitted++;
     return false;
   });

@@ -26,6 +26,7 @@ export async function networkList(
     args.frame === undefined ? undefined : new Set((await framesFor(page, args.frame)).map((f) => f.frameId));
   const method = args.method?.toUpperCase();
   const type = args.type?.toLowerCase();
+  const readable = page.gate.judgeEach('read');
   let omitted = 0;
   const wanted = page.network.list().filter((record) => {
     if (record.id <= (args.since ?? 0)) return false;
@@ -34,7 +35,7 @@ export async function networkList(
     if (args.status !== undefined && record.status !== args.status) return false;
     if (type !== undefined && record.type.toLowerCase() !== type) return false;
     if (only && (record.frameId === undefined || !only.has(record.frameId))) return false;
-    if (page.gate.allows(record.place, 'read')) return true;
+    if (readable(record.place)) return true;
     omitted++;
     return false;
   });

@@ -146,10 +146,11 @@ function longTaskLine({ longTasks }: Findings, readable: (frameId: string | unde
 
 /** The trace's requests from the network log, judged where the document that made each stands. */
 function requestLines(page: PageContext, after: number): string[] {
+  const readable = page.gate.judgeEach('read');
   let hidden = 0;
   const records = page.network.list().filter((record) => {
     if (record.id <= after) return false;
-    if (page.gate.allows(record.place, 'read')) return true;
+    if (readable(record.place)) return true;
     hidden++;
     return false;
   });
