@@ -92,7 +92,9 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     const { dialogs } = tab.page;
     // A dialog holds the page: a call that needs it is refused at once rather than left waiting (engine/dialogs.ts).
     if (!tool.answersDialog) dialogs.refuseWhileOpen(tool.name);
-    const acted = await tab.page.presence.acting(tool.captures === true);
+    // The pill shows the person the agent at work in the page; refreshing it is a page call, made at most once a
+    // second. A read of what the engine keeps does no work in the page, so it sends none (shared/tools/define.ts).
+    const acted = tool.readsKept ? undefined : await tab.page.presence.acting(tool.captures === true);
     const endCall = tab.page.frames.beginCall();
     try {
       const level = mainLevelOf(tool, args);
@@ -117,7 +119,7 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
       throw error;
     } finally {
       endCall();
-      acted();
+      acted?.();
       session.remember();
     }
   };

@@ -9,7 +9,7 @@ export const PERSON_STOP_BINDING = '__chromeMcpStop';
 const SHOWN_FOR_MS = 3_000;
 // The engine refreshes at most this often, so a burst of cheap calls (eval) costs one message a second, not one each;
 // and this often while a long operation runs.
-const REFRESH_MS = 1_000;
+export const REFRESH_MS = 1_000;
 
 /** What the person's stop says, to the agent and in the activity stream, whichever backend heard the Esc. */
 export function personStopMessage(where: string): string {

@@ -57,6 +57,12 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Op exte
   budgetMs?: number;
   /** It captures the page's pixels, so the presence indicator is hidden first (engine/presence.ts). */
   captures?: true;
+  /**
+   * It answers from what the engine keeps of the tab as it happens (its console, its network log), not from the page,
+   * so the page is not told of the call (engine/presence.ts): once the capture runs and the frames are listed, a read
+   * sends the browser nothing (test/engine/kept-reads.test.ts).
+   */
+  readsKept?: true;
   /** It runs other tools' calls as its steps (engine/batch.ts): never nested, budgets and URLs are its steps'. */
   runsSteps?: true;
   /**

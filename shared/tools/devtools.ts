@@ -28,6 +28,7 @@ export const console_read = defineTool({
   readOnly: true,
   destructive: false,
   policy: 'read',
+  readsKept: true,
   op: 'console',
 });
 
@@ -49,6 +50,7 @@ export const network = defineTool({
   readOnly: true,
   destructive: false,
   policy: 'read',
+  readsKept: true,
   op: 'network',
 });
 
