@@ -175,7 +175,7 @@ function sourceAt(connection: CdpConnection, session: string): (frame: CallFrame
 
 function top(times: Map<string, number>, per: (ms: number) => string): string {
   return [...times]
-    .filter(([name]) => name !== '(idle)')
+    .filter(([name, ms]) => name !== '(idle)' && ms >= 0.05)
     .sort((a, b) => b[1] - a[1])
     .slice(0, TOP)
     .map(([name, ms]) => `${name} ${per(ms)}`)

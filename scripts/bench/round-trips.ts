@@ -21,7 +21,9 @@ import { percentile, Table } from './measure.js';
 import { SIZES, sizedPage } from './sweep.js';
 
 /** Calls after the first of their kind on a page are repeated this often; the row shows the median round. */
-const REPEATS = Number(process.env['BENCH_TRIP_REPEATS'] ?? 11);
+const REPEATS = Number(process.env['BENCH_TRIP_REPEATS'] ?? 7);
+// A navigation of the largest page takes seconds on a busy machine, and its steps vary little.
+const NAVIGATE_REPEATS = Math.min(3, REPEATS);
 
 /** The calls measured on each page, in order: the first of each kind on a page (arming, focus emulation) is its own row. */
 export function tripCalls(url: string): [Operation, Record<string, unknown>][] {
@@ -69,7 +71,7 @@ export async function tally(
     for (const [op, args] of tripCalls(url)) {
       for (const first of op === 'navigate' ? [false] : [true, false]) {
         const rounds: { wall: number; sent: Sent[] }[] = [];
-        for (let round = 0; round < (first ? 1 : REPEATS); round++) {
+        for (let round = 0; round < (first ? 1 : op === 'navigate' ? NAVIGATE_REPEATS : REPEATS); round++) {
           await ledger.clear();
           const start = performance.now();
           await run(op, args);
