@@ -27,6 +27,8 @@ import { coldStart, coldStartLines } from './bench/cold-start.js';
 import { percentile, ROUNDS, Table, time } from './bench/measure.js';
 import { devtoolsReads } from './bench/devtools-reads.js';
 import { roundTrips } from './bench/round-trips.js';
+import { extensionTrips } from './bench/extension-trips.js';
+import { pageProfile } from './bench/page-profile.js';
 import { sweep, type RawTab } from './bench/sweep.js';
 
 const ECHO_EXTENSION = fileURLToPath(new URL('../test/bridge/support/echo-extension.ts', import.meta.url));
@@ -107,10 +109,11 @@ async function attachRaw(browser: ExtensionBrowser, url: string): Promise<RawTab
  * The extension backend: chrome-mcp with --browser extension, the real extension in Chromium paired through the
  * native host; raw = direct CDP from Node to the same tab of the same browser.
  */
-async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
+async function extensionBackend(server: FixtureServer): Promise<{ bill: TaskBill; trips: Table }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-ext-'));
   const env = envWithoutKeychain();
-  const { client } = await connect(dataDir, ['--browser', 'extension'], env);
+  // The devtools tools are listed for the round-trip table's console and network reads; listing changes no other call.
+  const { client } = await connect(dataDir, ['--browser', 'extension', '--caps', 'devtools'], env);
   const browser = await startExtensionBrowser();
   try {
     const install = await runCli(
@@ -145,7 +148,7 @@ async function extensionBackend(server: FixtureServer): Promise<TaskBill> {
     );
     const bill = await runWholeTask(client, server);
     await sweep({ label: 'extension', client, raw: (at) => attachRaw(browser, at) }, server, sizes);
-    return bill;
+    return { bill, trips: await extensionTrips(browser, client, server) };
   } finally {
     await client.close();
     await browser.close();
@@ -242,18 +245,35 @@ async function main(): Promise<void> {
     } finally {
       await rawTabs.close();
     }
-    const extensionTask = await extensionBackend(server);
+    const extension = await extensionBackend(server);
+    const extensionTask = extension.bill;
 
     console.log(
       `\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over the browser's launch pipe on the same page)\n`,
     );
     timings.print();
-    console.log('\nby page size (pages of n elements: text, links, buttons, inputs in sections)\n');
+    console.log(
+      '\nby page size (pages of n elements: text, links, buttons, inputs in sections; raw: the fallback rows on a tab of' +
+        " the bench's own browser showing the same page, the extension rows on the same tab; raw type = one" +
+        ' Input.insertText, raw snapshot = document.body.innerText in one evaluate)\n',
+    );
     sizes.print();
     console.log(
-      '\nCDP commands per call, and the engine time (in process, fallback browser; median of 21 steady calls)\n',
+      '\nCDP commands per call, fallback (engine in process, recorded at the browser connection; call ms is the' +
+        " engine's, median round)\n",
     );
     (await roundTrips(server)).print();
+    console.log(
+      '\nCDP commands per call, extension (chrome.debugger in its worker; call ms is the MCP call, median round)\n',
+    );
+    extension.trips.print();
+    const profiled = Number(process.env['BENCH_PROFILE'] ?? 0);
+    if (profiled > 0) {
+      console.log(
+        '\ninside the page, per call (BENCH_PROFILE; the renderer timeline and the CPU profile, in process)\n',
+      );
+      await pageProfile(server, profiled);
+    }
     console.log('\nreading what DevTools captured, beside a plain call (fallback, --caps devtools)\n');
     (await devtoolsReads(server)).print();
     console.log('');

@@ -1,153 +1,160 @@
-// Where a call's time goes: every CDP command the engine sends for one tool call, counted, and grouped into the steps
-// that wait on each other (a step starts after the one before it answered), at each page size. Counts, not times:
-// they hold on a busy machine, and a count that grows with the page is the thing to fix. Beside them, the engine's own
-// time per call (in process, no MCP) and how much of it CDP was busy: the rest is the engine's JavaScript between steps.
+// Where a call's time goes: every CDP command one tool call sends, counted and grouped into the steps that wait on each
+// other (a step starts after the one before it answered), each step timed, at each page size. Counts hold on a busy
+// machine where times do not, and a count or a step that grows with the page is the thing to fix. The fallback side
+// runs the engine in process and records at the browser connection (so host-level commands count too); its engine time
+// beside the time CDP was busy leaves the engine's own JavaScript between steps.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { launchBrowser } from '../../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
-import type { Cdp } from '../../shared/engine/cdp.js';
+import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
-import type { TabHost } from '../../shared/engine/tab-host.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { Operation } from '../../shared/protocol/operations.js';
 import type { FixtureServer } from '../../test/support/fixture-server.js';
 import { testServerHosts } from '../../test/support/test-policy.js';
+import { busyMs, stepLine, stepsOf, type Sent } from './cdp-ledger.js';
 import { percentile, Table } from './measure.js';
 import { SIZES, sizedPage } from './sweep.js';
 
-interface Sent {
-  method: string;
-  start: number;
-  end: number;
+/** Calls after the first of their kind on a page are repeated this often; the row shows the median round. */
+const REPEATS = Number(process.env['BENCH_TRIP_REPEATS'] ?? 7);
+// A navigation of the largest page takes seconds on a busy machine, and its steps vary little.
+const NAVIGATE_REPEATS = Math.min(3, REPEATS);
+
+/** The calls measured on each page, in order: the first of each kind on a page (arming, focus emulation) is its own row. */
+export function tripCalls(url: string): [Operation, Record<string, unknown>][] {
+  return [
+    ['eval', { expression: 'document.title' }],
+    ['click', { selector: '#go' }],
+    ['type', { selector: '#name', text: 'Ada Lovelace', clear: true }],
+    ['snapshot', {}],
+    ['get_text', {}],
+    ['console', {}],
+    ['network', {}],
+    ['navigate', { url }],
+  ];
 }
 
-// The second of each pair is the steady state: the first eval arms the script trail, the first click the focus emulation.
-// A steady call is repeated for its times; counts are the same each round.
-const REPEATS = 21;
-const CALLS: [Operation, Record<string, unknown>][] = [
-  ['eval', { expression: 'document.title' }],
-  ['eval', { expression: 'document.title' }],
-  ['click', { selector: '#go' }],
-  ['click', { selector: '#go' }],
-  ['type', { selector: '#name', text: 'Ada Lovelace', clear: true }],
-  ['snapshot', {}],
-  ['get_text', {}],
+/** Where a side's commands are caught: cleared before a call, read after it (times on the ledger's own clock). */
+export interface Ledger {
+  clear(): Promise<void>;
+  read(): Promise<Sent[]>;
+}
+
+export const TRIP_HEADER = [
+  'call',
+  'elements',
+  'commands',
+  'steps',
+  'call ms',
+  'CDP busy ms',
+  'steps (methods, ms each)',
 ];
 
-export async function roundTrips(server: FixtureServer): Promise<Table> {
-  const table = new Table([
-    'call',
-    'elements',
-    'CDP commands',
-    'steps',
-    'engine ms',
-    'CDP busy ms',
-    'commands by method',
-  ]);
+/**
+ * Each call of `tripCalls` on each sized page through `run`, one row per call: commands, steps and the median round's
+ * step line. `run` reaches the page by whatever the side is (in process, MCP); its own time is the call's.
+ */
+export async function tally(
+  server: FixtureServer,
+  run: (op: Operation, args: Record<string, unknown>) => Promise<unknown>,
+  ledger: Ledger,
+  table: Table,
+): Promise<void> {
+  for (const elements of SIZES) {
+    const url = sizedPage(server, elements);
+    await run('navigate', { url });
+    for (const [op, args] of tripCalls(url)) {
+      for (const first of op === 'navigate' ? [false] : [true, false]) {
+        const rounds: { wall: number; sent: Sent[] }[] = [];
+        for (let round = 0; round < (first ? 1 : op === 'navigate' ? NAVIGATE_REPEATS : REPEATS); round++) {
+          await ledger.clear();
+          const start = performance.now();
+          await run(op, args);
+          const wall = performance.now() - start;
+          rounds.push({ wall, sent: await ledger.read() });
+        }
+        const median = [...rounds].sort((a, b) => a.wall - b.wall)[Math.floor(rounds.length / 2)]!;
+        const busy = percentile(
+          rounds.map((r) => busyMs(r.sent, answered(r.sent))),
+          50,
+        );
+        table.add([
+          first ? `${op} (1st on page)` : op,
+          elements.toLocaleString('en-US'),
+          String(median.sent.length),
+          String(stepsOf(median.sent).length),
+          median.wall.toFixed(2),
+          busy.toFixed(2),
+          stepLine(median.sent),
+        ]);
+      }
+    }
+  }
+}
+
+/** When the last answered command was answered: a command the call did not wait for counts until then. */
+function answered(sent: readonly Sent[]): number {
+  return Math.max(-Infinity, ...sent.map((entry) => entry.end).filter(Number.isFinite));
+}
+
+/** The fallback's engine in process over a browser of its own, every command on its connection recorded in `sent`. */
+export async function inProcessEngine(): Promise<{
+  run(op: Operation, args: Record<string, unknown>): Promise<unknown>;
+  connection: CdpConnection;
+  sent: Sent[];
+  close(): Promise<void>;
+}> {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-trips-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
   const policy = () => policyFromFlags({ allow: [], trust: testServerHosts() });
   const sent: Sent[] = [];
-  const host = counting(new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: true }), sent);
+  record(browser.connection, sent);
+  const host = new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: true });
   const executor = createEngineExecutor(host, { tag: 'trips', policy });
   const ctx = { progress: () => undefined };
+  return {
+    run: (op, args) => executor.run(op, args, ctx),
+    connection: browser.connection,
+    sent,
+    async close() {
+      executor.dispose();
+      await browser.close();
+      rmSync(profileDir, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
+}
+
+/** The round-trip table of the fallback: its engine in process, recorded at the browser connection. */
+export async function roundTrips(server: FixtureServer): Promise<Table> {
+  const table = new Table(TRIP_HEADER);
+  const engine = await inProcessEngine();
+  const ledger: Ledger = {
+    clear: async () => void (engine.sent.length = 0),
+    read: async () => [...engine.sent],
+  };
   try {
-    for (const elements of SIZES) {
-      await executor.run('navigate', { url: sizedPage(server, elements) }, ctx);
-      const seen = new Set<string>();
-      for (const [op, args] of CALLS) {
-        const name = seen.has(op) ? op : `${op} (1st on page)`;
-        const walls: number[] = [];
-        const busy: number[] = [];
-        for (let round = 0; round < (seen.has(op) ? REPEATS : 1); round++) {
-          sent.length = 0;
-          const start = performance.now();
-          await executor.run(op, args, ctx);
-          const end = performance.now();
-          walls.push(end - start);
-          busy.push(busyMs(sent, end));
-        }
-        seen.add(op);
-        const ms = (samples: number[]) => percentile(samples, 50).toFixed(2);
-        table.add([
-          name,
-          elements.toLocaleString('en-US'),
-          String(sent.length),
-          String(steps(sent)),
-          ms(walls),
-          ms(busy),
-          byMethod(sent),
-        ]);
-      }
-    }
+    await tally(server, engine.run, ledger, table);
   } finally {
-    executor.dispose();
-    await browser.close();
-    rmSync(profileDir, { recursive: true, force: true, maxRetries: 5 });
+    await engine.close();
   }
   return table;
 }
 
-/** The host, with every command of every tab's handle recorded in `sent`. */
-function counting(host: CdpTabHost, sent: Sent[]): TabHost {
-  return new Proxy(host, {
-    get(target, prop, receiver) {
-      if (prop === 'cdp') {
-        return async (tabId: string): Promise<Cdp> => {
-          const cdp = await target.cdp(tabId);
-          return {
-            on: (listener) => cdp.on(listener),
-            async send(method, params, sessionId) {
-              const entry = { method, start: performance.now(), end: Infinity };
-              sent.push(entry);
-              try {
-                return await cdp.send(method, params, sessionId);
-              } finally {
-                entry.end = performance.now();
-              }
-            },
-          };
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-/** Commands that wait on each other: a new step begins with a command sent after every earlier one had answered. */
-function steps(sent: readonly Sent[]): number {
-  let count = 0;
-  let answeredBy = -Infinity;
-  for (const entry of [...sent].sort((a, b) => a.start - b.start)) {
-    if (entry.start >= answeredBy) count++;
-    answeredBy = entry.start >= answeredBy ? entry.end : Math.max(answeredBy, entry.end);
-  }
-  return count;
-}
-
-/**
- * How long at least one command was in flight before the call returned (the union of the commands' intervals); a
- * command the call did not wait for counts until the return.
- */
-function busyMs(sent: readonly Sent[], returned: number): number {
-  let total = 0;
-  let until = -Infinity;
-  for (const entry of [...sent].sort((a, b) => a.start - b.start)) {
-    const end = Math.min(entry.end, returned);
-    if (end <= until) continue;
-    total += end - Math.max(entry.start, until);
-    until = end;
-  }
-  return total;
-}
-
-function byMethod(sent: readonly Sent[]): string {
-  const counts = new Map<string, number>();
-  for (const { method } of sent) counts.set(method, (counts.get(method) ?? 0) + 1);
-  return [...counts].map(([method, count]) => (count > 1 ? `${method}×${count}` : method)).join(', ');
+/** Every command sent on `connection` from now on lands in `sent`, with when it left and was answered. */
+function record(connection: CdpConnection, sent: Sent[]): void {
+  const send = connection.send.bind(connection);
+  connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
+    const entry: Sent = { method, start: performance.now(), end: Infinity };
+    sent.push(entry);
+    try {
+      return await send<R>(method, params, sessionId);
+    } finally {
+      entry.end = performance.now();
+    }
+  };
 }
