@@ -39,7 +39,12 @@ async function startSession(
   host.follow(policy);
   return {
     router,
-    policyChanged: () => host.policyChanged(),
+    policyChanged: () => {
+      host.policyChanged();
+      // The core's policy comes after the welcome, and until then every site is refused: the first one lets the
+      // routes kept across a restart be judged and set again (later ones find nothing left to set).
+      executor.restoreSetups();
+    },
     async end() {
       executor.dispose();
       await host.detachAll();

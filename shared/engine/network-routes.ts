@@ -2,6 +2,7 @@
 // mock, or sent on with changed headers, through the NavigationGuard's one Fetch domain. A route is the last word on a
 // request: the send gate, the egress hold and the script trail judge it first (navigation-guard.ts `routeWith`), a
 // document is never routed, and a route acts only where the policy lets the agent act.
+import type { Denied } from '../policy/decision.js';
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { FrameRegistry } from './frames.js';
 import type { NetworkLog, Routed } from './network-log.js';
@@ -58,11 +59,19 @@ export class NetworkRoutes {
       action,
       hits: 0,
     };
-    // Chrome's urlPattern has the same glob: only what a route may match is paused, the rest of the page goes free.
-    const unstand = this.frames.navigation.stand([{ urlPattern: url, requestStage: 'Request' }]);
-    this.routes = [{ route, matches: globRegExp(url), unstand }, ...this.routes];
+    this.routes = [this.entry(route), ...this.routes];
     await this.frames.navigation.restand();
     return route;
+  }
+
+  /**
+   * Sets again, under their own ids, routes an earlier run of the host had on the tab (`kept`, newest first, as `list`
+   * gave them), behind any added since; later ids count on from theirs.
+   */
+  async restore(kept: readonly Route[]): Promise<void> {
+    this.routes = [...this.routes, ...kept.map((route) => this.entry({ ...route }))];
+    for (const { id } of kept) this.next = Math.max(this.next, Number(/^r(\d+)$/.exec(id)?.[1] ?? 0));
+    await this.frames.navigation.restand();
   }
 
   list(): Route[] {
@@ -77,6 +86,12 @@ export class NetworkRoutes {
     for (const entry of gone) entry.unstand();
     await this.frames.navigation.restand();
     return gone.length;
+  }
+
+  private entry(route: Route): { route: Route; matches: RegExp; unstand: () => void } {
+    // Chrome's urlPattern has the same glob: only what a route may match is paused, the rest of the page goes free.
+    const unstand = this.frames.navigation.stand([{ urlPattern: route.url, requestStage: 'Request' }]);
+    return { route, matches: globRegExp(route.url), unstand };
   }
 
   private onPaused(event: CdpEvent): boolean {
@@ -143,8 +158,18 @@ export function globRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`, 's');
 }
 
-/** The site a glob names outright (`https://api.example.com/*`), to judge when the route is added; none for `*api*`. */
-export function namedSite(glob: string): string | undefined {
+/**
+ * Why the policy refuses a route at once: a mock or a change whose glob names a site outright
+ * (`https://api.example.com/*`) the agent may not act on. Any other match is judged request by request as it comes.
+ */
+export function refusedRoute(gate: PolicyGate, url: string, action: RouteAction): Denied | undefined {
+  const site = 'block' in action ? undefined : namedSite(url);
+  const decision = site === undefined ? undefined : gate.decide({ url: site }, 'act');
+  return decision && !decision.allowed ? decision : undefined;
+}
+
+/** The site a glob names outright (`https://api.example.com/*`); none for `*api*`. */
+function namedSite(glob: string): string | undefined {
   const named = /^([a-z][a-z0-9+.-]*:\/\/[^/*?\\]+)(?:\/|$)/i.exec(glob);
   return named ? `${named[1]}/` : undefined;
 }

@@ -83,6 +83,14 @@ export class TabSession {
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
+  /**
+   * Attaches the tabs an earlier run of the host had routes on, which sets them again (tab-setups.ts): they answer the
+   * page's requests from then on, not only from the next call there. A tab it cannot attach loses them.
+   */
+  restoreSetups(): void {
+    for (const hostId of this.setups.pendingTabs()) void this.page(hostId).catch(() => undefined);
+  }
+
   /** The open tabs, `current` marking the agent's own. */
   async list(agent: AgentContext): Promise<SessionTab[]> {
     this.currents.prune(agent);
@@ -277,7 +285,10 @@ export class TabSession {
     if (!attached) {
       attached = this.attach(hostId);
       this.attached.set(hostId, attached);
-      attached.catch(() => this.attached.delete(hostId));
+      attached.catch(() => {
+        this.attached.delete(hostId);
+        this.setups.notRestored(hostId);
+      });
     }
     return attached.then((entry) => entry.page);
   }
@@ -315,6 +326,10 @@ export class TabSession {
           () => this.detach(hostId),
         );
       }
+      // Once the tab answers, and before the context serves a call, when it answers at once (tab-setups.ts).
+      const restored = ready.then(() => this.setups.restore(hostId, page));
+      restored.catch(() => undefined);
+      if (!held) await restored;
     } catch (error) {
       stop();
       page.dispose();
