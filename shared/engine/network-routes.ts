@@ -110,7 +110,7 @@ export class NetworkRoutes {
   private async answer(route: Route, paused: Paused, sessionId: string | undefined): Promise<void> {
     const send = (command: string, params: Record<string, unknown> = {}) =>
       this.cdp.send(command, { requestId: paused.requestId, ...params }, sessionId).catch(() => undefined);
-    const may = await this.mayRoute(route, paused).catch(() => false);
+    const may = await this.mayRoute(route, paused, sessionId).catch(() => false);
     // Removed while its frame was looked up, or outside what the policy lets the agent act on: as the page made it.
     if (!may || !this.routes.some((entry) => entry.route === route)) return void (await send('Fetch.continueRequest'));
     route.hits++;
@@ -134,12 +134,15 @@ export class NetworkRoutes {
   }
 
   /**
-   * The frame that made the request must let the agent act (its traffic is the agent's to change); a mock or a change
-   * also needs the request's own site to (a route never answers in the name of, nor sends to, a site it may not act
-   * on). A block sends and serves nothing, so it holds wherever the frame allows it.
+   * The frame that made the request (or the service worker, on its own session) must let the agent act (its traffic is
+   * the agent's to change); a mock or a change also needs the request's own site to (a route never answers in the
+   * name of, nor sends to, a site it may not act on). A block sends and serves nothing, so it holds wherever the frame
+   * allows it.
    */
-  private async mayRoute(route: Route, paused: Paused): Promise<boolean> {
+  private async mayRoute(route: Route, paused: Paused, sessionId: string | undefined): Promise<boolean> {
     if (!('block' in route.action) && !this.gate.allows({ url: paused.request.url }, 'act')) return false;
+    const worker = this.frames.serviceWorkerUrl(sessionId);
+    if (worker !== undefined) return this.gate.allows({ url: worker }, 'act');
     const frame = (await this.frames.list()).find((each) => each.frameId === paused.frameId);
     return frame !== undefined && this.frames.allows(frame, 'act');
   }
