@@ -3,15 +3,18 @@
 // routes it held are set again on their tab before any call (a mock answers, a block holds), and what it could not
 // keep (routes over the bound, a trace) is named as lost to the next call there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
+import { TEST_POLICY, testServerPolicy } from '../support/test-policy.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { probePage } from './support/page-probe.js';
 import { until } from './support/until.js';
 
 let linked: LinkedExtension;
+let policy: Policy = TEST_POLICY;
 
 beforeAll(async () => {
-  linked = await startLinkedExtension();
+  linked = await startLinkedExtension({ policy: () => policy });
 });
 
 afterAll(async () => {
@@ -130,6 +133,32 @@ describe('a stopped worker', () => {
     // Told once: the next call on the tab is as any other.
     expect((await linked.run('network_route', { action: 'list' })).text).toMatch(/^network_route: 1 route\nr2 POST /);
     await linked.run('tab_close');
+  });
+
+  it('does not set again a route whose named site the policy refuses since, and names it as lost', async () => {
+    await linked.run('tab_new', { url: linked.fixtures.url('frames.html') });
+    const other = `${linked.fixtures.crossOrigin}/*`;
+    await linked.run('network_route', { action: 'add', url: other, mock: { body: 'for the other site' } });
+    await linked.run('network_route', { action: 'add', url: '*echo?mine*', block: true });
+    // The other site (localhost) left to the person's `ask` from the next link on.
+    policy = testServerPolicy('trusted', ['127.0.0.1']);
+    try {
+      const relinked = linked.nextLink();
+      await linked.browser.stopWorker();
+      await relinked;
+      const listed = await linked.run('network_route', { action: 'list' });
+      expect(listed.text.split('\n')).toEqual([
+        "Note: the extension restarted and set this tab's routes again (r2); requests made while it was down went out " +
+          'unrouted.',
+        `Note: the extension restarted, and this tab lost its routes (r1 * ${other}): none of it applies now. To go ` +
+          'on, add the routes again with `network_route`.',
+        'network_route: 1 route',
+        'r2 * *echo?mine* → block (0 hits)',
+      ]);
+    } finally {
+      policy = TEST_POLICY;
+      await linked.run('tab_close');
+    }
   });
 
   it('comes back by its alarm alone when nothing else wakes it (idle, no tab attached)', async () => {
