@@ -12,7 +12,7 @@ import { CommandRouter } from './command-router.js';
 import { credentialsChanged } from './credentials.js';
 import { ensureAlarm, LINK_ALARM } from './link-timers.js';
 import { popupRequest, type PairReply } from './messages.js';
-import { openSessionStore } from './session-store.js';
+import { keepRouteNamesOnly, openSessionStore } from './session-store.js';
 import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
@@ -47,7 +47,7 @@ async function startSession(
     },
     async end() {
       executor.dispose();
-      await host.detachAll();
+      await Promise.all([host.detachAll(), keepRouteNamesOnly().catch(() => undefined)]);
     },
   };
 }

@@ -68,3 +68,14 @@ export async function openSessionStore(): Promise<TabSessionStore> {
   if (parsed.success) store.initial = parsed.data;
   return store;
 }
+
+/**
+ * The link ended (the core closed it or went away): the next session names the routes this one kept as lost rather
+ * than attach their tabs again unasked. Only a worker Chrome stopped, which ends no link, sets them again.
+ */
+export async function keepRouteNamesOnly(): Promise<void> {
+  const { [STORAGE_KEY]: raw } = await chrome.storage.session.get(STORAGE_KEY);
+  const parsed = tabSessionState.safeParse(raw);
+  if (!parsed.success || !parsed.data.setups) return;
+  await chrome.storage.session.set({ [STORAGE_KEY]: { ...parsed.data, setups: namesOnly(parsed.data.setups) } });
+}

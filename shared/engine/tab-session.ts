@@ -83,10 +83,7 @@ export class TabSession {
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
-  /**
-   * Attaches the tabs an earlier run of the host had routes on, which sets them again (tab-setups.ts): they answer the
-   * page's requests from then on, not only from the next call there. A tab it cannot attach loses them.
-   */
+  /** Attaches the tabs whose routes an earlier run of the host kept, which sets them again there (tab-setups.ts). */
   restoreSetups(): void {
     for (const hostId of this.setups.pendingTabs()) void this.page(hostId).catch(() => undefined);
   }
@@ -326,9 +323,8 @@ export class TabSession {
           () => this.detach(hostId),
         );
       }
-      // Once the tab answers, and before the context serves a call, when it answers at once (tab-setups.ts).
-      const restored = ready.then(() => this.setups.restore(hostId, page));
-      restored.catch(() => undefined);
+      // Once the tab answers, and before the context serves a call when it answers at once (tab-setups.ts).
+      const restored = ready.then(() => this.setups.restore(hostId, page)).catch(() => undefined);
       if (!held) await restored;
     } catch (error) {
       stop();

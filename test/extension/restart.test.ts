@@ -161,6 +161,20 @@ describe('a stopped worker', () => {
     }
   });
 
+  it('names as lost, rather than sets again unasked, the routes of a link that ended', async () => {
+    await linked.run('tab_new', { url: linked.fixtures.url('frames.html') });
+    await linked.run('network_route', { action: 'add', url: '*echo?ended*', block: true });
+    const relinked = linked.nextLink();
+    linked.bridge.link()?.close(1000, 'the session ended');
+    await relinked;
+    const listed = await linked.run('network_route', { action: 'list' });
+    expect(listed.text).toBe(
+      'Note: the extension restarted, and this tab lost its routes (r1 * *echo?ended*): none of it applies now. To ' +
+        'go on, add the routes again with `network_route`.\nnetwork_route: 0 routes',
+    );
+    await linked.run('tab_close');
+  });
+
   it('comes back by its alarm alone when nothing else wakes it (idle, no tab attached)', async () => {
     const attached =
       await linked.browser.evaluate<Array<{ attached: boolean; tabId?: number }>>('chrome.debugger.getTargets()');
