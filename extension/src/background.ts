@@ -12,7 +12,7 @@ import { CommandRouter } from './command-router.js';
 import { credentialsChanged } from './credentials.js';
 import { ensureAlarm, LINK_ALARM } from './link-timers.js';
 import { popupRequest, type PairReply } from './messages.js';
-import { openSessionStore } from './session-store.js';
+import { keepRouteNamesOnly, openSessionStore } from './session-store.js';
 import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
@@ -39,10 +39,15 @@ async function startSession(
   host.follow(policy);
   return {
     router,
-    policyChanged: () => host.policyChanged(),
+    policyChanged: () => {
+      host.policyChanged();
+      // The core's policy comes after the welcome, and until then every site is refused: the first one lets the
+      // routes kept across a restart be judged and set again (later ones find nothing left to set).
+      executor.restoreSetups();
+    },
     async end() {
       executor.dispose();
-      await host.detachAll();
+      await Promise.all([host.detachAll(), keepRouteNamesOnly().catch(() => undefined)]);
     },
   };
 }

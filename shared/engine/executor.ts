@@ -34,6 +34,11 @@ import { releaseHeld } from './gate/release-held.js';
 export interface EngineExecutor extends Executor {
   /** Open tabs and the current one, for `status`: the asking agent's own, or (no agent: the panel) the one used last. */
   describe(agent?: AgentContext): Promise<{ tabs: number; current: { id: string; url: string; title: string } | null }>;
+  /**
+   * Sets again the routes an earlier run of this host kept (its store's), attaching their tabs: call once the policy
+   * in force is the one to judge them by, since a tab the policy refuses is not attached and loses them.
+   */
+  restoreSetups(): void;
   /** Drops every page context; the tabs stay open. */
   dispose(): void;
 }
@@ -140,6 +145,9 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
         tabs: list.length,
         current: current ? { id: current.handle, url: current.url, title: current.title } : null,
       };
+    },
+    restoreSetups() {
+      session.restoreSetups();
     },
     dispose() {
       // Nothing held is paused in the browser (see gate/held-acts.ts): its records simply go.

@@ -32,7 +32,7 @@ export class FrameRegistry {
     this.worlds = new FrameWorlds(cdp, (frame) => this.places.require(frame, 'read'));
     this.call = this.worlds.call.bind(this.worlds);
     this.beginCall = this.worlds.beginCall.bind(this.worlds);
-    this.workers = new WorkerSessions(cdp);
+    this.workers = new WorkerSessions(cdp, (sessionId) => this.navigation.enable(sessionId));
   }
 
   dispose(): void {
@@ -102,6 +102,11 @@ export class FrameRegistry {
   /** The sessions of the tab's running workers. */
   workerSessions(): string[] {
     return this.workers.sessions();
+  }
+
+  /** The script URL of the service worker on `sessionId` (one the tab's auto-attach brought); else undefined. */
+  serviceWorkerUrl(sessionId: string | undefined): string | undefined {
+    return this.workers.serviceWorkerUrl(sessionId);
   }
 
   /** `prepare` runs on each worker the tab starts from now on, before the worker's first line; returns the undo. */

@@ -2,6 +2,7 @@
 // mock, or sent on with changed headers, through the NavigationGuard's one Fetch domain. A route is the last word on a
 // request: the send gate, the egress hold and the script trail judge it first (navigation-guard.ts `routeWith`), a
 // document is never routed, and a route acts only where the policy lets the agent act.
+import type { Denied } from '../policy/decision.js';
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { FrameRegistry } from './frames.js';
 import type { NetworkLog, Routed } from './network-log.js';
@@ -58,11 +59,19 @@ export class NetworkRoutes {
       action,
       hits: 0,
     };
-    // Chrome's urlPattern has the same glob: only what a route may match is paused, the rest of the page goes free.
-    const unstand = this.frames.navigation.stand([{ urlPattern: url, requestStage: 'Request' }]);
-    this.routes = [{ route, matches: globRegExp(url), unstand }, ...this.routes];
+    this.routes = [this.entry(route), ...this.routes];
     await this.frames.navigation.restand();
     return route;
+  }
+
+  /**
+   * Sets again, under their own ids, routes an earlier run of the host had on the tab (`kept`, newest first, as `list`
+   * gave them), behind any added since; later ids count on from theirs.
+   */
+  async restore(kept: readonly Route[]): Promise<void> {
+    this.routes = [...this.routes, ...kept.map((route) => this.entry({ ...route }))];
+    for (const { id } of kept) this.next = Math.max(this.next, Number(/^r(\d+)$/.exec(id)?.[1] ?? 0));
+    await this.frames.navigation.restand();
   }
 
   list(): Route[] {
@@ -77,6 +86,12 @@ export class NetworkRoutes {
     for (const entry of gone) entry.unstand();
     await this.frames.navigation.restand();
     return gone.length;
+  }
+
+  private entry(route: Route): { route: Route; matches: RegExp; unstand: () => void } {
+    // Chrome's urlPattern has the same glob: only what a route may match is paused, the rest of the page goes free.
+    const unstand = this.frames.navigation.stand([{ urlPattern: route.url, requestStage: 'Request' }]);
+    return { route, matches: globRegExp(route.url), unstand };
   }
 
   private onPaused(event: CdpEvent): boolean {
@@ -95,7 +110,7 @@ export class NetworkRoutes {
   private async answer(route: Route, paused: Paused, sessionId: string | undefined): Promise<void> {
     const send = (command: string, params: Record<string, unknown> = {}) =>
       this.cdp.send(command, { requestId: paused.requestId, ...params }, sessionId).catch(() => undefined);
-    const may = await this.mayRoute(route, paused).catch(() => false);
+    const may = await this.mayRoute(route, paused, sessionId).catch(() => false);
     // Removed while its frame was looked up, or outside what the policy lets the agent act on: as the page made it.
     if (!may || !this.routes.some((entry) => entry.route === route)) return void (await send('Fetch.continueRequest'));
     route.hits++;
@@ -119,12 +134,15 @@ export class NetworkRoutes {
   }
 
   /**
-   * The frame that made the request must let the agent act (its traffic is the agent's to change); a mock or a change
-   * also needs the request's own site to (a route never answers in the name of, nor sends to, a site it may not act
-   * on). A block sends and serves nothing, so it holds wherever the frame allows it.
+   * The frame that made the request (or the service worker, on its own session) must let the agent act (its traffic is
+   * the agent's to change); a mock or a change also needs the request's own site to (a route never answers in the
+   * name of, nor sends to, a site it may not act on). A block sends and serves nothing, so it holds wherever the frame
+   * allows it.
    */
-  private async mayRoute(route: Route, paused: Paused): Promise<boolean> {
+  private async mayRoute(route: Route, paused: Paused, sessionId: string | undefined): Promise<boolean> {
     if (!('block' in route.action) && !this.gate.allows({ url: paused.request.url }, 'act')) return false;
+    const worker = this.frames.serviceWorkerUrl(sessionId);
+    if (worker !== undefined) return this.gate.allows({ url: worker }, 'act');
     const frame = (await this.frames.list()).find((each) => each.frameId === paused.frameId);
     return frame !== undefined && this.frames.allows(frame, 'act');
   }
@@ -143,8 +161,18 @@ export function globRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`, 's');
 }
 
-/** The site a glob names outright (`https://api.example.com/*`), to judge when the route is added; none for `*api*`. */
-export function namedSite(glob: string): string | undefined {
+/**
+ * Why the policy refuses a route at once: a mock or a change whose glob names a site outright
+ * (`https://api.example.com/*`) the agent may not act on. Any other match is judged request by request as it comes.
+ */
+export function refusedRoute(gate: PolicyGate, url: string, action: RouteAction): Denied | undefined {
+  const site = 'block' in action ? undefined : namedSite(url);
+  const decision = site === undefined ? undefined : gate.decide({ url: site }, 'act');
+  return decision && !decision.allowed ? decision : undefined;
+}
+
+/** The site a glob names outright (`https://api.example.com/*`); none for `*api*`. */
+function namedSite(glob: string): string | undefined {
   const named = /^([a-z][a-z0-9+.-]*:\/\/[^/*?\\]+)(?:\/|$)/i.exec(glob);
   return named ? `${named[1]}/` : undefined;
 }

@@ -2,6 +2,7 @@
 // hook a host gives it to store that state; the fallback keeps everything in memory and passes no store.
 import type { SavedCurrents } from './agent-currents.js';
 import type { DialogKind } from './dialogs.js';
+import type { Route } from './network-routes.js';
 
 /** With each agent's current tab (SavedCurrents): losing it would send the agent's next call to the person's active tab. */
 export interface TabSessionState extends SavedCurrents {
@@ -19,12 +20,15 @@ export interface TabSessionState extends SavedCurrents {
 
 /**
  * A tab's routes and performance trace: the host's memory and its debugger attachment hold them, and a restarted
- * host (which detaches what it left attached) has neither.
+ * host (which detaches what it left attached) has neither. It sets the kept routes again (tab-setups.ts) and names
+ * the rest as lost.
  */
 export interface SavedSetup {
-  /** Each route's id and glob, as `network_route list` names it (`r1 * *api/messages*`). */
+  /** Routes it cannot set again, by id and glob as `network_route list` names them (`r1 * *api/messages*`). */
   routes: string[];
   tracing: boolean;
+  /** Routes whole (a mock's body included), newest first, to set again on the tab when the host attaches it anew. */
+  kept?: Route[];
 }
 
 export interface SavedDialog {

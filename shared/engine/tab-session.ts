@@ -83,6 +83,11 @@ export class TabSession {
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
+  /** Attaches the tabs whose routes an earlier run of the host kept, which sets them again there (tab-setups.ts). */
+  restoreSetups(): void {
+    for (const hostId of this.setups.pendingTabs()) void this.page(hostId).catch(() => undefined);
+  }
+
   /** The open tabs, `current` marking the agent's own. */
   async list(agent: AgentContext): Promise<SessionTab[]> {
     this.currents.prune(agent);
@@ -277,7 +282,10 @@ export class TabSession {
     if (!attached) {
       attached = this.attach(hostId);
       this.attached.set(hostId, attached);
-      attached.catch(() => this.attached.delete(hostId));
+      attached.catch(() => {
+        this.attached.delete(hostId);
+        this.setups.notRestored(hostId);
+      });
     }
     return attached.then((entry) => entry.page);
   }
@@ -315,6 +323,9 @@ export class TabSession {
           () => this.detach(hostId),
         );
       }
+      // Once the tab answers, and before the context serves a call when it answers at once (tab-setups.ts).
+      const restored = ready.then(() => this.setups.restore(hostId, page)).catch(() => undefined);
+      if (!held) await restored;
     } catch (error) {
       stop();
       page.dispose();

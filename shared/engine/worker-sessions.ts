@@ -1,5 +1,6 @@
 // The sessions of a tab's dedicated workers: auto-attach pauses each one at its start, and it runs once every preparer
-// (the egress hold putting its rules on it) is done with it.
+// (the egress hold putting its rules on it) is done with it. And the service workers the tab's auto-attach brings,
+// whose own requests meet the tab's routes (network-routes.ts).
 import type { Cdp, CdpEvent } from './cdp.js';
 import { withDeadline } from './deadline.js';
 import { CHILD_LIST_TIMEOUT_MS } from './frame-tree.js';
@@ -9,9 +10,15 @@ export class WorkerSessions {
   private readonly preparers = new Set<(sessionId: string) => Promise<unknown>>();
   /** The sessions of the tab's workers that are running now. */
   private readonly running = new Set<string>();
+  /** The script URL of each service worker session the tab's auto-attach brought. */
+  private readonly serviceWorkers = new Map<string, string>();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly cdp: Cdp) {
+  /** `enableServiceWorker` puts the tab's Fetch (the navigation guard's, with the routes' patterns) on one. */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly enableServiceWorker: (sessionId: string) => Promise<void>,
+  ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
   }
 
@@ -22,6 +29,11 @@ export class WorkerSessions {
   /** The sessions of the tab's running workers (dedicated ones: the page's own session attaches those). */
   sessions(): string[] {
     return [...this.running];
+  }
+
+  /** The script URL of the service worker on `sessionId`; undefined for any other session. */
+  serviceWorkerUrl(sessionId: string | undefined): string | undefined {
+    return sessionId === undefined ? undefined : this.serviceWorkers.get(sessionId);
   }
 
   /** `prepare` runs on each worker the tab starts from now on, before the worker's first line; returns the undo. */
@@ -54,6 +66,13 @@ export class WorkerSessions {
       // answers no command while paused, so preparing it would leave it paused and every later hold waiting on it.
       // It runs at once; a host that can hold it does so from the browser's side (the fallback, cdp-tab-host.ts).
       if (type === 'service_worker' || type === 'shared_worker') {
+        // A service worker Chrome relates to this tab (one of its frames' origins) comes here, in both backends (a
+        // shared worker never does: measured, Chromium 156); Fetch on its own session pauses its requests, also
+        // those it makes for a page's request it answers. Sent first, so it is on before the worker runs on.
+        if (type === 'service_worker') {
+          this.serviceWorkers.set(sessionId, String((event.params['targetInfo'] as { url?: string }).url ?? ''));
+          void this.enableServiceWorker(sessionId).catch(() => undefined);
+        }
         if (event.params['waitingForDebugger'] === true)
           void this.cdp.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
         return;
@@ -63,6 +82,7 @@ export class WorkerSessions {
       if (event.params['waitingForDebugger'] === true) void this.start(sessionId);
     } else if (event.method === 'Target.detachedFromTarget') {
       this.running.delete(String(event.params['sessionId']));
+      this.serviceWorkers.delete(String(event.params['sessionId']));
     }
   }
 }

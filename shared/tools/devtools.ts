@@ -86,7 +86,7 @@ export const network_route = defineTool({
   category: 'devtools',
   cap: 'devtools',
   description:
-    "Routes the tab's requests (any frame or dedicated worker; not page loads, nor a shared or service worker's) whose URL matches a glob (* any): add {url, method?, one of block: true | mock {status?, headers?, body?} | modify {headers: name: value or null to drop}}; list; remove {id} (none: all). Acts only on sites the policy lets you act on; routes end with the tab.",
+    "Routes the tab's requests (any frame, worker or its site's service worker; not page loads, nor a shared worker's) whose URL matches a glob (* any): add {url, method?, one of block: true | mock {status?, headers?, body?} | modify {headers: name: value or null to drop}}; list; remove {id} (none: all). Acts only on sites the policy lets you act on; routes end with the tab.",
   input: z.strictObject({
     action: z.enum(['add', 'list', 'remove']),
     url: z.string().min(1).max(2_000).optional(),

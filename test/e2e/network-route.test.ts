@@ -1,7 +1,7 @@
 // DevTools through a real MCP client over stdio, in both backends (the launched browser, and the person's Chromium
 // through the real extension): a route mocks a cross-origin iframe's request, `network` lists that request as the
 // iframe's and as mocked, `console` shows the line the iframe logged, and removing the route brings the real answer;
-// a dedicated worker's own request is routed and listed as mocked too.
+// a dedicated worker's own request is routed and listed as mocked too, and what the site's service worker fetches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { BACKENDS, startMcpBackend, type McpBackend } from '../support/mcp-backends.js';
@@ -30,6 +30,25 @@ beforeAll(async () => {
   });
   fixtures.serve('/route-e2e-worker.js', {
     body: `fetch('/echo?worker=1').then((response) => response.text()).then((text) => postMessage(text));`,
+    headers: { 'content-type': 'text/javascript' },
+  });
+  // A page whose service worker answers /sw-api by fetching /echo itself; the page logs what it got, once controlled.
+  fixtures.serve('/route-e2e-sw', {
+    body: `<!doctype html><title>SW</title><h1>SW</h1><script>
+      navigator.serviceWorker.register('/route-e2e-sw.js').then(() => navigator.serviceWorker.ready)
+        .then(() => navigator.serviceWorker.controller || new Promise((resolve) =>
+          navigator.serviceWorker.addEventListener('controllerchange', resolve)))
+        .then(() => fetch('/sw-api?e2e=1')).then((response) => response.text())
+        .then((text) => console.log('sw got ' + text));
+    </script>`,
+  });
+  fixtures.serve('/route-e2e-sw.js', {
+    body: `self.addEventListener('install', () => self.skipWaiting());
+      self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));
+      self.addEventListener('fetch', (event) => {
+        const url = new URL(event.request.url);
+        if (url.pathname === '/sw-api') event.respondWith(fetch('/echo' + url.search));
+      });`,
     headers: { 'content-type': 'text/javascript' },
   });
 });
@@ -83,6 +102,18 @@ describe.each(BACKENDS)('network_route, network and console through MCP (%s)', (
     // The console starts afresh with the reloaded page, whose frame is a new document with a new ordinal.
     const lines = await until('console', {}, /#\d+ log f\d+\b.*: child got \{"method":"GET"/);
     expect(lines).not.toContain('the mock');
+  }, 90_000);
+
+  it("routes what the site's service worker fetches for the page", async () => {
+    await mcp.call('tab_new', { url: fixtures.url('route-e2e-sw') });
+    await until('console', {}, /: sw got \{"method":"GET","query":"\?e2e=1"/);
+    await mcp.call('network_route', { action: 'add', url: '*echo?e2e*', mock: { body: 'the sw mock' } });
+    await mcp.call('navigate', { action: 'reload' });
+    await until('console', {}, /: sw got the sw mock$/m);
+    await mcp.call('network_route', { action: 'add', url: '*echo?e2e*', block: true });
+    await mcp.call('navigate', { action: 'reload' });
+    await until('network_route', { action: 'list' }, /\nr2 \* \*echo\?e2e\* → block \(1 hit\)\n/);
+    await mcp.call('tab_close');
   }, 90_000);
 
   it("routes a dedicated worker's own request, and lists it as mocked", async () => {

@@ -3,7 +3,7 @@ import { ToolError } from '../../protocol/errors.js';
 import { policyError } from '../../protocol/policy-error.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { NetworkRouteArgs } from '../../tools/args.js';
-import { namedSite, type Route, type RouteAction } from '../network-routes.js';
+import { refusedRoute, type Route, type RouteAction } from '../network-routes.js';
 import type { PageContext } from '../page-context.js';
 
 /** A mock body shown in a listing: the rest is the agent's own, which it already has. */
@@ -28,10 +28,8 @@ export async function networkRoute(
   const url = args.url;
   if (url === undefined) throw badArgs('add needs url, a glob over the whole URL (e.g. *api/items*).');
   const action = actionOf(args);
-  const site = 'block' in action ? undefined : namedSite(url);
-  // A site the glob names outright is judged now; any other match is judged request by request as it comes.
-  const decision = site === undefined ? undefined : page.gate.decide({ url: site }, 'act');
-  if (decision && !decision.allowed) {
+  const decision = refusedRoute(page.gate, url, action);
+  if (decision) {
     const error = policyError(decision);
     throw error.reworded(`network_route: a route may not answer for or send to ${decision.site}: ${error.message}`);
   }
