@@ -54,6 +54,28 @@ async function sends(marker: string, expression: string) {
   return { reached: await reached(), heldLater: heldLater(await run('1')) };
 }
 
+/**
+ * What a window the script writes sends as it is written (an image, its first inline script): what reached W, and each
+ * request named, once, in the script's own result or the next one's.
+ */
+async function sendsAtOnce(marker: string, expression: string) {
+  const first = await run(expression);
+  await until(marker);
+  const named = [first, await run('1')].flatMap((result) => [
+    ...((result.data?.['held'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W')),
+    ...heldLater(result),
+  ]);
+  return { reached: await reached(), named: [...new Set(named)].sort() };
+}
+
+/** A written window's HTML: an image, and a script that sends at once, then tells its opener `marker`. */
+const atOnce = (name: string) =>
+  JSON.stringify(
+    `<img src="${watched.origin}/${name}-img"><script>fetch('${watched.origin}/${name}-first', { mode: 'no-cors' })
+    .catch(() => undefined).finally(() => opener.postMessage('${name}', '*'))</scr` + `ipt>`,
+  );
+const listen = `addEventListener('message', (event) => (window[event.data] = true));`;
+
 /** What a document of `kind` the script makes sends a second later to W/kind. */
 const made = (kind: LateDocument) => sends(kind, lateDocument(kind, `${watched.origin}/${kind}`, kind));
 
@@ -75,9 +97,38 @@ describe('what a document the script made sends later stays held', () => {
   });
 
   it('a blank window the script writes into', async () => {
-    // Held before this rule too: its fetch pauses in the opener's session, whose trail never hears its initiator (that
-    // goes to the window's session) and holds it after a second as untold, under the kind Fetch pauses it as.
-    expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (XHR)'] });
+    // Its fetch pauses in the opener's session; the window's session tells its initiator, the eval on its async stack.
+    expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (Fetch)'] });
+  });
+
+  it('a blob window that sends as it loads: the image its parser asks for, its first script’s fetch', async () => {
+    const blob = `URL.createObjectURL(new Blob([${atOnce('blobNow')}], { type: 'text/html' }))`;
+    expect(await sendsAtOnce('blobNow', `${listen} window.open(${blob}); 0`)).toEqual({
+      reached: [],
+      named: ['GET W/blobNow-first (Fetch)', 'GET W/blobNow-img (Image)'],
+    });
+  });
+
+  it('a blank window the script writes into that sends as it is written', async () => {
+    const write = `const written = window.open(''); written.document.write(${atOnce('writtenNow')});
+      written.document.close();`;
+    // Written while the eval runs: its hold names the fetch as Fetch pauses it.
+    expect(await sendsAtOnce('writtenNow', `${listen} ${write} 0`)).toEqual({
+      reached: [],
+      named: ['GET W/writtenNow-first (XHR)', 'GET W/writtenNow-img (Image)'],
+    });
+  });
+
+  it('a blank window the page itself writes into, after an eval, sends as it likes', async () => {
+    await run('1');
+    // As a page's click handler would: with a gesture, so no popup blocker stops it.
+    await page.cdp.send('Runtime.evaluate', {
+      userGesture: true,
+      expression: `${listen} const own = window.open(''); own.document.write(${atOnce('pageWritten')});
+        own.document.close(); 0`,
+    });
+    await until('pageWritten');
+    expect((await reached()).sort()).toEqual(['/pageWritten-first', '/pageWritten-img']);
   });
 
   it('a srcdoc frame a timer adds, whose code calls its parent’s fetch', async () => {
