@@ -72,6 +72,10 @@ export function followPopup(
     WRITTEN.test(opener.shows) &&
     openedByScript(opener.tell, { frameId: opener.frameId }) &&
     holdWhole(popup, allowed);
+  // A blank window is written by whoever opened it, whose code its own need not name (an inline handler's stack holds
+  // only the written page): one the opener's script opened is the script's whole. Asked as it opens, with a gesture, as
+  // Chrome's popup blocker lets no window open without one.
+  const scripted = opening && openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: true });
   /** Requests of a written page told held as they were sent: not told again when they pause. */
   const told = new Set<string>();
   const stopListening = popup.on((event) => {
@@ -83,6 +87,9 @@ export function followPopup(
         opener.tell({ method: POPUP_HELD, params: { method: 'WebSocket', url, kind: 'WebSocket' } });
       return;
     }
+    // One the browser's rules stopped never pauses: its end is the last word of it.
+    if (event.method === 'Network.loadingFailed' || event.method === 'Network.loadingFinished')
+      return void told.delete(String(event.params['requestId']));
     if (event.method !== 'Network.requestWillBeSent') return;
     const sent = event.params as unknown as Sent;
     const document = sent.type === 'Document';
@@ -97,8 +104,9 @@ export function followPopup(
     }
     if (!document && opening) {
       // The empty first document the opener wrote into: its requests pause in the opener's session, whose trail judges
-      // them by the initiator told here (the opener's script on the stack, its async parents too, or the page's own).
-      const verdict: WindowVerdict = { requestId: sent.requestId, tainted: fromScript(sent.initiator), kind };
+      // them by what is told here (a window the script opened, or the script on a request's stack or async parents).
+      const tainted = scripted || fromScript(sent.initiator);
+      const verdict: WindowVerdict = { requestId: sent.requestId, tainted, kind };
       opener.tell({ method: POPUP_VERDICT, params: { ...verdict } });
     }
     // Only the first: the window's later navigations are its own documents' doing, not the opener's.
@@ -128,6 +136,8 @@ export function followPopup(
     if (event.sessionId !== undefined || paused.responseStatusCode !== undefined) return false;
     if (paused.responseErrorReason !== undefined || allowed.allows(paused.request.url)) return false;
     const untold = paused.resourceType === 'Document' ? 'navigation' : paused.resourceType;
+    // Failed at once, not on a verdict to come: another guard on the session would let it go meanwhile.
+    if (written) return fail(event, paused, untold);
     const known = verdicts.take(paused.networkId ?? paused.requestId, untold, (verdict) => {
       if (verdict.tainted) fail(event, paused, verdict.kind);
       else guard.judge(event);
