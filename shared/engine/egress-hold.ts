@@ -6,6 +6,7 @@ import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
 import { followed } from './egress-trail.js';
+import { heldWhole } from './popup-trail.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
 import { TabArming } from './tab-arming.js';
@@ -175,10 +176,16 @@ class TabHold {
         // What the script trail follows stays followed: a session keeps telling initiators, a script's worker its rules.
         const trail = followed(this.page, sessionId);
         if (trail === 'whole') return [];
+        // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts).
+        const whole = sessionId === undefined ? heldWhole(cdp) : undefined;
         return [
-          cdp.send('Network.setBlockedURLs', { urlPatterns: [] }, sessionId),
-          cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: [] }, sessionId),
-          ...(trail === 'requests'
+          cdp.send('Network.setBlockedURLs', { urlPatterns: whole?.blockPatterns() ?? [] }, sessionId),
+          cdp.send(
+            'Network.emulateNetworkConditionsByRule',
+            { matchedNetworkConditions: whole?.rules() ?? [] },
+            sessionId,
+          ),
+          ...(trail === 'requests' || whole
             ? []
             : [
                 cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),

@@ -8,7 +8,7 @@ import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
 import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
-import { POPUP_HELD, POPUP_OPENING, type PopupOpening } from './popup-events.js';
+import { POPUP_HELD, POPUP_OPENING, POPUP_VERDICT, type PopupOpening, type WindowVerdict } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 import { ScriptFrames } from './script-frames.js';
 
@@ -181,6 +181,11 @@ export class ScriptTrail {
       }
       case POPUP_HELD:
         return this.noteHeld(event.params as unknown as Send);
+      case POPUP_VERDICT: {
+        // A request of a window the tab wrote into, which pauses here while the window's session tells its initiator.
+        const { requestId, tainted, kind } = event.params as unknown as WindowVerdict;
+        return this.verdicts.told(`${event.sessionId}:${requestId}`, { tainted, kind });
+      }
       case POPUP_OPENING: {
         const opening = event.params as unknown as PopupOpening;
         if (this.documents.startedByScript(opening.frameId, opening.hasUserGesture, this.acting)) opening.scripted();

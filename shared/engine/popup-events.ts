@@ -15,6 +15,20 @@ export const POPUP_HELD = 'ChromeMcp.popupRequestHeld';
  */
 export const POPUP_OPENING = 'ChromeMcp.popupOpening';
 
+/**
+ * What a host tells a tab's stream of a request a window the tab opened makes while it still shows its first, empty
+ * document (one the opener wrote into): Chrome pauses it in the opener's session while telling its initiator only in the
+ * window's (measured on Chromium 156), so the window's trail tells the opener's its verdict. `params` is a WindowVerdict;
+ * the event's sessionId is the opener session's the request pauses in.
+ */
+export const POPUP_VERDICT = 'ChromeMcp.popupRequestVerdict';
+
+export interface WindowVerdict {
+  requestId: string;
+  tainted: boolean;
+  kind: string;
+}
+
 export interface PopupOpening {
   /** The opener's frame that opened the window; undefined when the host cannot tell (then any frame of the tab). */
   frameId?: string;

@@ -3,7 +3,7 @@
 // leaves, and the opener's trail told.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { AllowedOrigins } from './egress-origins.js';
-import { openedByScript, POPUP_HELD } from './popup-events.js';
+import { openedByScript, POPUP_HELD, POPUP_VERDICT, type WindowVerdict } from './popup-events.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
@@ -21,6 +21,7 @@ interface Sent {
 interface Paused {
   requestId: string;
   networkId?: string;
+  resourceType: string;
   request: { url: string; method: string };
   responseStatusCode?: number;
   responseErrorReason?: string;
@@ -39,13 +40,29 @@ export interface Opener {
   tell(event: CdpEvent): void;
 }
 
+/** Windows held whole (see `holdWhole`), by their session's Cdp, with what they may reach. */
+const wholeWindows = new WeakMap<Cdp, AllowedOrigins>();
+
+/** What the window on `cdp` may reach, when a page its opener's script wrote holds it whole; its own session only. */
+export function heldWhole(cdp: Cdp): AllowedOrigins | undefined {
+  return wholeWindows.get(cdp);
+}
+
 /**
  * Call before the popup runs. The popup's own session tells each request's initiator; V8 records the opener's stack
  * there (measured on Chromium 156: a `window.open` in a `setTimeout` of an eval names the eval's sourceURL, with the
  * timer as its async parent). A form submitted into the window names no stack at all (measured: initiator
  * {type: 'other'}): the window's first document request is the opener's, so the opener's trail says whose it was.
+ * `judged`: told once the window's first document request is, whether that page is held whole from now on (a host that
+ * pauses every request of the window until then lets the page's own go unpaused after).
  */
-export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, held: () => void): () => void {
+export function followPopup(
+  popup: Cdp,
+  guard: NavigationGuard,
+  opener: Opener,
+  held: () => void,
+  judged?: (whole: boolean) => void,
+): () => void {
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
   let opening = opener.loaded !== true;
@@ -55,16 +72,42 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
     WRITTEN.test(opener.shows) &&
     openedByScript(opener.tell, { frameId: opener.frameId }) &&
     holdWhole(popup, allowed);
+  // A blank window is written by whoever opened it, whose code its own need not name (an inline handler's stack holds
+  // only the written page): one the opener's script opened is the script's whole. Asked as it opens, with a gesture, as
+  // Chrome's popup blocker lets no window open without one.
+  const scripted = opening && openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: true });
+  /** Requests of a written page told held as they were sent: not told again when they pause. */
+  const told = new Set<string>();
   const stopListening = popup.on((event) => {
-    if (event.method !== 'Network.requestWillBeSent' || event.sessionId !== undefined) return;
+    if (event.sessionId !== undefined) return;
+    if (event.method === 'Network.webSocketCreated' && written) {
+      // Fetch pauses no handshake: the browser's offline rule stops it, and this is where it is told.
+      const url = String(event.params['url']);
+      if (!allowed.allows(url))
+        opener.tell({ method: POPUP_HELD, params: { method: 'WebSocket', url, kind: 'WebSocket' } });
+      return;
+    }
+    // One the browser's rules stopped never pauses: its end is the last word of it.
+    if (event.method === 'Network.loadingFailed' || event.method === 'Network.loadingFinished')
+      return void told.delete(String(event.params['requestId']));
+    if (event.method !== 'Network.requestWillBeSent') return;
     const sent = event.params as unknown as Sent;
     const document = sent.type === 'Document';
     const kind = document ? 'navigation' : (sent.type ?? 'Other');
     if (written) {
-      // The browser's rules stop it; a document request is failed when it pauses, and told there.
-      if (!document && !allowed.allows(sent.request.url))
+      // The browser's rules stop it, or it pauses and is failed; a document request is told when it pauses.
+      if (!document && !allowed.allows(sent.request.url)) {
+        told.add(sent.requestId);
         opener.tell({ method: POPUP_HELD, params: { method: sent.request.method, url: sent.request.url, kind } });
+      }
       return verdicts.told(sent.requestId, { tainted: true, kind });
+    }
+    if (!document && opening) {
+      // The empty first document the opener wrote into: its requests pause in the opener's session, whose trail judges
+      // them by what is told here (a window the script opened, or the script on a request's stack or async parents).
+      const tainted = scripted || fromScript(sent.initiator);
+      const verdict: WindowVerdict = { requestId: sent.requestId, tainted, kind };
+      opener.tell({ method: POPUP_VERDICT, params: { ...verdict } });
     }
     // Only the first: the window's later navigations are its own documents' doing, not the opener's.
     const opened =
@@ -74,22 +117,28 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
       openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: sent.hasUserGesture === true });
     const tainted = opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true;
     if (document && opening && tainted && WRITTEN.test(sent.request.url)) written = holdWhole(popup, allowed);
+    if (document && opening) judged?.(written);
     if (document) opening = false;
     verdicts.told(sent.requestId, { tainted, kind });
   });
   const fail = (event: CdpEvent, paused: Paused, kind: string): true => {
-    void popup
-      .send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
-      .catch(() => undefined);
-    opener.tell({ method: POPUP_HELD, params: { method: paused.request.method, url: paused.request.url, kind } });
-    held();
+    // Aborted leaves the window on the page it had; a subresource fails as a network error would.
+    const errorReason = kind === 'navigation' ? 'Aborted' : 'BlockedByClient';
+    void popup.send('Fetch.failRequest', { requestId: paused.requestId, errorReason }).catch(() => undefined);
+    if (!told.delete(paused.networkId ?? paused.requestId))
+      opener.tell({ method: POPUP_HELD, params: { method: paused.request.method, url: paused.request.url, kind } });
+    // A window whose navigation was held may be left with nothing to show; one whose page lost a request still shows it.
+    if (kind === 'navigation') held();
     return true;
   };
   const stopIntercepting = guard.interceptFirst((event) => {
     const paused = event.params as unknown as Paused;
     if (event.sessionId !== undefined || paused.responseStatusCode !== undefined) return false;
     if (paused.responseErrorReason !== undefined || allowed.allows(paused.request.url)) return false;
-    const known = verdicts.take(paused.networkId ?? paused.requestId, 'navigation', (verdict) => {
+    const untold = paused.resourceType === 'Document' ? 'navigation' : paused.resourceType;
+    // Failed at once, not on a verdict to come: another guard on the session would let it go meanwhile.
+    if (written) return fail(event, paused, untold);
+    const known = verdicts.take(paused.networkId ?? paused.requestId, untold, (verdict) => {
       if (verdict.tainted) fail(event, paused, verdict.kind);
       else guard.judge(event);
     });
@@ -104,10 +153,12 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
 /**
  * A window whose first document the opener's script wrote (a blob of its making) runs code no stack names as the
  * script's, for as long as it lives: like a blob worker, it reaches the opener's origins only, by the browser's rules,
- * which pause nothing. They come a moment after its first request is told, so a send its document makes as it loads
- * may beat them; one it makes later (a timer, a message) does not.
+ * which an eval's hold in the window puts back as they were when it lifts (egress-hold.ts). They come a moment after
+ * its first request is told: what its document sends as it loads meets them only where the host pauses every request
+ * of the window until its first document is judged (the fallback does), and is failed there.
  */
 function holdWhole(popup: Cdp, allowed: AllowedOrigins): true {
+  wholeWindows.set(popup, allowed);
   void popup.send('Network.setBlockedURLs', { urlPatterns: allowed.blockPatterns() }).catch(() => undefined);
   void popup
     .send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: allowed.rules() })

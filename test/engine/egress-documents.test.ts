@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
+import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
@@ -54,6 +55,37 @@ async function sends(marker: string, expression: string) {
   return { reached: await reached(), heldLater: heldLater(await run('1')) };
 }
 
+/**
+ * What a window the script writes sends as it is written (an image, its first inline script) and as it loads (an
+ * inline handler, whose stack names only the written page): what reached W, and each request named, once, in the
+ * script's own result or the next one's. Its kind is left out: the eval's hold names one it holds as Fetch pauses it.
+ */
+async function sendsAtOnce(marker: string, expression: string) {
+  const first = await run(expression);
+  await until(marker);
+  const named = [first, await run('1')].flatMap((result) => [
+    ...((result.data?.['held'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W')),
+    ...heldLater(result),
+  ]);
+  return { reached: await reached(), named: [...new Set(named.map((entry) => entry.replace(/ \(.*\)$/, '')))].sort() };
+}
+
+/** A written window's HTML: an image, a failing one's handler and a script that send, then its opener told `marker`. */
+const atOnce = (name: string) =>
+  JSON.stringify(
+    `<img src="${watched.origin}/${name}-img"><img src="/missing-${name}"
+      onerror="window.handled = fetch('${watched.origin}/${name}-handler', { mode: 'no-cors' }).catch(() => undefined)">
+    <script>const first = fetch('${watched.origin}/${name}-first', { mode: 'no-cors' }).catch(() => undefined);
+    addEventListener('load', () => Promise.all([first, window.handled]).finally(() => opener.postMessage('${name}', '*')));
+    </scr` + `ipt>`,
+  );
+const listen = `addEventListener('message', (event) => (window[event.data] = true));`;
+const sentAtOnce = (name: string, prefix: string) => [
+  `${prefix}${name}-first`,
+  `${prefix}${name}-handler`,
+  `${prefix}${name}-img`,
+];
+
 /** What a document of `kind` the script makes sends a second later to W/kind. */
 const made = (kind: LateDocument) => sends(kind, lateDocument(kind, `${watched.origin}/${kind}`, kind));
 
@@ -75,9 +107,38 @@ describe('what a document the script made sends later stays held', () => {
   });
 
   it('a blank window the script writes into', async () => {
-    // Held before this rule too: its fetch pauses in the opener's session, whose trail never hears its initiator (that
-    // goes to the window's session) and holds it after a second as untold, under the kind Fetch pauses it as.
-    expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (XHR)'] });
+    // Its fetch pauses in the opener's session; the window's session tells its initiator, the eval on its async stack.
+    expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (Fetch)'] });
+  });
+
+  it('a blob window that sends as it loads: the image its parser asks for, its first script’s fetch', async () => {
+    const blob = `URL.createObjectURL(new Blob([${atOnce('blobNow')}], { type: 'text/html' }))`;
+    expect(await sendsAtOnce('blobNow', `${listen} window.open(${blob}); 0`)).toEqual({
+      reached: [],
+      named: sentAtOnce('blobNow', 'GET W/'),
+    });
+  });
+
+  it('a blank window the script writes into that sends as it is written', async () => {
+    const write = `const written = window.open(''); written.document.write(${atOnce('writtenNow')});
+      written.document.close();`;
+    expect(await sendsAtOnce('writtenNow', `${listen} ${write} 0`)).toEqual({
+      reached: [],
+      named: sentAtOnce('writtenNow', 'GET W/'),
+    });
+  });
+
+  it('a blank window the page itself writes into, after an eval, sends as it likes', async () => {
+    await run('1');
+    // As a person's later click would open it: with a gesture (no popup blocker stops it), after the eval's own.
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    await page.cdp.send('Runtime.evaluate', {
+      userGesture: true,
+      expression: `${listen} const own = window.open(''); own.document.write(${atOnce('pageWritten')});
+        own.document.close(); 0`,
+    });
+    await until('pageWritten');
+    expect((await reached()).sort()).toEqual(sentAtOnce('pageWritten', '/'));
   });
 
   it('a srcdoc frame a timer adds, whose code calls its parent’s fetch', async () => {

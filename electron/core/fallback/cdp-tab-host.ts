@@ -1,7 +1,7 @@
 // TabHost over a browser-level CDP socket: page targets are tabs, each attached once with flattened child sessions;
 // a popup of an attached tab is guarded before it may send its first request; the browser itself saves no download.
 import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
-import { NavigationGuard } from '../../../shared/engine/navigation-guard.js';
+import { NavigationGuard, type RequestPattern } from '../../../shared/engine/navigation-guard.js';
 import type { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import { siteOf } from '../../../shared/policy/site.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
@@ -10,6 +10,9 @@ import type { CdpConnection } from './cdp-connection.js';
 import { followPopup } from '../../../shared/engine/popup-trail.js';
 import { originOf, WorkerTargets } from './worker-targets.js';
 import { isTaggedScript, SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
+
+// What a new window pauses until its first document is judged (see `guardPopup`).
+const EVERY_REQUEST: readonly RequestPattern[] = [{ urlPattern: '*', requestStage: 'Request' }];
 
 interface TargetInfo {
   targetId: string;
@@ -33,6 +36,10 @@ class AttachedTab implements Cdp {
 
   /** Target id per child session, to say whose frame ran a script. */
   private readonly childTarget = new Map<string, string>();
+  /** Patterns the tab's own session pauses beyond what any Fetch.enable through it asks (see `pin`). */
+  private pins: readonly RequestPattern[] = [];
+  /** The patterns the tab's own session was last asked to pause, by whichever guard asked. */
+  private fetchAsked: Record<string, unknown> | undefined;
 
   /**
    * `beforeScript`: an agent's script is about to be sent to the target with this id (the tab's or a child's): holds
@@ -57,7 +64,30 @@ class AttachedTab implements Cdp {
     if (isTaggedScript(method, params ?? {}))
       this.scriptHeld = this.beforeScript(this.targetOf(sessionId)).catch(() => undefined);
     await this.scriptHeld;
+    if (method.startsWith('Fetch.') && (sessionId ?? this.sessionId) === this.sessionId)
+      params = this.pinned(method, params);
     return this.connection.send<R>(method, params, sessionId ?? this.sessionId);
+  }
+
+  /**
+   * Every request of the tab's own session pauses too (`patterns`), whatever a guard's Fetch.enable asks, until the
+   * returned function is called: then the session pauses what its guards last asked, no more.
+   */
+  pin(patterns: readonly RequestPattern[]): () => void {
+    this.pins = patterns;
+    return () => {
+      this.pins = [];
+      if (this.fetchAsked) void this.send('Fetch.enable', this.fetchAsked).catch(() => undefined);
+    };
+  }
+
+  private pinned(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    if (method === 'Fetch.disable') this.fetchAsked = undefined;
+    if (method !== 'Fetch.enable') return params;
+    this.fetchAsked = params ?? {};
+    if (this.pins.length === 0) return params;
+    const asked = (params?.['patterns'] as RequestPattern[] | undefined) ?? [];
+    return { ...params, patterns: [...asked, ...this.pins] };
   }
 
   on(listener: (event: CdpEvent) => void): () => void {
@@ -291,7 +321,18 @@ export class CdpTabHost implements TabHost {
       // A target's main frame has the target's id.
       const frameId = openerFrameId ?? openerTarget;
       const opener = { origins, frameId, tell: (event: CdpEvent) => this.live.get(popup.openerId)?.tell(event) };
-      followPopup(tab, guard, opener, () => void this.closeIfBlank(popup.id));
+      // Every request of the window pauses until its first document is judged: a page the opener's script wrote (a
+      // blob) is then held whole, and what it sends as it loads, before the browser's rules stand, is failed on its way.
+      const unpin = tab.pin(EVERY_REQUEST);
+      followPopup(
+        tab,
+        guard,
+        opener,
+        () => void this.closeIfBlank(popup.id),
+        (whole) => {
+          if (!whole) unpin();
+        },
+      );
       await guard.enable(undefined);
     } catch {
       // Never let an unguarded popup of a driven tab run.
