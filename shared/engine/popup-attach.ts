@@ -49,12 +49,20 @@ async function followLate(
   tell: (event: CdpEvent) => void,
   host: TabHost,
 ): Promise<void> {
-  const frames = (await opener?.frames.list().catch(() => undefined)) ?? [];
-  const origins = frames.filter((frame) => opener?.frames.allows(frame, 'read')).map(frameOrigin);
+  const { kept, keep } = popup;
+  // Followed again (a re-attach): by the origins judged at first, as the opener's frames may show others since.
+  const origins = kept?.origins ?? (await openerOrigins(opener));
   const loaded = popup.url !== undefined && siteOf(popup.url).kind !== 'inherits';
   // Followed in the same turn as Network answers: every request told from then on is heard.
   await page.cdp.send('Network.enable', networkEnableParams(page.network));
-  const opened = { origins, loaded, tell, ...(popup.url === undefined ? {} : { shows: popup.url }) };
+  const opened = {
+    origins,
+    loaded,
+    tell,
+    ...(popup.url === undefined ? {} : { shows: popup.url }),
+    ...(kept ? { kept } : {}),
+    ...(keep ? { keep } : {}),
+  };
   const stop = followPopup(page.cdp, page.frames.navigation, opened, () => {
     void closeIfBlank(host, popup.id).catch(() => undefined);
   });
@@ -63,6 +71,12 @@ async function followLate(
     stop();
     stopWatching();
   });
+}
+
+/** The origins of the opener's frames the person lets the agent read: what its script may reach. */
+async function openerOrigins(opener: PageContext | undefined): Promise<(string | undefined)[]> {
+  const frames = (await opener?.frames.list().catch(() => undefined)) ?? [];
+  return frames.filter((frame) => opener?.frames.allows(frame, 'read')).map(frameOrigin);
 }
 
 /** A popup whose navigation was held before it showed anything would stay an empty window: it is closed. */

@@ -3,7 +3,7 @@
 // leaves, and the opener's trail told.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { AllowedOrigins } from './egress-origins.js';
-import { openedByScript, POPUP_HELD } from './popup-events.js';
+import { openedByScript, POPUP_HELD, type PopupJudgement } from './popup-events.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
@@ -37,6 +37,10 @@ export interface Opener {
   shows?: string;
   /** Tells the opener's stream (its trail) what was held, and asks it whose a window with no stack was. */
   tell(event: CdpEvent): void;
+  /** What an earlier follow judged (the host kept it across a re-attach): its trail, new since, is not asked. */
+  kept?: PopupJudgement;
+  /** Hears what the window is judged by, now and on each change, for the host to keep. */
+  keep?: (judgement: PopupJudgement) => void;
 }
 
 /**
@@ -48,13 +52,22 @@ export interface Opener {
 export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, held: () => void): () => void {
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
+  const origins = opener.origins.filter((origin): origin is string => origin !== undefined);
   let opening = opener.loaded !== true;
+  let scripted = opener.kept?.scripted === true;
+  /** Whether the opener's script opened the window, as its trail tells (or, followed again, as was judged before). */
+  const byScript = (hasUserGesture?: boolean): boolean =>
+    (scripted && hasUserGesture !== true) ||
+    openedByScript(opener.tell, {
+      frameId: opener.frameId,
+      ...(hasUserGesture === undefined ? {} : { hasUserGesture }),
+    });
   // Seen open by a host that attaches late (a blob window the script opened): what it sends from now on is held.
   let written =
-    opener.shows !== undefined &&
-    WRITTEN.test(opener.shows) &&
-    openedByScript(opener.tell, { frameId: opener.frameId }) &&
+    (opener.kept?.whole === true || (opener.shows !== undefined && WRITTEN.test(opener.shows) && byScript())) &&
     holdWhole(popup, allowed);
+  const judged = () => opener.keep?.({ origins, scripted, whole: written });
+  judged();
   const stopListening = popup.on((event) => {
     if (event.method !== 'Network.requestWillBeSent' || event.sessionId !== undefined) return;
     const sent = event.params as unknown as Sent;
@@ -67,14 +80,15 @@ export function followPopup(popup: Cdp, guard: NavigationGuard, opener: Opener, 
       return verdicts.told(sent.requestId, { tainted: true, kind });
     }
     // Only the first: the window's later navigations are its own documents' doing, not the opener's.
-    const opened =
-      document &&
-      opening &&
-      sent.initiator?.stack === undefined &&
-      openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: sent.hasUserGesture === true });
+    const opened = document && opening && sent.initiator?.stack === undefined && byScript(sent.hasUserGesture === true);
     const tainted = opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true;
     if (document && opening && tainted && WRITTEN.test(sent.request.url)) written = holdWhole(popup, allowed);
     if (document) opening = false;
+    // The script drove the window: kept so, should it be followed again after a re-attach.
+    if (document && tainted) {
+      scripted = true;
+      judged();
+    }
     verdicts.told(sent.requestId, { tainted, kind });
   });
   const fail = (event: CdpEvent, paused: Paused, kind: string): true => {
