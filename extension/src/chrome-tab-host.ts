@@ -178,7 +178,7 @@ export class ChromeTabHost implements TabHost {
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
     const tab = this.live.get(source.tabId);
     if (tab) return tab.dispatch(method, params ?? {}, source.sessionId);
-    if (method === 'Fetch.requestPaused' && params) this.failOrphan(source, params);
+    if (method === 'Fetch.requestPaused' && params) this.failOrphan(source.tabId, source, params);
   }
 
   /**
@@ -187,13 +187,13 @@ export class ChromeTabHost implements TabHost {
    * (measured on Chromium 156: a kept window's navigation a stopped worker's attachment paused reached its site once the
    * next worker detached, its block rules standing). Failed instead; a kept window's is named to its opener.
    */
-  private failOrphan(source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
+  private failOrphan(tabId: number, source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
     const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
     void chrome.debugger
       .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
       .catch(() => undefined);
     const kind = paused.resourceType === 'Document' ? 'navigation' : (paused.resourceType ?? 'Other');
-    this.popups.failed(source.tabId!, { method: paused.request.method, url: paused.request.url, kind });
+    this.popups.failed(tabId, { method: paused.request.method, url: paused.request.url, kind });
   }
 
   /**

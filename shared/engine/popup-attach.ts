@@ -13,7 +13,8 @@ import type { Popup, TabHost } from './tab-host.js';
 /**
  * The popup gets the engine's page context (`page` makes or finds it), whose guard judges its every frame's requests like
  * any navigation of ours. It is attached, never read: the model reaches it through `tabs` like any tab. One known to be
- * heading for a site the person did not allow is closed instead. `opener`: the opener's context, when attached.
+ * heading for a site the person did not allow is closed instead; one followed again after a re-attach (`kept`) that
+ * shows such a site by now is left alone, as the host holds it meanwhile. `opener`: the opener's context, when attached.
  */
 export async function attachPopup(
   popup: Popup,
@@ -22,11 +23,13 @@ export async function attachPopup(
   page: (hostId: string) => Promise<PageContext>,
   opener: PageContext | undefined,
 ): Promise<void> {
-  if (popup.url && !gate.allows({ url: popup.url }, 'read')) return host.close(popup.id);
+  // Long open, it may show a page of the person's own by now: not the engine's to close.
+  const refused = () => (popup.kept ? Promise.resolve() : host.close(popup.id));
+  if (popup.url && !gate.allows({ url: popup.url }, 'read')) return refused();
   const attached = await page(popup.id).catch(async (error: unknown) => {
     // Refused at attach: by now it shows such a site.
     if (error instanceof ToolError && (error.code === 'POLICY_DENIED' || error.code === 'DOMAIN_CONFIRMATION_REQUIRED'))
-      await host.close(popup.id);
+      await refused();
     throw error;
   });
   const { tellOpener } = popup;
