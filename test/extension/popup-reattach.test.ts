@@ -1,7 +1,7 @@
 // A window an eval's script opened stays held after the extension lets go of its tabs, through the real extension: the
 // worker restarts, or the agent's session ends and a new one starts, and the script's late `w.location = R` (a site the
-// agent may read, but the script may not send to) or its late form into the window it named gets nothing to R, and the
-// next result names it as before the re-attach. With no engine to follow it again (no core links), the window's sends
+// agent may read, but the script may not send to), its late form into the window it named, or a send of a blob window it
+// wrote gets nothing to R, and the next result names it as before the re-attach. With no engine to follow it again (no core links), the window's sends
 // to other origins stay held, while a window the person opens from the same page loads.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POPUP_RECORD_KEY } from '../../extension/src/popup-record.js';
@@ -158,6 +158,24 @@ describe('a window an eval’s script opened, after the extension re-attaches', 
     await page.evaluate('window.goForm = true');
     await page.until('goFormDone');
     expect(await nextHeld()).toEqual(['POST R/form-after-restart (navigation)']);
+    expect(await reachedBesidesOwn(page, readable)).toEqual([]);
+  }, 90_000);
+
+  it('a blob window the script wrote, after the worker restarts: what it sends to R is held and named', async () => {
+    // The window's own code, which no stack names as the script's: it sends once the page says so.
+    const html = `<script>const timer = setInterval(() => { if (!opener.goBlob) return; clearInterval(timer);
+      fetch('${readable.origin}/blob-after-restart', { mode: 'no-cors' }).catch(() => undefined);
+      opener.goBlobDone = true; }, 100)</script>`;
+    const before = new Set(await tabIds());
+    await run(`window.open(URL.createObjectURL(new Blob([${JSON.stringify(html)}], { type: 'text/html' }))); 0`);
+    const opened = await until(tabIds, (ids) => ids.some((id) => !before.has(id)));
+    const popup = opened.find((id) => !before.has(id))!;
+    await until(kept, (ids) => ids.includes(popup));
+    await restartWorker();
+    await followedAgain(popup);
+    await page.evaluate('window.goBlob = true');
+    await page.until('goBlobDone');
+    expect(await nextHeld()).toEqual(['GET R/blob-after-restart (Fetch)']);
     expect(await reachedBesidesOwn(page, readable)).toEqual([]);
   }, 90_000);
 
