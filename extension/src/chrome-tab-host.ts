@@ -1,15 +1,21 @@
 // The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
 // kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
-// a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), and
-// on the workers those scripts reach, for as long as their tab lives.
+// a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), on
+// the workers those scripts reach, for as long as their tab lives, and on the windows they opened, followed again after
+// a re-attach.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
+import type { PopupJudgement } from '../../shared/engine/popup-events.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
+import { isPopupHoldRule } from './hold-rules.js';
 import { NewWindowHolds } from './new-window-hold.js';
+import { OpenerTells } from './opener-tells.js';
+import { PopupHolds } from './popup-holds.js';
+import type { KeptPopup } from './popup-record.js';
 import { ScriptWindows } from './script-windows.js';
 import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
@@ -26,8 +32,6 @@ export class ChromeTabHost implements TabHost {
   private readonly live = new Map<number, DebuggerTab>();
   /** Detach in progress per tab; an attach waits for it, so the two never interleave. */
   private readonly detaching = new Map<number, Promise<void>>();
-  /** Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew. */
-  private readonly swept = sweepStaleAttachments();
   private readonly popupListeners = new Set<(popup: Popup) => Promise<void>>();
   private readonly rules = new SessionRules();
   /** Attached tabs are excluded from it: the debugger already judges their every request. */
@@ -35,9 +39,20 @@ export class ChromeTabHost implements TabHost {
   private readonly workers = new ScriptedWorkers(this.rules.set(isWorkerRule));
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
   private readonly childUrls = new Map<string, string>();
+  private readonly tells = new OpenerTells((tabId) => this.live.get(tabId));
   private readonly scriptWindows = new ScriptWindows(this.newWindows, (openerId, method, params) =>
-    this.live.get(openerId)?.dispatch(method, params, undefined),
+    this.tells.tell(openerId, { method, params }),
   );
+  private readonly popups = new PopupHolds(
+    this.rules.set(isPopupHoldRule),
+    (openerId, method, params) => this.tells.tell(openerId, { method, params }),
+    (tabId) => this.newWindows.openedUnderScript(tabId),
+  );
+  /**
+   * Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew, once the
+   * windows the old one followed are held by rules instead.
+   */
+  private readonly swept = this.popups.ready.then(sweepStaleAttachments);
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -86,8 +101,15 @@ export class ChromeTabHost implements TabHost {
     return this.attached(tabId);
   }
 
+  /** A new listener (a new session's engine) is handed the windows kept from before that none follows now. */
   onPopup(listener: (popup: Popup) => Promise<void>): () => void {
     this.popupListeners.add(listener);
+    // After the last session's detaches: what it still followed is handed over once let go of.
+    void Promise.all(this.detaching.values())
+      .then(() => this.popups.unfollowedIds())
+      .then((tabIds) => {
+        for (const tabId of tabIds) this.followAgain(tabId, [listener]);
+      });
     return () => this.popupListeners.delete(listener);
   }
 
@@ -115,14 +137,34 @@ export class ChromeTabHost implements TabHost {
   popupOpened(details: { sourceTabId: number; tabId: number; url: string; timeStamp: number }): void {
     if (!this.live.has(details.sourceTabId)) return;
     this.scriptWindows.opened(details);
-    const popup: Popup = {
-      id: String(details.tabId),
-      openerId: String(details.sourceTabId),
-      ...(details.url ? { url: details.url } : {}),
-      // The script hold stands only for the eval's activation; its script may drive the window later (popup-attach.ts).
-      tellOpener: (event) => this.live.get(details.sourceTabId)?.dispatch(event.method, event.params, undefined),
-    };
+    // The script hold stands only for the eval's activation; its script may drive the window later (popup-attach.ts).
+    const popup = this.popupOf(details.tabId, details.sourceTabId, details.url);
     for (const listener of this.popupListeners) void listener(popup).catch(() => undefined);
+  }
+
+  /** A window kept from before a re-attach, handed to the engine to follow again as it was judged (popup-holds.ts). */
+  private followAgain(tabId: number, listeners: Iterable<(popup: Popup) => Promise<void>>): void {
+    const kept = this.popups.offer(tabId);
+    if (!kept) return;
+    void chrome.tabs.get(tabId).then(
+      (tab) => {
+        const popup = { ...this.popupOf(tabId, kept.openerId, tab.url || tab.pendingUrl || ''), kept: judged(kept) };
+        for (const listener of listeners) void listener(popup).catch(() => undefined);
+      },
+      () => this.popups.closed(tabId),
+    );
+  }
+
+  /** A window of `openerId` for the engine to follow: what it tells goes to the opener's trail, what it judges is kept. */
+  private popupOf(tabId: number, openerId: number, url: string): Popup {
+    return {
+      id: String(tabId),
+      openerId: String(openerId),
+      ...(url ? { url } : {}),
+      tellOpener: (event) => this.tells.tell(openerId, event),
+      // A word that comes once the attachment ended keeps the judgement, not the follow.
+      keep: (judgement) => this.popups.keep(tabId, openerId, judgement, this.live.has(tabId)),
+    };
   }
 
   /** chrome.debugger.onEvent, registered at the worker's top level. */
@@ -134,7 +176,24 @@ export class ChromeTabHost implements TabHost {
     if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
       this.scriptRan(source.tabId);
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
-    this.live.get(source.tabId)?.dispatch(method, params ?? {}, source.sessionId);
+    const tab = this.live.get(source.tabId);
+    if (tab) return tab.dispatch(method, params ?? {}, source.sessionId);
+    if (method === 'Fetch.requestPaused' && params) this.failOrphan(source.tabId, source, params);
+  }
+
+  /**
+   * A request paused by an attachment no engine of this worker holds (a stopped worker's, before the sweep lets go of
+   * it; or one being let go of): none will answer it, and the detach would send it, past every rule set since
+   * (measured on Chromium 156: a kept window's navigation a stopped worker's attachment paused reached its site once the
+   * next worker detached, its block rules standing). Failed instead; a kept window's is named to its opener.
+   */
+  private failOrphan(tabId: number, source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
+    const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
+    void chrome.debugger
+      .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
+      .catch(() => undefined);
+    const kind = paused.resourceType === 'Document' ? 'navigation' : (paused.resourceType ?? 'Other');
+    this.popups.failed(tabId, { method: paused.request.method, url: paused.request.url, kind });
   }
 
   /**
@@ -168,11 +227,14 @@ export class ChromeTabHost implements TabHost {
     this.live.get(tabId)?.detached(reason);
     this.live.delete(tabId);
     this.scriptWindows.ended(tabId);
+    this.popups.unfollowed(tabId);
     this.newWindows.changed();
   }
 
   /** tabs.onRemoved: the tab is gone, and with its pages what the scripts left there (its workers' hold has a grace). */
   removed(tabId: number): void {
+    this.popups.closed(tabId);
+    this.tells.forget(tabId);
     this.ended(tabId, TARGET_CLOSED);
     this.workers.closed(tabId);
   }
@@ -186,6 +248,7 @@ export class ChromeTabHost implements TabHost {
   async detachAll(): Promise<void> {
     const attempts = [...this.attaching];
     this.attaching.clear();
+    this.popups.letGo();
     await Promise.all(
       attempts.map(([tabId, attempt]) => {
         // An attach still in flight is let go of too once it lands; a new attach of the tab waits for all of it.
@@ -193,6 +256,7 @@ export class ChromeTabHost implements TabHost {
           .then((tab) => {
             tab.detached('session ended');
             if (this.live.get(tabId) === tab) this.live.delete(tabId);
+            this.popups.unfollowed(tabId);
             return chrome.debugger.detach({ tabId });
           })
           .catch(() => undefined)
@@ -229,9 +293,12 @@ export class ChromeTabHost implements TabHost {
     const tab = new DebuggerTab(tabId, async (sessionId) => {
       this.scriptWindows.listen();
       await Promise.allSettled([this.newWindows.scriptRan(tabId), this.holdWorkers(tabId, sessionId)]);
+      this.tells.scriptSent(tab);
     });
     this.live.set(tabId, tab);
     this.newWindows.changed();
+    // A window kept from before, attached again for any reason (an agent's call on it): followed again as well.
+    this.followAgain(tabId, this.popupListeners);
     return tab;
   }
 }
@@ -290,4 +357,9 @@ function tabIdOf(id: string): number {
   const tabId = Number(id);
   if (!Number.isSafeInteger(tabId)) throw new ToolError('TAB_NOT_FOUND', `No tab ${id}.`);
   return tabId;
+}
+
+/** What a kept window was judged by, as the engine takes it back. */
+function judged({ origins, scripted, whole }: KeptPopup): PopupJudgement {
+  return { origins, scripted, whole };
 }

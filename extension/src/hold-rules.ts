@@ -46,6 +46,8 @@ const BASE_PRIORITY = 1;
 const BLIND_PRIORITY = 2 ** 21;
 // Above every policy rule, below the blind list: a window an agent's script opens reaches its tab's own origins only.
 const SCRIPT_PRIORITY = 2 ** 20;
+// Above the script hold's: for the windows they name, these alone decide (popupHoldRules).
+const POPUP_PRIORITY = SCRIPT_PRIORITY + 2;
 // chrome.tabs.TAB_ID_NONE, spelled out so the module runs outside Chrome.
 const NO_TAB = -1;
 const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * specificity(pattern) + (blocked ? 1 : 0);
@@ -136,6 +138,33 @@ export function scriptHoldRules(scope: HoldScope, origins: readonly string[]): O
       condition: { ...condition, ...match },
     })),
   ]);
+}
+
+/**
+ * The rules of a hold on windows an agent's script opened or drove while no engine follows them (a restarted worker, a
+ * session that ended): every request of theirs, their pages too, is blocked unless it is at one of `origins` (their
+ * opener's, as the engine judged them).
+ */
+export function popupHoldRules(tabIds: readonly number[], origins: readonly string[]): object[] {
+  const held = { tabIds: [...tabIds] };
+  const conditions = [
+    { ...held, resourceTypes: ['main_frame'] },
+    { ...held, excludedResourceTypes: ['main_frame'] },
+  ];
+  const allowed = origins.flatMap((origin) => originRegex(origin) ?? []);
+  return conditions.flatMap((condition) => [
+    { priority: POPUP_PRIORITY, action: { type: 'block' }, condition },
+    ...allowed.map((regexFilter) => ({
+      priority: POPUP_PRIORITY + 1,
+      action: { type: 'allow' },
+      condition: { ...condition, regexFilter, isUrlFilterCaseSensitive: false },
+    })),
+  ]);
+}
+
+/** A rule popupHoldRules wrote: the next worker takes back those a stopped one left. */
+export function isPopupHoldRule(rule: { priority?: number }): boolean {
+  return rule.priority === POPUP_PRIORITY || rule.priority === POPUP_PRIORITY + 1;
 }
 
 /** The regex of exactly one web origin (`http://host:port`); undefined for any other kind of origin. */

@@ -151,6 +151,11 @@ export class NewWindowHolds {
     this.scriptWindows.set(tabId, openerId);
   }
 
+  /** Whether `tabId` is a window opened under its opener's script hold (`scriptOpened`). */
+  openedUnderScript(tabId: number): boolean {
+    return this.scriptWindows.has(tabId);
+  }
+
   /**
    * The tabs under a script's hold. An act's own hold replaces it while the act runs and in its tail: a window the act
    * opens is the act's, judged by the policy, which a script hold cannot tell from one its timer opens.

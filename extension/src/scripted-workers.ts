@@ -6,6 +6,7 @@
 // declarativeNetRequest holds them in the network stack.
 import { originRegex } from './hold-rules.js';
 import type { Adopts, RuleSet } from './session-rules.js';
+import { tabLives } from './tab-lives.js';
 import { CLOSED_GRACE_MS, heldRecord, WORKER_HOLD_ALARM, WORKER_HOLD_KEY, type Held } from './worker-hold-record.js';
 
 // These rules match only requests of no tab, which no other hold's rules do: their priorities are their own.
@@ -106,13 +107,6 @@ export class ScriptedWorkers {
     if (ends.length === 0) await chrome.alarms.clear(WORKER_HOLD_ALARM);
     else await chrome.alarms.create(WORKER_HOLD_ALARM, { when: Math.min(...ends) });
   }
-}
-
-function tabLives(tabId: number): Promise<boolean> {
-  return chrome.tabs.get(tabId).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** A worker of `origin`'s host (a blob: one's is its creator's) reaches nothing… */

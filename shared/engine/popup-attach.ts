@@ -13,7 +13,8 @@ import type { Popup, TabHost } from './tab-host.js';
 /**
  * The popup gets the engine's page context (`page` makes or finds it), whose guard judges its every frame's requests like
  * any navigation of ours. It is attached, never read: the model reaches it through `tabs` like any tab. One known to be
- * heading for a site the person did not allow is closed instead. `opener`: the opener's context, when attached.
+ * heading for a site the person did not allow is closed instead; one followed again after a re-attach (`kept`) that
+ * shows such a site by now is left alone, as the host holds it meanwhile. `opener`: the opener's context, when attached.
  */
 export async function attachPopup(
   popup: Popup,
@@ -22,11 +23,13 @@ export async function attachPopup(
   page: (hostId: string) => Promise<PageContext>,
   opener: PageContext | undefined,
 ): Promise<void> {
-  if (popup.url && !gate.allows({ url: popup.url }, 'read')) return host.close(popup.id);
+  // Long open, it may show a page of the person's own by now: not the engine's to close.
+  const refused = () => (popup.kept ? Promise.resolve() : host.close(popup.id));
+  if (popup.url && !gate.allows({ url: popup.url }, 'read')) return refused();
   const attached = await page(popup.id).catch(async (error: unknown) => {
     // Refused at attach: by now it shows such a site.
     if (error instanceof ToolError && (error.code === 'POLICY_DENIED' || error.code === 'DOMAIN_CONFIRMATION_REQUIRED'))
-      await host.close(popup.id);
+      await refused();
     throw error;
   });
   const { tellOpener } = popup;
@@ -49,12 +52,20 @@ async function followLate(
   tell: (event: CdpEvent) => void,
   host: TabHost,
 ): Promise<void> {
-  const frames = (await opener?.frames.list().catch(() => undefined)) ?? [];
-  const origins = frames.filter((frame) => opener?.frames.allows(frame, 'read')).map(frameOrigin);
+  const { kept, keep } = popup;
+  // Followed again (a re-attach): by the origins judged at first, as the opener's frames may show others since.
+  const origins = kept?.origins ?? (await openerOrigins(opener));
   const loaded = popup.url !== undefined && siteOf(popup.url).kind !== 'inherits';
   // Followed in the same turn as Network answers: every request told from then on is heard.
   await page.cdp.send('Network.enable', networkEnableParams(page.network));
-  const opened = { origins, loaded, tell, ...(popup.url === undefined ? {} : { shows: popup.url }) };
+  const opened = {
+    origins,
+    loaded,
+    tell,
+    ...(popup.url === undefined ? {} : { shows: popup.url }),
+    ...(kept ? { kept } : {}),
+    ...(keep ? { keep } : {}),
+  };
   const stop = followPopup(page.cdp, page.frames.navigation, opened, () => {
     void closeIfBlank(host, popup.id).catch(() => undefined);
   });
@@ -63,6 +74,12 @@ async function followLate(
     stop();
     stopWatching();
   });
+}
+
+/** The origins of the opener's frames the person lets the agent read: what its script may reach. */
+async function openerOrigins(opener: PageContext | undefined): Promise<(string | undefined)[]> {
+  const frames = (await opener?.frames.list().catch(() => undefined)) ?? [];
+  return frames.filter((frame) => opener?.frames.allows(frame, 'read')).map(frameOrigin);
 }
 
 /** A popup whose navigation was held before it showed anything would stay an empty window: it is closed. */

@@ -1,5 +1,6 @@
 // What a host and a driven tab's trail say to each other of a window the tab opened (a popup is a target of its own,
-// which the tab's sessions never see): pseudo-events the host emits into the opener's stream.
+// which the tab's sessions never see): pseudo-events the host emits into the opener's stream, and what the engine
+// judged the window by, which a host that lets go of its tabs keeps to follow it again.
 import type { CdpEvent } from './cdp.js';
 
 /**
@@ -43,4 +44,18 @@ export function openedByScript(tell: (event: CdpEvent) => void, opening: Omit<Po
   let scripted = false;
   tell({ method: POPUP_OPENING, params: { ...opening, scripted: () => (scripted = true) } });
   return scripted;
+}
+
+/**
+ * What the engine follows a popup by (popup-trail.ts), handed to the host as it starts and on each change: a host that
+ * lets go of its tabs (a restarted worker, a session that ended) keeps it and hands it back when the window is followed
+ * again, as the opener's trail then knows nothing of the window.
+ */
+export interface PopupJudgement {
+  /** The opener's origins its script may reach (its frames' the person lets the agent read, when first followed). */
+  origins: string[];
+  /** The opener's script opened or drove it: a first document request with no stack and no gesture is the script's. */
+  scripted: boolean;
+  /** It shows a page the opener's script wrote (blob, data): everything it sends outside `origins` is held. */
+  whole: boolean;
 }

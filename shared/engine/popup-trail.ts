@@ -3,7 +3,7 @@
 // leaves, and the opener's trail told.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { AllowedOrigins } from './egress-origins.js';
-import { openedByScript, POPUP_HELD, POPUP_VERDICT, type WindowVerdict } from './popup-events.js';
+import { openedByScript, POPUP_HELD, POPUP_VERDICT, type PopupJudgement, type WindowVerdict } from './popup-events.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
@@ -38,6 +38,10 @@ export interface Opener {
   shows?: string;
   /** Tells the opener's stream (its trail) what was held, and asks it whose a window with no stack was. */
   tell(event: CdpEvent): void;
+  /** What an earlier follow judged (the host kept it across a re-attach): its trail, new since, is not asked. */
+  kept?: PopupJudgement;
+  /** Hears what the window is judged by, now and on each change, for the host to keep. */
+  keep?: (judgement: PopupJudgement) => void;
 }
 
 /** Windows held whole (see `holdWhole`), by their session's Cdp, with what they may reach. */
@@ -65,19 +69,28 @@ export function followPopup(
 ): () => void {
   const allowed = new AllowedOrigins(opener.origins);
   const verdicts = new InitiatorVerdicts();
+  const origins = opener.origins.filter((origin): origin is string => origin !== undefined);
   let opening = opener.loaded !== true;
+  let scripted = opener.kept?.scripted === true;
+  /** Whether the opener's script opened the window, as its trail tells (or, followed again, as was judged before). */
+  const byScript = (hasUserGesture?: boolean): boolean =>
+    (scripted && hasUserGesture !== true) ||
+    openedByScript(opener.tell, {
+      frameId: opener.frameId,
+      ...(hasUserGesture === undefined ? {} : { hasUserGesture }),
+    });
   // Seen open by a host that attaches late (a blob window the script opened): what it sends from now on is held.
   let written =
-    opener.shows !== undefined &&
-    WRITTEN.test(opener.shows) &&
-    openedByScript(opener.tell, { frameId: opener.frameId }) &&
+    (opener.kept?.whole === true || (opener.shows !== undefined && WRITTEN.test(opener.shows) && byScript())) &&
     holdWhole(popup, allowed);
   // A blank window is written by whoever opened it, whose code its own need not name (an inline handler's stack holds
   // only the written page): one the opener's script opened is the script's whole. Asked as it opens, with a gesture, as
   // Chrome's popup blocker lets no window open without one.
-  const scripted = opening && openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: true });
+  const openedBlank = opening && openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: true });
   /** Requests of a written page told held as they were sent: not told again when they pause. */
   const told = new Set<string>();
+  const keepJudgement = () => opener.keep?.({ origins, scripted: scripted || openedBlank, whole: written });
+  keepJudgement();
   const stopListening = popup.on((event) => {
     if (event.sessionId !== undefined) return;
     if (event.method === 'Network.webSocketCreated' && written) {
@@ -105,20 +118,21 @@ export function followPopup(
     if (!document && opening) {
       // The empty first document the opener wrote into: its requests pause in the opener's session, whose trail judges
       // them by what is told here (a window the script opened, or the script on a request's stack or async parents).
-      const tainted = scripted || fromScript(sent.initiator);
+      const tainted = openedBlank || fromScript(sent.initiator);
       const verdict: WindowVerdict = { requestId: sent.requestId, tainted, kind };
       opener.tell({ method: POPUP_VERDICT, params: { ...verdict } });
     }
     // Only the first: the window's later navigations are its own documents' doing, not the opener's.
-    const opened =
-      document &&
-      opening &&
-      sent.initiator?.stack === undefined &&
-      openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: sent.hasUserGesture === true });
+    const opened = document && opening && sent.initiator?.stack === undefined && byScript(sent.hasUserGesture === true);
     const tainted = opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true;
     if (document && opening && tainted && WRITTEN.test(sent.request.url)) written = holdWhole(popup, allowed);
     if (document && opening) judged?.(written);
     if (document) opening = false;
+    // The script drove the window: kept so, should it be followed again after a re-attach.
+    if (document && tainted) {
+      scripted = true;
+      keepJudgement();
+    }
     verdicts.told(sent.requestId, { tainted, kind });
   });
   const fail = (event: CdpEvent, paused: Paused, kind: string): true => {

@@ -1,6 +1,7 @@
 // What a backend offers the engine about tabs: list, open, close, focus, a CDP handle for one tab, and word of popups.
 import type { Policy } from '../policy/policy.js';
 import type { Cdp, CdpEvent } from './cdp.js';
+import type { PopupJudgement } from './popup-events.js';
 
 export interface HostTab {
   /** Backend-native id (a CDP target id, a chrome.tabs id as text). */
@@ -23,6 +24,10 @@ export interface Popup {
    * The fallback follows its popups itself, from before their first request; Electron's have no opener to be driven by.
    */
   tellOpener?: (event: CdpEvent) => void;
+  /** What an earlier follow judged it by, when the host kept that across a re-attach: followed by it, as before. */
+  kept?: PopupJudgement;
+  /** Hears what the engine follows it by, as it starts and on each change, for the host to keep (popup-events.ts). */
+  keep?: (judgement: PopupJudgement) => void;
 }
 
 export interface TabHost {

@@ -1,7 +1,13 @@
 // The hold's rules mirror the policy: each pattern's regex matches exactly the URLs whose site the pattern covers,
 // and priorities keep the policy's precedence (most specific wins, blocked beats allow at a tie, the blind list wins).
 import { describe, expect, it } from 'vitest';
-import { holdRules, patternRegex } from '../../extension/src/hold-rules.js';
+import {
+  holdRules,
+  isPopupHoldRule,
+  patternRegex,
+  popupHoldRules,
+  scriptHoldRules,
+} from '../../extension/src/hold-rules.js';
 import { parseSitePattern, patternMatches } from '../../shared/policy/pattern.js';
 import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
 import { siteOf } from '../../shared/policy/site.js';
@@ -115,5 +121,44 @@ describe('holdRules', () => {
         initiatorDomains: ['127.0.0.1'],
       });
     }
+  });
+});
+
+describe('popupHoldRules', () => {
+  type Rule = {
+    priority: number;
+    action: { type: string };
+    condition: { tabIds: number[]; resourceTypes?: string[]; excludedResourceTypes?: string[]; regexFilter?: string };
+  };
+  const rules = popupHoldRules([7, 9], ['http://127.0.0.1:3000']) as Rule[];
+
+  /** The action of the highest-priority rule matching `url` as a page or as a send (allow wins ties, as in DNR). */
+  function outcome(url: string, page: boolean): string {
+    const matching = rules.filter(
+      ({ condition }) =>
+        (page ? condition.resourceTypes !== undefined : condition.excludedResourceTypes !== undefined) &&
+        (condition.regexFilter === undefined || new RegExp(condition.regexFilter).test(url)),
+    );
+    const top = Math.max(...matching.map((candidate) => candidate.priority));
+    const winners = matching
+      .filter((candidate) => candidate.priority === top)
+      .map((candidate) => candidate.action.type);
+    return winners.includes('allow') ? 'allow' : 'block';
+  }
+
+  it('holds only the windows named, their pages and their sends, to their opener’s origins', () => {
+    for (const { condition } of rules) expect(condition.tabIds).toEqual([7, 9]);
+    for (const page of [true, false]) {
+      expect(outcome('http://127.0.0.1:3000/a', page)).toBe('allow');
+      expect(outcome('http://127.0.0.1:3001/a', page)).toBe('block');
+      expect(outcome('http://127.0.0.2:3000/a', page)).toBe('block');
+    }
+  });
+
+  it('is told from every other hold’s rules, which a restarted worker must not take as its own', () => {
+    expect(rules.every(isPopupHoldRule)).toBe(true);
+    const scope = { excludedTabIds: [1], initiatorDomains: ['127.0.0.1'] };
+    const others = [...holdRules(DEFAULT_POLICY, scope), ...scriptHoldRules(scope, ['http://127.0.0.1:3000'])];
+    expect(others.filter(isPopupHoldRule)).toEqual([]);
   });
 });
