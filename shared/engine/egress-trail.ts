@@ -55,7 +55,11 @@ export class ScriptTrail {
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
 
   constructor(private readonly page: PageContext) {
-    this.setters = new SrcdocSetters(page.cdp, (sessionId, scriptId) => this.written.ranHeld(sessionId, scriptId));
+    this.setters = new SrcdocSetters(
+      page.cdp,
+      (sessionId, scriptId) => this.written.ranHeld(sessionId, scriptId),
+      (frameId) => this.written.hold(frameId),
+    );
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),
       (frameId) => this.setters.requestedByScript(frameId),

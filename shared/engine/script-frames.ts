@@ -85,6 +85,11 @@ export class ScriptFrames {
     return this.held.has(sent.frameId) || this.namesHeldScript(sessionId, sent.initiator?.stack);
   }
 
+  /** The script wrote into the frame's document (srcdoc-setters.ts): what it holds is the script's writing. */
+  hold(frameId: string): void {
+    this.held.add(frameId);
+  }
+
   /** The script is one a document the script wrote runs. */
   ranHeld(sessionId: string | undefined, scriptId: string): boolean {
     return this.scripts.has(`${sessionId}:${scriptId}`);

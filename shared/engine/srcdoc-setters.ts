@@ -1,5 +1,6 @@
-// Who changed a frame's owner element, for a srcdoc navigation that names no one: a DOM breakpoint on each frame owner
-// pauses whoever sets its attributes (any realm, any API), its stack tells the agent's script from the page, it resumes.
+// Who changed a frame after an eval returned, where Chrome names no one: its owner's attributes (a srcdoc set) or its
+// document's tree (written through contentDocument). DOM breakpoints pause whoever does it (any realm, any API), the
+// paused stack tells the agent's script from the page, and the page resumes at once.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { SCRIPT_TAG, type StackTrace } from './script-initiator.js';
 
@@ -24,6 +25,8 @@ interface Paused {
 export class SrcdocSetters {
   /** Per `session:nodeId` of a frame owner with a breakpoint, the frame it shows. */
   private readonly owners = new Map<string, string>();
+  /** Per `session:nodeId` of a frame's document with a breakpoint on its tree, that frame. */
+  private readonly documents = new Map<string, string>();
   /**
    * Frames just attached whose breakpoint is not yet set: a page commonly inserts a frame and sets its srcdoc in one task,
    * before any breakpoint can stand, and the attaching stack judges that insertion (script-frames.ts).
@@ -36,10 +39,14 @@ export class SrcdocSetters {
   /** Per session, the arming under way: each step waits for the one before, as node ids depend on the document asked. */
   private readonly queues = new Map<string | undefined, Promise<void>>();
 
-  /** `heldScript`: the script is one a document the agent's script wrote runs, whose acts are the script's too. */
+  /**
+   * `heldScript`: the script is one a document the agent's script wrote runs, whose acts are the script's too.
+   * `written`: the script changed the frame's document tree: what it holds is the script's writing from then on.
+   */
   constructor(
     private readonly cdp: Cdp,
     private readonly heldScript: (sessionId: string | undefined, scriptId: string) => boolean,
+    private readonly written: (frameId: string) => void,
   ) {}
 
   /**
@@ -49,6 +56,7 @@ export class SrcdocSetters {
    */
   refresh(sessionId: string | undefined): Promise<void> {
     return this.queue(sessionId, async () => {
+      for (const [key] of this.documents) if (key.startsWith(`${sessionId}:`)) this.documents.delete(key);
       for (const [key, frameId] of this.owners) {
         if (!key.startsWith(`${sessionId}:`)) continue;
         this.owners.delete(key);
@@ -122,7 +130,12 @@ export class SrcdocSetters {
   private paused(sessionId: string | undefined, paused: Paused): void {
     void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
     if (paused.reason !== 'DOM') return;
-    const frameId = this.owners.get(`${sessionId}:${paused.data?.nodeId}`);
+    const node = `${sessionId}:${paused.data?.nodeId}`;
+    // An image or a handler the script writes into a frame's document names no stack when it sends (measured: an
+    // onerror attribute's fetch, an innerHTML image, a form its written code submits): the frame is held instead.
+    const document = this.documents.get(node);
+    if (document !== undefined && this.fromScript(sessionId, paused)) this.written(document);
+    const frameId = this.owners.get(node);
     if (frameId === undefined) return;
     const setter = this.fromScript(sessionId, paused) ? 'script' : 'page';
     if (this.setters.get(frameId) !== 'script') this.setters.set(frameId, setter);
@@ -141,24 +154,37 @@ export class SrcdocSetters {
     return false;
   }
 
+  /** Breakpoints on the frame's owner, and on its document's tree when that document lives in this session's process. */
   private async arm(sessionId: string | undefined, frameId: string): Promise<void> {
     const { cdp } = this;
     const owner = await cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId }, sessionId);
-    const { nodeIds } = await cdp.send<{ nodeIds: number[] }>(
-      'DOM.pushNodesByBackendIdsToFrontend',
-      { backendNodeIds: [owner.backendNodeId] },
+    const { node } = await cdp.send<{ node: { contentDocument?: { backendNodeId: number } } }>(
+      'DOM.describeNode',
+      { backendNodeId: owner.backendNodeId },
       sessionId,
     );
-    const nodeId = nodeIds[0];
+    const content = node.contentDocument?.backendNodeId;
+    const { nodeIds } = await cdp.send<{ nodeIds: number[] }>(
+      'DOM.pushNodesByBackendIdsToFrontend',
+      { backendNodeIds: content === undefined ? [owner.backendNodeId] : [owner.backendNodeId, content] },
+      sessionId,
+    );
+    const [nodeId, documentId] = nodeIds;
     if (!nodeId) return;
-    await cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId, type: 'attribute-modified' }, sessionId);
+    await Promise.all([
+      cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId, type: 'attribute-modified' }, sessionId),
+      documentId &&
+        cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId: documentId, type: 'subtree-modified' }, sessionId),
+    ]);
     this.forget(frameId);
     this.owners.set(`${sessionId}:${nodeId}`, frameId);
+    if (documentId) this.documents.set(`${sessionId}:${documentId}`, frameId);
   }
 
   /** The frame's owner nodes as told before: a node id of an owner the DOM agent told anew is never paused on again. */
   private forget(frameId: string): void {
-    for (const [key, owned] of this.owners) if (owned === frameId) this.owners.delete(key);
+    for (const nodes of [this.owners, this.documents])
+      for (const [key, owned] of nodes) if (owned === frameId) nodes.delete(key);
   }
 
   private queue(sessionId: string | undefined, step: () => Promise<void>): Promise<void> {

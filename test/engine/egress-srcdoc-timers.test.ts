@@ -87,3 +87,28 @@ describe('a srcdoc a timer the script left sets into the page’s own frame', ()
     expect(watched.requests).toEqual(['/own-img']);
   });
 });
+
+describe('what a timer the script left writes into the page’s own frame’s document', () => {
+  /** What reached W, and what the next results name, once what `write` put in frame `id` has sent. */
+  async function written(id: string, write: (doc: string) => string) {
+    await asPage(ownFrame(id));
+    await run(
+      `setTimeout(() => { const doc = document.getElementById('${id}').contentDocument; ${write('doc')}; }, 1000); 0`,
+    );
+    await untilMarker(page, id);
+    const reached = await reachedSite(page, watched);
+    const named: string[] = [];
+    const deadline = Date.now() + 10_000;
+    while (named.length === 0 && Date.now() < deadline) named.push(...heldLater(await run('1'), watched));
+    return { reached, heldLater: named };
+  }
+  const tell = (id: string) => `parent.window.${id} = true`;
+
+  it('an image whose error handler fetches, through innerHTML: held, and named', async () => {
+    const html = `<img src=x onerror="fetch('${watched.origin}/inner', { mode: 'no-cors' }).finally(() => ${tell('inner')})">`;
+    expect(await written('inner', (doc) => `${doc}.body.innerHTML = ${JSON.stringify(html)}`)).toEqual({
+      reached: [],
+      heldLater: ['GET W/inner (Fetch)'],
+    });
+  });
+});
