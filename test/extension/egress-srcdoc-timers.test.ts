@@ -1,6 +1,7 @@
 // A srcdoc a timer the agent's script left sets into a frame of the page's own, in the person's Chrome through the real
 // extension (as the engine's egress-srcdoc-timers test does in the fallback): what its page sends reaches no one and the
-// next result names it; the page's own srcdoc set, after the script, loads its image from another origin.
+// next result names it, as does what such a timer writes into the frame's document; the page's own srcdoc set, after
+// the script, loads its image from another origin.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { heldLater } from '../support/late-results.js';
 import { ownFrame, srcdocLater, srcdocSending, type SrcdocSend } from '../support/late-srcdoc.js';
@@ -75,5 +76,21 @@ describe('a srcdoc a timer the script left sets into the page’s own frame, thr
       document.getElementById('mail').srcdoc = ${JSON.stringify(srcdocSending('img', `${watched.origin}/own-img`, 'ownImg'))}; 0`);
     await page.until('ownImg');
     expect(watched.requests).toEqual(['/own-img']);
+  });
+
+  it('an image whose error handler fetches, written into the page’s own frame through innerHTML: held, and named', async () => {
+    const html = `<img src=x onerror="fetch('${watched.origin}/inner', { mode: 'no-cors' }).finally(() => parent.window.inner = true)">`;
+    await page.evaluate(ownFrame('inner'));
+    await run(
+      `setTimeout(() => { document.getElementById('inner').contentDocument.body.innerHTML = ${JSON.stringify(html)}; }, 1000); 0`,
+    );
+    await page.until('inner');
+    const reached = await reachedBesidesOwn(page, watched);
+    const named: string[] = [];
+    await until(
+      async () => (named.push(...heldLater(await run('1'), watched)), named),
+      (held) => held.length > 0,
+    );
+    expect({ reached, heldLater: named }).toEqual({ reached: [], heldLater: ['GET W/inner (Fetch)'] });
   });
 });
