@@ -11,6 +11,7 @@ import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Ve
 import { POPUP_HELD, POPUP_OPENING, POPUP_VERDICT, type PopupOpening, type WindowVerdict } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 import { ScriptFrames } from './script-frames.js';
+import { SrcdocSetters } from './srcdoc-setters.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
@@ -45,14 +46,25 @@ export class ScriptTrail {
   /** The frames as the last `follow` listed them; the documents the script reached, for navigations with no stack. */
   private listed: Frame[] = [];
   private readonly documents = new ScriptedDocuments();
-  private readonly written = new ScriptFrames(() => this.documents.evalRunning());
+  private readonly written: ScriptFrames;
+  private readonly setters: SrcdocSetters;
   private late: Send[] = [];
   private lateCount = 0;
 
   /** An act of the agent's is under way, or was within `ms`: a gesture navigation then is the act's. */
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
 
-  constructor(private readonly page: PageContext) {}
+  constructor(private readonly page: PageContext) {
+    this.setters = new SrcdocSetters(
+      page.cdp,
+      (sessionId, scriptId) => this.written.ranHeld(sessionId, scriptId),
+      (frameId) => this.written.hold(frameId),
+    );
+    this.written = new ScriptFrames(
+      () => this.documents.evalRunning(),
+      (frameId) => this.setters.requestedByScript(frameId),
+    );
+  }
 
   /** `source` tagged, so every request its code makes, now or later, is known as the script's. */
   tag(source: string): string {
@@ -73,8 +85,12 @@ export class ScriptTrail {
     if (!this.started) {
       this.started = this.start(frames.map((frame) => frame.sessionId));
       this.started.catch(() => (this.started = undefined));
+      return this.started;
     }
     await this.started;
+    // Another caller asking for a document (the inspect op) drops the breakpoints that tell a srcdoc's setter.
+    const pages = [...this.sessions].filter((sessionId) => sessionId === undefined || !this.workerUrls.has(sessionId));
+    await Promise.all(pages.map((sessionId) => this.setters.refresh(sessionId).catch(() => undefined)));
   }
 
   /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
@@ -121,9 +137,13 @@ export class ScriptTrail {
     await Promise.all([
       network,
       cdp.send('Debugger.enable', {}, sessionId),
-      // The page's own `debugger;` statements must not stop it now that a debugger listens.
-      cdp.send('Debugger.setSkipAllPauses', { skip: true }, sessionId),
+      // The page's own `debugger;` statements must not stop it now that a debugger listens, yet the DOM breakpoints
+      // that tell a srcdoc's setter must: inactive breakpoints skip the statements only (measured on Chromium 156).
+      cdp.send('Debugger.setBreakpointsActive', { active: false }, sessionId),
+      cdp.send('Debugger.setSkipAllPauses', { skip: false }, sessionId),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
+      // Until they stand, a srcdoc set after the eval is held whoever set it.
+      this.setters.refresh(sessionId).catch(() => undefined),
       // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
       this.page.frames.navigation.reenable(sessionId),
     ]);
@@ -150,6 +170,7 @@ export class ScriptTrail {
 
   private onEvent(event: CdpEvent): void {
     this.documents.onEvent(event);
+    this.setters.onEvent(event);
     this.written.onEvent(event);
     switch (event.method) {
       case 'Network.requestWillBeSent': {

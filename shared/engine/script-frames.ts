@@ -21,8 +21,14 @@ export class ScriptFrames {
   /** Per frame, the page with no address the script asked it to load: held once that page commits there. */
   private readonly asked = new Map<string, string>();
 
-  /** `evalRunning`: an eval of the agent's is under way. */
-  constructor(private readonly evalRunning: () => boolean) {}
+  /**
+   * `evalRunning`: an eval of the agent's is under way. `setByScript`: told once per navigation a frame asks for, whether
+   * the script (or nothing known) set its owner since the last (srcdoc-setters.ts).
+   */
+  constructor(
+    private readonly evalRunning: () => boolean,
+    private readonly setByScript: (frameId: string) => boolean,
+  ) {}
 
   onEvent(event: CdpEvent): void {
     const params = event.params;
@@ -44,13 +50,15 @@ export class ScriptFrames {
         else if (asked === frame.url) this.held.add(frame.id);
         return;
       }
-      case 'Page.frameRequestedNavigation':
+      case 'Page.frameRequestedNavigation': {
         // A frame's srcdoc set names no stack and asks nothing of the network (measured on Chromium 156: only this
-        // event, reason scriptInitiated); while an eval runs it is taken for the script's, as the page's code then
-        // may be too. One a timer of the script's sets later is not told from the page's own.
-        if (params['url'] === 'about:srcdoc' && this.evalRunning())
+        // event, reason scriptInitiated, the same for the page's set and a timer's the script left); while an eval runs
+        // it is taken for the script's, as the page's code then may be too, and later unless the page's own stack set it.
+        const byScript = this.setByScript(String(params['frameId']));
+        if (params['url'] === 'about:srcdoc' && (this.evalRunning() || byScript))
           this.asked.set(String(params['frameId']), 'about:srcdoc');
         return;
+      }
       case 'Page.frameDetached':
         if (params['reason'] === 'swap') return;
         this.asked.delete(String(params['frameId']));
@@ -77,9 +85,20 @@ export class ScriptFrames {
     return this.held.has(sent.frameId) || this.namesHeldScript(sessionId, sent.initiator?.stack);
   }
 
+  /** The script wrote into the frame's document (srcdoc-setters.ts): what it holds is the script's writing. */
+  hold(frameId: string): void {
+    this.held.add(frameId);
+  }
+
+  /** The script is one a document the script wrote runs. */
+  ranHeld(sessionId: string | undefined, scriptId: string): boolean {
+    return this.scripts.has(`${sessionId}:${scriptId}`);
+  }
+
   private namesHeldScript(sessionId: string | undefined, stack: StackTrace | undefined): boolean {
     for (let at = stack; at; at = at.parent) {
-      if (at.callFrames.some((frame) => this.scripts.has(`${sessionId}:${frame.scriptId}`))) return true;
+      if (at.callFrames.some((frame) => frame.scriptId !== undefined && this.ranHeld(sessionId, frame.scriptId)))
+        return true;
     }
     return false;
   }

@@ -81,11 +81,12 @@ export class ScriptLog {
   }
 
   private async enable(sessionId: string | undefined): Promise<void> {
-    // A frame gone meanwhile answers with an error; the others go on. Without skipping, the page's own `debugger;`
-    // statements would stop it now that a debugger listens.
+    // A frame gone meanwhile answers with an error; the others go on. With breakpoints inactive, the page's own
+    // `debugger;` statements do not stop it now that a debugger listens, and the egress trail's DOM breakpoints still
+    // pause (srcdoc-setters.ts), as skipping every pause would not let them.
     await Promise.all([
       this.cdp.send('Debugger.enable', {}, sessionId).catch(() => undefined),
-      this.cdp.send('Debugger.setSkipAllPauses', { skip: true }, sessionId).catch(() => undefined),
+      this.cdp.send('Debugger.setBreakpointsActive', { active: false }, sessionId).catch(() => undefined),
     ]);
   }
 

@@ -1,0 +1,195 @@
+// Who changed a frame after an eval returned, where Chrome names no one: its owner's attributes (a srcdoc set) or its
+// document's tree (written through contentDocument). DOM breakpoints pause whoever does it (any realm, any API), the
+// paused stack tells the agent's script from the page, and the page resumes at once.
+import type { Cdp, CdpEvent } from './cdp.js';
+import { SCRIPT_TAG, type StackTrace } from './script-initiator.js';
+
+type Setter = 'script' | 'page';
+
+// Attributes whose change navigates the frame; a change of another one tells nothing of the next navigation.
+const NAVIGATING = new Set(['src', 'srcdoc']);
+
+interface FrameTree {
+  frame: { id: string };
+  childFrames?: FrameTree[];
+}
+
+interface Paused {
+  reason: string;
+  data?: { nodeId?: number };
+  callFrames: { location: { scriptId: string } }[];
+  asyncStackTrace?: StackTrace;
+  asyncStackTraceId?: unknown;
+}
+
+export class SrcdocSetters {
+  /** Per `session:nodeId` of a frame owner with a breakpoint, the frame it shows. */
+  private readonly owners = new Map<string, string>();
+  /** Per `session:nodeId` of a frame's document with a breakpoint on its tree, that frame. */
+  private readonly documents = new Map<string, string>();
+  /**
+   * Frames just attached whose breakpoint is not yet set: a page commonly inserts a frame and sets its srcdoc in one task,
+   * before any breakpoint can stand, and the attaching stack judges that insertion (script-frames.ts).
+   */
+  private readonly inserting = new Set<string>();
+  /** Per frame, who last set its owner's attributes since its last navigation was asked for; the script's sticks. */
+  private readonly setters = new Map<string, Setter>();
+  /** `session:scriptId` of each script of the agent's, as V8 parsed it. */
+  private readonly tagged = new Set<string>();
+  /** Per session, the arming under way: each step waits for the one before, as node ids depend on the document asked. */
+  private readonly queues = new Map<string | undefined, Promise<void>>();
+
+  /**
+   * `heldScript`: the script is one a document the agent's script wrote runs, whose acts are the script's too.
+   * `written`: the script changed the frame's document tree: what it holds is the script's writing from then on.
+   */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly heldScript: (sessionId: string | undefined, scriptId: string) => boolean,
+    private readonly written: (frameId: string) => void,
+  ) {}
+
+  /**
+   * Breakpoints on every frame owner of the session's documents, set again: another caller asking for the document (the
+   * inspect op) drops them all (measured on Chromium 156), and its DOM.disable forgets the document. Until they stand, a
+   * set is untold: held.
+   */
+  refresh(sessionId: string | undefined): Promise<void> {
+    return this.queue(sessionId, async () => {
+      for (const [key] of this.documents) if (key.startsWith(`${sessionId}:`)) this.documents.delete(key);
+      for (const [key, frameId] of this.owners) {
+        if (!key.startsWith(`${sessionId}:`)) continue;
+        this.owners.delete(key);
+        if (this.setters.get(frameId) === 'page') this.setters.delete(frameId);
+      }
+      await this.cdp.send('DOM.enable', {}, sessionId);
+      const { frameTree } = await this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId);
+      // The session's root frame is the tab's or an out-of-process one, whose owner is another session's.
+      const children = (tree: FrameTree): string[] =>
+        (tree.childFrames ?? []).flatMap((child) => [child.frame.id, ...children(child)]);
+      const armAll = () => Promise.all(children(frameTree).map((frameId) => this.arm(sessionId, frameId)));
+      // Asking for the document again would drop the breakpoints standing: only when no node can be told without it.
+      await armAll().catch(async () => {
+        await this.cdp.send('DOM.getDocument', { depth: 0 }, sessionId);
+        await Promise.all(children(frameTree).map((frameId) => this.arm(sessionId, frameId).catch(() => undefined)));
+      });
+    });
+  }
+
+  /**
+   * A navigation `frameId` asked for, told once: true unless its owner's last change paused here with the page's own
+   * stack, or its breakpoint is still being set on a frame just inserted (what an insertion asks for, the attaching stack
+   * judges). A set that raced the breakpoint of a frame that committed, or of a document asked afresh, is untold: held.
+   */
+  requestedByScript(frameId: string): boolean {
+    if (this.inserting.has(frameId)) return false;
+    const setter = this.setters.get(frameId);
+    this.setters.delete(frameId);
+    return setter !== 'page';
+  }
+
+  onEvent(event: CdpEvent): void {
+    const { params, sessionId } = event;
+    switch (event.method) {
+      case 'Debugger.paused':
+        return this.paused(sessionId, params as unknown as Paused);
+      case 'Debugger.scriptParsed':
+        if (String(params['url']).startsWith(SCRIPT_TAG)) this.tagged.add(`${sessionId}:${params['scriptId']}`);
+        return;
+      case 'DOM.attributeModified':
+      case 'DOM.attributeRemoved': {
+        const frameId = this.owners.get(`${sessionId}:${params['nodeId']}`);
+        if (frameId !== undefined && !NAVIGATING.has(String(params['name'])) && this.setters.get(frameId) === 'page')
+          this.setters.delete(frameId);
+        return;
+      }
+      case 'DOM.documentUpdated':
+        return void this.refresh(sessionId).catch(() => undefined);
+      case 'Page.frameAttached': {
+        const frameId = String(params['frameId']);
+        this.inserting.add(frameId);
+        const armed = this.queue(sessionId, () => this.arm(sessionId, frameId));
+        return void armed.catch(() => undefined).finally(() => this.inserting.delete(frameId));
+      }
+      case 'Page.frameNavigated': {
+        // The DOM agent tells the owner anew on each commit in its frame, and its breakpoint goes with the old node.
+        const frame = params['frame'] as { id: string; parentId?: string };
+        this.setters.delete(frame.id);
+        if (frame.parentId === undefined) return;
+        return void this.queue(sessionId, () => this.arm(sessionId, frame.id)).catch(() => undefined);
+      }
+      case 'Page.frameDetached':
+        if (params['reason'] === 'swap') return;
+        this.inserting.delete(String(params['frameId']));
+        this.setters.delete(String(params['frameId']));
+        return this.forget(String(params['frameId']));
+    }
+  }
+
+  /** Told at once, and the page goes on before anything else: no pause of ours outlives the event that tells it. */
+  private paused(sessionId: string | undefined, paused: Paused): void {
+    void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+    if (paused.reason !== 'DOM') return;
+    const node = `${sessionId}:${paused.data?.nodeId}`;
+    // An image or a handler the script writes into a frame's document names no stack when it sends (measured: an
+    // onerror attribute's fetch, an innerHTML image, a form its written code submits): the frame is held instead.
+    const document = this.documents.get(node);
+    if (document !== undefined && this.fromScript(sessionId, paused)) this.written(document);
+    const frameId = this.owners.get(node);
+    if (frameId === undefined) return;
+    const setter = this.fromScript(sessionId, paused) ? 'script' : 'page';
+    if (this.setters.get(frameId) !== 'script') this.setters.set(frameId, setter);
+  }
+
+  /** The agent's script, or a document it wrote, is on the setter's stack or on an async stack that led to it. */
+  private fromScript(sessionId: string | undefined, paused: Paused): boolean {
+    // A parent told by another target's debugger is not followed here: unknown, so the script's.
+    if (paused.asyncStackTraceId !== undefined) return true;
+    const ours = (scriptId: string | undefined, url = '') =>
+      url.startsWith(SCRIPT_TAG) ||
+      (scriptId !== undefined && (this.tagged.has(`${sessionId}:${scriptId}`) || this.heldScript(sessionId, scriptId)));
+    if (paused.callFrames.some((frame) => ours(frame.location.scriptId))) return true;
+    for (let stack = paused.asyncStackTrace; stack; stack = stack.parent)
+      if (stack.callFrames.some((frame) => ours(frame.scriptId, frame.url))) return true;
+    return false;
+  }
+
+  /** Breakpoints on the frame's owner, and on its document's tree when that document lives in this session's process. */
+  private async arm(sessionId: string | undefined, frameId: string): Promise<void> {
+    const { cdp } = this;
+    const owner = await cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId }, sessionId);
+    const { node } = await cdp.send<{ node: { contentDocument?: { backendNodeId: number } } }>(
+      'DOM.describeNode',
+      { backendNodeId: owner.backendNodeId },
+      sessionId,
+    );
+    const content = node.contentDocument?.backendNodeId;
+    const { nodeIds } = await cdp.send<{ nodeIds: number[] }>(
+      'DOM.pushNodesByBackendIdsToFrontend',
+      { backendNodeIds: content === undefined ? [owner.backendNodeId] : [owner.backendNodeId, content] },
+      sessionId,
+    );
+    const [nodeId, documentId] = nodeIds;
+    if (!nodeId) return;
+    await Promise.all([
+      cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId, type: 'attribute-modified' }, sessionId),
+      documentId &&
+        cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId: documentId, type: 'subtree-modified' }, sessionId),
+    ]);
+    this.forget(frameId);
+    this.owners.set(`${sessionId}:${nodeId}`, frameId);
+    if (documentId) this.documents.set(`${sessionId}:${documentId}`, frameId);
+  }
+
+  /** The frame's owner nodes as told before: a node id of an owner the DOM agent told anew is never paused on again. */
+  private forget(frameId: string): void {
+    for (const nodes of [this.owners, this.documents])
+      for (const [key, owned] of nodes) if (owned === frameId) nodes.delete(key);
+  }
+
+  private queue(sessionId: string | undefined, step: () => Promise<void>): Promise<void> {
+    const next = (this.queues.get(sessionId) ?? Promise.resolve()).catch(() => undefined).then(step);
+    this.queues.set(sessionId, next);
+    return next;
+  }
+}
