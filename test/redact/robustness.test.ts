@@ -102,11 +102,22 @@ describe('stays linear on hostile input', () => {
     const small = make(100_000);
     const large = make(400_000);
     redactText(small);
-    // The fastest of three runs each: a busy machine slows some runs, never all of them to the same degree.
-    const fastest = (text: string) => Math.min(...[0, 1, 2].map(() => timed(() => redactText(text))));
-    const smallMs = Math.max(fastest(small), 1);
-    const largeMs = fastest(large);
-    expect(largeMs, `${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms`).toBeLessThan(smallMs * 10 + 50);
+    // The fastest of five runs each, taken in turns: a busy machine slows some runs, never all of them, and a burst
+    // of load then falls on both sizes rather than on one.
+    let smallMs = Infinity;
+    let largeMs = Infinity;
+    for (let run = 0; run < 5; run++) {
+      smallMs = Math.min(
+        smallMs,
+        timed(() => redactText(small)),
+      );
+      largeMs = Math.min(
+        largeMs,
+        timed(() => redactText(large)),
+      );
+    }
+    smallMs = Math.max(smallMs, 1);
+    expect(largeMs, `${smallMs.toFixed(1)} ms → ${largeMs.toFixed(1)} ms`).toBeLessThan(smallMs * 10 + 100);
     // A backtracking pattern takes minutes on 400 KB; this is that bound, with room for a busy machine.
     expect(largeMs).toBeLessThan(10_000);
   });

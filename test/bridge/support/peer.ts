@@ -134,7 +134,7 @@ export class Peer {
   }
 
   /** The next frame of `type` not yet taken, in arrival order. */
-  async next<T extends CoreFrame['type']>(type: T, timeoutMs = 5_000): Promise<Extract<CoreFrame, { type: T }>> {
+  async next<T extends CoreFrame['type']>(type: T, timeoutMs = 15_000): Promise<Extract<CoreFrame, { type: T }>> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       const index = this.frames.findIndex((frame) => frame.type === type);
