@@ -9,6 +9,7 @@ import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { appending, detachedImage, failingImage } from '../support/late-handlers.js';
 import { heldLater, reachedSite, untilMarker } from '../support/late-results.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
@@ -42,13 +43,6 @@ const run = (expression: string) => evaluate(page, { expression }, ctx);
 /** The page's own code, with no eval open. */
 const asPage = (expression: string) => page.cdp.send('Runtime.evaluate', { expression, awaitPromise: true });
 
-/**
- * An image that fails to load a moment after the eval returned (its answer is no image), whose error handler (an
- * attribute) fetches W's `path` and then sets `marker`.
- */
-const failingImage = (path: string, marker: string) =>
-  `<img src="/slow?ms=1500&for=${marker}" onerror="fetch('${watched.origin}/${path}', { mode: 'no-cors' }).catch(() => undefined).finally(() => (window.${marker} = true))">`;
-
 /** What reached W, and what the next results name, once the handler the script left has run. */
 async function afterHandler(marker: string) {
   await untilMarker(page, marker);
@@ -64,24 +58,18 @@ async function afterHandler(marker: string) {
 // the page's to any observer; a DOM breakpoint pauses on every change of the page's tree. Nothing sound holds them yet.
 describe('an inline handler the script leaves in the page', () => {
   it.skip('inserted during the eval: its fetch is held, and named', async () => {
-    await run(
-      `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(failingImage('inserted', 'inserted'))}); 0`,
-    );
+    await run(appending(failingImage(`${watched.origin}/inserted`, 'inserted')));
     expect(await afterHandler('inserted')).toEqual({ reached: [], heldLater: ['GET W/inserted (Fetch)'] });
   });
 
   it.skip('inserted by a timer the script left: its fetch is held, and named', async () => {
-    const html = JSON.stringify(failingImage('timer', 'timer'));
-    await run(`setTimeout(() => document.body.insertAdjacentHTML('beforeend', ${html}), 1000); 0`);
+    const later = JSON.stringify(appending(failingImage(`${watched.origin}/timer`, 'timer')));
+    await run(`setTimeout(${later}, 1000); 0`);
     expect(await afterHandler('timer')).toEqual({ reached: [], heldLater: ['GET W/timer (Fetch)'] });
   });
 
   it.skip('on an image never inserted, calling the page’s own send: held, and named', async () => {
-    const handler = `pageSend('${watched.origin}/detached').finally(() => (window.detached = true))`;
-    await run(
-      `window.kept = new Image(); kept.setAttribute('onerror', ${JSON.stringify(handler)});
-      kept.src = '/slow?ms=1500&for=detached'; 0`,
-    );
+    await run(detachedImage(`${watched.origin}/detached`, 'detached'));
     expect(await afterHandler('detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
   });
 });
@@ -89,7 +77,7 @@ describe('an inline handler the script leaves in the page', () => {
 describe('the page’s own inline handlers, after an eval', () => {
   it('one the page inserts sends to another origin', async () => {
     await run('1');
-    await asPage(`document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(failingImage('own', 'own'))}); 0`);
+    await asPage(appending(failingImage(`${watched.origin}/own`, 'own')));
     await untilMarker(page, 'own');
     expect(watched.requests).toEqual(['/own']);
   });
