@@ -274,14 +274,17 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       element.hasAttribute('inert')
     )
       return;
+    // Each read of a computed style is computed anew: every property is read once.
     const style = getComputedStyle(element);
-    if (style.display === 'none') return;
+    const display = style.display;
+    if (display === 'none') return;
     const visible = style.visibility === 'visible';
     let role = visible ? __cm.ariaRole(element) : '';
     if (FOLDED.has(role) || (role === 'group' && tag === 'details')) role = '';
     const control = visible && __cm.isInteractive(element, role);
-    const pointer = style.cursor === 'pointer';
-    const grab = GRAB.has(style.cursor);
+    const cursor = style.cursor;
+    const pointer = cursor === 'pointer';
+    const grab = GRAB.has(cursor);
     const page = element === document.body || element === document.documentElement;
     const namesControl = tag === 'label' && labelNamesVisibleControl(element);
     // Script-driven click targets (div soup): the outermost pointer-cursor, onclick or tabindex element outside any control.
@@ -317,7 +320,7 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     const contentShown = style.contentVisibility !== 'hidden';
 
     if (role === '') {
-      const block = !style.display.startsWith('inline') && style.display !== 'contents';
+      const block = !display.startsWith('inline') && display !== 'contents';
       if (block) breakText(out);
       if (tag === 'br') appendText(out, ' ');
       else if (tag !== 'svg' && tag !== 'img' && contentShown) walkChildren(element, out, visible && !quiet, inner);
