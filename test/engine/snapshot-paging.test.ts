@@ -42,3 +42,42 @@ describe('snapshot of a 20,000-element page', () => {
     expect(next.some((line) => /textbox "Name".*: Ada$/.test(line))).toBe(true);
   });
 });
+
+describe('snapshot of a 37,000-element page of mixed entries', () => {
+  it('continues the first page exactly where it stopped: nothing lost, repeated or hidden, refs kept', async () => {
+    const { page } = await suite.browser.open(suite.server.url('snapshot-long.html?n=1500'));
+    const first = await snapshot(page, {}, ctx);
+    // Walked after the first page and before the second, so both must show the refs this walk keeps.
+    const all = outlineOf((await snapshot(page, { limit: 1_000_000 }, ctx)).text);
+    const shown = outlineOf(first.text);
+    // Long lines: the character budget ends the page before its 400 lines, so the continuation is not offset+limit.
+    expect(shown.length).toBeGreaterThan(100);
+    expect(shown.length).toBeLessThan(400);
+    expect(first.data).toMatchObject({ more: true, offset: 0, shown: shown.length });
+    expect(shown).toEqual(all.slice(0, shown.length));
+    const next = Number(/… more lines: snapshot offset=(\d+) for the next part/.exec(first.text)?.[1]);
+    expect(next).toBe(shown.length);
+
+    const second = await snapshot(page, { offset: next }, ctx);
+    const following = outlineOf(second.text);
+    expect(second.text).toContain(`Lines ${next + 1}–${next + following.length}; more follow`);
+    expect(following).toEqual(all.slice(next, next + following.length));
+    // Every entry once, in order, across the cut (an entry's lines may straddle it).
+    const entries = [...shown, ...following].flatMap((line) => /article "Entry (\d+)"/.exec(line)?.[1] ?? []);
+    expect(entries.map(Number)).toEqual(Array.from({ length: entries.length }, (_, index) => index + 1));
+    expect(entries.length).toBeGreaterThan(10);
+    expect((await snapshot(page, {}, ctx)).text).toBe(first.text);
+    // Pages ending at every line of the first entries, and across the first page's cut: a walk that stops inside an
+    // element (a paragraph's text half read, a container before its last child) shows a line the whole has not.
+    const cuts: [number, number][] = [
+      ...Array.from({ length: 40 }, (_, index): [number, number] => [0, index + 1]),
+      ...Array.from({ length: 12 }, (_, index): [number, number] => [next - 6 + index, 5]),
+    ];
+    for (const [offset, limit] of cuts) {
+      expect(outlineOf((await snapshot(page, { offset, limit }, ctx)).text)).toEqual(all.slice(offset, offset + limit));
+    }
+    for (const text of [first.text, second.text, all.join('\n')]) {
+      expect(text).not.toMatch(/pw-secret|Hidden note|Unseen note/);
+    }
+  });
+});

@@ -17,7 +17,14 @@ export interface FrameOutline extends Outline {
  * engine can map them to frames. Only those lines are returned; the total is counted when the walk went to the end.
  */
 export function snapshotFrame(prefix: string, counter: number, want: number | null): FrameOutline {
-  const context: WalkContext = { prefix, counter: { n: counter }, owners: [], want: want ?? undefined };
+  // A page of up to this many elements is walked whole, so its outline's length is counted ("Lines 1–400 of 673");
+  // a larger one stops as soon as it holds the lines asked for, so its first page costs what those lines cost.
+  const COUNTED_MAX = 5000;
+  const elements = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+  let seen = 0;
+  while (seen <= COUNTED_MAX && elements.nextNode()) seen += 1;
+  const floor = seen > COUNTED_MAX ? 0 : COUNTED_MAX;
+  const context: WalkContext = { prefix, counter: { n: counter }, owners: [], want: want ?? undefined, floor };
   const root = document.body ?? document.documentElement;
   const nodes = root ? __cm.snapshotBuild(root, context) : [];
   const { lines, owners, cut } = context.early ?? __cm.snapshotRender(nodes);

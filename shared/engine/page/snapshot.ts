@@ -21,8 +21,10 @@ export interface WalkContext {
   counter: { n: number };
   /** iframe elements met, in outline order. */
   owners: Element[];
-  /** Lines wanted: once this many are settled (and a page's worth of elements was walked), the walk may stop. */
+  /** Lines wanted: once this many are settled (and `floor` elements were walked), the walk may stop. */
   want?: number;
+  /** Elements walked before an early stop: a page walked whole within it has its total counted. */
+  floor?: number;
   /** The outline so far, set when the walk stopped early: an exact prefix of the whole outline's lines. */
   early?: Outline;
 }
@@ -40,8 +42,6 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   const NAME_MAX = 100;
   const VALUE_MAX = 200;
   const OPTIONS_MAX = 30;
-  // Elements walked before an early stop: a page smaller than this is walked whole, its total counted.
-  const STOP_FLOOR = 5000;
   const SKIP = new Set([
     'script',
     'style',
@@ -138,7 +138,7 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   // Walks inside a control gather its nested controls only: no stop inside them.
   let nested = 0;
   let visited = 0;
-  let nextCheck = Math.max(STOP_FLOOR, context.want ?? Infinity);
+  let nextCheck = Math.max(context.floor ?? 0, context.want ?? Infinity);
   // Finished copies of a list's nodes; the innermost list's last text is left out, as more text may join it.
   const settledCopy = (nodes: SnapshotNode[], innermost: boolean) =>
     (innermost && nodes[nodes.length - 1]?.role === 'text' ? nodes.slice(0, -1) : nodes).flatMap((node) =>
@@ -274,14 +274,17 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       element.hasAttribute('inert')
     )
       return;
+    // Each read of a computed style is computed anew: every property is read once.
     const style = getComputedStyle(element);
-    if (style.display === 'none') return;
+    const display = style.display;
+    if (display === 'none') return;
     const visible = style.visibility === 'visible';
     let role = visible ? __cm.ariaRole(element) : '';
     if (FOLDED.has(role) || (role === 'group' && tag === 'details')) role = '';
     const control = visible && __cm.isInteractive(element, role);
-    const pointer = style.cursor === 'pointer';
-    const grab = GRAB.has(style.cursor);
+    const cursor = style.cursor;
+    const pointer = cursor === 'pointer';
+    const grab = GRAB.has(cursor);
     const page = element === document.body || element === document.documentElement;
     const namesControl = tag === 'label' && labelNamesVisibleControl(element);
     // Script-driven click targets (div soup): the outermost pointer-cursor, onclick or tabindex element outside any control.
@@ -317,7 +320,7 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     const contentShown = style.contentVisibility !== 'hidden';
 
     if (role === '') {
-      const block = !style.display.startsWith('inline') && style.display !== 'contents';
+      const block = !display.startsWith('inline') && display !== 'contents';
       if (block) breakText(out);
       if (tag === 'br') appendText(out, ' ');
       else if (tag !== 'svg' && tag !== 'img' && contentShown) walkChildren(element, out, visible && !quiet, inner);
