@@ -9,7 +9,7 @@ import type { Policy } from '../../shared/policy/policy.js';
 import { startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { heldLater } from '../support/late-results.js';
-import { pausesFirst } from '../support/pauses-first.js';
+import { pausesFirst, type PopupFetch } from '../support/pauses-first.js';
 import { testServerPolicy } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { until } from '../extension/support/until.js';
@@ -24,12 +24,14 @@ const suite = useEngineSuite({
   startBrowser: async () => {
     watched = await startWatchedSite();
     policy = withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act');
-    return startTestBrowser(gate, pausesFirst);
+    return startTestBrowser(gate, (connection) => pausesFirst(connection, fetch));
   },
 });
 let executor: EngineExecutor;
 let tab: string;
 const named: string[] = [];
+/** Every pause of the window's requests, and every answer sent to one. */
+const fetch: PopupFetch = { paused: [], answered: [] };
 
 const run = async (expression: string, inTab = tab) => {
   const result = await executor.run('eval', { tab: inTab, expression }, ctx);
@@ -72,4 +74,7 @@ it('holds a navigation the script makes in its window, though the engine’s gua
   await executor.run('navigate', { tab: popup, url: `${watched.origin}/` }, ctx);
   expect(watched.requests).toContain('/');
   expect(watched.requests).not.toContain('/claimed-nav');
+  // Each pause of the window's was answered once, by one guard, though two judge the window.
+  expect(fetch.paused.length).toBeGreaterThan(2);
+  expect([...fetch.answered].sort()).toEqual([...fetch.paused].sort());
 });

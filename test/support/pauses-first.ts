@@ -6,11 +6,23 @@ import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.
 // What tells of a request's fate: a requestWillBeSent held back goes out before any of these, never after.
 const LATER = new Set(['Network.responseReceived', 'Network.loadingFinished', 'Network.loadingFailed']);
 
+export interface PopupFetch {
+  paused: string[];
+  answered: string[];
+}
+
+// Each of these answers a paused request; Chrome takes the first, and a second means two guards both judged it.
+const ANSWERS = new Set(['Fetch.continueRequest', 'Fetch.failRequest', 'Fetch.fulfillRequest']);
+
 /**
  * `connection` as it is, but in each popup's session (a page target with an opener) a document's requestWillBeSent
- * reaches the listeners right after its Fetch.requestPaused, or before the next word of the same request.
+ * reaches the listeners right after its Fetch.requestPaused, or before the next word of the same request. `fetch` gets
+ * `session:requestId` for each pause of a popup's request (request and response stage alike) and each answer to one.
  */
-export function pausesFirst(connection: CdpConnection): CdpConnection {
+export function pausesFirst(
+  connection: CdpConnection,
+  fetch: PopupFetch = { paused: [], answered: [] },
+): CdpConnection {
   const listeners = new Set<(event: CdpEvent) => void>();
   const popups = new Set<string>();
   const held = new Map<string, CdpEvent>();
@@ -32,7 +44,9 @@ export function pausesFirst(connection: CdpConnection): CdpConnection {
       return void held.set(key(event.params['requestId']), event);
     if (LATER.has(event.method)) release(key(event.params['requestId']));
     emit(event);
-    if (event.method === 'Fetch.requestPaused') release(key(event.params['networkId']));
+    if (event.method !== 'Fetch.requestPaused') return;
+    fetch.paused.push(key(event.params['requestId']));
+    release(key(event.params['networkId']));
   });
   return new Proxy(connection, {
     get(target, prop) {
@@ -40,6 +54,12 @@ export function pausesFirst(connection: CdpConnection): CdpConnection {
         return (listener: (event: CdpEvent) => void) => {
           listeners.add(listener);
           return () => listeners.delete(listener);
+        };
+      if (prop === 'send')
+        return (method: string, params: Record<string, unknown> = {}, sessionId?: string) => {
+          if (ANSWERS.has(method) && sessionId !== undefined && popups.has(sessionId))
+            fetch.answered.push(`${sessionId}:${String(params['requestId'])}`);
+          return target.send(method, params, sessionId);
         };
       const value: unknown = Reflect.get(target, prop, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
