@@ -1,7 +1,7 @@
 // Two guards on one popup's session (the fallback host's, then the engine's page context), on real Chromium: a request
 // the host's guard waits on (its initiator not told yet) is answered by it alone, so a navigation the agent's script
-// makes in a window it opened reaches no one even when its pause comes before its initiator (pauses-first.ts), while
-// the window's own navigations still load.
+// makes in a window it opened reaches no one even when its pause comes before its initiator (pauses-first.ts), or when
+// its initiator never comes (held once the verdict is overdue), while the window's own navigations still load.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
@@ -24,7 +24,7 @@ const suite = useEngineSuite({
   startBrowser: async () => {
     watched = await startWatchedSite();
     policy = withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act');
-    return startTestBrowser(gate, (connection) => pausesFirst(connection, fetch));
+    return startTestBrowser(gate, (connection) => pausesFirst(connection, { fetch, untold: /untold/ }));
   },
 });
 let executor: EngineExecutor;
@@ -77,4 +77,23 @@ it('holds a navigation the script makes in its window, though the engine’s gua
   // Each pause of the window's was answered once, by one guard, though two judge the window.
   expect(fetch.paused.length).toBeGreaterThan(2);
   expect([...fetch.answered].sort()).toEqual([...fetch.paused].sort());
+});
+
+it('holds one whose initiator is never told, once its verdict is overdue, rather than let it go', async () => {
+  named.length = 0;
+  await run(`window.untold = window.open(${JSON.stringify(suite.server.url('nav-b.html'))}); 0`);
+  const loaded = await until(
+    () => run('untold.document.readyState'),
+    (result) => result.text === '"complete"',
+    20_000,
+  );
+  expect(loaded.text).toBe('"complete"');
+  await run(`untold.location.href = '${watched.origin}/untold-nav'; 0`);
+  const held = await until(
+    async () => (await run('0'), named),
+    (all) => all.length > 0,
+    20_000,
+  );
+  expect(held).toEqual(['GET W/untold-nav (navigation)']);
+  expect(watched.requests).not.toContain('/untold-nav');
 });

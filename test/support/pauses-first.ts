@@ -16,12 +16,13 @@ const ANSWERS = new Set(['Fetch.continueRequest', 'Fetch.failRequest', 'Fetch.fu
 
 /**
  * `connection` as it is, but in each popup's session (a page target with an opener) a document's requestWillBeSent
- * reaches the listeners right after its Fetch.requestPaused, or before the next word of the same request. `fetch` gets
- * `session:requestId` for each pause of a popup's request (request and response stage alike) and each answer to one.
+ * reaches the listeners right after its Fetch.requestPaused, or before the next word of the same request; one whose URL
+ * `untold` matches never does. `fetch` gets `session:requestId` for each pause of a popup's request (request and
+ * response stage alike) and each answer to one.
  */
 export function pausesFirst(
   connection: CdpConnection,
-  fetch: PopupFetch = { paused: [], answered: [] },
+  { fetch = { paused: [], answered: [] }, untold }: { fetch?: PopupFetch; untold?: RegExp } = {},
 ): CdpConnection {
   const listeners = new Set<(event: CdpEvent) => void>();
   const popups = new Set<string>();
@@ -40,8 +41,10 @@ export function pausesFirst(
       popups.add(String(event.params['sessionId']));
     if (event.sessionId === undefined || !popups.has(event.sessionId)) return emit(event);
     const key = (id: unknown) => `${event.sessionId}:${String(id)}`;
-    if (event.method === 'Network.requestWillBeSent' && event.params['type'] === 'Document')
-      return void held.set(key(event.params['requestId']), event);
+    if (event.method === 'Network.requestWillBeSent' && event.params['type'] === 'Document') {
+      const { url } = event.params['request'] as { url: string };
+      return void (untold?.test(url) || held.set(key(event.params['requestId']), event));
+    }
     if (LATER.has(event.method)) release(key(event.params['requestId']));
     emit(event);
     if (event.method !== 'Fetch.requestPaused') return;
