@@ -1,7 +1,7 @@
 // Holds every document request of a driven tab (main frame, iframes, each redirect hop) until the policy allows its
 // site, so a refused site receives no request from us, not even the first one; refuses document responses that would
 // be saved as files while downloads are off; notes the new windows and downloads a page starts, for the act's report;
-// and, the one owner of the tab's Fetch domain, hands every paused request to the layers that judge it, routes last.
+// and hands every paused request to the layers that judge it, routes last, in the session's one chain of guards.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { ToolError } from '../protocol/errors.js';
 import type { Denied } from '../policy/decision.js';
@@ -9,6 +9,7 @@ import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import { siteOf } from '../policy/site.js';
 import { isDownloadResponse } from './download-response.js';
+import { chainOf, type Link, type PausedChain } from './paused-chain.js';
 import type { PolicyGate } from './policy-gate.js';
 
 export interface RefusedNavigation {
@@ -26,7 +27,6 @@ export interface RefusedNavigation {
 }
 
 interface PausedRequest {
-  requestId: string;
   request: { url: string };
   frameId?: string;
   resourceType: string;
@@ -62,6 +62,14 @@ export class NavigationGuard {
   /** Downloads that began while downloads were off, by guid: the browser's own switch (the fallback's) cancels them. */
   private readonly unwanted = new Map<string, { url: string; frameId: string | undefined }>();
   private readonly unsubscribe: () => void;
+  /** Every guard on the tab's handle answers its paused requests through one chain (paused-chain.ts). */
+  private readonly chain: PausedChain;
+  private readonly link: Link = {
+    intercept: (event) => this.interceptors.some((interceptor) => interceptor(event)),
+    rule: (event) => this.rule(event),
+    route: (event) => this.router?.(event) === true,
+  };
+  private readonly leave: () => void;
   /**
    * See each paused request before the policy does, the latest first, and answer it when one returns true: egress-hold.ts
    * during an eval, gate/tab-gate.ts during an act, gate/replay.ts for a released request it sends again.
@@ -80,6 +88,8 @@ export class NavigationGuard {
     private readonly isMainFrame: (frameId: string | undefined, sessionId: string | undefined) => boolean,
   ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
+    this.chain = chainOf(cdp);
+    this.leave = this.chain.join(this.link);
   }
 
   /**
@@ -131,9 +141,12 @@ export class NavigationGuard {
     this.router = router;
   }
 
-  /** Answers a paused request an interceptor took and then let go, as the guard would have without it. */
+  /**
+   * Lets go a paused request an interceptor took: any other guard on the session judges it next, and it is answered as
+   * it would have been without this guard's interceptors.
+   */
   judge(event: CdpEvent): void {
-    this.onPaused(event, []);
+    this.chain.onward(event, this.link);
   }
 
   /** Routes paused requests to `interceptor` first (before any routed earlier) until the returned function is called. */
@@ -147,6 +160,7 @@ export class NavigationGuard {
   /** Releases every session: a tab we stop driving must not keep its navigations waiting on us. */
   dispose(sessionIds: readonly (string | undefined)[]): void {
     this.unsubscribe();
+    this.leave();
     this.sessions.clear();
     for (const sessionId of sessionIds) void this.cdp.send('Fetch.disable', {}, sessionId).catch(() => undefined);
   }
@@ -171,8 +185,6 @@ export class NavigationGuard {
 
   private onEvent(event: CdpEvent): void {
     switch (event.method) {
-      case 'Fetch.requestPaused':
-        return this.onPaused(event, this.interceptors);
       case 'Target.detachedFromTarget':
         this.sessions.delete(String(event.params['sessionId']));
         return;
@@ -191,23 +203,17 @@ export class NavigationGuard {
     }
   }
 
-  private onPaused(event: CdpEvent, interceptors: readonly ((event: CdpEvent) => boolean)[]): void {
-    for (const interceptor of interceptors) if (interceptor(event)) return;
+  /** A document request every interceptor left: the reason to fail it with, if the policy refuses it. */
+  private rule(event: CdpEvent): string | undefined {
     const paused = event.params as unknown as PausedRequest;
-    // Paused by wider patterns and left by every interceptor: a page's own subresource is not ours to judge, and goes
-    // on as it was unless the agent routed it.
-    if (paused.resourceType !== 'Document') {
-      if (this.router?.(event)) return;
-      return this.continue(paused, event.sessionId);
-    }
     const atResponse = paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
     return atResponse ? this.onResponse(paused, event.sessionId) : this.onRequest(paused, event.sessionId);
   }
 
-  private onRequest(paused: PausedRequest, sessionId: string | undefined): void {
+  private onRequest(paused: PausedRequest, sessionId: string | undefined): string | undefined {
     const decision = this.gate.decide({ url: paused.request.url }, 'read');
-    if (decision.allowed) return this.continue(paused, sessionId);
-    this.fail(paused, sessionId, {
+    if (decision.allowed) return undefined;
+    return this.refuse(paused, sessionId, {
       decision,
       url: paused.request.url,
       redirect: paused.redirectedRequestId !== undefined,
@@ -215,14 +221,14 @@ export class NavigationGuard {
     });
   }
 
-  private onResponse(paused: PausedRequest, sessionId: string | undefined): void {
+  private onResponse(paused: PausedRequest, sessionId: string | undefined): string | undefined {
     const policy = this.gate.current();
     if (policy.downloads || !isDownloadResponse(paused.responseStatusCode ?? 0, paused.responseHeaders ?? []))
-      return this.continue(paused, sessionId);
+      return undefined;
     const decision = evaluateDownload([paused.request.url], policy);
-    if (decision.allowed) return this.continue(paused, sessionId);
+    if (decision.allowed) return undefined;
     // Failed before the body is read: the browser never learns of a download, so nothing is written anywhere.
-    this.fail(paused, sessionId, { decision, url: paused.request.url, redirect: false, kind: 'download' });
+    return this.refuse(paused, sessionId, { decision, url: paused.request.url, redirect: false, kind: 'download' });
   }
 
   /** The opener's side of a popup: nothing to hold here (the popup is a tab of its own), only what to tell the act. */
@@ -251,22 +257,16 @@ export class NavigationGuard {
     });
   }
 
-  private continue(paused: PausedRequest, sessionId: string | undefined): void {
-    void this.cdp.send('Fetch.continueRequest', { requestId: paused.requestId }, sessionId).catch(() => undefined);
-  }
-
-  private fail(
+  /** Notes the refusal; the chain fails the request with the reason returned. */
+  private refuse(
     paused: PausedRequest,
     sessionId: string | undefined,
     refusal: Omit<RefusedNavigation, 'mainFrame'>,
-  ): void {
+  ): string {
     const mainFrame = this.isMainFrame(paused.frameId, sessionId);
-    // Aborted leaves the tab on the page it had (no error page commits); a refused iframe shows the browser's "blocked".
-    const errorReason = mainFrame ? 'Aborted' : 'BlockedByClient';
-    void this.cdp
-      .send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, sessionId)
-      .catch(() => undefined);
     this.record({ ...refusal, mainFrame });
+    // Aborted leaves the tab on the page it had (no error page commits); a refused iframe shows the browser's "blocked".
+    return mainFrame ? 'Aborted' : 'BlockedByClient';
   }
 
   private record(refusal: RefusedNavigation): void {

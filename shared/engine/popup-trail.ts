@@ -150,7 +150,7 @@ export function followPopup(
     if (event.sessionId !== undefined || paused.responseStatusCode !== undefined) return false;
     if (paused.responseErrorReason !== undefined || allowed.allows(paused.request.url)) return false;
     const untold = paused.resourceType === 'Document' ? 'navigation' : paused.resourceType;
-    // Failed at once, not on a verdict to come: another guard on the session would let it go meanwhile.
+    // Failed at once: a page the opener's script wrote is the script's whole, whatever its initiator says.
     if (written) return fail(event, paused, untold);
     const known = verdicts.take(paused.networkId ?? paused.requestId, untold, (verdict) => {
       if (verdict.tainted) fail(event, paused, verdict.kind);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../../electron/core/fallback/launch.js';
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
+import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import type { PolicyGate } from '../../shared/engine/policy-gate.js';
@@ -17,11 +18,17 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** `gate`: the policy the host keeps the browser to (downloads); the test policy unless a test needs its own. */
-export async function startTestBrowser(gate: PolicyGate = TEST_GATE): Promise<TestBrowser> {
+/**
+ * `gate`: the policy the host keeps the browser to (downloads); the test policy unless a test needs its own. `seen`:
+ * what the host hears of the browser, for a test that reorders it (pauses-first.ts).
+ */
+export async function startTestBrowser(
+  gate: PolicyGate = TEST_GATE,
+  seen: (connection: CdpConnection) => CdpConnection = (connection) => connection,
+): Promise<TestBrowser> {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-test-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
-  const host = new CdpTabHost(browser.connection, gate, { windowPerTab: true });
+  const host = new CdpTabHost(seen(browser.connection), gate, { windowPerTab: true });
   const pages: PageContext[] = [];
   return {
     browser,

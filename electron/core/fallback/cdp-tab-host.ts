@@ -291,7 +291,8 @@ export class CdpTabHost implements TabHost {
    * second session attached to it came too late for its first request). Only browser-side commands answer before it runs
    * (Page.enable waits for its renderer), so this guard goes on first and the engine's page context follows, which
    * also guards the popup's iframes. This guard stays for the popup's life, because it alone knows the popup's main
-   * frame from the start; the engine's makes the same decision on the same events, and a second answer is a no-op.
+   * frame from the start. The engine's guard comes to the same session later and joins its chain (paused-chain.ts): it
+   * sees a request only once this one let it go, so it never answers one this guard still waits to judge.
    */
   private async guardPopup(
     popup: Popup,
