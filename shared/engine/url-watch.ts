@@ -4,8 +4,9 @@ import { withDeadline } from './deadline.js';
 import type { PageContext } from './page-context.js';
 
 // A navigation an act causes (a link's click) is a task the renderer runs after the act's last command answered;
-// one round trip through the renderer lets its navigation events arrive first. A busy page gets this long.
-const FLUSH_MS = 250;
+// one round trip through the renderer lets its navigation events arrive first. A busy page gets this long: a second,
+// as a 250 ms bound lost a link's navigation on a loaded 2-core box (the round trip itself took longer).
+const FLUSH_MS = 1_000;
 
 // An act that starts a navigation waits this long at most for the new document to commit and parse; a slower
 // page is still reported with whatever URL the tab has by then, and `wait_for` can take it from there.
