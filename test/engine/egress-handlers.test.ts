@@ -57,18 +57,18 @@ async function afterHandler(marker: string) {
 // function. A MutationObserver over the eval misses a never-inserted image and a shadow root, and a timer's later set is
 // the page's to any observer; a DOM breakpoint pauses on every change of the page's tree. Nothing sound holds them yet.
 describe('an inline handler the script leaves in the page', () => {
-  it.skip('inserted during the eval: its fetch is held, and named', async () => {
+  it('inserted during the eval: its fetch is held, and named', async () => {
     await run(appending(failingImage(`${watched.origin}/inserted`, 'inserted')));
     expect(await afterHandler('inserted')).toEqual({ reached: [], heldLater: ['GET W/inserted (Fetch)'] });
   });
 
-  it.skip('inserted by a timer the script left: its fetch is held, and named', async () => {
+  it('inserted by a timer the script left: its fetch is held, and named', async () => {
     const later = JSON.stringify(appending(failingImage(`${watched.origin}/timer`, 'timer')));
     await run(`setTimeout(${later}, 1000); 0`);
     expect(await afterHandler('timer')).toEqual({ reached: [], heldLater: ['GET W/timer (Fetch)'] });
   });
 
-  it.skip('on an image never inserted, calling the page’s own send: held, and named', async () => {
+  it('on an image never inserted, calling the page’s own send: held, and named', async () => {
     await run(detachedImage(`${watched.origin}/detached`, 'detached'));
     expect(await afterHandler('detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
   });
