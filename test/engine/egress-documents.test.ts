@@ -3,18 +3,12 @@
 // origin, and the next result names it; the page's own such frames send as they like.
 import { describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
-import { lateDocument, type LateDocument } from '../support/late-documents.js';
+import { documentCases, lateDocument, sends } from '../support/late-documents.js';
+import { ownFrame } from '../support/late-srcdoc.js';
 import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
 const engine = watchedEngineTab({ popups: true });
 const { run, asPage, until, heldLater, reached } = engine;
-
-/** Runs the script, waits for `marker` (its document's late send tried), and returns what reached W and was named. */
-async function sends(marker: string, expression: string) {
-  await run(expression);
-  await until(marker);
-  return { reached: await reached(), heldLater: heldLater(await run('1')) };
-}
 
 /**
  * What a window the script writes sends as it is written (an image, its first inline script) and as it loads (an
@@ -47,30 +41,17 @@ const sentAtOnce = (name: string, prefix: string) => [
   `${prefix}${name}-img`,
 ];
 
-/** What a document of `kind` the script makes sends a second later to W/kind. */
-const made = (kind: LateDocument) => sends(kind, lateDocument(kind, `${engine.watched.origin}/${kind}`, kind));
-
 describe('what a document the script made sends later stays held', () => {
-  it('a srcdoc frame', async () => {
-    expect(await made('srcdoc')).toEqual({ reached: [], heldLater: ['GET W/srcdoc (Fetch)'] });
-  });
+  it('a srcdoc frame', () => documentCases.made('srcdoc')(engine));
 
-  it('a blob frame', async () => {
-    expect(await made('blob-frame')).toEqual({ reached: [], heldLater: ['GET W/blob-frame (Fetch)'] });
-  });
+  it('a blob frame', () => documentCases.made('blob-frame')(engine));
 
-  it('a data frame', async () => {
-    expect(await made('data-frame')).toEqual({ reached: [], heldLater: ['GET W/data-frame (Fetch)'] });
-  });
+  it('a data frame', () => documentCases.made('data-frame')(engine));
 
-  it('a blob window', async () => {
-    expect(await made('blob-window')).toEqual({ reached: [], heldLater: ['GET W/blob-window (Fetch)'] });
-  });
+  it('a blob window', () => documentCases.made('blob-window')(engine));
 
-  it('a blank window the script writes into', async () => {
-    // Its fetch pauses in the opener's session; the window's session tells its initiator, the eval on its async stack.
-    expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (Fetch)'] });
-  });
+  // Its fetch pauses in the opener's session; the window's session tells its initiator, the eval on its async stack.
+  it('a blank window the script writes into', () => documentCases.made('written-window')(engine));
 
   it('a blob window that sends as it loads: the image its parser asks for, its first script’s fetch', async () => {
     const blob = `URL.createObjectURL(new Blob([${atOnce('blobNow')}], { type: 'text/html' }))`;
@@ -109,7 +90,7 @@ describe('what a document the script made sends later stays held', () => {
     const expression = `addEventListener('message', (event) => (window[event.data] = true));
       setTimeout(() => document.body.append(Object.assign(document.createElement('iframe'),
         { srcdoc: ${JSON.stringify(html)} })), 500); 0`;
-    expect(await sends('parentCall', expression)).toEqual({
+    expect(await sends(engine, 'parentCall', expression)).toEqual({
       reached: [],
       heldLater: ['GET W/parent-call (Fetch)'],
     });
@@ -120,39 +101,19 @@ describe('what a document the script made sends later stays held', () => {
     const expression = `addEventListener('message', (event) => (window[event.data] = true));
       setTimeout(() => document.body.append(Object.assign(document.createElement('iframe'),
         { srcdoc: ${JSON.stringify(html)} })), 500); 0`;
-    expect(await sends('nested', expression)).toEqual({
+    expect(await sends(engine, 'nested', expression)).toEqual({
       reached: [],
       heldLater: ['GET W/nested (Image)'],
     });
   });
 
   it('the page’s own frames the script writes a srcdoc or blob page into', async () => {
-    for (const id of ['own-srcdoc', 'own-blob'])
-      await asPage(`document.body.append(Object.assign(document.createElement('iframe'), { id: '${id}' }))`);
-    expect(await sends('into', lateDocument('srcdoc', `${engine.watched.origin}/into`, 'into', 'own-srcdoc'))).toEqual({
-      reached: [],
-      heldLater: ['GET W/into (Fetch)'],
-    });
-    expect(
-      await sends(
-        'blob-into',
-        lateDocument('blob-frame', `${engine.watched.origin}/blob-into`, 'blob-into', 'own-blob'),
-      ),
-    ).toEqual({
-      reached: [],
-      heldLater: ['GET W/blob-into (Fetch)'],
-    });
+    for (const id of ['own-srcdoc', 'own-blob']) await asPage(ownFrame(id));
+    await documentCases.writtenInto(engine, 'srcdoc', 'own-srcdoc', 'into');
+    await documentCases.writtenInto(engine, 'blob-frame', 'own-blob', 'blob-into');
   });
 
-  it('the page’s own srcdoc and blob frames send as they like', async () => {
-    await run('1');
-    for (const kind of ['srcdoc', 'blob-frame'] as const) {
-      const marker = `page-${kind}`;
-      await asPage(lateDocument(kind, `${engine.watched.origin}/${marker}`, marker));
-      await until(marker);
-    }
-    expect(engine.watched.requests).toEqual(['/page-srcdoc', '/page-blob-frame']);
-  });
+  it('the page’s own srcdoc and blob frames send as they like', () => documentCases.pageOwnFrames(engine));
 
   it('a srcdoc the page itself writes into its frame sends as it likes', async () => {
     await run('1');

@@ -2,18 +2,11 @@
 // attribute when its event fires, and what it sends names only the page's document on its stack (no tagged frame, no
 // async parent), so no initiator tells it from the page's own. The attacks are written here, skipped until a signal
 // ties a handler to who set it; the page's own handlers, after an eval, must keep sending.
-import { describe, expect, it } from 'vitest';
-import { appending, detachedImage, failingImage } from '../support/late-handlers.js';
+import { describe, it } from 'vitest';
+import { handlerCases } from '../support/late-handlers.js';
 import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
 const engine = watchedEngineTab();
-const { run, asPage, until, heldLater, reached } = engine;
-
-/** What reached W, and what the next results name, once the handler the script left has run. */
-async function afterHandler(marker: string) {
-  await until(marker);
-  return { reached: await reached(), heldLater: heldLater(await run('1')) };
-}
 
 // Measured on Chromium 156: a handler set after load is compiled from the attribute when its event fires, its
 // Debugger.scriptParsed (at 0:0 of the document's URL, hash the SHA-256 of the attribute) names no stack then (only the
@@ -22,28 +15,15 @@ async function afterHandler(marker: string) {
 // function. A MutationObserver over the eval misses a never-inserted image and a shadow root, and a timer's later set is
 // the page's to any observer; a DOM breakpoint pauses on every change of the page's tree. Nothing sound holds them yet.
 describe('an inline handler the script leaves in the page', () => {
-  it.skip('inserted during the eval: its fetch is held, and named', async () => {
-    await run(appending(failingImage(`${engine.watched.origin}/inserted`, 'inserted')));
-    expect(await afterHandler('inserted')).toEqual({ reached: [], heldLater: ['GET W/inserted (Fetch)'] });
-  });
+  it.skip('inserted during the eval: its fetch is held, and named', () => handlerCases.insertedByEval(engine));
 
-  it.skip('inserted by a timer the script left: its fetch is held, and named', async () => {
-    const later = JSON.stringify(appending(failingImage(`${engine.watched.origin}/timer`, 'timer')));
-    await run(`setTimeout(${later}, 1000); 0`);
-    expect(await afterHandler('timer')).toEqual({ reached: [], heldLater: ['GET W/timer (Fetch)'] });
-  });
+  it.skip('inserted by a timer the script left: its fetch is held, and named', () =>
+    handlerCases.insertedByTimer(engine));
 
-  it.skip('on an image never inserted, calling the page’s own send: held, and named', async () => {
-    await run(detachedImage(`${engine.watched.origin}/detached`, 'detached'));
-    expect(await afterHandler('detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
-  });
+  it.skip('on an image never inserted, calling the page’s own send: held, and named', () =>
+    handlerCases.neverInserted(engine));
 });
 
 describe('the page’s own inline handlers, after an eval', () => {
-  it('one the page inserts sends to another origin', async () => {
-    await run('1');
-    await asPage(appending(failingImage(`${engine.watched.origin}/own`, 'own')));
-    await until('own');
-    expect(engine.watched.requests).toEqual(['/own']);
-  });
+  it('one the page inserts sends to another origin', () => handlerCases.pageOwn(engine));
 });
