@@ -1,4 +1,5 @@
 // The small CDP surface the page engine needs; chrome.debugger, a raw CDP socket and webContents.debugger all provide it.
+import type { PausedChain } from './paused-chain.js';
 
 export interface CdpEvent {
   method: string;
@@ -12,6 +13,11 @@ export interface Cdp {
   send<R = unknown>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R>;
   /** Subscribes to every event of the tab and its child sessions; returns the unsubscribe. */
   on(listener: (event: CdpEvent) => void): () => void;
+  /**
+   * The one chain every guard on this handle answers its paused requests through (paused-chain.ts), made with the
+   * handle: the host and the engine reach one tab through the same handle, so they find the same chain.
+   */
+  readonly pausedChain: PausedChain;
 }
 
 /** Error a transport throws when the browser answers a command with an error. */

@@ -109,6 +109,11 @@ export class FrameRegistry {
     return this.workers.serviceWorkerUrl(sessionId);
   }
 
+  /** Before the tab closes: undoes what its service workers' sessions leave on in the browser (worker-sessions.ts). */
+  releaseWorkers(): Promise<void> {
+    return this.workers.release();
+  }
+
   /** `prepare` runs on each worker the tab starts from now on, before the worker's first line; returns the undo. */
   onWorkerStart(prepare: (sessionId: string) => Promise<unknown>): () => void {
     return this.workers.onStart(prepare);

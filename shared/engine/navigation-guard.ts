@@ -9,7 +9,7 @@ import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import { siteOf } from '../policy/site.js';
 import { isDownloadResponse } from './download-response.js';
-import { chainOf, type Link, type PausedChain } from './paused-chain.js';
+import type { Link, PausedChain } from './paused-chain.js';
 import type { PolicyGate } from './policy-gate.js';
 
 export interface RefusedNavigation {
@@ -62,7 +62,7 @@ export class NavigationGuard {
   /** Downloads that began while downloads were off, by guid: the browser's own switch (the fallback's) cancels them. */
   private readonly unwanted = new Map<string, { url: string; frameId: string | undefined }>();
   private readonly unsubscribe: () => void;
-  /** Every guard on the tab's handle answers its paused requests through one chain (paused-chain.ts). */
+  /** Every guard on the tab's handle answers its paused requests through the handle's one chain (paused-chain.ts). */
   private readonly chain: PausedChain;
   private readonly link: Link = {
     intercept: (event) => this.interceptors.some((interceptor) => interceptor(event)),
@@ -88,7 +88,7 @@ export class NavigationGuard {
     private readonly isMainFrame: (frameId: string | undefined, sessionId: string | undefined) => boolean,
   ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
-    this.chain = chainOf(cdp);
+    this.chain = cdp.pausedChain;
     this.leave = this.chain.join(this.link);
   }
 

@@ -1,5 +1,6 @@
-// One answer per paused request of a session: every guard on a tab's CDP handle joins one chain, in the order they
-// came, and a request goes on only once every guard let it, so a verdict one guard waits for is never overtaken.
+// One answer per paused request of a session: every guard on a tab's CDP handle joins the handle's own chain, in the
+// order they came, and a request goes on only once every guard let it, so a verdict one guard waits for is never
+// overtaken.
 import type { Cdp, CdpEvent } from './cdp.js';
 
 /** One guard's part in the chain (navigation-guard.ts). */
@@ -27,7 +28,8 @@ export class PausedChain {
   private links: Link[] = [];
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly cdp: Cdp) {}
+  /** `cdp`: the handle whose chain this is, made with it (cdp.ts), which it answers through. */
+  constructor(private readonly cdp: Pick<Cdp, 'send' | 'on'>) {}
 
   /** `link` judges every paused request of the handle from now on, after those joined before it; returns the leave. */
   join(link: Link): () => void {
@@ -40,7 +42,6 @@ export class PausedChain {
       if (this.links.length > 0) return;
       this.unsubscribe?.();
       this.unsubscribe = undefined;
-      chains.delete(this.cdp);
     };
   }
 
@@ -71,16 +72,4 @@ export class PausedChain {
     const { requestId } = event.params as unknown as Paused;
     void this.cdp.send(method, { requestId, ...params }, event.sessionId).catch(() => undefined);
   }
-}
-
-const chains = new WeakMap<Cdp, PausedChain>();
-
-/** The chain of the tab's CDP handle: the host and the engine reach one tab through the same handle. */
-export function chainOf(cdp: Cdp): PausedChain {
-  let chain = chains.get(cdp);
-  if (!chain) {
-    chain = new PausedChain(cdp);
-    chains.set(cdp, chain);
-  }
-  return chain;
 }

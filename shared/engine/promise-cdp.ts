@@ -1,12 +1,14 @@
 // The engine's Cdp over one page's debugger attachment whose commands return promises (chrome.debugger,
 // webContents.debugger): a subclass sends and words the errors; this keeps the calls in flight, the events and the end.
 import { CdpCommandError, type Cdp, type CdpEvent } from './cdp.js';
+import { PausedChain } from './paused-chain.js';
 import { PendingCommands } from './pending-commands.js';
 
 export abstract class PromiseCdp implements Cdp {
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly pending = new PendingCommands();
   private endReason: string | undefined;
+  readonly pausedChain = new PausedChain(this);
 
   /** Sends one command to the page (`sessionId` undefined) or to one of its flattened child sessions. */
   protected abstract call(

@@ -172,7 +172,7 @@ export class TabSession {
     );
     const close = () => this.host.close(hostId);
     let guard = false;
-    if (page) ({ guard } = await page.dialogs.leavingPast(close));
+    if (page) ({ guard } = await page.dialogs.leavingPast(() => page.frames.releaseWorkers().then(close)));
     else await close();
     this.forget(hostId, agent.id);
     return { handle: named, leftGuard: guard };

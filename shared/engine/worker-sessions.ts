@@ -4,6 +4,7 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import { withDeadline } from './deadline.js';
 import { CHILD_LIST_TIMEOUT_MS } from './frame-tree.js';
+import { WorkerUpdateSwitch } from './worker-update-switch.js';
 
 export class WorkerSessions {
   /** What each new worker of the tab waits for before it runs. */
@@ -13,6 +14,8 @@ export class WorkerSessions {
   /** The script URL of each service worker session the tab's auto-attach brought. */
   private readonly serviceWorkers = new Map<string, string>();
   private readonly unsubscribe: () => void;
+  /** What a service worker's session leaves on in the browser when it goes (worker-update-switch.ts). */
+  private readonly updates: WorkerUpdateSwitch;
 
   /** `enableServiceWorker` puts the tab's Fetch (the navigation guard's, with the routes' patterns) on one. */
   constructor(
@@ -20,10 +23,17 @@ export class WorkerSessions {
     private readonly enableServiceWorker: (sessionId: string) => Promise<void>,
   ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
+    this.updates = new WorkerUpdateSwitch(cdp, (sessionId) => this.serviceWorkers.has(sessionId));
   }
 
   dispose(): void {
     this.unsubscribe();
+    this.updates.dispose();
+  }
+
+  /** Lets the service workers' sessions where requests paused go, while the tab still answers: before it closes. */
+  release(): Promise<void> {
+    return this.updates.release();
   }
 
   /** The sessions of the tab's running workers (dedicated ones: the page's own session attaches those). */

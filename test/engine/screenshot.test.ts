@@ -2,6 +2,7 @@
 // full pages, and a background tab captured without activating it.
 import { describe, expect, it } from 'vitest';
 import type { Cdp } from '../../shared/engine/cdp.js';
+import { PausedChain } from '../../shared/engine/paused-chain.js';
 import { MAX_CAPTURE_PX, screenshot } from '../../shared/engine/ops/screenshot.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { readPng } from '../support/png.js';
@@ -82,14 +83,14 @@ describe('screenshot', () => {
     });
     const sent: string[] = [];
     const cdp = await suite.browser.host.cdp(tabId);
-    const recording: Cdp = {
+    const recording: Omit<Cdp, 'pausedChain'> = {
       send: (method, params, sessionId) => {
         sent.push(method);
         return cdp.send(method, params, sessionId);
       },
       on: (listener) => cdp.on(listener),
     };
-    const page = new PageContext(recording, TEST_GATE);
+    const page = new PageContext({ ...recording, pausedChain: new PausedChain(recording) }, TEST_GATE);
     try {
       const result = await screenshot(page, { format: 'png' }, ctx);
       // The background tab's own white page, not the blue tab in front.

@@ -1,69 +1,32 @@
-// Inline event handlers an agent's script leaves in the page, in the person's Chrome through the real extension (as the
-// engine's egress-handlers test does in the fallback): the attacks are written and skipped, as no signal Chrome gives
-// ties a handler's run to who set it (measurements there); the page's own handler, after an eval, keeps sending.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appending, detachedImage, failingImage } from '../support/late-handlers.js';
-import { heldLater } from '../support/late-results.js';
-import { testServerPolicy } from '../support/test-policy.js';
-import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
-import { startEgressTab, type EgressTab } from './support/egress-tab.js';
-import type { LinkedExtension } from './support/linked-extension.js';
-import type { PageProbe } from './support/page-probe.js';
-import { reachedBesidesOwn } from './support/reached-site.js';
-import { forgetWatched, withSite } from './support/watched-popups.js';
+// Inline event handlers and listeners an agent's script leaves in the page, in the person's Chrome through the real
+// extension (as the engine's egress-handlers test does in the fallback): held and named; the page's own keep working.
+import { describe, it } from 'vitest';
+import { handlerCases } from '../support/late-handlers.js';
+import { watchedEgressTab } from './support/watched-egress-tab.js';
 
-let started: EgressTab;
-let linked: LinkedExtension;
-let watched: WatchedSite;
-let tab: string;
-let page: PageProbe;
-
-beforeAll(async () => {
-  watched = await startWatchedSite();
-  const policy = () => withSite(testServerPolicy('trusted', ['127.0.0.1']), watched, 'act');
-  started = await startEgressTab(policy, 'egress-late.html');
-  ({ linked, tab, page } = started);
-});
-
-afterAll(async () => {
-  await started?.close();
-  await watched?.close();
-});
-
-afterEach(() => forgetWatched(linked, watched));
-
-const run = (expression: string) => linked.run('eval', { tab, expression });
-
-/** What reached W, and what the next result names, once the handler the script left has run. */
-async function afterHandler(marker: string) {
-  await page.until(marker);
-  const reached = await reachedBesidesOwn(page, watched);
-  return { reached, heldLater: heldLater(await run('1'), watched) };
-}
+const egress = watchedEgressTab();
 
 describe('an inline handler the script leaves in the page, through the extension', () => {
-  it('inserted during the eval: its fetch is held, and named', async () => {
-    await run(appending(failingImage(`${watched.origin}/inserted`, 'inserted')));
-    expect(await afterHandler('inserted')).toEqual({ reached: [], heldLater: ['GET W/inserted (Fetch)'] });
-  });
+  it('inserted during the eval: its fetch is held, and named', () => handlerCases.insertedByEval(egress));
 
-  it('inserted by a timer the script left: its fetch is held, and named', async () => {
-    const later = JSON.stringify(appending(failingImage(`${watched.origin}/timer`, 'timer')));
-    await run(`setTimeout(${later}, 1000); 0`);
-    expect(await afterHandler('timer')).toEqual({ reached: [], heldLater: ['GET W/timer (Fetch)'] });
-  });
+  it('inserted by a timer the script left: its fetch is held, and named', () => handlerCases.insertedByTimer(egress));
 
-  it('on an image never inserted, calling the page’s own send: held, and named', async () => {
-    await run(detachedImage(`${watched.origin}/detached`, 'detached'));
-    expect(await afterHandler('detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
-  });
+  it('on an image never inserted, calling the page’s own send: held, and named', () =>
+    handlerCases.neverInserted(egress));
+});
+
+describe('what the script leaves calling the page’s own send, through the extension', () => {
+  it('a listener it added, when the page fires the event later: held, and named', () =>
+    handlerCases.listenerCallsPageSend(egress));
+
+  it('a handler it writes after replacing what the policy calls: held, and named', () =>
+    handlerCases.afterBlinding(egress));
 });
 
 describe('the page’s own inline handlers, after an eval, through the extension', () => {
-  it('one the page inserts sends to another origin', async () => {
-    await run('1');
-    await page.evaluate(appending(failingImage(`${watched.origin}/own`, 'own')));
-    await page.until('own');
-    expect(watched.requests).toEqual(['/own']);
-  });
+  it('one the page inserts sends to another origin', () => handlerCases.pageOwn(egress));
+
+  it('one it sets by setAttribute sends to another origin', () => handlerCases.pageOwnAttribute(egress));
+
+  it('a blank frame it makes takes HTML strings as before', () => handlerCases.pageBlankFrame(egress));
 });

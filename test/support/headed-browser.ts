@@ -9,6 +9,7 @@ import { startBrowserProcess, type BrowserProcess } from '../../electron/core/fa
 import { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
 import { findBrowser } from '../../electron/core/fallback/find-browser.js';
 import type { Cdp } from '../../shared/engine/cdp.js';
+import { PausedChain } from '../../shared/engine/paused-chain.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { openTab } from './browser.js';
 import { TEST_GATE } from './test-policy.js';
@@ -103,13 +104,14 @@ async function startXvfb(children: ChildProcess[]): Promise<string> {
   return `:${number}`;
 }
 
-/** Wraps a tab's CDP handle, recording the method of every command sent through it. */
+/** Wraps a tab's CDP handle, recording the method of every command sent through it; its guards chain on their own. */
 export function recordingCdp(cdp: Cdp, methods: string[]): Cdp {
-  return {
+  const wrapped: Omit<Cdp, 'pausedChain'> = {
     send<R>(method: string, params?: Record<string, unknown>, sessionId?: string) {
       methods.push(method);
       return cdp.send<R>(method, params, sessionId);
     },
     on: (listener) => cdp.on(listener),
   };
+  return { ...wrapped, pausedChain: new PausedChain(wrapped) };
 }

@@ -2,6 +2,7 @@
 // discrete event that flushes it from one awaited alone, which waits for the renderer's next frame (about 1 s in a
 // throttled tab). Order, not time: it holds on a busy machine.
 import type { Cdp } from '../../shared/engine/cdp.js';
+import { PausedChain } from '../../shared/engine/paused-chain.js';
 
 export interface InputStep {
   at: 'sent' | 'answered';
@@ -10,10 +11,10 @@ export interface InputStep {
   type: string;
 }
 
-/** Wraps a tab's CDP handle, logging each Input.* command's sending and answer into `steps`. */
+/** Wraps a tab's CDP handle, logging each Input.* command's sending and answer into `steps`; its guards chain alone. */
 export function inputTimeline(cdp: Cdp, steps: InputStep[]): Cdp {
   let sent = 0;
-  return {
+  const wrapped: Omit<Cdp, 'pausedChain'> = {
     async send<R>(method: string, params?: Record<string, unknown>, sessionId?: string) {
       if (!method.startsWith('Input.')) return cdp.send<R>(method, params, sessionId);
       const index = sent++;
@@ -27,6 +28,7 @@ export function inputTimeline(cdp: Cdp, steps: InputStep[]): Cdp {
     },
     on: (listener) => cdp.on(listener),
   };
+  return { ...wrapped, pausedChain: new PausedChain(wrapped) };
 }
 
 /** Mouse moves answered before any later input was sent: each of them waited for a frame. */

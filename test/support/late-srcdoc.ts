@@ -1,6 +1,9 @@
-// The srcdoc pages the late-srcdoc tests have set into a frame of the page's own, in both backends: by a timer an eval
-// leaves (the agent's) or by the page itself. Each page sends to `target` its own way as it loads, then tells its parent
-// `marker`, which the maker's page records as a window flag of that name.
+// The srcdoc pages the late-srcdoc tests have set into a frame of the page's own, and the cases both backends run on
+// them: by a timer an eval leaves (the agent's) or by the page itself. Each page sends to `target` its own way as it
+// loads, then tells its parent `marker`, which the maker's page records as a window flag of that name.
+import { expect } from 'vitest';
+import { until } from '../extension/support/until.js';
+import type { LateTab } from './late-tab.js';
 
 export type SrcdocSend = 'fetch' | 'img' | 'form';
 
@@ -42,3 +45,76 @@ export function srcdocLater(
   return `addEventListener('message', (event) => { if (event.data === ${JSON.stringify(marker)}) window[event.data] = true; });
     setTimeout(() => { ${set}; }, 1000); 0`;
 }
+
+/**
+ * The next results' first non-empty list of what was held: a form's navigation may pause a moment after its page told
+ * the marker, so each look is an eval of its own.
+ */
+async function nextHeld(tab: LateTab): Promise<string[]> {
+  const named: string[] = [];
+  await until(
+    async () => (named.push(...tab.heldLater(await tab.run('1'))), named),
+    (held) => held.length > 0,
+  );
+  return named;
+}
+
+/** What reached W, and what the next results name, once the srcdoc page a timer of the script's set has sent. */
+async function timerSet(tab: LateTab, kind: SrcdocSend, by: 'srcdoc' | 'setAttribute' = 'srcdoc') {
+  // Not the kind's own name: the page would set its `fetch` to true.
+  const marker = `${kind}-${by}`;
+  await tab.asPage(ownFrame(marker));
+  await tab.run(srcdocLater(marker, srcdocSending(kind, `${tab.watched.origin}/${marker}`, marker), marker, by));
+  await tab.until(marker);
+  const reached = await tab.reached();
+  return { reached, heldLater: await nextHeld(tab) };
+}
+
+/** The cases both backends run, each a test's whole body on the backend's tab; the test files name them. */
+export const srcdocCases = {
+  async fetches(tab: LateTab): Promise<void> {
+    expect(await timerSet(tab, 'fetch')).toEqual({ reached: [], heldLater: ['GET W/fetch-srcdoc (Fetch)'] });
+  },
+
+  async showsImage(tab: LateTab): Promise<void> {
+    expect(await timerSet(tab, 'img')).toEqual({ reached: [], heldLater: ['GET W/img-srcdoc (Image)'] });
+  },
+
+  async submitsForm(tab: LateTab): Promise<void> {
+    expect(await timerSet(tab, 'form')).toEqual({
+      reached: [],
+      heldLater: ['GET W/form-srcdoc?k=[redacted 6 chars] (navigation)'],
+    });
+  },
+
+  async setThroughOtherRealm(tab: LateTab): Promise<void> {
+    expect(await timerSet(tab, 'fetch', 'setAttribute')).toEqual({
+      reached: [],
+      heldLater: ['GET W/fetch-setAttribute (Fetch)'],
+    });
+  },
+
+  /** The page's own srcdoc set, after the script, loads its image from another origin. */
+  async pageOwnSet(tab: LateTab): Promise<void> {
+    await tab.asPage(ownFrame('mail'));
+    await tab.run('1');
+    const html = JSON.stringify(srcdocSending('img', `${tab.watched.origin}/own-img`, 'ownImg'));
+    await tab.asPage(`addEventListener('message', (event) => { if (event.data === 'ownImg') window.ownImg = true; });
+      document.getElementById('mail').srcdoc = ${html}; 0`);
+    await tab.until('ownImg');
+    expect(tab.watched.requests).toEqual(['/own-img']);
+  },
+
+  /** A timer of the script's writes, through innerHTML, an image whose error handler fetches into the page's frame. */
+  async innerHtmlImage(tab: LateTab): Promise<void> {
+    const send = `fetch('${tab.watched.origin}/inner', { mode: 'no-cors' }).finally(() => parent.window.inner = true)`;
+    const html = JSON.stringify(`<img src=x onerror="${send}">`);
+    await tab.asPage(ownFrame('inner'));
+    await tab.run(
+      `setTimeout(() => { document.getElementById('inner').contentDocument.body.innerHTML = ${html}; }, 1000); 0`,
+    );
+    await tab.until('inner');
+    const reached = await tab.reached();
+    expect({ reached, heldLater: await nextHeld(tab) }).toEqual({ reached: [], heldLater: ['GET W/inner (Fetch)'] });
+  },
+};

@@ -97,8 +97,9 @@ async function fallback(flags: readonly string[]) {
     dataDir,
     async close() {
       await client.close();
-      // The browser it launched may still be writing its profile as it exits.
-      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // The browser it launched may still be writing its profile as it exits (a site's service worker storage, on a
+      // loaded box, outlasted 1 s of retries).
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
     },
   };
 }

@@ -2,6 +2,7 @@
 // a popup of an attached tab is guarded before it may send its first request; the browser itself saves no download.
 import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
 import { NavigationGuard, type RequestPattern } from '../../../shared/engine/navigation-guard.js';
+import { PausedChain } from '../../../shared/engine/paused-chain.js';
 import type { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import { siteOf } from '../../../shared/policy/site.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
@@ -40,6 +41,8 @@ class AttachedTab implements Cdp {
   private pins: readonly RequestPattern[] = [];
   /** The patterns the tab's own session was last asked to pause, by whichever guard asked. */
   private fetchAsked: Record<string, unknown> | undefined;
+  /** The host's guard on a popup and the engine's guard after it answer through this one chain (`guardPopup`). */
+  readonly pausedChain = new PausedChain(this);
 
   /**
    * `beforeScript`: an agent's script is about to be sent to the target with this id (the tab's or a child's): holds

@@ -1,0 +1,74 @@
+// After routes answered what a site's service worker fetched and the routing tab closed, a new tab on that site loads
+// with the worker it had: the browser installs no new version before each load (it did, holding every load ~1–4 s,
+// for as long as the browser ran: worker-update-switch.ts). The worker counts its installs; the page logs the count.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
+import type { Operation } from '../../shared/protocol/operations.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { TEST_POLICY } from '../support/test-policy.js';
+
+const suite = useEngineSuite();
+let executor: EngineExecutor;
+
+beforeAll(() => {
+  // Once controlled, the page logs what its worker fetched for /sw-api and how many versions of the worker installed.
+  suite.server.serve('/sw-update', {
+    body: `<!doctype html><title>SW update</title><h1>SW update</h1><script>
+      navigator.serviceWorker.register('/sw-update.js').then(() => navigator.serviceWorker.ready)
+        .then(() => navigator.serviceWorker.controller || new Promise((resolve) =>
+          navigator.serviceWorker.addEventListener('controllerchange', resolve)))
+        .then(() => fetch('/sw-api?update=1')).then((response) => response.text())
+        .then((text) => console.log('sw got ' + text))
+        .then(() => fetch('/sw-installs')).then((response) => response.text())
+        .then((count) => console.log('installs ' + count));
+    </script>`,
+  });
+  suite.server.serve('/sw-update.js', {
+    body: `self.addEventListener('install', (event) => {
+        self.skipWaiting();
+        event.waitUntil(caches.open('installs').then((cache) => cache.put('/installed/' + Math.random(), new Response(''))));
+      });
+      self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));
+      self.addEventListener('fetch', (event) => {
+        const url = new URL(event.request.url);
+        if (url.pathname === '/sw-api') event.respondWith(fetch('/echo' + url.search));
+        if (url.pathname === '/sw-installs') event.respondWith(caches.open('installs').then((cache) => cache.keys())
+          .then((keys) => new Response(String(keys.length))));
+      });`,
+    headers: { 'content-type': 'text/javascript' },
+  });
+  executor = createEngineExecutor(suite.browser.host, { tag: 'ta', policy: () => TEST_POLICY });
+});
+// Before the suite closes the browser (afterAll hooks run in reverse order).
+afterAll(() => executor?.dispose());
+
+const run = async (op: string, args: Record<string, unknown> = {}) =>
+  (await executor.run(op as Operation, args, ctx)).text;
+
+/** Polls the current tab's console until a line matches. */
+async function logged(wanted: RegExp): Promise<string> {
+  let text = '';
+  await expect.poll(async () => (text = await run('console')), { timeout: 20_000 }).toMatch(wanted);
+  return text;
+}
+
+describe("a site's service worker after routes answered in it", () => {
+  it('installs no new version before the next tab on the site loads', async () => {
+    await run('tab_new', { url: suite.server.url('sw-update') });
+    await logged(/: installs 1$/m);
+    await run('network_route', { action: 'add', url: '*echo?update*', mock: { body: 'the mock' } });
+    await run('navigate', { action: 'reload' });
+    await logged(/: sw got the mock$/m);
+    await run('network_route', { action: 'add', url: '*echo?update*', block: true });
+    await run('navigate', { action: 'reload' });
+    await expect.poll(() => run('network_route', { action: 'list' }), { timeout: 15_000 }).toMatch(/block \(1 hit\)/);
+    await run('tab_close');
+
+    for (const visit of ['b', 'c']) {
+      await run('tab_new', { url: suite.server.url(`sw-update?${visit}`) });
+      const lines = await logged(/: installs \d+$/m);
+      expect(lines).toMatch(/: installs 1$/m);
+      await run('tab_close');
+    }
+  }, 120_000);
+});

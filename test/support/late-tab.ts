@@ -1,0 +1,19 @@
+// What a late-send case needs of the tab it runs on, in either backend, so the case is written once (late-srcdoc.ts,
+// late-handlers.ts, late-documents.ts) and each backend's test file runs it on its own tab.
+import type { OperationResult } from '../../shared/protocol/operations.js';
+import type { WatchedSite } from './watched-site.js';
+
+export interface LateTab {
+  /** The site the policy lets the agent act on: only the script hold stands between a late send and it. */
+  readonly watched: WatchedSite;
+  /** The agent's eval of `expression` on the tab. */
+  run(expression: string): Promise<OperationResult>;
+  /** `expression` run as the page's own code (awaited), with no eval open. */
+  asPage(expression: string): Promise<unknown>;
+  /** Waits for the page's own marker that a late step has run (a real signal, not a sleep). */
+  until(marker: string): Promise<void>;
+  /** The paths that reached the watched site, but for the page's own send, once that has arrived. */
+  reached(): Promise<string[]>;
+  /** The result's list of what was held since the last one, with the watched origin written as W. */
+  heldLater(result: OperationResult): string[];
+}

@@ -1,0 +1,115 @@
+// The engine's late-send tests' one set-up on real Chromium: a watched site the policy lets the agent read (so only the
+// script hold stops a send to it), the fallback browser kept to that policy, and a tab on egress-late.html with its own
+// page context, cleaned between tests.
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { evaluate } from '../../shared/engine/ops/eval.js';
+import { PageContext } from '../../shared/engine/page-context.js';
+import { PolicyGate } from '../../shared/engine/policy-gate.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import type { Policy } from '../../shared/policy/policy.js';
+import { loadUrl, startTestBrowser, type TestBrowser } from './browser.js';
+import { ctx, useEngineSuite, type EngineSuite } from './engine-suite.js';
+import { heldLater, reachedSite, untilMarker } from './late-results.js';
+import type { LateTab } from './late-tab.js';
+import { testServerHosts } from './test-policy.js';
+import { startWatchedSite, type WatchedSite } from './watched-site.js';
+
+export interface WatchedEngine {
+  readonly suite: EngineSuite<TestBrowser>;
+  /** The gate every page context of the file judges by (the browser's host too). */
+  readonly gate: PolicyGate;
+  readonly watched: WatchedSite;
+}
+
+/**
+ * The fixture server, the watched site and a browser whose host judges by `policy` (by default: the fixture server
+ * trusted, the watched site readable), started before the file's tests and closed after them.
+ */
+export function useWatchedEngine(
+  policy: (watched: WatchedSite) => Policy = (watched) =>
+    policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() }),
+): WatchedEngine {
+  let watched: WatchedSite | undefined;
+  const site = () => running(watched, 'watched site');
+  const gate = new PolicyGate(() => policy(site()));
+  const suite = useEngineSuite({
+    startBrowser: async () => {
+      watched = await startWatchedSite();
+      return startTestBrowser(gate);
+    },
+  });
+  afterAll(async () => {
+    await watched?.close();
+  });
+  return {
+    suite,
+    gate,
+    get watched() {
+      return site();
+    },
+  };
+}
+
+export interface WatchedEngineTab extends WatchedEngine, LateTab {
+  /** The tab's id at the browser's host. */
+  readonly tabId: string;
+  readonly page: PageContext;
+}
+
+/**
+ * A background tab on egress-late.html with a page context of its own, and the watched site's requests forgotten after
+ * each test. `popups`: listen for the tab's popups as a tab session does, so a window the page opens is guarded.
+ */
+export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}): WatchedEngineTab {
+  const engine = useWatchedEngine();
+  const { suite, gate } = engine;
+  let opened: { tabId: string; page: PageContext } | undefined;
+  let stopPopups: (() => void) | undefined;
+  beforeAll(async () => {
+    if (popups) stopPopups = suite.browser.host.onPopup(async () => undefined);
+    const tab = await suite.browser.host.create('about:blank', { focus: false });
+    const page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
+    opened = { tabId: tab.id, page };
+    await page.frames.init();
+    await loadUrl(page, suite.server.url('egress-late.html'));
+  });
+  afterAll(() => {
+    stopPopups?.();
+    opened?.page.dispose();
+  });
+  afterEach(() => {
+    engine.watched.requests.length = 0;
+  });
+  const page = () => running(opened, 'tab').page;
+  return {
+    suite,
+    gate,
+    get watched() {
+      return engine.watched;
+    },
+    get tabId() {
+      return running(opened, 'tab').tabId;
+    },
+    get page() {
+      return page();
+    },
+    run: (expression) => evaluate(page(), { expression }, ctx),
+    asPage: async (expression) =>
+      (
+        await page().cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', {
+          expression,
+          awaitPromise: true,
+          returnByValue: true,
+        })
+      ).result.value,
+    until: (marker) => untilMarker(page(), marker),
+    reached: () => reachedSite(page(), engine.watched),
+    heldLater: (result) => heldLater(result, engine.watched),
+  };
+}
+
+/** Fails loudly where module-level code reads the set-up before beforeAll has started it. */
+function running<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`the ${what} starts in beforeAll: use it inside a hook or test`);
+  return value;
+}
