@@ -4,6 +4,7 @@ import type { CdpEvent } from './cdp.js';
 import type { Send } from './egress-ledger.js';
 import { AllowedOrigins } from './egress-origins.js';
 import { frameOrigin, type Frame } from './frame.js';
+import { HandlerSetters } from './handler-setters.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
@@ -48,6 +49,7 @@ export class ScriptTrail {
   private readonly documents = new ScriptedDocuments();
   private readonly written: ScriptFrames;
   private readonly setters: SrcdocSetters;
+  private readonly handlers: HandlerSetters;
   private late: Send[] = [];
   private lateCount = 0;
 
@@ -59,6 +61,9 @@ export class ScriptTrail {
       page.cdp,
       (sessionId, scriptId) => this.written.ranHeld(sessionId, scriptId),
       (frameId) => this.written.hold(frameId),
+    );
+    this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, (sessionId, paused) =>
+      this.setters.fromScript(sessionId, paused),
     );
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),
@@ -79,15 +84,17 @@ export class ScriptTrail {
   async follow(): Promise<void> {
     const frames = await this.page.frames.list();
     this.listed = frames;
-    this.allowed = new AllowedOrigins(
-      frames.filter((frame) => this.page.frames.allows(frame, 'read')).map(frameOrigin),
-    );
-    if (!this.started) {
+    const readable = frames.filter((frame) => this.page.frames.allows(frame, 'read'));
+    this.allowed = new AllowedOrigins(readable.map(frameOrigin));
+    const first = !this.started;
+    if (first) {
       this.started = this.start(frames.map((frame) => frame.sessionId));
       this.started.catch(() => (this.started = undefined));
-      return this.started;
     }
     await this.started;
+    // Before the srcdoc breakpoints: a document no one asked for yet is asked for here, which would drop them.
+    await this.handlers.arm(readable);
+    if (first) return;
     // Another caller asking for a document (the inspect op) drops the breakpoints that tell a srcdoc's setter.
     const pages = [...this.sessions].filter((sessionId) => sessionId === undefined || !this.workerUrls.has(sessionId));
     await Promise.all(pages.map((sessionId) => this.setters.refresh(sessionId).catch(() => undefined)));
@@ -142,6 +149,10 @@ export class ScriptTrail {
       cdp.send('Debugger.setBreakpointsActive', { active: false }, sessionId),
       cdp.send('Debugger.setSkipAllPauses', { skip: false }, sessionId),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
+      // Without it V8 tells a request's initiator by its top frame alone (measured on Chromium 156): a handler or listener
+      // of the script's that calls the page's own send would name only the page's function. The cost, seen by pages that
+      // probe for a debugger, is paid in a tab only once an agent's script has run there.
+      cdp.send('Runtime.enable', {}, sessionId),
       // Until they stand, a srcdoc set after the eval is held whoever set it.
       this.setters.refresh(sessionId).catch(() => undefined),
       // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
@@ -169,6 +180,8 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
+    // A pause of the handler policy's is told and resumed there; every other goes on to the srcdoc breakpoints.
+    if (this.handlers.onEvent(event)) return;
     this.documents.onEvent(event);
     this.setters.onEvent(event);
     this.written.onEvent(event);
@@ -187,6 +200,7 @@ export class ScriptTrail {
         const started =
           this.isWorkerOfScript(event.sessionId) ||
           fromScript(sent.initiator) ||
+          this.handlers.fromHandler(event.sessionId, sent.initiator) ||
           this.verdicts.peek(key)?.tainted === true ||
           this.documents.fromScript(sent, this.acting);
         // Asked even of a request already the script's: a document it loads into a frame may be one it wrote.

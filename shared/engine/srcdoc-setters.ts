@@ -142,7 +142,7 @@ export class SrcdocSetters {
   }
 
   /** The agent's script, or a document it wrote, is on the setter's stack or on an async stack that led to it. */
-  private fromScript(sessionId: string | undefined, paused: Paused): boolean {
+  fromScript(sessionId: string | undefined, paused: Paused): boolean {
     // A parent told by another target's debugger is not followed here: unknown, so the script's.
     if (paused.asyncStackTraceId !== undefined) return true;
     const ours = (scriptId: string | undefined, url = '') =>

@@ -49,6 +49,46 @@ export const handlerCases = {
     expect(await afterHandler(tab, 'detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
   },
 
+  /** A listener the script adds, calling the page's send when the page fires its event later. */
+  async listenerCallsPageSend(tab: LateTab): Promise<void> {
+    const send = `pageSend('${tab.watched.origin}/listener').finally(() => (window.listened = true))`;
+    await tab.run(`document.addEventListener('page-tick', () => ${send}); 0`);
+    await tab.asPage(`setTimeout(() => document.dispatchEvent(new Event('page-tick')), 200); 0`);
+    expect(await afterHandler(tab, 'listened')).toEqual({ reached: [], heldLater: ['GET W/listener (Fetch)'] });
+  },
+
+  /** A handler the script writes after replacing what a policy of the page's would call. */
+  async afterBlinding(tab: LateTab): Promise<void> {
+    await tab.run(`window.unblind = ((exec, setAttribute, apply, string) => () => {
+      RegExp.prototype.exec = exec; Element.prototype.setAttribute = setAttribute; Reflect.apply = apply; String = string;
+    })(RegExp.prototype.exec, Element.prototype.setAttribute, Reflect.apply, String);
+      RegExp.prototype.exec = () => null; Element.prototype.setAttribute = function () {};
+      Reflect.apply = () => undefined; String = () => ''; 0`);
+    await tab.run(appending(failingImage(`${tab.watched.origin}/blinded`, 'blinded')));
+    const outcome = await afterHandler(tab, 'blinded');
+    await tab.asPage('unblind()');
+    expect(outcome).toEqual({ reached: [], heldLater: ['GET W/blinded (Fetch)'] });
+  },
+
+  /** One the page sets by setAttribute, after an eval, sends to another origin. */
+  async pageOwnAttribute(tab: LateTab): Promise<void> {
+    await tab.run('1');
+    const send = `pageSend('${tab.watched.origin}/own-attribute').finally(() => (window.ownSet = true))`;
+    await tab.asPage(`window.own = new Image(); own.setAttribute('onerror', ${JSON.stringify(send)});
+      own.src = '/slow?ms=300'; 0`);
+    await tab.until('ownSet');
+    expect(tab.watched.requests).toEqual(['/own-attribute']);
+  },
+
+  /** A blank frame the page makes after an eval takes HTML strings as before (it inherits Trusted Types enforcement). */
+  async pageBlankFrame(tab: LateTab): Promise<void> {
+    await tab.run('1');
+    const written = await tab.asPage(`(() => { const frame = document.createElement('iframe');
+      document.body.append(frame); frame.contentDocument.body.innerHTML = '<b>own</b>';
+      return frame.contentDocument.body.innerHTML; })()`);
+    expect(written).toBe('<b>own</b>');
+  },
+
   /** One the page inserts, after an eval, sends to another origin. */
   async pageOwn(tab: LateTab): Promise<void> {
     await tab.run('1');

@@ -94,7 +94,14 @@ export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}):
       return page();
     },
     run: (expression) => evaluate(page(), { expression }, ctx),
-    asPage: (expression) => page().cdp.send('Runtime.evaluate', { expression, awaitPromise: true }),
+    asPage: async (expression) =>
+      (
+        await page().cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', {
+          expression,
+          awaitPromise: true,
+          returnByValue: true,
+        })
+      ).result.value,
     until: (marker) => untilMarker(page(), marker),
     reached: () => reachedSite(page(), engine.watched),
     heldLater: (result) => heldLater(result, engine.watched),

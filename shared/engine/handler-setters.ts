@@ -1,0 +1,143 @@
+// Who set an inline handler's code after an eval, where Chrome names no one when it runs (no stack, no async parent): the
+// page's Trusted Types policy (handler-policy.ts) pauses each write that can hold one, the paused stack tells the agent's
+// script from the page, and the script's handler texts are kept by hash, the name V8 gives the handler's code when it
+// compiles. What a handler of the script's sends is then the script's, however late, whoever's function it calls.
+import type { Cdp, CdpEvent } from './cdp.js';
+import type { Frame } from './frame.js';
+import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';
+import { installSource, newDocumentSource, POLICY_URL } from './handler-policy.js';
+import { evaluateInMainWorld } from './main-world.js';
+import type { PageContext } from './page-context.js';
+import type { Initiator } from './script-initiator.js';
+
+// A page's install answers at once; a frame that does not is left unobserved rather than holding the eval.
+const INSTALL_MS = 2_000;
+// Script-written handler texts kept per tab: far more than a script writes, a bound on what a loop of writes can grow.
+const KEPT_TEXTS = 5_000;
+
+export interface PolicyPause {
+  reason: string;
+  data?: { nodeId?: number };
+  callFrames: { callFrameId: string; location: { scriptId: string } }[];
+}
+
+export class HandlerSetters {
+  /** `session:scriptId` of the policy's code: a pause in it is a write told (the paused node is not named, measured). */
+  private readonly policies = new Set<string>();
+  /** Frames whose current document has the policy installed (or refused it); a new document asks again. */
+  private readonly installed = new Set<string>();
+  private readonly sessions = new Set<string | undefined>();
+  /** Hashes of the handler texts the script wrote. */
+  private readonly texts = new Set<string>();
+  /** `session:scriptId` of each handler compiled from one of them. */
+  private readonly handlers = new Set<string>();
+
+  /** `byScript`: the paused stack is the agent's script's, or a document's it wrote (srcdoc-setters.ts). */
+  constructor(
+    private readonly page: PageContext,
+    private readonly key: string,
+    private readonly byScript: (sessionId: string | undefined, paused: PolicyPause) => boolean,
+  ) {}
+
+  get cdp(): Cdp {
+    return this.page.cdp;
+  }
+
+  /** The policy in each frame's document not yet given it, paused on before the script runs. */
+  async arm(frames: readonly Frame[]): Promise<void> {
+    const sessions = [...new Set(frames.map((frame) => frame.sessionId))].filter((id) => !this.sessions.has(id));
+    await Promise.all([
+      ...sessions.map(async (sessionId) => {
+        this.sessions.add(sessionId);
+        await this.cdp.send(
+          'Page.addScriptToEvaluateOnNewDocument',
+          { source: newDocumentSource(this.key) },
+          sessionId,
+        );
+      }),
+      ...frames.filter((frame) => !this.installed.has(frame.frameId)).map((frame) => this.install(frame)),
+    ]);
+  }
+
+  /** The handler's code, or a function it called, is one the script wrote, on the request's stack or an async parent. */
+  fromHandler(sessionId: string | undefined, initiator: Initiator | undefined): boolean {
+    for (let stack = initiator?.stack; stack; stack = stack.parent)
+      if (stack.callFrames.some((frame) => this.handlers.has(`${sessionId}:${frame.scriptId}`))) return true;
+    return false;
+  }
+
+  /** True when the event was a pause of the policy's, told here and resumed. */
+  onEvent(event: CdpEvent): boolean {
+    const { params, sessionId } = event;
+    switch (event.method) {
+      case 'Debugger.scriptParsed':
+        if (params['url'] === POLICY_URL) this.policies.add(`${sessionId}:${params['scriptId']}`);
+        else if (this.texts.has(String(params['hash']))) this.handlers.add(`${sessionId}:${params['scriptId']}`);
+        return false;
+      case 'Debugger.paused': {
+        const paused = params as unknown as PolicyPause;
+        const top = paused.callFrames[0]?.location.scriptId;
+        if (paused.reason !== 'DOM' || !this.policies.has(`${sessionId}:${top}`)) return false;
+        void this.told(sessionId, paused).finally(() => this.resume(sessionId));
+        return true;
+      }
+      case 'Page.frameNavigated':
+        this.installed.delete((params['frame'] as { id: string }).id);
+        return false;
+      case 'DOM.documentUpdated':
+        // The node ids, and the breakpoints on them, are gone: each document's node is found again before the next eval.
+        this.installed.clear();
+        return false;
+    }
+    return false;
+  }
+
+  /** A write of the script's: the texts it gives handlers are kept before its code goes on, so none can run untold. */
+  private async told(sessionId: string | undefined, paused: PolicyPause): Promise<void> {
+    const [policy] = paused.callFrames;
+    if (!policy || !this.byScript(sessionId, paused)) return;
+    const { result } = await this.cdp.send<{ result: { value?: unknown } }>(
+      'Debugger.evaluateOnCallFrame',
+      { callFrameId: policy.callFrameId, expression: '[text, html]', returnByValue: true, silent: true },
+      sessionId,
+    );
+    const [text, html] = Array.isArray(result.value) ? result.value : [];
+    if (typeof text !== 'string') return;
+    const texts = html === true ? handlerTextsOfHtml(text) : [text];
+    for (const hash of await Promise.all(texts.map(scriptHash))) {
+      if (this.texts.size >= KEPT_TEXTS) this.texts.delete(this.texts.values().next().value!);
+      this.texts.add(hash);
+    }
+  }
+
+  private async install(frame: Frame): Promise<void> {
+    this.installed.add(frame.frameId);
+    const { cdp } = this;
+    try {
+      const { result } = await evaluateInMainWorld(this.page, frame, installSource(this.key), INSTALL_MS);
+      if (result.subtype !== 'node' || !result.objectId) return;
+      let { nodeId } = await cdp.send<{ nodeId: number }>(
+        'DOM.requestNode',
+        { objectId: result.objectId },
+        frame.sessionId,
+      );
+      if (!nodeId) {
+        // No one asked for this session's document yet: no breakpoint stands on it to lose.
+        await cdp.send('DOM.getDocument', { depth: 0 }, frame.sessionId);
+        ({ nodeId } = await cdp.send<{ nodeId: number }>(
+          'DOM.requestNode',
+          { objectId: result.objectId },
+          frame.sessionId,
+        ));
+      }
+      await cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId, type: 'attribute-modified' }, frame.sessionId);
+    } catch {
+      // A document gone or refusing: unobserved, as before the policy.
+      this.installed.delete(frame.frameId);
+    }
+  }
+
+  private resume(sessionId: string | undefined): void {
+    void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+  }
+}
