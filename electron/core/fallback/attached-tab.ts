@@ -27,14 +27,19 @@ export class AttachedTab implements Cdp {
 
   /** Target id per child session, to say whose frame ran a script. */
   private readonly childTarget = new Map<string, string>();
+  /**
+   * Per target of the tab, the URL its document committed last, told by its own session: a script sent after an answer
+   * from that document is sent after its commit was told, so this is where the script runs, without asking the browser.
+   */
+  private readonly shown = new Map<string, string>();
   /** Patterns the tab's own session pauses beyond what any Fetch.enable through it asks (see `pin`). */
   private pins: readonly RequestPattern[] = [];
   /** The patterns the tab's own session was last asked to pause, by whichever guard asked. */
   private fetchAsked: Record<string, unknown> | undefined;
 
   /**
-   * `beforeScript`: an agent's script is about to be sent to the target with this id (the tab's or a child's): holds
-   * what it needs held there, and settles once it is.
+   * `beforeScript`: an agent's script is about to be sent to the target with this id (the tab's or a child's), whose
+   * document is at `url` when its session told it: holds what it needs held there, and settles once it is.
    */
   constructor(
     private readonly connection: CdpConnection,
@@ -42,7 +47,7 @@ export class AttachedTab implements Cdp {
     private readonly targetId: string,
     private readonly beforeSend: () => Promise<void>,
     private readonly onGone: () => void,
-    private readonly beforeScript: (targetId: string) => Promise<void>,
+    private readonly beforeScript: (targetId: string, url: string | undefined) => Promise<void>,
   ) {
     this.unsubscribe = connection.on((event) => this.route(event));
   }
@@ -52,8 +57,10 @@ export class AttachedTab implements Cdp {
     // Debugger.scriptParsed comes once the script runs: a message it posts to its site's service worker at once would
     // meet a worker not yet held (measured), so the hold goes up before it is sent.
     // Later commands queue behind that hold, as the extension's do (debugger-tab.ts): none overtakes the script.
-    if (isTaggedScript(method, params ?? {}))
-      this.scriptHeld = this.beforeScript(this.targetOf(sessionId)).catch(() => undefined);
+    if (isTaggedScript(method, params ?? {})) {
+      const targetId = this.targetOf(sessionId);
+      this.scriptHeld = this.beforeScript(targetId, this.shown.get(targetId)).catch(() => undefined);
+    }
     await this.scriptHeld;
     if (method.startsWith('Fetch.') && (sessionId ?? this.sessionId) === this.sessionId)
       params = this.pinned(method, params);
@@ -109,7 +116,16 @@ export class AttachedTab implements Cdp {
       this.childTargets.add(targetId);
       this.childTarget.set(String(event.params['sessionId']), targetId);
     }
-    if (event.method === 'Target.detachedFromTarget') this.children.delete(String(event.params['sessionId']));
+    if (event.method === 'Target.detachedFromTarget') {
+      const sessionId = String(event.params['sessionId']);
+      this.children.delete(sessionId);
+      this.shown.delete(this.childTarget.get(sessionId) ?? '');
+    }
+    if (event.method === 'Page.frameNavigated') {
+      // A target's main frame has the target's id; a child frame's commit says nothing of where the target is.
+      const frame = event.params['frame'] as { id: string; url: string };
+      if (frame.id === this.targetOf(event.sessionId)) this.shown.set(frame.id, frame.url);
+    }
     if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG)) {
       // The site's service worker is held to its origin from now on (worker-targets.ts): the page's own requests go
       // their own way instead, where their initiators are told. Here, not in the engine: under chrome.debugger the

@@ -123,13 +123,16 @@ export class CdpTabHost implements TabHost {
       id,
       () => this.noDownloads,
       () => this.forget(id),
-      (targetId) => this.holdWorkers(targetId),
+      (targetId, url) => this.holdWorkers(targetId, url),
     );
   }
 
-  /** A script runs in `targetId`: the workers of its origin reach that origin only (worker-targets.ts), once settled. */
-  private async holdWorkers(targetId: string): Promise<void> {
-    const origin = await this.originOf(targetId);
+  /**
+   * A script runs in `targetId`, at `url` when its session told it: the workers of its origin reach that origin only
+   * (worker-targets.ts), once settled. A target whose commit was not told yet (attached after it) is asked.
+   */
+  private async holdWorkers(targetId: string, url: string | undefined): Promise<void> {
+    const origin = url === undefined ? await this.originOf(targetId) : originOf(url);
     if (origin !== undefined) await this.workers.scriptRan(origin);
   }
 
