@@ -52,6 +52,8 @@ export class ScriptTrail {
   private readonly handlers: HandlerSetters;
   private late: Send[] = [];
   private lateCount = 0;
+  /** Sessions whose DOM another caller turned off since (`domDropped`): their srcdoc breakpoints are set again. */
+  private readonly dropped = new Set<string | undefined>();
 
   /** An act of the agent's is under way, or was within `ms`: a gesture navigation then is the act's. */
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
@@ -95,9 +97,19 @@ export class ScriptTrail {
     // Before the srcdoc breakpoints: a document no one asked for yet is asked for here, which would drop them.
     await this.handlers.arm(readable);
     if (first) return;
-    // Another caller asking for a document (the inspect op) drops the breakpoints that tell a srcdoc's setter.
-    const pages = [...this.sessions].filter((sessionId) => sessionId === undefined || !this.workerUrls.has(sessionId));
-    await Promise.all(pages.map((sessionId) => this.setters.refresh(sessionId).catch(() => undefined)));
+    // Only where they were dropped: asking every session each time cost every eval two round trips in turn.
+    const dropped = [...this.dropped].filter((sessionId) => this.sessions.has(sessionId));
+    this.dropped.clear();
+    await Promise.all(dropped.map((sessionId) => this.setters.refresh(sessionId).catch(() => undefined)));
+  }
+
+  /**
+   * Another caller asked for a session's document and turned DOM off again (the inspect op), which drops the breakpoints
+   * that tell a srcdoc's setter; until the next eval sets them again, an untold set is held whoever made it.
+   */
+  domDropped(sessionId: string | undefined): void {
+    this.dropped.add(sessionId);
+    this.handlers.domDropped();
   }
 
   /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
@@ -285,6 +297,11 @@ export function trailOf(page: PageContext): ScriptTrail {
     trails.set(page, trail);
   }
   return trail;
+}
+
+/** Another caller turned the session's DOM off (see ScriptTrail.domDropped); nothing to do before the tab's first eval. */
+export function domDropped(page: PageContext, sessionId: string | undefined): void {
+  trails.get(page)?.domDropped(sessionId);
 }
 
 /** How the trail follows a session of the tab, so the egress hold lifts only what is its own. */

@@ -59,6 +59,11 @@ export class HandlerSetters {
     ]);
   }
 
+  /** Another caller turned DOM off (the inspect op): each document's node is found again, and its breakpoint set. */
+  domDropped(): void {
+    this.installed.clear();
+  }
+
   /** The handler's code, or a function it called, is one the script wrote, on the request's stack or an async parent. */
   fromHandler(sessionId: string | undefined, initiator: Initiator | undefined): boolean {
     for (let stack = initiator?.stack; stack; stack = stack.parent)

@@ -3,14 +3,14 @@ import { ToolError } from '../protocol/errors.js';
 import type { AgentContext } from '../protocol/operations.js';
 import { AgentCurrents } from './agent-currents.js';
 import type { Dialog } from './dialogs.js';
-import { PageContext } from './page-context.js';
+import type { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { SavedDialog, TabSessionState, TabSessionStore } from './session-state.js';
 import { TabHandles } from './tab-handles.js';
 import { TabSetups } from './tab-setups.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
-import { withDeadline } from './deadline.js';
 import { attachPopup } from './popup-attach.js';
+import { attachTab, type AttachedTab } from './tab-attach.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -33,19 +33,9 @@ export interface TabInUse {
   page: PageContext;
 }
 
-interface Attached {
-  page: PageContext;
-  stop: () => void;
-}
-
-// Enabling a tab's domains takes milliseconds (measured, Chromium 156); a tab that has not answered by then waits on a
-// dialog, or on a script that would keep every call waiting just as long. Wide: a loaded machine (CI's two shared cores)
-// has taken over 2 s to enable a tab that was only just opened.
-const HELD_AT_ATTACH_MS = 5_000;
-
 export class TabSession {
   private readonly owned: Set<string>;
-  private readonly attached = new Map<string, Promise<Attached>>();
+  private readonly attached = new Map<string, Promise<AttachedTab>>();
   /** The same tabs' contexts once attached, for what a listing shows without waiting (an open dialog). */
   private readonly pages = new Map<string, PageContext>();
   private readonly handles: TabHandles;
@@ -290,51 +280,23 @@ export class TabSession {
     return attached.then((entry) => entry.page);
   }
 
-  private async attach(hostId: string): Promise<Attached> {
-    // Judged before the debugger touches the tab: a tab showing a site the person did not allow is never attached.
-    const shown = (await this.host.list()).find((tab) => tab.id === hostId);
-    if (shown) this.gate.requireBeforeAttach(shown.url, `Tab ${this.handles.handleFor(hostId)}`);
-    const cdp = await this.host.cdp(hostId);
-    const page = new PageContext(
-      cdp,
-      this.gate,
-      () => this.onPersonStop?.(`tab ${this.handles.handleFor(hostId)}`),
-      () => this.agentDrives(hostId),
-    );
-    // A detached debugger (tab closed, browser gone, DevTools took over) leaves a dead context: drop it so the
-    // next call attaches afresh.
-    const stop = cdp.on((event) => {
-      if (event.method === 'Inspector.detached' && event.sessionId === undefined) this.detach(hostId);
+  private async attach(hostId: string): Promise<AttachedTab> {
+    const named = this.handles.handleFor(hostId);
+    const attached = await attachTab(hostId, {
+      host: this.host,
+      gate: this.gate,
+      setups: this.setups,
+      named,
+      savedDialog: this.savedDialogs.get(hostId),
+      onPersonStop: () => this.onPersonStop?.(`tab ${named}`),
+      agentDrives: () => this.agentDrives(hostId),
+      detach: () => this.detach(hostId),
     });
-    const ready = page.frames.init();
-    try {
-      // A tab that does not answer soon is held by a dialog shown before we attached (dialogs.ts): the context serves
-      // at once, every call naming that dialog, and the tab's answer, once it comes, lets them run.
-      const answered = ready.then(() => false);
-      // Past the deadline its failure is the detach below's to handle.
-      answered.catch(() => undefined);
-      let held = await withDeadline(answered, HELD_AT_ATTACH_MS, () => true);
-      // A tab with no page of its own yet (still opening) holds no dialog: it is waited for, as any slow tab is.
-      if (held && !(await page.dialogs.mayHoldDialog())) held = await answered;
-      if (held) {
-        page.dialogs.heldAtAttach(this.savedDialogs.get(hostId));
-        ready.then(
-          () => page.dialogs.answeredAfterAttach(),
-          () => this.detach(hostId),
-        );
-      }
-      // Once the tab answers, and before the context serves a call when it answers at once (tab-setups.ts).
-      const restored = ready.then(() => this.setups.restore(hostId, page)).catch(() => undefined);
-      if (!held) await restored;
-    } catch (error) {
-      stop();
-      page.dispose();
-      throw error;
-    }
+    const { page } = attached;
     this.savedDialogs.delete(hostId);
     this.pages.set(hostId, page);
     page.dialogs.onChange = () => this.changed();
-    return { page, stop };
+    return attached;
   }
 
   /** An agent's current tab, or one the agents opened; in a browser of ours, every tab. */

@@ -10,6 +10,7 @@ import type { PageContext } from '../page-context.js';
 import { sourceName, sourceReadable } from '../source-access.js';
 import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
 import { boxLines, type BoxModel } from '../box-model.js';
+import { domDropped } from '../egress-trail.js';
 
 /** What a developer looks at first; `styles` asks for others. Empty values (a mixed border) are left out. */
 const DEFAULT_STYLES = [
@@ -136,6 +137,7 @@ function matchedRules(page: PageContext, handle: ElementHandle): Promise<string[
       off();
       await page.cdp.send('CSS.disable', {}, session).catch(() => undefined);
       await page.cdp.send('DOM.disable', {}, session).catch(() => undefined);
+      domDropped(page, session);
     }
   });
 }

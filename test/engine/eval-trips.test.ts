@@ -1,0 +1,62 @@
+// What a steady eval asks of the browser, on real Chromium: once a page's first eval armed what stays armed, the next
+// one waits on two round trips (the document marked, the hold armed and the password guard read, all at once; then
+// the script) and asks the browser nothing else before it answers. A count, not a speed: each trip added is a cost
+// paid on every eval.
+import { performance } from 'node:perf_hooks';
+import { expect, it } from 'vitest';
+import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
+import { createEngineExecutor } from '../../shared/engine/executor.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import { stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import { startTestBrowser } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { TEST_GATE, testServerHosts } from '../support/test-policy.js';
+
+const sent: Sent[] = [];
+
+/** Every command the host sends on the browser connection (the tab's, its frames', the browser's own) lands in `sent`. */
+function recorded(connection: CdpConnection): CdpConnection {
+  const send = connection.send.bind(connection);
+  connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
+    const entry: Sent = { method, start: performance.now(), end: Infinity };
+    sent.push(entry);
+    try {
+      return await send<R>(method, params, sessionId);
+    } finally {
+      entry.end = performance.now();
+    }
+  };
+  return connection;
+}
+
+const suite = useEngineSuite({ startBrowser: () => startTestBrowser(TEST_GATE, recorded) });
+
+it('a steady eval waits on two round trips and asks nothing else first', async () => {
+  const policy = policyFromFlags({ allow: [], trust: testServerHosts() });
+  const executor = createEngineExecutor(suite.browser.host, { tag: 'trips', policy: () => policy });
+  try {
+    await executor.run('tab_new', { url: suite.server.url('mcp-hello.html') }, ctx);
+    // The first eval arms what stays (the trail, the guard's watch); the second finds the last one's restore answered.
+    for (let round = 0; round < 2; round++) await executor.run('eval', { expression: 'document.title' }, ctx);
+    await executor.run('tabs', {}, ctx);
+    sent.length = 0;
+    const result = await executor.run('eval', { expression: 'document.title' }, ctx);
+    expect(result.text).toBe('"Hello from the fixture"');
+    // Up to the script's answer: what follows it (the restore, the release) goes unawaited. The host switches the
+    // service-worker bypass on hearing the script parsed (attached-tab.ts), which the call does not wait for either.
+    const answered = Math.max(...sent.filter((entry) => entry.method === 'Runtime.evaluate').map((entry) => entry.end));
+    const waited = sent.filter((entry) => entry.start < answered && entry.method !== 'Network.setBypassServiceWorker');
+    const steps = stepsOf(waited).map((step) => step.map((entry) => entry.method).sort());
+    expect(steps).toEqual([
+      [
+        'Network.emulateNetworkConditionsByRule',
+        'Network.setBlockedURLs',
+        'Runtime.callFunctionOn',
+        'Runtime.evaluate',
+      ],
+      ['Runtime.evaluate', 'Runtime.evaluate'],
+    ]);
+  } finally {
+    executor.dispose();
+  }
+});
