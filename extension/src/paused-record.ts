@@ -9,8 +9,9 @@ export const PAUSED_RECORD_KEY = 'pausedRequests';
 /*
  * How many request ids past the last one this worker heard of a new worker tries: a request Chrome paused and told a
  * worker that stopped before its listener ran was never heard of. Chrome numbers paused requests in one series for the
- * whole browser ("interception-job-<n>.<hop>", measured on Chromium 156), and a failRequest on an id the attachment does
- * not hold is refused harmlessly; a busy browser pausing more than this in a stopped worker's last moment is not covered.
+ * whole browser ("interception-job-<n>.<hop>" as seen on Chromium 156, one counter in its source), and a failRequest on
+ * an id the attachment does not hold is refused harmlessly. Not covered: a redirect hop (<hop> above 0) never heard of,
+ * and more than this many paused in the browser during a stopped worker's last moment.
  */
 const PROBED_PAST_LAST = 64;
 // The most unanswered requests kept: past it the oldest goes (the engine answers within a second, bar a lost worker).
