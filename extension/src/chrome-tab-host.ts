@@ -5,8 +5,9 @@
 // a re-attach.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
+import type { Send } from '../../shared/engine/egress-ledger.js';
 import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
-import type { PopupJudgement } from '../../shared/engine/popup-events.js';
+import { POPUP_HELD, type PopupJudgement } from '../../shared/engine/popup-events.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
@@ -14,6 +15,7 @@ import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { isPopupHoldRule } from './hold-rules.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { OpenerTells } from './opener-tells.js';
+import { failLeftPaused, PausedRecord } from './paused-record.js';
 import { PopupHolds } from './popup-holds.js';
 import type { KeptPopup } from './popup-record.js';
 import { ScriptWindows } from './script-windows.js';
@@ -40,6 +42,8 @@ export class ChromeTabHost implements TabHost {
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
   private readonly childUrls = new Map<string, string>();
   private readonly tells = new OpenerTells((tabId) => this.live.get(tabId));
+  /** What the attachments paused and no guard answered yet, for the next worker to fail should this one stop. */
+  private readonly paused = new PausedRecord();
   private readonly scriptWindows = new ScriptWindows(this.newWindows, (openerId, method, params) =>
     this.tells.tell(openerId, { method, params }),
   );
@@ -50,9 +54,11 @@ export class ChromeTabHost implements TabHost {
   );
   /**
    * Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew, once the
-   * windows the old one followed are held by rules instead.
+   * windows the old one followed are held by rules instead and what it left paused there is failed.
    */
-  private readonly swept = this.popups.ready.then(sweepStaleAttachments);
+  private readonly swept = this.popups.ready.then(() =>
+    sweepStaleAttachments((tabId, send) => this.failedLeft(tabId, send)),
+  );
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -177,6 +183,7 @@ export class ChromeTabHost implements TabHost {
       this.scriptRan(source.tabId);
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
     const tab = this.live.get(source.tabId);
+    if (tab && method === 'Fetch.requestPaused' && params) this.paused.paused(source.tabId, source.sessionId, params);
     if (tab) return tab.dispatch(method, params ?? {}, source.sessionId);
     if (method === 'Fetch.requestPaused' && params) this.failOrphan(source.tabId, source, params);
   }
@@ -185,7 +192,8 @@ export class ChromeTabHost implements TabHost {
    * A request paused by an attachment no engine of this worker holds (a stopped worker's, before the sweep lets go of
    * it; or one being let go of): none will answer it, and the detach would send it, past every rule set since
    * (measured on Chromium 156: a kept window's navigation a stopped worker's attachment paused reached its site once the
-   * next worker detached, its block rules standing). Failed instead; a kept window's is named to its opener.
+   * next worker detached, its block rules standing). Failed instead, and named: a kept window's to its opener, any other
+   * tab's to its own next eval (a script's `location = …` while the worker was stopped, say).
    */
   private failOrphan(tabId: number, source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
     const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
@@ -193,7 +201,14 @@ export class ChromeTabHost implements TabHost {
       .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
       .catch(() => undefined);
     const kind = paused.resourceType === 'Document' ? 'navigation' : (paused.resourceType ?? 'Other');
-    this.popups.failed(tabId, { method: paused.request.method, url: paused.request.url, kind });
+    this.failedLeft(tabId, { method: paused.request.method, url: paused.request.url, kind });
+  }
+
+  /** A request of `tabId` failed for want of an engine, named: a kept window's to its opener, any other tab's to itself. */
+  private failedLeft(tabId: number, send: Send): void {
+    void this.popups.failed(tabId, send).then((window) => {
+      if (!window) this.tells.tell(tabId, { method: POPUP_HELD, params: { ...send } });
+    });
   }
 
   /**
@@ -224,6 +239,7 @@ export class ChromeTabHost implements TabHost {
    * started in the tab stays held: the page it ran in lives on.
    */
   ended(tabId: number, reason: string): void {
+    this.paused.ended(tabId);
     this.live.get(tabId)?.detached(reason);
     this.live.delete(tabId);
     this.scriptWindows.ended(tabId);
@@ -290,11 +306,15 @@ export class ChromeTabHost implements TabHost {
     await attachDebugger(tabId);
     // The script's windows and its site's workers are held before it is sent: Debugger.scriptParsed comes once it
     // already runs (measured: a message it posts to the site's service worker at once got out before those rules).
-    const tab = new DebuggerTab(tabId, async (sessionId) => {
-      this.scriptWindows.listen();
-      await Promise.allSettled([this.newWindows.scriptRan(tabId), this.holdWorkers(tabId, sessionId)]);
-      this.tells.scriptSent(tab);
-    });
+    const tab = new DebuggerTab(
+      tabId,
+      async (sessionId) => {
+        this.scriptWindows.listen();
+        await Promise.allSettled([this.newWindows.scriptRan(tabId), this.holdWorkers(tabId, sessionId)]);
+        this.tells.scriptSent(tab);
+      },
+      (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),
+    );
     this.live.set(tabId, tab);
     this.newWindows.changed();
     // A window kept from before, attached again for any reason (an agent's call on it): followed again as well.
@@ -326,11 +346,14 @@ function attachError(message: string): ToolError {
 /**
  * Detaches whatever this extension still has attached: a stopped worker's attachments outlive it, and re-attaching
  * afresh is what makes Chrome announce a tab's out-of-process frames to the new engine. Tabs held only by other
- * clients refuse, harmlessly. The stopped worker's gate left nothing paused for the detach to send (it holds by record).
+ * clients refuse, harmlessly. What the stopped worker left paused there is failed first, as the detach would send it,
+ * and named to the tab's next eval.
  */
-async function sweepStaleAttachments(): Promise<void> {
+async function sweepStaleAttachments(tell: (tabId: number, send: Send) => void): Promise<void> {
   const targets = await chrome.debugger.getTargets().catch(() => []);
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
+  const failed = await failLeftPaused(tabIds).catch(() => new Map<number, Send[]>());
+  for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
   await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
 }
 

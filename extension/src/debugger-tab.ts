@@ -15,11 +15,12 @@ export class DebuggerTab extends PromiseCdp {
 
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
-   * once that settles.
+   * once that settles. `sending`: hears each command as it goes to Chrome.
    */
   constructor(
     readonly tabId: number,
     private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
+    private readonly sending: (method: string, params: Record<string, unknown>, sessionId: string | undefined) => void,
   ) {
     super();
   }
@@ -41,7 +42,10 @@ export class DebuggerTab extends PromiseCdp {
   ): Promise<unknown> {
     const target: chrome.debugger.DebuggerSession =
       sessionId === undefined ? { tabId: this.tabId } : { tabId: this.tabId, sessionId };
-    const send = () => chrome.debugger.sendCommand(target, method, params);
+    const send = () => {
+      this.sending(method, params, sessionId);
+      return chrome.debugger.sendCommand(target, method, params);
+    };
     if (isTaggedScript(method, params)) {
       // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same.
       const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript(sessionId)).catch(() => undefined);

@@ -3,6 +3,7 @@
 // opener's script opened or drove, session rules keep what it sends to its opener's origins (fail closed), and a page
 // of it they block is named to the opener as the script's.
 import { AllowedOrigins } from '../../shared/engine/egress-origins.js';
+import type { Send } from '../../shared/engine/egress-ledger.js';
 import { POPUP_HELD, type PopupJudgement } from '../../shared/engine/popup-events.js';
 import { popupHoldRules } from './hold-rules.js';
 import { POPUP_RECORD_KEY, popupRecord, POPUPS_KEPT, type KeptPopup } from './popup-record.js';
@@ -81,12 +82,15 @@ export class PopupHolds {
     });
   }
 
-  /** A request of `tabId` was failed for want of an engine: named to its opener when `tabId` is a window kept. */
-  failed(tabId: number, send: { method: string; url: string; kind: string }): void {
-    void this.ready.then(() => {
-      const kept = this.kept.get(tabId);
-      if (kept && !new AllowedOrigins(kept.origins).allows(send.url)) this.tell(kept.openerId, POPUP_HELD, send);
-    });
+  /**
+   * A request of `tabId` was failed for want of an engine: named to its opener when `tabId` is a window kept (and sent
+   * outside its opener's origins). Resolves to whether it is one.
+   */
+  async failed(tabId: number, send: Send): Promise<boolean> {
+    await this.ready;
+    const kept = this.kept.get(tabId);
+    if (kept && !new AllowedOrigins(kept.origins).allows(send.url)) this.tell(kept.openerId, POPUP_HELD, { ...send });
+    return kept !== undefined;
   }
 
   /** The session ended: what was handed to its engine and not followed yet is handed to the next one. */

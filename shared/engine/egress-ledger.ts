@@ -7,7 +7,10 @@ export interface Send {
    * blocked from webNavigation, which names none (a target=_blank form may have been a POST).
    */
   method?: string;
-  /** As the page asked for it; the report redacts it. */
+  /**
+   * As the page asked for it; the report redacts it. Empty when not known: a request the extension found paused after a
+   * restart that only the stopped worker was told of.
+   */
   url: string;
   /** What asked for it, in the browser's words (Fetch, XHR, Ping, Image, Script, Other…), or `navigation`. */
   kind: string;

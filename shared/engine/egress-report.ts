@@ -50,6 +50,7 @@ function listed(sends: readonly Send[], total: number): string {
 }
 
 function shown(send: Send): string {
+  if (send.url === '') return `a request whose address was not told (${send.kind})`;
   if (send.method === undefined) return `${shownUrl(send.url)} (${send.kind}, method not known)`;
   return `${send.method} ${shownUrl(send.url)}${send.kind === 'WebSocket' ? '' : ` (${send.kind})`}`;
 }

@@ -147,6 +147,11 @@ export class AttachedTab implements Cdp {
       : (this.childTarget.get(sessionId) ?? this.targetId);
   }
 
+  /** The session of the out-of-process frame `frameId` (its target has its id): a blank window it opens pauses there. */
+  sessionOf(frameId: string): string | undefined {
+    return [...this.children].find((sessionId) => this.childTarget.get(sessionId) === frameId);
+  }
+
   /** An event for this tab's listeners that no session of the tab sent (what the host did for it). */
   tell(event: CdpEvent): void {
     this.emit(event);

@@ -7,6 +7,7 @@ import { siteOf } from '../../../shared/policy/site.js';
 import type { HostTab, Popup, TabHost } from '../../../shared/engine/tab-host.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import type { CdpConnection } from './cdp-connection.js';
+import { POPUP_VERDICT } from '../../../shared/engine/popup-events.js';
 import { followPopup } from '../../../shared/engine/popup-trail.js';
 import { originOf, WorkerTargets } from './worker-targets.js';
 import { AttachedTab, type TargetInfo } from './attached-tab.js';
@@ -189,9 +190,10 @@ export class CdpTabHost implements TabHost {
       });
       telling.catch(() => undefined);
       const origins = await Promise.all([openerTarget, popup.openerId].map((id) => this.originOf(id)));
-      // A target's main frame has the target's id.
-      const frameId = openerFrameId ?? openerTarget;
-      const opener = { origins, frameId, tell: (event: CdpEvent) => this.live.get(popup.openerId)?.tell(event) };
+      const frameId = openerFrameId ?? openerTarget; // A target's main frame has the target's id.
+      const tell = (event: CdpEvent, to = this.live.get(popup.openerId)) =>
+        to?.tell(event.method === POPUP_VERDICT ? { ...event, sessionId: to.sessionOf(frameId) } : event);
+      const opener = { origins, frameId, tell };
       // Every request of the window pauses until its first document is judged: a page the opener's script wrote (a
       // blob) is then held whole, and what it sends as it loads, before the browser's rules stand, is failed on its way.
       const unpin = tab.pin(EVERY_REQUEST);

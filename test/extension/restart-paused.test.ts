@@ -1,0 +1,119 @@
+// What a script left behind, sent while the extension's worker is stopped, through the real extension: a request the
+// stopped worker was told of and never answered (it stopped first; here it sits in its debugger) is failed by the next
+// worker rather than sent by its letting go of the tab, and a `location = …` the script made while no worker ran is
+// failed too; each is named in the next eval's result.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseSitePattern } from '../../shared/policy/pattern.js';
+import type { Policy } from '../../shared/policy/policy.js';
+import type { OperationResult } from '../../shared/protocol/operations.js';
+import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { testServerPolicy } from '../support/test-policy.js';
+import { startEgressTab, type EgressTab } from './support/egress-tab.js';
+import type { LinkedExtension } from './support/linked-extension.js';
+import type { PageProbe } from './support/page-probe.js';
+import { reachedBesidesOwn } from './support/reached-site.js';
+import { until } from './support/until.js';
+import { forgetWatched } from './support/watched-popups.js';
+
+let started: EgressTab;
+let linked: LinkedExtension;
+/** A site the policy refuses. */
+let refused: WatchedSite;
+let page: PageProbe;
+let url: string;
+const KEY = `document.getElementById('secret').textContent`;
+
+beforeAll(async () => {
+  refused = await startWatchedSite('127.0.0.3');
+  const policy = (): Policy => ({
+    ...testServerPolicy('trusted', ['127.0.0.1']),
+    rules: [{ site: parseSitePattern(new URL(refused.origin).host), level: 'blocked' }],
+  });
+  started = await startEgressTab(policy, 'egress-late.html');
+  ({ linked, page } = started);
+  url = linked.fixtures.url('egress-late.html');
+});
+
+afterAll(async () => {
+  await started?.close();
+  await refused?.close();
+});
+
+afterEach(async () => {
+  await forgetWatched(linked, refused);
+});
+
+/** The page's tab handle in the current session (a restart hands out new handles). */
+async function handle(): Promise<string> {
+  const tabs = (await linked.run('tabs')).data?.['tabs'] as Array<{ tab: string; url: string }>;
+  return tabs.find((tab) => tab.url === url)!.tab;
+}
+
+const run = async (expression: string) => linked.run('eval', { tab: await handle(), expression });
+
+function heldLater(result: OperationResult): string[] {
+  return ((result.data?.['heldLater'] ?? []) as string[]).map((entry) => entry.replaceAll(refused.origin, 'X'));
+}
+
+/** The next results' first non-empty heldLater (or none, once something reached the refused site). */
+function nextHeld(): Promise<string[]> {
+  return until(
+    async () => heldLater(await run('1')),
+    (held) => held.length > 0 || refused.requests.some((path) => path !== '/page-own'),
+    20_000,
+  );
+}
+
+/** Leaves a timer in the page that runs `then` (script text) once the page sets `window[go]`. */
+async function leave(go: string, then: string): Promise<void> {
+  const [flag, done] = [JSON.stringify(go), JSON.stringify(`${go}Done`)];
+  await run(`{ const timer = setInterval(() => { if (!window[${flag}]) return; clearInterval(timer); ${then};
+    window[${done}] = true; }, 50); } 0`);
+}
+
+describe('a stopped worker', () => {
+  it('fails, not sends, a request it was told of and never answered, and the next eval names it', async () => {
+    await leave('goPaused', `fetch('${refused.origin}/paused?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' })`);
+    // The worker stops between hearing of the paused request and answering it: held in its debugger meanwhile.
+    const { control } = linked.browser;
+    const targetId = await linked.browser.workerTarget();
+    const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId,
+      flatten: true,
+    });
+    let paused = false;
+    const stopListening = control.on((event) => {
+      if (event.method === 'Debugger.paused' && event.sessionId === sessionId) paused = true;
+    });
+    try {
+      await control.send('Debugger.enable', {}, sessionId);
+      await control.send('Debugger.pause', {}, sessionId);
+      await page.evaluate('window.goPaused = true');
+      await page.until('goPausedDone');
+      // Paused at the first event it is told of; the request's own pause comes with or after it.
+      expect(await until(async () => paused, Boolean)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(refused.requests).toEqual([]);
+      const relinked = linked.nextLink();
+      await linked.browser.stopWorker();
+      await relinked;
+    } finally {
+      stopListening();
+    }
+    expect(await nextHeld()).toEqual(['a request whose address was not told (paused as the extension stopped)']);
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+  }, 90_000);
+
+  it("fails the script's `location = …` made while no worker runs, and the next eval names it", async () => {
+    await leave('goStopped', `location.href = '${refused.origin}/while-stopped?key=' + encodeURIComponent(${KEY})`);
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    // The stopped worker's attachment still pauses the tab's navigation; the worker Chrome starts to tell of it fails it.
+    await page.evaluate('window.goStopped = true');
+    await page.until('goStoppedDone');
+    await relinked;
+    expect(await nextHeld()).toEqual(['GET X/while-stopped?key=[redacted 34 chars] (navigation)']);
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+    expect(await page.evaluate<string>('location.href')).toBe(url);
+  }, 90_000);
+});
