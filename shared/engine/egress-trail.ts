@@ -88,9 +88,14 @@ export class ScriptTrail {
       return this.started;
     }
     await this.started;
-    // Another caller asking for a document (the inspect op) drops the breakpoints that tell a srcdoc's setter.
-    const pages = [...this.sessions].filter((sessionId) => sessionId === undefined || !this.workerUrls.has(sessionId));
-    await Promise.all(pages.map((sessionId) => this.setters.refresh(sessionId).catch(() => undefined)));
+  }
+
+  /**
+   * Another caller reset the DOM agent of a session (the inspect op asks for its document and switches DOM off), which
+   * drops the breakpoints that tell a srcdoc's setter: they are set again, and until they stand a set is held.
+   */
+  async domReset(sessionId: string | undefined): Promise<void> {
+    if (this.started && this.sessions.has(sessionId)) await this.setters.refresh(sessionId).catch(() => undefined);
   }
 
   /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
@@ -99,14 +104,13 @@ export class ScriptTrail {
     return this.documents.running(this.listed, where && frameOrigin(where));
   }
 
-  /** True once the session tells us its requests: the egress hold then leaves its Network domain on when it lifts. */
-  covers(sessionId: string | undefined): boolean {
-    return this.sessions.has(sessionId);
-  }
-
-  /** A worker held whole: the egress hold leaves its browser rules in place when it lifts. */
-  holdsWhole(sessionId: string | undefined): boolean {
-    return sessionId !== undefined && this.wholeWorkers.has(sessionId);
+  /**
+   * How the trail follows a session of the tab, so the egress hold lifts only what is its own: a worker held whole
+   * keeps its browser rules, a session that tells us its requests keeps its Network domain on.
+   */
+  followed(sessionId: string | undefined): 'whole' | 'requests' | undefined {
+    if (sessionId !== undefined && this.wholeWorkers.has(sessionId)) return 'whole';
+    return this.sessions.has(sessionId) ? 'requests' : undefined;
   }
 
   /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
@@ -259,23 +263,4 @@ export class ScriptTrail {
     this.lateCount++;
     if (this.late.length < LATE_LISTED) this.late.push(send);
   }
-}
-
-const trails = new WeakMap<PageContext, ScriptTrail>();
-
-/** The tab's trail, made on its first eval. */
-export function trailOf(page: PageContext): ScriptTrail {
-  let trail = trails.get(page);
-  if (!trail) {
-    trail = new ScriptTrail(page);
-    trails.set(page, trail);
-  }
-  return trail;
-}
-
-/** How the trail follows a session of the tab, so the egress hold lifts only what is its own. */
-export function followed(page: PageContext, sessionId: string | undefined): 'whole' | 'requests' | undefined {
-  const trail = trails.get(page);
-  if (trail?.holdsWhole(sessionId)) return 'whole';
-  return trail?.covers(sessionId) ? 'requests' : undefined;
 }

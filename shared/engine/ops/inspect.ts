@@ -136,6 +136,8 @@ function matchedRules(page: PageContext, handle: ElementHandle): Promise<string[
       off();
       await page.cdp.send('CSS.disable', {}, session).catch(() => undefined);
       await page.cdp.send('DOM.disable', {}, session).catch(() => undefined);
+      // Asking for the document dropped the breakpoints that tell who sets a frame's srcdoc: they stand again first.
+      await page.trail.domReset(session);
     }
   });
 }
