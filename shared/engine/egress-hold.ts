@@ -5,7 +5,6 @@ import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
-import { followed } from './egress-trail.js';
 import { heldWhole } from './popup-trail.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
@@ -169,12 +168,12 @@ class TabHold {
   /** Lifts the hold from every session it armed (the arming's cycle says when, tab-arming.ts). */
   private restore(sessions: (string | undefined)[]): Promise<unknown> {
     const { cdp } = this.page;
-    this.kept = new Set(sessions.filter((sessionId) => followed(this.page, sessionId) !== undefined));
+    this.kept = new Set(sessions.filter((sessionId) => this.page.trail.followed(sessionId) !== undefined));
     // Every command is tried on every session: one that fails (a frame gone) must not leave the others held.
     return Promise.all(
       sessions.flatMap((sessionId) => {
         // What the script trail follows stays followed: a session keeps telling initiators, a script's worker its rules.
-        const trail = followed(this.page, sessionId);
+        const trail = this.page.trail.followed(sessionId);
         if (trail === 'whole') return [];
         // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts).
         const whole = sessionId === undefined ? heldWhole(cdp) : undefined;

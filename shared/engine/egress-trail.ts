@@ -52,8 +52,6 @@ export class ScriptTrail {
   private readonly handlers: HandlerSetters;
   private late: Send[] = [];
   private lateCount = 0;
-  /** Sessions whose DOM another caller turned off since (`domDropped`): their srcdoc breakpoints are set again. */
-  private readonly dropped = new Set<string | undefined>();
 
   /** An act of the agent's is under way, or was within `ms`: a gesture navigation then is the act's. */
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
@@ -86,30 +84,30 @@ export class ScriptTrail {
   async follow(): Promise<void> {
     const frames = await this.page.frames.list();
     this.listed = frames;
-    const readable = frames.filter((frame) => this.page.frames.allows(frame, 'read'));
-    this.allowed = new AllowedOrigins(readable.map(frameOrigin));
-    const first = !this.started;
-    if (first) {
+    this.allowed = new AllowedOrigins(this.readable(frames).map(frameOrigin));
+    if (!this.started) {
       this.started = this.start(frames.map((frame) => frame.sessionId));
       this.started.catch(() => (this.started = undefined));
     }
     await this.started;
-    // Before the srcdoc breakpoints: a document no one asked for yet is asked for here, which would drop them.
-    await this.handlers.arm(readable);
-    if (first) return;
-    // Only where they were dropped: asking every session each time cost every eval two round trips in turn.
-    const dropped = [...this.dropped].filter((sessionId) => this.sessions.has(sessionId));
-    this.dropped.clear();
-    await Promise.all(dropped.map((sessionId) => this.setters.refresh(sessionId).catch(() => undefined)));
+    await this.handlers.arm(this.readable(frames));
   }
 
   /**
-   * Another caller asked for a session's document and turned DOM off again (the inspect op), which drops the breakpoints
-   * that tell a srcdoc's setter; until the next eval sets them again, an untold set is held whoever made it.
+   * Another caller reset the DOM agent of a session (the inspect op asks for its document and switches DOM off), which
+   * drops the breakpoints that tell a srcdoc's setter and a handler's writer: they are set again, and until they stand
+   * a srcdoc set is held. The handler policy's nodes come after: asking for a document anew would drop the others.
    */
-  domDropped(sessionId: string | undefined): void {
-    this.dropped.add(sessionId);
+  async domReset(sessionId: string | undefined): Promise<void> {
+    if (!this.started || !this.sessions.has(sessionId)) return;
+    await this.setters.refresh(sessionId).catch(() => undefined);
     this.handlers.domDropped();
+    await this.handlers.arm(this.readable(this.listed)).catch(() => undefined);
+  }
+
+  /** The frames the person lets the agent read: what the script can reach, and where the handler policy goes. */
+  private readable(frames: readonly Frame[]): Frame[] {
+    return frames.filter((frame) => this.page.frames.allows(frame, 'read'));
   }
 
   /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
@@ -118,14 +116,13 @@ export class ScriptTrail {
     return this.documents.running(this.listed, where && frameOrigin(where));
   }
 
-  /** True once the session tells us its requests: the egress hold then leaves its Network domain on when it lifts. */
-  covers(sessionId: string | undefined): boolean {
-    return this.sessions.has(sessionId);
-  }
-
-  /** A worker held whole: the egress hold leaves its browser rules in place when it lifts. */
-  holdsWhole(sessionId: string | undefined): boolean {
-    return sessionId !== undefined && this.wholeWorkers.has(sessionId);
+  /**
+   * How the trail follows a session of the tab, so the egress hold lifts only what is its own: a worker held whole
+   * keeps its browser rules, a session that tells us its requests keeps its Network domain on.
+   */
+  followed(sessionId: string | undefined): 'whole' | 'requests' | undefined {
+    if (sessionId !== undefined && this.wholeWorkers.has(sessionId)) return 'whole';
+    return this.sessions.has(sessionId) ? 'requests' : undefined;
   }
 
   /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
@@ -285,28 +282,4 @@ export class ScriptTrail {
     this.lateCount++;
     if (this.late.length < LATE_LISTED) this.late.push(send);
   }
-}
-
-const trails = new WeakMap<PageContext, ScriptTrail>();
-
-/** The tab's trail, made on its first eval. */
-export function trailOf(page: PageContext): ScriptTrail {
-  let trail = trails.get(page);
-  if (!trail) {
-    trail = new ScriptTrail(page);
-    trails.set(page, trail);
-  }
-  return trail;
-}
-
-/** Another caller turned the session's DOM off (see ScriptTrail.domDropped); nothing to do before the tab's first eval. */
-export function domDropped(page: PageContext, sessionId: string | undefined): void {
-  trails.get(page)?.domDropped(sessionId);
-}
-
-/** How the trail follows a session of the tab, so the egress hold lifts only what is its own. */
-export function followed(page: PageContext, sessionId: string | undefined): 'whole' | 'requests' | undefined {
-  const trail = trails.get(page);
-  if (trail?.holdsWhole(sessionId)) return 'whole';
-  return trail?.covers(sessionId) ? 'requests' : undefined;
 }

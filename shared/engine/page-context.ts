@@ -1,10 +1,11 @@
-// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, its dialogs, its DevTools logs and routes, and the ref counter that keeps refs unique for the tab's life.
+// Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, its dialogs, its DevTools logs and routes, what the agent's scripts left behind, and the ref counter that keeps refs unique for the tab's life.
 import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
 import { NetworkLog } from './network-log.js';
 import { NetworkRoutes } from './network-routes.js';
 import { PageTrace } from './page-trace.js';
 import { DialogState } from './dialogs.js';
+import { ScriptTrail } from './egress-trail.js';
 import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
 import type { PolicyGate } from './policy-gate.js';
@@ -30,6 +31,8 @@ export class PageContext {
   readonly trace: PageTrace;
   /** The scripts of the tab's frames, told once Debugger is on in a session (ops/sources.ts, egress-trail.ts). */
   readonly scripts: ScriptLog;
+  /** What the agent's scripts left behind on the tab, followed from its first eval for the tab's life (ops/eval.ts). */
+  readonly trail: ScriptTrail;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -56,6 +59,7 @@ export class PageContext {
     this.routes = new NetworkRoutes(cdp, this.frames, gate, this.network);
     this.trace = new PageTrace(cdp);
     this.scripts = new ScriptLog(cdp, frameSessions);
+    this.trail = new ScriptTrail(this);
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
 // Who changed a frame after an eval returned, where Chrome names no one: its owner's attributes (a srcdoc set) or its
-// document's tree (written through contentDocument). DOM breakpoints pause whoever does it (any realm, any API), the
+// document's tree (written through contentDocument, or opened anew). DOM breakpoints pause whoever does it (any realm, any API), the
 // paused stack tells the agent's script from the page, and the page resumes at once.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { SCRIPT_TAG, type StackTrace } from './script-initiator.js';
@@ -14,9 +14,17 @@ interface FrameTree {
   childFrames?: FrameTree[];
 }
 
+const ELEMENT_NODE = 1;
+
+interface DescribedNode {
+  backendNodeId: number;
+  nodeType: number;
+  children?: DescribedNode[];
+}
+
 interface Paused {
   reason: string;
-  data?: { nodeId?: number };
+  data?: { nodeId?: number; type?: string };
   callFrames: { location: { scriptId: string } }[];
   asyncStackTrace?: StackTrace;
   asyncStackTraceId?: unknown;
@@ -25,7 +33,10 @@ interface Paused {
 export class SrcdocSetters {
   /** Per `session:nodeId` of a frame owner with a breakpoint, the frame it shows. */
   private readonly owners = new Map<string, string>();
-  /** Per `session:nodeId` of a frame's document with a breakpoint on its tree, that frame. */
+  /**
+   * Per `session:nodeId` of a frame's document with a breakpoint on its tree, or of its root element with one on its
+   * removal, that frame.
+   */
   private readonly documents = new Map<string, string>();
   /**
    * Frames just attached whose breakpoint is not yet set: a page commonly inserts a frame and sets its srcdoc in one task,
@@ -154,31 +165,41 @@ export class SrcdocSetters {
     return false;
   }
 
-  /** Breakpoints on the frame's owner, and on its document's tree when that document lives in this session's process. */
+  /**
+   * Breakpoints on the frame's owner, and, when its document lives in this session's process, on that document's tree
+   * and on the removal of its root. document.open() empties the document without pausing the document's subtree
+   * breakpoint, nor does the parser's writing after it (measured on Chromium 156): a breakpoint on the root's removal
+   * pauses the open. A root written later is told to us as it is inserted, and its removal pauses the subtree's.
+   */
   private async arm(sessionId: string | undefined, frameId: string): Promise<void> {
     const { cdp } = this;
     const owner = await cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId }, sessionId);
-    const { node } = await cdp.send<{ node: { contentDocument?: { backendNodeId: number } } }>(
+    // Deep enough to name the document's root element through the owner.
+    const { node } = await cdp.send<{ node: { contentDocument?: DescribedNode } }>(
       'DOM.describeNode',
-      { backendNodeId: owner.backendNodeId },
+      { backendNodeId: owner.backendNodeId, depth: 2, pierce: true },
       sessionId,
     );
-    const content = node.contentDocument?.backendNodeId;
+    const content = node.contentDocument;
+    const root = content?.children?.find((child) => child.nodeType === ELEMENT_NODE);
+    const backendNodeIds = [owner.backendNodeId, content?.backendNodeId, root?.backendNodeId];
     const { nodeIds } = await cdp.send<{ nodeIds: number[] }>(
       'DOM.pushNodesByBackendIdsToFrontend',
-      { backendNodeIds: content === undefined ? [owner.backendNodeId] : [owner.backendNodeId, content] },
+      { backendNodeIds: backendNodeIds.filter((id) => id !== undefined) },
       sessionId,
     );
-    const [nodeId, documentId] = nodeIds;
+    const [nodeId, documentId, rootId] = nodeIds;
     if (!nodeId) return;
+    const breakpoint = (id: number | undefined, type: string) =>
+      id ? cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId: id, type }, sessionId) : undefined;
     await Promise.all([
-      cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId, type: 'attribute-modified' }, sessionId),
-      documentId &&
-        cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId: documentId, type: 'subtree-modified' }, sessionId),
+      breakpoint(nodeId, 'attribute-modified'),
+      breakpoint(documentId, 'subtree-modified'),
+      breakpoint(rootId, 'node-removed'),
     ]);
     this.forget(frameId);
     this.owners.set(`${sessionId}:${nodeId}`, frameId);
-    if (documentId) this.documents.set(`${sessionId}:${documentId}`, frameId);
+    for (const id of [documentId, rootId]) if (id) this.documents.set(`${sessionId}:${id}`, frameId);
   }
 
   /** The frame's owner nodes as told before: a node id of an owner the DOM agent told anew is never paused on again. */

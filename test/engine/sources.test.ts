@@ -3,7 +3,6 @@
 // among them; scripts known after an eval armed Debugger first; a page's `debugger;` never stops it; a navigation
 // replaces the list; and scripts of a site the policy hides left out and unreadable.
 import { describe, expect, it } from 'vitest';
-import { trailOf } from '../../shared/engine/egress-trail.js';
 import { inspect } from '../../shared/engine/ops/inspect.js';
 import { click } from '../../shared/engine/ops/pointer.js';
 import { sources } from '../../shared/engine/ops/sources.js';
@@ -54,7 +53,7 @@ describe('sources', () => {
       // The page library is in every frame once an element tool ran; an agent's eval leaves a tagged script.
       await inspect(page, { selector: '#note', frame: 1 }, ctx);
       await inspect(page, { selector: '#save' }, ctx);
-      const tagged = trailOf(page).tag("window.evalMarker = 'EvalTaggedMarker'");
+      const tagged = page.trail.tag("window.evalMarker = 'EvalTaggedMarker'");
       await page.cdp.send('Runtime.evaluate', { expression: tagged });
       await page.cdp.send('Runtime.evaluate', { expression: "window.plainMarker = 'PlainEvalMarker'" });
       const { text } = await sources(page, {}, ctx);
@@ -74,7 +73,7 @@ describe('sources', () => {
   });
 
   it('knows the scripts of sessions an eval armed Debugger on first, and the page never stops at `debugger;`', async () => {
-    const { page, close } = await sourcesTab(undefined, (page) => trailOf(page).follow());
+    const { page, close } = await sourcesTab(undefined, (page) => page.trail.follow());
     try {
       expect((await sources(page, { url: 'inspect-app' }, ctx)).text).toMatch(/^sources: 1 script\n#\d+ f0 /);
       await click(page, { selector: '#save' }, ctx);

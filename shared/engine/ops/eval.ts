@@ -6,7 +6,7 @@ import type { EvalArgs } from '../../tools/args.js';
 import { EVAL_GROUP, evaluateInMainWorld, type ExceptionDetails, type RemoteObject } from '../main-world.js';
 import { withDeadline } from '../deadline.js';
 import { openEgressWindow, type EgressWindow } from '../egress-hold.js';
-import { trailOf, type ScriptTrail } from '../egress-trail.js';
+import type { ScriptTrail } from '../egress-trail.js';
 import { egressData, egressNote, type EgressSends } from '../egress-report.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
@@ -31,7 +31,7 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
   // The hold is armed while the guard reads the frames, so the script waits for neither in turn.
   const opening = openEgressWindow(page);
   const judged = judgedDocument();
-  const trail = trailOf(page);
+  const { trail } = page;
   let frame: Frame | undefined;
   let hold: EgressWindow;
   try {

@@ -10,7 +10,6 @@ import type { PageContext } from '../page-context.js';
 import { sourceName, sourceReadable } from '../source-access.js';
 import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
 import { boxLines, type BoxModel } from '../box-model.js';
-import { domDropped } from '../egress-trail.js';
 
 /** What a developer looks at first; `styles` asks for others. Empty values (a mixed border) are left out. */
 const DEFAULT_STYLES = [
@@ -137,7 +136,8 @@ function matchedRules(page: PageContext, handle: ElementHandle): Promise<string[
       off();
       await page.cdp.send('CSS.disable', {}, session).catch(() => undefined);
       await page.cdp.send('DOM.disable', {}, session).catch(() => undefined);
-      domDropped(page, session);
+      // Asking for the document dropped the breakpoints that tell who sets a frame's srcdoc: they stand again first.
+      await page.trail.domReset(session);
     }
   });
 }

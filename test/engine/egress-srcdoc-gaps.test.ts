@@ -1,0 +1,146 @@
+// The gaps in telling who changed a frame after an eval returned, on real Chromium: a document a timer of the script's
+// opens and writes, a srcdoc the script's observer sets on a frame the page just inserted, the page's own sets after an
+// inspection, and a frame owner whose frame runs in another process. The script's are held and named; the page's load.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../shared/engine/ops/eval.js';
+import { inspect } from '../../shared/engine/ops/inspect.js';
+import { PageContext } from '../../shared/engine/page-context.js';
+import { PolicyGate } from '../../shared/engine/policy-gate.js';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import { loadUrl, startTestBrowser } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { ownFrame, srcdocSending } from '../support/late-srcdoc.js';
+import { heldLater, reachedSite, untilMarker } from '../support/late-results.js';
+import { testServerHosts } from '../support/test-policy.js';
+import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+
+let watched: WatchedSite;
+const gate = new PolicyGate(() => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() }));
+const suite = useEngineSuite({
+  startBrowser: async () => {
+    watched = await startWatchedSite();
+    return startTestBrowser(gate);
+  },
+});
+let page: PageContext;
+
+beforeAll(async () => {
+  const tab = await suite.browser.host.create('about:blank', { focus: false });
+  page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
+  await page.frames.init();
+  await loadUrl(page, suite.server.url('egress-late.html'));
+});
+afterAll(async () => {
+  page?.dispose();
+  await watched?.close();
+});
+afterEach(() => {
+  watched.requests.length = 0;
+});
+
+const run = (expression: string) => evaluate(page, { expression }, ctx);
+/** The page's own code, with no eval open. */
+const asPage = (expression: string) => page.cdp.send('Runtime.evaluate', { expression, awaitPromise: true });
+/** The page records `marker` as a window flag once a frame tells it. */
+const listen = (marker: string) =>
+  `addEventListener('message', (event) => { if (event.data === ${JSON.stringify(marker)}) window[event.data] = true; });`;
+
+/** What reached W once the page's `marker` is set, and what the next results name. */
+async function outcome(marker: string) {
+  await untilMarker(page, marker);
+  const reached = await reachedSite(page, watched);
+  // A form's navigation may pause a moment after its page told the marker: each look is an eval of its own.
+  const named: string[] = [];
+  const deadline = Date.now() + 10_000;
+  while (named.length === 0 && Date.now() < deadline) named.push(...heldLater(await run('1'), watched));
+  return { reached, heldLater: named };
+}
+
+describe('what a timer the script left writes into the page’s own frame with open()', () => {
+  /** Opens frame `id`'s document anew and writes `html` into it. */
+  const openWrite = (id: string, html: string) =>
+    `const doc = document.getElementById(${JSON.stringify(id)}).contentDocument;
+    doc.open(); doc.write(${JSON.stringify(html)}); doc.close();`;
+
+  it('a form the written page submits: held, and named', async () => {
+    await asPage(ownFrame('opened'));
+    const html = srcdocSending('form', `${watched.origin}/opened`, 'opened');
+    await run(`${listen('opened')} setTimeout(() => { ${openWrite('opened', html)} }, 1000); 0`);
+    expect(await outcome('opened')).toEqual({
+      reached: [],
+      heldLater: ['GET W/opened?k=[redacted 6 chars] (navigation)'],
+    });
+  });
+
+  it('after the page’s own open() and write() meanwhile, whose image loads: held, and named', async () => {
+    await asPage(ownFrame('reopened'));
+    const html = srcdocSending('form', `${watched.origin}/reopened`, 'reopened');
+    await run(`${listen('reopened')} setTimeout(() => { ${openWrite('reopened', html)} }, 1500); 0`);
+    const own = srcdocSending('img', `${watched.origin}/own-written`, 'ownWritten');
+    await asPage(`${listen('ownWritten')} ${openWrite('reopened', own)} 0`);
+    await untilMarker(page, 'ownWritten');
+    expect(await outcome('reopened')).toEqual({
+      reached: ['/own-written'],
+      heldLater: ['GET W/reopened?k=[redacted 6 chars] (navigation)'],
+    });
+  });
+});
+
+describe('a srcdoc set on a frame the page has just inserted', () => {
+  // Open: the insertion's stack is the page's, and no breakpoint can stand on the frame's owner before the observer's
+  // set in the same task; holding every frame set in that gap would hold the page's own srcdoc frames too.
+  it.skip('by an observer the script left, in the insertion’s own task: held, and named', async () => {
+    const html = srcdocSending('fetch', `${watched.origin}/observed`, 'observed');
+    await run(`${listen('observed')} new MutationObserver((records) => { for (const record of records)
+      for (const node of record.addedNodes) if (node.id === 'observed') node.srcdoc = ${JSON.stringify(html)};
+    }).observe(document.body, { childList: true }); 0`);
+    await asPage(ownFrame('observed'));
+    expect(await outcome('observed')).toEqual({ reached: [], heldLater: ['GET W/observed (Fetch)'] });
+  });
+
+  it('by the page itself, in the insertion’s own task: its image loads', async () => {
+    await run('1');
+    const html = srcdocSending('img', `${watched.origin}/own-inserted`, 'ownInserted');
+    await asPage(`${listen('ownInserted')} ${ownFrame('ownInserted')}
+      document.getElementById('ownInserted').srcdoc = ${JSON.stringify(html)}; 0`);
+    await untilMarker(page, 'ownInserted');
+    expect(watched.requests).toEqual(['/own-inserted']);
+  });
+});
+
+describe('the page’s own srcdoc set after an inspection', () => {
+  it('loads its image from another origin', async () => {
+    await asPage(ownFrame('inspected'));
+    await run('1');
+    await inspect(page, { selector: '#secret' }, ctx);
+    const html = srcdocSending('img', `${watched.origin}/after-inspect`, 'afterInspect');
+    await asPage(`${listen('afterInspect')} document.getElementById('inspected').srcdoc = ${JSON.stringify(html)}; 0`);
+    await untilMarker(page, 'afterInspect');
+    expect(watched.requests).toEqual(['/after-inspect']);
+  });
+});
+
+describe('a frame owner whose frame runs in another process', () => {
+  it('the page’s own srcdoc set there loads its image from another origin', async () => {
+    const url = `${suite.server.crossOrigin}/frame-child.html`;
+    await asPage(`new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
+      { id: 'remote', src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`);
+    await run('1');
+    const html = srcdocSending('img', `${watched.origin}/remote-own`, 'remoteOwn');
+    await asPage(`${listen('remoteOwn')} document.getElementById('remote').srcdoc = ${JSON.stringify(html)}; 0`);
+    await untilMarker(page, 'remoteOwn');
+    expect(watched.requests).toEqual(['/remote-own']);
+  });
+
+  // Open: the srcdoc document commits back in the parent's process, and no Fetch session pauses its requests
+  // (measured on Chromium 156: requestWillBeSent, no requestPaused; Fetch enabled again on the frame's detach is late).
+  it.skip('a timer the script left sets its srcdoc: held, and named', async () => {
+    const url = `${suite.server.crossOrigin}/frame-child.html`;
+    await asPage(`new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
+      { id: 'remoteTimer', src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`);
+    const html = srcdocSending('fetch', `${watched.origin}/remote-timer`, 'remoteTimer');
+    await run(`${listen('remoteTimer')} setTimeout(() => {
+      document.getElementById('remoteTimer').srcdoc = ${JSON.stringify(html)}; }, 1000); 0`);
+    expect(await outcome('remoteTimer')).toEqual({ reached: [], heldLater: ['GET W/remote-timer (Fetch)'] });
+  });
+});
