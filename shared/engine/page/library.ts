@@ -20,6 +20,7 @@ import { labelsOf } from './labels.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { watchedPasswordField } from './password-watch.js';
 import { shadowHostsIn } from './shadow-hosts.js';
+import { withKeptHosts } from './kept-hosts.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
@@ -50,6 +51,7 @@ const FUNCTIONS = {
   isHidden,
   deepQueryAll,
   shadowHostsIn,
+  withKeptHosts,
   flatChildren,
   queryElements,
   countElements,

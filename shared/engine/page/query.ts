@@ -8,19 +8,20 @@ export interface QuerySpec {
 
 /**
  * querySelectorAll that also searches inside open shadow roots, in document order; `onShadowRoot` is told each root it
- * enters (the password watch observes them).
+ * enters (the password watch observes them). `hostsIn` finds each scope's hosts (element lookups pass the kept list).
  */
 export function deepQueryAll(
   root: Document | ShadowRoot | Element,
   selector: string,
   onShadowRoot?: (shadowRoot: ShadowRoot) => void,
+  hostsIn: (scope: Document | ShadowRoot | Element) => Element[] = __cm.shadowHostsIn,
 ): Element[] {
   const found: Element[] = [];
   // Our own pill is no part of the page.
   const ours = __cm.indicatorHost();
   const visit = (scope: Document | ShadowRoot | Element) => {
     for (const element of scope.querySelectorAll(selector)) if (element !== ours) found.push(element);
-    for (const host of __cm.shadowHostsIn(scope)) {
+    for (const host of hostsIn(scope)) {
       onShadowRoot?.(host.shadowRoot!);
       visit(host.shadowRoot!);
     }
@@ -47,9 +48,12 @@ export function flatChildren(element: Element): ArrayLike<Node> {
  * Role/name lookups skip hidden elements, so a hidden duplicate (mobile menu, closed dialog) never makes a match ambiguous.
  */
 export function queryElements(spec: QuerySpec): Element[] {
+  // The hosts come from the list kept current in the page (kept-hosts.ts): a lookup walks no whole document.
+  const all = (selector: string, hostsIn: (scope: Document | ShadowRoot) => Element[]) =>
+    __cm.deepQueryAll(document, selector, undefined, (scope) => hostsIn(scope as Document | ShadowRoot));
   if (spec.selector !== undefined) {
     try {
-      return __cm.deepQueryAll(document, spec.selector);
+      return __cm.withKeptHosts((hostsIn) => all(spec.selector!, hostsIn));
     } catch {
       throw new Error(`BAD_ARGS: "${spec.selector}" is not a valid CSS selector.`);
     }
@@ -58,14 +62,16 @@ export function queryElements(spec: QuerySpec): Element[] {
   const wanted = spec.name?.trim();
   const exact = wanted !== undefined && wanted.length > 1 && wanted.startsWith('"') && wanted.endsWith('"');
   const needle = exact ? wanted.slice(1, -1) : wanted?.toLowerCase();
-  return __cm.deepQueryAll(document, '*').filter((element) => {
-    if (role && __cm.ariaRole(element) !== role) return false;
-    if (needle !== undefined) {
-      const name = __cm.accessibleName(element);
-      if (exact ? name !== needle : !name.toLowerCase().includes(needle)) return false;
-    }
-    return !__cm.isHidden(element);
-  });
+  return __cm.withKeptHosts((hostsIn) =>
+    all('*', hostsIn).filter((element) => {
+      if (role && __cm.ariaRole(element) !== role) return false;
+      if (needle !== undefined) {
+        const name = __cm.accessibleName(element);
+        if (exact ? name !== needle : !name.toLowerCase().includes(needle)) return false;
+      }
+      return !__cm.isHidden(element);
+    }),
+  );
 }
 
 export function countElements(spec: QuerySpec): number {
