@@ -171,7 +171,7 @@ const PASTE_SETTLE_MS = 2_000;
 async function readBack(page: PageContext, frame: Frame, pasted: string | undefined): Promise<InputState> {
   const deadline = Date.now() + PASTE_SETTLE_MS;
   for (;;) {
-    const state = await withEditorValue(page, frame, await page.frames.call(frame, 'inputState'));
+    const state = await withEditorValue(page, frame, await page.frames.call(frame, 'typedState'));
     page.input.readBack(frame);
     if (pasted === undefined || !state.editor || containsText(state.value, pasted) || Date.now() >= deadline)
       return state;

@@ -27,7 +27,7 @@ import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 import { navigationStatus } from './document.js';
 import { conditionHolds, waitForCondition } from './wait.js';
 import { aimPoint, composedContains, deepElementAt, describeAt, describeElement, frameOwnerAt } from './aim.js';
-import { deepActiveElement, focusForInput, inputState, isEditable, pasteText } from './editing.js';
+import { deepActiveElement, focusForInput, inputState, isEditable, pasteText, typedState } from './editing.js';
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
 import { activationAim, opensOnActivation } from './activation.js';
@@ -89,6 +89,7 @@ const FUNCTIONS = {
   deepActiveElement,
   isEditable,
   inputState,
+  typedState,
   focusForInput,
   pasteText,
   chooseOptions,
