@@ -1,7 +1,15 @@
 // The in-page library: each function below is shipped by its source text into our isolated world as `__cm.<name>`.
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
-import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
+import {
+  countElements,
+  deepQueryAll,
+  flatChildren,
+  frameInfo,
+  keptElement,
+  pickElement,
+  queryElements,
+} from './query.js';
 import { snapshotBuild } from './snapshot.js';
 import { snapshotFrame, snapshotOwner } from './snapshot-frame.js';
 import { snapshotRender } from './snapshot-render.js';
@@ -56,6 +64,7 @@ const FUNCTIONS = {
   queryElements,
   countElements,
   pickElement,
+  keptElement,
   frameInfo,
   snapshotFrame,
   snapshotOwner,

@@ -78,22 +78,35 @@ export function countElements(spec: QuerySpec): number {
   return __cm.queryElements(spec).length;
 }
 
-/** The one element the spec names (or its nth match); throws NOT_FOUND / AMBIGUOUS for the engine. */
-export function pickElement(spec: QuerySpec, nth: number | undefined): Element {
+/**
+ * The one element the spec names (or its nth match); throws NOT_FOUND / AMBIGUOUS for the engine. With `keep`, it is
+ * also kept for the call sent right behind this one (keptElement), which so needs no round trip of its own.
+ */
+export function pickElement(spec: QuerySpec, nth: number | undefined, keep?: number): Element {
+  const state = globalThis as unknown as { __cmKept?: { keep: number; element: Element } };
+  state.__cmKept = undefined;
   const matches = __cm.queryElements(spec);
   const what =
     spec.selector !== undefined
       ? `selector "${spec.selector}"`
       : `role "${spec.role ?? '*'}"${spec.name !== undefined ? ` name "${spec.name}"` : ''}`;
-  if (nth !== undefined) {
-    const element = matches[nth];
-    if (!element) throw new Error(`NOT_FOUND: ${what} has ${matches.length} matches, no nth=${nth}.`);
-    return element;
-  }
+  if (nth !== undefined && !matches[nth])
+    throw new Error(`NOT_FOUND: ${what} has ${matches.length} matches, no nth=${nth}.`);
   if (matches.length === 0) throw new Error(`NOT_FOUND: nothing matches ${what}.`);
-  if (matches.length > 1)
+  if (nth === undefined && matches.length > 1)
     throw new Error(`AMBIGUOUS: ${matches.length} elements match ${what}; pass nth (0-based) or use a ref.`);
-  return matches[0]!;
+  const element = matches[nth ?? 0]!;
+  if (keep !== undefined) state.__cmKept = { keep, element };
+  return element;
+}
+
+/** The element pickElement kept under `keep`, once; throws when that lookup failed or another came between. */
+export function keptElement(keep: number): Element {
+  const state = globalThis as unknown as { __cmKept?: { keep: number; element: Element } };
+  const kept = state.__cmKept;
+  state.__cmKept = undefined;
+  if (kept?.keep !== keep) throw new Error('No element kept by the lookup before this call.');
+  return kept.element;
 }
 
 /** What `frames` reports about this frame: its origin, how many visible controls it holds, and whether its iframe hides it (0×0 viewport). */
