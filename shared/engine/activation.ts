@@ -8,6 +8,7 @@ import { policyError } from '../protocol/policy-error.js';
 import { evaluateDownload } from '../policy/evaluate.js';
 import { aim, topAim, type Aim } from './geometry.js';
 import type { Opens } from './page/activation.js';
+import type { PageReturn } from './page/library.js';
 import type { PageContext } from './page-context.js';
 import { callOnElement, type ElementHandle } from './targets.js';
 
@@ -29,7 +30,15 @@ export async function aimToActivate(
     await refuseWhatActivationOpens(page, handle, opts);
     return aim(page, handle);
   }
-  const both = await callOnElement(page, handle, 'activationAim', [opts.newWindow === true]);
+  return activationAimed(page, handle, await callOnElement(page, handle, 'activationAim', [opts.newWindow === true]));
+}
+
+/** The aim once activationAim answered for a main-frame element: its refusal, or its point (aimed now if it opens something). */
+export async function activationAimed(
+  page: PageContext,
+  handle: ElementHandle,
+  both: PageReturn<'activationAim'>,
+): Promise<Aim> {
   if (both.opens) refuseOpening(page, both.opens);
   return topAim(both.aim ?? (await callOnElement(page, handle, 'aimPoint', [true])));
 }

@@ -7,6 +7,12 @@ import type { Handles, PageCallTail, PageFunction, PageResult } from './page/lib
 import { PERSON_STOP_BINDING } from './presence.js';
 
 const WORLD_NAME = '__chrome_mcp__';
+const KEPT = 'kept:';
+
+/** A handle for the element that pickElement, called with `keep`, kept in the page: a call sent after it can use it. */
+export function keptHandle(keep: number): string {
+  return `${KEPT}${keep}`;
+}
 
 export class FrameWorlds {
   private readonly worlds = new Map<string, Promise<number>>();
@@ -81,7 +87,11 @@ export class FrameWorlds {
   ): Promise<unknown> {
     // The last argument is the tool call's number (undefined outside one), which the library sees as `__cmCall` while
     // the function runs; what it does later (a wait's checks on mutations) sees none, so shares no walk.
-    const declaration = `function(...a){globalThis.__cmCall=a.pop();try{return globalThis.__cm.${name}(...a)}finally{globalThis.__cmCall=undefined}}`;
+    // A first handle `kept:<n>` stands for the element a lookup sent just before kept in the page (see `keptHandle`).
+    const kept =
+      handles.length > 0 && handles[0]!.startsWith(KEPT) ? Number(handles[0]!.slice(KEPT.length)) : undefined;
+    const take = kept === undefined ? '' : 'a[0]=globalThis.__cm.keptElement(a[0]);';
+    const declaration = `function(...a){globalThis.__cmCall=a.pop();try{${take}return globalThis.__cm.${name}(...a)}finally{globalThis.__cmCall=undefined}}`;
     const once = async (): Promise<unknown> => {
       // The backstop under every op: nothing of ours runs in, or reads from, a document whose site may not be read.
       this.mayRun(frame);
@@ -89,7 +99,7 @@ export class FrameWorlds {
       const params: Record<string, unknown> = {
         functionDeclaration: declaration,
         arguments: [
-          ...handles.map((objectId) => ({ objectId })),
+          ...handles.map((objectId, index) => (index === 0 && kept !== undefined ? { value: kept } : { objectId })),
           ...args.map((value) => ({ value })),
           { value: this.callNumber },
         ],
@@ -97,7 +107,7 @@ export class FrameWorlds {
         awaitPromise: true,
       };
       // An object argument fixes the context; otherwise name the world explicitly.
-      if (handles.length === 0) params['executionContextId'] = executionContextId;
+      if (handles.length === 0 || kept !== undefined) params['executionContextId'] = executionContextId;
       else params['objectId'] = handles[0];
       const result = await this.cdp.send<CallResult>('Runtime.callFunctionOn', params, frame.sessionId);
       if (result.exceptionDetails) {

@@ -4,6 +4,7 @@ import type { Target } from '../protocol/target.js';
 import type { AccessLevel } from '../policy/levels.js';
 import type { Frame } from './frames.js';
 import type { PageContext } from './page-context.js';
+import { keptHandle } from './frame-worlds.js';
 import type { PageArgs, PageCallTail, PageFunction, PageReturn } from './page/library.js';
 
 export interface ElementHandle {
@@ -113,6 +114,57 @@ async function findTarget(page: PageContext, target: Target): Promise<ElementHan
     index -= count;
   }
   throw new ToolError('NOT_FOUND', `${total} elements match; there is no nth=${target.nth}.`);
+}
+
+let keeps = 0;
+
+/** The one frame a lookup of `target` searches, when it is looked up by selector or role there alone; else undefined. */
+export async function lookupFrame(page: PageContext, target: Target): Promise<Frame | undefined> {
+  if (target.ref !== undefined || (target.selector === undefined && target.role === undefined)) return undefined;
+  const frames = await framesFor(page, target.frame);
+  return frames.length === 1 ? frames[0] : undefined;
+}
+
+/**
+ * The target's element in `frame` (lookupFrame's) and `name` called on it, in one round trip: the call goes out right
+ * behind the lookup, in order on the same session, and takes the element the lookup kept in the page. `found` hears
+ * of the element as soon as the lookup answers. A frame that does not allow `need` gets no call: the lookup alone,
+ * as resolveTarget, refuses. The caller releases the handle; on a failure it is released here.
+ */
+export async function resolveAndCall<N extends PageFunction>(
+  page: PageContext,
+  target: Target,
+  frame: Frame,
+  need: AccessLevel,
+  name: N,
+  args: PageArgs<N, [string]>,
+  found?: (handle: ElementHandle) => void,
+): Promise<{ handle: ElementHandle; value: PageReturn<N> }> {
+  const onHandle = (handle: ElementHandle) => callOnElement(page, handle, name, ...([args] as ElementArgs<N>));
+  // Refused there: resolveTarget says so once it found the element, as it would have without the call.
+  const allowed = page.frames.allows(frame, need);
+  const keep = ++keeps;
+  const spec = { selector: target.selector, role: target.role, name: target.name };
+  const picking = allowed
+    ? page.frames.call(frame, 'pickElement', [spec, target.nth, keep], { returnHandle: true })
+    : resolveTarget(page, target, need).then((handle) => handle.objectId);
+  const tail = [args, { handles: [keptHandle(keep)] }] as PageCallTail<N, [string], false>;
+  const calling = allowed ? page.frames.call<N, [string], false>(frame, name, ...tail) : undefined;
+  // Awaited once the lookup answered; a failed lookup fails it too, and the lookup's error stands for both.
+  calling?.catch(() => undefined);
+  const handle = { frame, objectId: await picking };
+  try {
+    found?.(handle);
+    const value = await (calling ?? onHandle(handle)).catch((error: unknown) => {
+      if (!calling || !(error instanceof ToolError && error.code === 'INTERNAL')) throw error;
+      // The kept element did not reach the call (the frame's world was made anew between them): call on the handle.
+      return onHandle(handle);
+    });
+    return { handle, value };
+  } catch (error) {
+    page.frames.release(frame, [handle.objectId]);
+    throw error;
+  }
 }
 
 /** `args` as callOnElement takes them: the parameters after the element, left out only when there are none. */

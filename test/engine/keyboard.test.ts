@@ -140,6 +140,25 @@ describe('type', () => {
     expect(secret.message).toBe('The text did not land in textbox "Password"; it holds 2 characters.');
   });
 
+  it('reads the field back as it is after the text went in: turned into a password field, or left for another', async () => {
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
+    // A "hide" toggle the page flips as the text goes in: the read-back redacts what the field holds now.
+    await pageEval(
+      page,
+      `const short = document.getElementById('short');
+       short.addEventListener('input', () => (short.type = 'password'), { once: true });`,
+    );
+    const hidden = await failure(type(page, { selector: '#short', text: 'hello' }, ctx));
+    expect(hidden.message).toBe('The text did not land in textbox "Short"; it holds 3 characters.');
+    await pageEval(
+      page,
+      `const second = document.getElementById('second');
+       second.addEventListener('input', () => document.getElementById('plain').focus(), { once: true });`,
+    );
+    const moved = await failure(type(page, { selector: '#second', text: 'go' }, ctx));
+    expect(moved.message).toBe('Focus left the field while typing; it is on button "Plain" now.');
+  });
+
   it('presses Enter after typing with submit', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     const result = await type(page, { selector: '#second', text: 'go', submit: true }, ctx);

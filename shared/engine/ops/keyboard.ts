@@ -9,7 +9,7 @@ import type { InputEvent, KeyInput } from '../input.js';
 import { MODIFIER_BITS, modifierKey, parseCombo, type KeyCombo, type KeyDefinition } from '../keys.js';
 import type { InputState } from '../page/editing.js';
 import type { PageContext } from '../page-context.js';
-import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
+import { callOnElement, lookupFrame, resolveAndCall, resolveTarget, type ElementHandle } from '../targets.js';
 import { setEditorBuffer, withEditorValue } from './editor-set.js';
 import { clickElement, namesElement } from './pointer.js';
 
@@ -100,6 +100,16 @@ function keyEvent(
 
 /** Focuses the target: in the page for a field that takes it (fast, and no banner can be in the way), else by a real click. */
 async function focusTarget(page: PageContext, target: Target, editableOnly: boolean): Promise<Field> {
+  const frame = await lookupFrame(page, target);
+  if (frame) {
+    // Found and focused in one round trip: focusForInput goes out right behind the lookup.
+    const { handle, value } = await resolveAndCall(page, target, frame, 'act', 'focusForInput', [editableOnly]);
+    try {
+      return await focused(page, handle, value);
+    } finally {
+      page.frames.release(frame, [handle.objectId]);
+    }
+  }
   const handle = await resolveTarget(page, target, 'act');
   try {
     return await focusHandle(page, handle, editableOnly);
@@ -109,7 +119,11 @@ async function focusTarget(page: PageContext, target: Target, editableOnly: bool
 }
 
 async function focusHandle(page: PageContext, handle: ElementHandle, editableOnly: boolean): Promise<Field> {
-  const state = await callOnElement(page, handle, 'focusForInput', [editableOnly]);
+  return focused(page, handle, await callOnElement(page, handle, 'focusForInput', [editableOnly]));
+}
+
+/** The field once focusForInput answered: its state, or (it took no focus that way) focus by a click. */
+async function focused(page: PageContext, handle: ElementHandle, state: InputState | null): Promise<Field> {
   if (state) return { frame: handle.frame, state };
   // A widget that is not itself a field (a code editor's surface, a custom input) routes focus to its real field
   // when a person clicks it; element.focus() on it would not.
@@ -171,7 +185,7 @@ const PASTE_SETTLE_MS = 2_000;
 async function readBack(page: PageContext, frame: Frame, pasted: string | undefined): Promise<InputState> {
   const deadline = Date.now() + PASTE_SETTLE_MS;
   for (;;) {
-    const state = await withEditorValue(page, frame, await page.frames.call(frame, 'inputState'));
+    const state = await withEditorValue(page, frame, await page.frames.call(frame, 'typedState'));
     page.input.readBack(frame);
     if (pasted === undefined || !state.editor || containsText(state.value, pasted) || Date.now() >= deadline)
       return state;

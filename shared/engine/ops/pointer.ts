@@ -8,8 +8,8 @@ import type { Frame } from '../frames.js';
 import type { MouseInput } from '../input.js';
 import { MODIFIER_BITS, type Modifier } from '../keys.js';
 import type { PageContext } from '../page-context.js';
-import { aimToActivate } from '../activation.js';
-import { resolveTarget, type ElementHandle } from '../targets.js';
+import { activationAimed, aimToActivate, type ActivationOptions } from '../activation.js';
+import { lookupFrame, resolveAndCall, resolveTarget, type ElementHandle } from '../targets.js';
 
 type Button = 'left' | 'right' | 'middle';
 
@@ -80,6 +80,9 @@ export async function pointerTarget(
   activates?: { newWindow: boolean } | 'noted',
 ): Promise<Aimed> {
   if (namesElement(target)) {
+    const frame = activates && activates !== 'noted' ? await lookupFrame(page, target) : undefined;
+    if (frame && frame.parentFrameId === undefined)
+      return pickAndAim(page, target, frame, activates as ActivationOptions);
     const handle = await resolveTarget(page, target, 'act');
     try {
       // Read while the checks below run: what the press activates, for the gate on risky acts.
@@ -111,6 +114,33 @@ export async function pointerTarget(
   if (activates) page.input.note({ frame: main!, point });
   const what = await page.frames.call(main!, 'describeAt', [target.x, target.y]);
   return { ...point, what: `${what} at ${target.x},${target.y}`, top: point, frame: main! };
+}
+
+/**
+ * A main-frame element found and judged and aimed at in one round trip: the lookup and activationAim go out together.
+ * What the press activates is read for the gate as soon as the lookup answers, while the aim runs.
+ */
+async function pickAndAim(
+  page: PageContext,
+  target: Target,
+  frame: Frame,
+  activates: ActivationOptions,
+): Promise<Aimed> {
+  const found = (handle: ElementHandle) => page.input.note({ handle });
+  const { handle, value } = await resolveAndCall(
+    page,
+    target,
+    frame,
+    'act',
+    'activationAim',
+    [activates.newWindow === true],
+    found,
+  );
+  try {
+    return { ...(await activationAimed(page, handle, value)), frame };
+  } finally {
+    page.frames.release(frame, [handle.objectId]);
+  }
 }
 
 /**

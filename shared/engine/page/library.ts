@@ -1,7 +1,15 @@
 // The in-page library: each function below is shipped by its source text into our isolated world as `__cm.<name>`.
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
-import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
+import {
+  countElements,
+  deepQueryAll,
+  flatChildren,
+  frameInfo,
+  keptElement,
+  pickElement,
+  queryElements,
+} from './query.js';
 import { snapshotBuild } from './snapshot.js';
 import { snapshotFrame, snapshotOwner } from './snapshot-frame.js';
 import { snapshotRender } from './snapshot-render.js';
@@ -20,13 +28,14 @@ import { labelsOf } from './labels.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { watchedPasswordField } from './password-watch.js';
 import { shadowHostsIn } from './shadow-hosts.js';
+import { withKeptHosts } from './kept-hosts.js';
 import { isPaymentField, secretFieldName } from './secret-field.js';
 import { maskSecretFields } from './capture-mask.js';
 import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 import { navigationStatus } from './document.js';
 import { conditionHolds, waitForCondition } from './wait.js';
 import { aimPoint, composedContains, deepElementAt, describeAt, describeElement, frameOwnerAt } from './aim.js';
-import { deepActiveElement, focusForInput, inputState, isEditable, pasteText } from './editing.js';
+import { deepActiveElement, focusForInput, inputState, isEditable, pasteText, typedState } from './editing.js';
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
 import { activationAim, opensOnActivation } from './activation.js';
@@ -50,10 +59,12 @@ const FUNCTIONS = {
   isHidden,
   deepQueryAll,
   shadowHostsIn,
+  withKeptHosts,
   flatChildren,
   queryElements,
   countElements,
   pickElement,
+  keptElement,
   frameInfo,
   snapshotFrame,
   snapshotOwner,
@@ -87,6 +98,7 @@ const FUNCTIONS = {
   deepActiveElement,
   isEditable,
   inputState,
+  typedState,
   focusForInput,
   pasteText,
   chooseOptions,

@@ -8,19 +8,20 @@ export interface QuerySpec {
 
 /**
  * querySelectorAll that also searches inside open shadow roots, in document order; `onShadowRoot` is told each root it
- * enters (the password watch observes them).
+ * enters (the password watch observes them). `hostsIn` finds each scope's hosts (element lookups pass the kept list).
  */
 export function deepQueryAll(
   root: Document | ShadowRoot | Element,
   selector: string,
   onShadowRoot?: (shadowRoot: ShadowRoot) => void,
+  hostsIn: (scope: Document | ShadowRoot | Element) => Element[] = __cm.shadowHostsIn,
 ): Element[] {
   const found: Element[] = [];
   // Our own pill is no part of the page.
   const ours = __cm.indicatorHost();
   const visit = (scope: Document | ShadowRoot | Element) => {
     for (const element of scope.querySelectorAll(selector)) if (element !== ours) found.push(element);
-    for (const host of __cm.shadowHostsIn(scope)) {
+    for (const host of hostsIn(scope)) {
       onShadowRoot?.(host.shadowRoot!);
       visit(host.shadowRoot!);
     }
@@ -47,9 +48,12 @@ export function flatChildren(element: Element): ArrayLike<Node> {
  * Role/name lookups skip hidden elements, so a hidden duplicate (mobile menu, closed dialog) never makes a match ambiguous.
  */
 export function queryElements(spec: QuerySpec): Element[] {
+  // The hosts come from the list kept current in the page (kept-hosts.ts): a lookup walks no whole document.
+  const all = (selector: string, hostsIn: (scope: Document | ShadowRoot) => Element[]) =>
+    __cm.deepQueryAll(document, selector, undefined, (scope) => hostsIn(scope as Document | ShadowRoot));
   if (spec.selector !== undefined) {
     try {
-      return __cm.deepQueryAll(document, spec.selector);
+      return __cm.withKeptHosts((hostsIn) => all(spec.selector!, hostsIn));
     } catch {
       throw new Error(`BAD_ARGS: "${spec.selector}" is not a valid CSS selector.`);
     }
@@ -58,36 +62,51 @@ export function queryElements(spec: QuerySpec): Element[] {
   const wanted = spec.name?.trim();
   const exact = wanted !== undefined && wanted.length > 1 && wanted.startsWith('"') && wanted.endsWith('"');
   const needle = exact ? wanted.slice(1, -1) : wanted?.toLowerCase();
-  return __cm.deepQueryAll(document, '*').filter((element) => {
-    if (role && __cm.ariaRole(element) !== role) return false;
-    if (needle !== undefined) {
-      const name = __cm.accessibleName(element);
-      if (exact ? name !== needle : !name.toLowerCase().includes(needle)) return false;
-    }
-    return !__cm.isHidden(element);
-  });
+  return __cm.withKeptHosts((hostsIn) =>
+    all('*', hostsIn).filter((element) => {
+      if (role && __cm.ariaRole(element) !== role) return false;
+      if (needle !== undefined) {
+        const name = __cm.accessibleName(element);
+        if (exact ? name !== needle : !name.toLowerCase().includes(needle)) return false;
+      }
+      return !__cm.isHidden(element);
+    }),
+  );
 }
 
 export function countElements(spec: QuerySpec): number {
   return __cm.queryElements(spec).length;
 }
 
-/** The one element the spec names (or its nth match); throws NOT_FOUND / AMBIGUOUS for the engine. */
-export function pickElement(spec: QuerySpec, nth: number | undefined): Element {
+/**
+ * The one element the spec names (or its nth match); throws NOT_FOUND / AMBIGUOUS for the engine. With `keep`, it is
+ * also kept for the call sent right behind this one (keptElement), which so needs no round trip of its own.
+ */
+export function pickElement(spec: QuerySpec, nth: number | undefined, keep?: number): Element {
+  const state = globalThis as unknown as { __cmKept?: { keep: number; element: Element } };
+  state.__cmKept = undefined;
   const matches = __cm.queryElements(spec);
   const what =
     spec.selector !== undefined
       ? `selector "${spec.selector}"`
       : `role "${spec.role ?? '*'}"${spec.name !== undefined ? ` name "${spec.name}"` : ''}`;
-  if (nth !== undefined) {
-    const element = matches[nth];
-    if (!element) throw new Error(`NOT_FOUND: ${what} has ${matches.length} matches, no nth=${nth}.`);
-    return element;
-  }
+  if (nth !== undefined && !matches[nth])
+    throw new Error(`NOT_FOUND: ${what} has ${matches.length} matches, no nth=${nth}.`);
   if (matches.length === 0) throw new Error(`NOT_FOUND: nothing matches ${what}.`);
-  if (matches.length > 1)
+  if (nth === undefined && matches.length > 1)
     throw new Error(`AMBIGUOUS: ${matches.length} elements match ${what}; pass nth (0-based) or use a ref.`);
-  return matches[0]!;
+  const element = matches[nth ?? 0]!;
+  if (keep !== undefined) state.__cmKept = { keep, element };
+  return element;
+}
+
+/** The element pickElement kept under `keep`, once; throws when that lookup failed or another came between. */
+export function keptElement(keep: number): Element {
+  const state = globalThis as unknown as { __cmKept?: { keep: number; element: Element } };
+  const kept = state.__cmKept;
+  state.__cmKept = undefined;
+  if (kept?.keep !== keep) throw new Error('No element kept by the lookup before this call.');
+  return kept.element;
 }
 
 /** What `frames` reports about this frame: its origin, how many visible controls it holds, and whether its iframe hides it (0×0 viewport). */
