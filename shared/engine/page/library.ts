@@ -1,9 +1,19 @@
 // The in-page library: each function below is shipped by its source text into our isolated world as `__cm.<name>`.
 // Rules for files in this folder: no module-level state or imports used at run time; call siblings through `__cm`.
 import { accessibleName, ariaRole, isHidden, isInteractive } from './aria.js';
-import { countElements, deepQueryAll, flatChildren, frameInfo, pickElement, queryElements } from './query.js';
-import { snapshotBuild } from './snapshot.js';
-import { snapshotFrame, snapshotOwner } from './snapshot-frame.js';
+import {
+  countElements,
+  deepQueryAll,
+  flatChildren,
+  frameInfo,
+  pickElement,
+  queryElements,
+  walkFloor,
+} from './query.js';
+import { snapshotBuild, snapshotWalk } from './snapshot.js';
+import { snapshotFrame, snapshotOwner, snapshotStats } from './snapshot-frame.js';
+import { snapshotStates } from './snapshot-states.js';
+import { snapshotFieldsHash, snapshotStamp } from './snapshot-watch.js';
 import { snapshotRender } from './snapshot-render.js';
 import {
   elementHtml,
@@ -53,11 +63,17 @@ const FUNCTIONS = {
   flatChildren,
   queryElements,
   countElements,
+  walkFloor,
   pickElement,
   frameInfo,
   snapshotFrame,
   snapshotOwner,
+  snapshotStats,
   snapshotBuild,
+  snapshotWalk,
+  snapshotStates,
+  snapshotStamp,
+  snapshotFieldsHash,
   snapshotRender,
   labelsOf,
   isPasswordField,
