@@ -52,13 +52,21 @@ export function snapshotFrame(prefix: string, counter: number, want: number | nu
     cursor &&
     cursor.prefix === prefix &&
     cursor.stamp !== null &&
-    cursor.stamp === __cm.snapshotStamp() &&
+    cursor.stamp === __cm.snapshotStamp(cursor.context.fields!) &&
     // A definition may have attached a shadow root to a custom element, which no mutation tells.
     !cursor.context.pending!.some((element) => element.shadowRoot || element.matches(':defined'));
   if (!cursor || !kept) {
     // A small page is walked whole, so its outline's length is counted ("Lines 1–400 of 673").
     const floor = __cm.walkFloor(document);
-    const context: WalkContext = { prefix, counter: { n: counter }, owners: [], floor, roots: [], pending: [] };
+    const context: WalkContext = {
+      prefix,
+      counter: { n: counter },
+      owners: [],
+      floor,
+      roots: [],
+      pending: [],
+      fields: [],
+    };
     const root = document.body ?? document.documentElement;
     const walk = root ? __cm.snapshotWalk(root, context) : null;
     const outline = { lines: [], owners: [], cut: false };
@@ -79,7 +87,7 @@ export function snapshotFrame(prefix: string, counter: number, want: number | nu
     cursor.done = !!step.done;
     cursor.outline = step.done ? __cm.snapshotRender(step.value) : context.early!;
     // Taken after the walk: it observes the shadow roots the walk entered.
-    cursor.stamp = __cm.snapshotStamp(context.roots);
+    cursor.stamp = __cm.snapshotStamp(context.fields!, context.roots);
   }
   const { lines, owners, cut } = cursor.outline;
   const shown = want === null ? lines : lines.slice(0, want);

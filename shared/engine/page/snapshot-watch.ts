@@ -16,8 +16,9 @@ interface SnapshotWatch {
 
 /**
  * The frame's stamp: equal stamps mean no change an outline can show was seen in between; null when the outline may
- * change with no sign (an animation or transition of a property the walk reads is in flight). Installs the watch on
- * the first call in a document, and observes `roots` (shadow roots a walk entered) from now on.
+ * change with no sign (an animation or transition of a property the walk reads is in flight). `fields` are the form
+ * fields the walk read (those it has not reached are read when it does). Installs the watch on the first call in a
+ * document, and observes `roots` (shadow roots a walk entered) from now on.
  *
  * Seen: every DOM mutation (attributes, text, children, in the document and the roots entered), viewport size and
  * zoom (media queries), scroll, hover and focus (:hover, :focus-within menus), popovers and <details> toggled,
@@ -25,7 +26,7 @@ interface SnapshotWatch {
  * Not seen: a style rule edited in place through the CSSOM, container queries answering a layout change of their own,
  * emulated media features, and a shadow root attached to an element that was not a custom element pending definition.
  */
-export function snapshotStamp(roots: ShadowRoot[] = []): string | null {
+export function snapshotStamp(fields: Element[], roots: ShadowRoot[] = []): string | null {
   const WATCHED = new Set(['display', 'visibility', 'contentVisibility', 'cursor']);
   const EVENTS = [
     'scroll',
@@ -108,15 +109,15 @@ export function snapshotStamp(roots: ShadowRoot[] = []): string | null {
     document.hasFocus(),
     location.hash,
     sheets,
-    __cm.snapshotFieldsHash([document, ...watch.roots]),
+    __cm.snapshotFieldsHash(fields),
   ].join(' ');
 }
 
 /**
- * A hash of what the form fields of `scopes` hold (values, checks, choices, files): a script setting them tells no
- * mutation. Only the hash is kept, so no field's value is held beyond this call.
+ * A hash of what form fields hold (values, checks, choices, files): a script setting them tells no mutation. Only the
+ * hash is kept, so no field's value is held beyond this call.
  */
-export function snapshotFieldsHash(scopes: (Document | ShadowRoot)[]): number {
+export function snapshotFieldsHash(fields: Element[]): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   const mix = (text: string) => {
@@ -128,17 +129,15 @@ export function snapshotFieldsHash(scopes: (Document | ShadowRoot)[]): number {
     h1 = Math.imul(h1 ^ 0x1f, 2654435761);
     h2 = Math.imul(h2 ^ 0x1f, 1597334677);
   };
-  for (const scope of scopes) {
-    for (const field of scope.querySelectorAll('input, textarea, select')) {
-      if (field instanceof HTMLSelectElement) {
-        mix(Array.from(field.options, (option) => (option.selected ? '1' : '0')).join(''));
-      } else if (field instanceof HTMLInputElement) {
-        if (field.type === 'checkbox' || field.type === 'radio') mix(`${field.checked} ${field.indeterminate}`);
-        else if (field.type === 'file') mix(Array.from(field.files ?? [], (file) => file.name).join('/'));
-        else mix(field.value);
-      } else {
-        mix((field as HTMLTextAreaElement).value);
-      }
+  for (const field of fields) {
+    if (field instanceof HTMLSelectElement) {
+      mix(Array.from(field.options, (option) => (option.selected ? '1' : '0')).join(''));
+    } else if (field instanceof HTMLInputElement) {
+      if (field.type === 'checkbox' || field.type === 'radio') mix(`${field.checked} ${field.indeterminate}`);
+      else if (field.type === 'file') mix(Array.from(field.files ?? [], (file) => file.name).join('/'));
+      else mix(field.value);
+    } else {
+      mix((field as HTMLTextAreaElement).value);
     }
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);

@@ -30,6 +30,8 @@ export interface WalkContext {
   /** Open shadow roots the walk entered, and custom elements not defined yet (a definition may attach a root). */
   roots?: ShadowRoot[];
   pending?: Element[];
+  /** Form fields whose state the walk read: a script setting one tells no mutation. */
+  fields?: Element[];
 }
 
 export interface Outline {
@@ -266,6 +268,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
     const tag = element.localName;
     if (element.shadowRoot) context.roots?.push(element.shadowRoot);
     else if (tag.includes('-') && !element.matches(':defined')) context.pending?.push(element);
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') context.fields?.push(element);
     if (
       SKIP.has(tag) ||
       element === ours ||
@@ -304,6 +307,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
       (element.getAttribute('draggable')?.toLowerCase() === 'true' || (grab && !state.grab));
     const stand = tag === 'label' && visible ? hiddenCheckable(element) : null;
     if (stand) {
+      context.fields?.push(stand);
       out.push({
         role: stand.type,
         name: clip(__cm.accessibleName(stand), NAME_MAX),
