@@ -29,7 +29,7 @@ describe('snapshot of a 20,000-element page', () => {
       const part = await snapshot(page, { offset, limit: 50 }, ctx);
       expect(outlineOf(part.text)).toEqual(all.slice(offset, offset + 50));
     }
-  });
+  }, 120_000);
 
   it('shows a change made after the last snapshot', async () => {
     const { page } = await suite.browser.open(suite.server.url('bench-sized.html?n=20000'));
@@ -79,5 +79,6 @@ describe('snapshot of a 37,000-element page of mixed entries', () => {
     for (const text of [first.text, second.text, all.join('\n')]) {
       expect(text).not.toMatch(/pw-secret|Hidden note|Unseen note/);
     }
-  });
+    // A whole walk of 37,000 elements takes seconds on a busy 2-core box.
+  }, 120_000);
 });

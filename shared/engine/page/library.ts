@@ -9,9 +9,12 @@ import {
   keptElement,
   pickElement,
   queryElements,
+  walkFloor,
 } from './query.js';
-import { snapshotBuild } from './snapshot.js';
-import { snapshotFrame, snapshotOwner } from './snapshot-frame.js';
+import { snapshotBuild, snapshotWalk } from './snapshot.js';
+import { snapshotFrame, snapshotOwner, snapshotStats } from './snapshot-frame.js';
+import { snapshotStates } from './snapshot-states.js';
+import { snapshotFieldsHash, snapshotStamp } from './snapshot-watch.js';
 import { snapshotRender } from './snapshot-render.js';
 import {
   elementHtml,
@@ -63,12 +66,18 @@ const FUNCTIONS = {
   flatChildren,
   queryElements,
   countElements,
+  walkFloor,
   pickElement,
   keptElement,
   frameInfo,
   snapshotFrame,
   snapshotOwner,
+  snapshotStats,
   snapshotBuild,
+  snapshotWalk,
+  snapshotStates,
+  snapshotStamp,
+  snapshotFieldsHash,
   snapshotRender,
   labelsOf,
   isPasswordField,

@@ -74,6 +74,19 @@ export function queryElements(spec: QuerySpec): Element[] {
   );
 }
 
+/**
+ * Elements a walk of `root` takes before it may stop early: all of a small tree (up to 5,000 elements in its light
+ * tree, counted by a walk that stops past that, under 1 ms), so its outline's or text's length is told; none of a
+ * larger one, whose walk stops once it holds what was asked, so reading its start costs what the start costs.
+ */
+export function walkFloor(root: Node): number {
+  const COUNTED_MAX = 5000;
+  const elements = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  let seen = 0;
+  while (seen <= COUNTED_MAX && elements.nextNode()) seen += 1;
+  return seen > COUNTED_MAX ? 0 : COUNTED_MAX;
+}
+
 export function countElements(spec: QuerySpec): number {
   return __cm.queryElements(spec).length;
 }

@@ -27,6 +27,11 @@ export interface WalkContext {
   floor?: number;
   /** The outline so far, set when the walk stopped early: an exact prefix of the whole outline's lines. */
   early?: Outline;
+  /** Open shadow roots the walk entered, and custom elements not defined yet (a definition may attach a root). */
+  roots?: ShadowRoot[];
+  pending?: Element[];
+  /** Form fields whose state the walk read: a script setting one tells no mutation. */
+  fields?: Element[];
 }
 
 export interface Outline {
@@ -37,8 +42,19 @@ export interface Outline {
   cut: boolean;
 }
 
-/** Outline nodes for `root` and what it contains, skipping what is hidden and folding role-less wrappers into their parent. */
+/** snapshotWalk in one go; a walk that stops early (context.want) returns no nodes and leaves `context.early` set. */
 export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode[] {
+  const step = __cm.snapshotWalk(root, context).next();
+  return step.done ? step.value : [];
+}
+
+/**
+ * Outline nodes for `root` and what it contains, skipping what is hidden and folding role-less wrappers into their
+ * parent. With `context.want`, the walk pauses (yields) once it holds that many settled lines, leaving them in
+ * `context.early`; resumed after the caller cleared `early` and raised `want` (or left it unset: to the end), it
+ * goes on from the same element, so a later page of the same document costs what that page costs.
+ */
+export function* snapshotWalk(root: Element, context: WalkContext): Generator<void, SnapshotNode[], void> {
   const NAME_MAX = 100;
   const VALUE_MAX = 200;
   const OPTIONS_MAX = 30;
@@ -98,7 +114,6 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   ]);
   // The hand a person sees over something they can drag (pointer-driven drag listeners cannot be seen from our world).
   const GRAB = new Set(['grab', 'grabbing', 'move', '-webkit-grab', '-webkit-grabbing']);
-  const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const CONTROL_INSIDE =
     'a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable=true], ' +
     '[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [role=textbox], [role=combobox]';
@@ -138,6 +153,8 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   // Walks inside a control gather its nested controls only: no stop inside them.
   let nested = 0;
   let visited = 0;
+  // Elements walked when this stretch of the walk began: checks are spaced by what this stretch walked.
+  let base = 0;
   let nextCheck = Math.max(context.floor ?? 0, context.want ?? Infinity);
   // Finished copies of a list's nodes; the innermost list's last text is left out, as more text may join it.
   const settledCopy = (nodes: SnapshotNode[], innermost: boolean) =>
@@ -147,7 +164,7 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
   // Renders what the walk has so far; keeps it and stops the walk when it holds `want` lines that the rest of the
   // page cannot change (every open node already renders as a block of two or more lines, see snapshotRender).
   const tryStop = () => {
-    nextCheck = visited + Math.max(64, visited >> 2);
+    nextCheck = visited + Math.max(64, (visited - base) >> 2);
     const marked = new Set<SnapshotNode>();
     let inner: SnapshotNode | undefined;
     for (let depth = open.length - 1; depth >= 0; depth--) {
@@ -159,41 +176,23 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     if (rendered.settled && rendered.lines.length >= context.want!) context.early = rendered;
   };
 
-  const walkChildren = (element: Element, out: SnapshotNode[], textOn: boolean, state: State) => {
+  function* walkChildren(element: Element, out: SnapshotNode[], textOn: boolean, state: State) {
     for (const child of Array.from(__cm.flatChildren(element))) {
-      if (context.early) return;
       if (child.nodeType === Node.TEXT_NODE) {
         if (textOn) appendText(out, (child as Text).data);
       } else if (child.nodeType === Node.ELEMENT_NODE) {
         if (visited >= nextCheck && nested === 0) tryStop();
-        if (context.early) return;
-        visit(child as Element, out, state);
+        if (context.early) {
+          const had = context.early.lines.length;
+          yield;
+          // Each line takes an element at least: no check before that many more are walked.
+          base = visited;
+          nextCheck = visited + Math.max(64, (context.want ?? Infinity) - had);
+        }
+        yield* visit(child as Element, out, state);
       }
     }
-  };
-
-  const statesOf = (element: Element, role: string): string => {
-    const attr = (name: string) => element.getAttribute(name);
-    const tag = element.localName;
-    const field = element as HTMLInputElement;
-    let states = '';
-    if (CHECKABLE.has(role)) {
-      const checked = tag === 'input' ? (field.indeterminate ? 'mixed' : String(field.checked)) : attr('aria-checked');
-      if (checked === 'true') states += ' [checked]';
-      else if (checked === 'mixed') states += ' [checked=mixed]';
-    }
-    if (attr('aria-pressed') === 'true') states += ' [pressed]';
-    if (attr('aria-selected') === 'true') states += ' [selected]';
-    if (tag === 'summary' ? (element.parentElement as HTMLDetailsElement).open : attr('aria-expanded') === 'true')
-      states += ' [expanded]';
-    if (role === 'heading') states += ` [level=${/^h[1-6]$/.test(tag) ? tag[1] : (attr('aria-level') ?? '2')}]`;
-    if (element.matches(':disabled') || attr('aria-disabled') === 'true') states += ' [disabled]';
-    if (field.required === true || attr('aria-required') === 'true') states += ' [required]';
-    if (((tag === 'input' || tag === 'textarea') && field.readOnly) || attr('aria-readonly') === 'true')
-      states += ' [readonly]';
-    if (attr('aria-invalid') === 'true') states += ' [invalid]';
-    return states;
-  };
+  }
 
   const valueOf = (element: Element, role: string): string | undefined => {
     const tag = element.localName;
@@ -264,9 +263,12 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
 
   // Our own pill is no part of the page.
   const ours = __cm.indicatorHost();
-  const visit = (element: Element, out: SnapshotNode[], state: State): void => {
+  function* visit(element: Element, out: SnapshotNode[], state: State): Generator<void, void, void> {
     visited += 1;
     const tag = element.localName;
+    if (element.shadowRoot) context.roots?.push(element.shadowRoot);
+    else if (tag.includes('-') && !element.matches(':defined')) context.pending?.push(element);
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') context.fields?.push(element);
     if (
       SKIP.has(tag) ||
       element === ours ||
@@ -305,10 +307,11 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       (element.getAttribute('draggable')?.toLowerCase() === 'true' || (grab && !state.grab));
     const stand = tag === 'label' && visible ? hiddenCheckable(element) : null;
     if (stand) {
+      context.fields?.push(stand);
       out.push({
         role: stand.type,
         name: clip(__cm.accessibleName(stand), NAME_MAX),
-        states: statesOf(stand, stand.type),
+        states: __cm.snapshotStates(stand, stand.type),
         ref: __cm.refFor(element, context.prefix, context.counter),
       });
       return;
@@ -323,7 +326,8 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       const block = !display.startsWith('inline') && display !== 'contents';
       if (block) breakText(out);
       if (tag === 'br') appendText(out, ' ');
-      else if (tag !== 'svg' && tag !== 'img' && contentShown) walkChildren(element, out, visible && !quiet, inner);
+      else if (tag !== 'svg' && tag !== 'img' && contentShown)
+        yield* walkChildren(element, out, visible && !quiet, inner);
       if (block) breakText(out);
       return;
     }
@@ -338,7 +342,7 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
     }
     if (control || clickable || draggable || (node.name && DROP_TARGETS.has(role)))
       node.ref = __cm.refFor(element, context.prefix, context.counter);
-    const states = statesOf(element, role) + (draggable && role !== 'draggable' ? ' [draggable]' : '');
+    const states = __cm.snapshotStates(element, role) + (draggable && role !== 'draggable' ? ' [draggable]' : '');
     if (states) node.states = states;
     const value = valueOf(element, role);
     if (value !== undefined) node.value = value;
@@ -362,13 +366,13 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       if (element.querySelector(CONTROL_INSIDE)) {
         const controls: SnapshotNode[] = [];
         nested += 1;
-        walkChildren(element, controls, false, { ...inner, quiet: true });
+        yield* walkChildren(element, controls, false, { ...inner, quiet: true });
         nested -= 1;
         children = onlyControls(controls);
       }
     } else if (tag !== 'input' && tag !== 'textarea' && tag !== 'img' && tag !== 'svg' && contentShown) {
       open.push({ node, children });
-      walkChildren(element, children, visible && !quiet, inner);
+      yield* walkChildren(element, children, visible && !quiet, inner);
       open.pop();
       children = finish(children);
     }
@@ -382,10 +386,10 @@ export function snapshotBuild(root: Element, context: WalkContext): SnapshotNode
       return;
     }
     out.push(node);
-  };
+  }
 
   const parentCursor = root.parentElement ? getComputedStyle(root.parentElement).cursor : '';
-  visit(root, top, {
+  yield* visit(root, top, {
     quiet: false,
     inControl: false,
     pointer: parentCursor === 'pointer',

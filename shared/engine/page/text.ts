@@ -37,8 +37,6 @@ export function visibleText(root: Element): string {
  * then costs what the start costs, not a computed style for every element of it.
  */
 export function textWalk(root: Element, enough: number): { text: string; stopped: boolean } {
-  // Elements walked before an early stop, as the snapshot's walk does.
-  const STOP_FLOOR = 5000;
   const skip = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'select', 'textarea', 'input']);
   // Most names come from a leaf holding only text ("Delete", "Row 377"): no styles to read, no tree to walk.
   if (root.childElementCount === 0 && !root.shadowRoot && root.localName !== 'slot' && !skip.has(root.localName)) {
@@ -59,7 +57,9 @@ export function textWalk(root: Element, enough: number): { text: string; stopped
   const parts: string[] = [];
   const ours = __cm.indicatorHost();
   let visited = 0;
-  let nextCheck = enough === Infinity ? Infinity : STOP_FLOOR;
+  // A small tree is read whole and its length counted (elements in shadow roots may still take the walk past the
+  // floor, as the snapshot's); a larger one is checked from its first elements on.
+  let nextCheck = enough === Infinity ? Infinity : Math.max(64, __cm.walkFloor(root));
   let held = '';
   const stop = {};
   // The lines that are complete so far (text after the last line break may still grow), tidied; the walk ends once
