@@ -109,6 +109,16 @@ export class FrameRegistry {
     return this.workers.serviceWorkerUrl(sessionId);
   }
 
+  /** Whether a route may fulfil or fail a service worker's requests in this backend (worker-update-switch.ts). */
+  mayAnswerWorkers(): Promise<boolean> {
+    return this.workers.mayAnswerWorkers();
+  }
+
+  /** Whether a service worker runs on a session of the tab. */
+  hasServiceWorker(): boolean {
+    return this.workers.hasServiceWorker();
+  }
+
   /** Before the tab closes: undoes what its service workers' sessions leave on in the browser (worker-sessions.ts). */
   releaseWorkers(): Promise<void> {
     return this.workers.release();

@@ -111,6 +111,11 @@ export class NetworkRoutes {
     const send = (command: string, params: Record<string, unknown> = {}) =>
       this.cdp.send(command, { requestId: paused.requestId, ...params }, sessionId).catch(() => undefined);
     const may = await this.mayRoute(route, paused, sessionId).catch(() => false);
+    // Where the browser's 'update on reload' switch cannot be turned off again (the extension), a worker's request
+    // goes on as it was: answering it would leave every service worker site of the browser force-updating.
+    if (may && !('modify' in route.action) && this.frames.serviceWorkerUrl(sessionId) !== undefined) {
+      if (!(await this.frames.mayAnswerWorkers())) return void (await send('Fetch.continueRequest'));
+    }
     // Removed while its frame was looked up, or outside what the policy lets the agent act on: as the page made it.
     if (!may || !this.routes.some((entry) => entry.route === route)) return void (await send('Fetch.continueRequest'));
     route.hits++;

@@ -46,6 +46,16 @@ export class WorkerSessions {
     return sessionId === undefined ? undefined : this.serviceWorkers.get(sessionId);
   }
 
+  /** Whether a route may fulfil or fail a service worker's requests here (worker-update-switch.ts `canSwitchOff`). */
+  mayAnswerWorkers(): Promise<boolean> {
+    return this.updates.canSwitchOff();
+  }
+
+  /** Whether a service worker of the tab's sites runs on a session of the tab. */
+  hasServiceWorker(): boolean {
+    return this.serviceWorkers.size > 0;
+  }
+
   /** `prepare` runs on each worker the tab starts from now on, before the worker's first line; returns the undo. */
   onStart(prepare: (sessionId: string) => Promise<unknown>): () => void {
     this.preparers.add(prepare);

@@ -14,6 +14,7 @@ export class WorkerUpdateSwitch {
   /** The tab's service worker sessions on which a request paused (what answered it is not ours to see). */
   private readonly paused = new Set<string>();
   private readonly unsubscribe: () => void;
+  private switchable?: Promise<boolean>;
 
   constructor(
     private readonly cdp: Cdp,
@@ -31,6 +32,19 @@ export class WorkerUpdateSwitch {
       sessions.map((sessionId) => this.cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined)),
     );
     await this.switchOff();
+  }
+
+  /**
+   * Whether this backend can turn the switch off at all (asked once; turning it off when off changes nothing). Through
+   * chrome.debugger it cannot ('wasn't found'): there a route must not answer a worker's request itself, or every
+   * service worker site of the person's browser would force updates until Chrome restarts.
+   */
+  canSwitchOff(): Promise<boolean> {
+    this.switchable ??= this.cdp
+      .send('ServiceWorker.setForceUpdateOnPageLoad', { forceUpdateOnPageLoad: false })
+      .then(() => true)
+      .catch(() => false);
+    return this.switchable;
   }
 
   /** A tab we stop driving (still open): its sessions go now, and the switch with them. */

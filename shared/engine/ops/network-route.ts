@@ -9,6 +9,10 @@ import type { PageContext } from '../page-context.js';
 /** A mock body shown in a listing: the rest is the agent's own, which it already has. */
 const BODY_CHARS = 60;
 
+/** Through the extension a route does not answer a service worker's requests (network-routes.ts says why). */
+export const WORKER_NOTE =
+  "note: a service worker serves this tab; here a block or mock applies only to the page's own requests, the worker's go on unchanged.";
+
 export async function networkRoute(
   page: PageContext,
   args: NetworkRouteArgs,
@@ -34,7 +38,12 @@ export async function networkRoute(
     throw error.reworded(`network_route: a route may not answer for or send to ${decision.site}: ${error.message}`);
   }
   const route = await routes.add(url, args.method, action);
-  return listed(routes.list(), `network_route: added ${describe(route)}; it applies to requests from now on`);
+  const added = `network_route: added ${describe(route)}; it applies to requests from now on`;
+  const workerNote =
+    !('modify' in action) && page.frames.hasServiceWorker() && !(await page.frames.mayAnswerWorkers())
+      ? `\n${WORKER_NOTE}`
+      : '';
+  return listed(routes.list(), added + workerNote);
 }
 
 function actionOf(args: NetworkRouteArgs): RouteAction {
