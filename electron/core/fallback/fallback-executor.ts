@@ -1,5 +1,5 @@
-// The fallback backend: launches its own browser on the first call, runs the page engine over it, and starts it
-// again on the next call if it dies.
+// The fallback backend: launches its own browser on the first call (or takes the one lazy-fallback.ts started while
+// the engine loaded), runs the page engine over it, and starts it again on the next call if it dies.
 import { randomInt } from 'node:crypto';
 import { createEngineExecutor, type EngineExecutor } from '../../../shared/engine/executor.js';
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
