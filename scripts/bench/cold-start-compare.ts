@@ -3,6 +3,7 @@
 // the same machine. Playwright MCP is not a dependency: point PLAYWRIGHT_MCP at its cli.js (an `npm i @playwright/mcp`
 // outside the repo); without it the script says so and exits cleanly.
 // Run: npm run build && PLAYWRIGHT_MCP=/tmp/pwmcp/node_modules/@playwright/mcp/cli.js npx tsx scripts/bench/cold-start-compare.ts
+// (CHROME_MCP_BEFORE=<an earlier build's dist/electron/helper/cli.js> adds that build as a third column.)
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,15 +33,17 @@ interface Samples {
   total: number[];
 }
 
-const OURS: Server = {
-  name: 'chrome-mcp',
+/** chrome-mcp from the `cli` given: this build, or another one (CHROME_MCP_BEFORE, an earlier build's cli.js). */
+const ours = (name: string, cli: string): Server => ({
+  name,
   navigate: 'navigate',
   spawn: (work) => ({
     command: process.execPath,
-    args: [CLI, '--headless', '--port', '0', '--data-dir', join(work, 'data'), '--trust', testServerHosts().join(',')],
+    args: [cli, '--headless', '--port', '0', '--data-dir', join(work, 'data'), '--trust', testServerHosts().join(',')],
     env: { ...(process.env as Record<string, string>), CHROME_MCP_CHROMIUM: CHROMIUM },
   }),
-};
+});
+const BEFORE = process.env['CHROME_MCP_BEFORE'];
 
 const root = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
 const THEIRS: Server = {
@@ -85,14 +88,12 @@ if (!PLAYWRIGHT || !existsSync(PLAYWRIGHT)) {
   process.exit(0);
 }
 const site = await startFixtureServer();
-const results = new Map<Server, Samples>([
-  [OURS, { list: [], first: [], total: [] }],
-  [THEIRS, { list: [], first: [], total: [] }],
-]);
+const servers = [ours('chrome-mcp', CLI), ...(BEFORE ? [ours('chrome-mcp before', BEFORE)] : []), THEIRS];
+const results = new Map<Server, Samples>(servers.map((server) => [server, { list: [], first: [], total: [] }]));
 try {
   for (let i = 0; i < ROUNDS; i++) {
-    // Alternating who goes first, so neither always meets a page cache or a CPU the other just warmed.
-    const order = i % 2 === 0 ? [OURS, THEIRS] : [THEIRS, OURS];
+    // Alternating who goes first, so none always meets a page cache or a CPU another just warmed.
+    const order = i % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) await round(server, site.url(PAGE), results.get(server)!);
   }
 } finally {
