@@ -41,6 +41,11 @@ export interface Core {
   files: FileFolders;
   /** `agent`: the MCP session asking, whose own current tab the report shows (none: the panel, the tab used last). */
   status(agent?: AgentContext): Promise<StatusReport>;
+  /**
+   * A client has listed the tools, so calls are coming: where the fallback is sure to serve them (`--browser
+   * fallback`, or auto with no extension paired), it gets ready now rather than on the first call.
+   */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -135,6 +140,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
   const extension = extensionBackend(bridge, heldGone);
   const manager = new BackendManager(config.browser, extension, fallback.executor);
   const secrets = new SecretStore(config.dataDir);
+  let warmed = false;
 
   const extensionStatus = (): ExtensionStatus => {
     const link = bridge.link();
@@ -162,9 +168,15 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     caps: config.caps,
     files: config.files,
     status,
+    warm: () => {
+      if (warmed) return;
+      warmed = true;
+      const paired = secrets.location() !== undefined;
+      if (config.browser === 'fallback' || (config.browser === 'auto' && !paired)) fallback.warm?.();
+    },
     async close() {
       stateFile.stopped();
-      await Promise.all([fallback.close(), bridge.close(), controlServer.close(), control.flush()]);
+      await Promise.all([fallback.close(), bridge.close(), controlServer.close(), control.close()]);
     },
   };
 }

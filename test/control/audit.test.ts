@@ -1,6 +1,6 @@
 // The audit log: every recorded call lands as one JSON line with no secret in it (the redaction corpus planted in
 // every field), 0600, rotated to one old file, and read back filtered, newest last.
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUDIT_FILE, AUDIT_OLD_FILE, AuditLog } from '../../electron/core/control/audit-log.js';
@@ -150,6 +150,33 @@ describe('audit log file', () => {
     expect(tools).toEqual([...tools].sort((a, b) => a - b));
     expect(tools.length).toBeLessThan(40);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'appends through one file kept open, in order, and lets go of it on close',
+    async () => {
+      const dir = dirs.make();
+      const path = join(dir, AUDIT_FILE);
+      // The open descriptors of this process that name the file (Linux: /proc/self/fd).
+      const openOnIt = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === path;
+          } catch {
+            return false;
+          }
+        }).length;
+      const audit = new AuditLog({ dataDir: dir, log: () => undefined });
+      for (let i = 0; i < 5; i++) {
+        audit.append({ time: new Date().toISOString(), client: 'c', tool: `t${i}`, decision: 'allowed' });
+        await audit.flush();
+        expect(openOnIt()).toBe(1);
+      }
+      await audit.close();
+      expect(openOnIt()).toBe(0);
+      expect((await audit.read({ limit: 10 })).map((e) => e.tool)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+      expect(mode(path)).toBe(0o600);
+    },
+  );
 
   it('logs a write it could not make and keeps going', async () => {
     const dir = dirs.make();

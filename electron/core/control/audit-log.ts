@@ -1,6 +1,6 @@
 // The audit log: every call as one redacted JSON line in `<data-dir>/audit.jsonl` (0600), written in batches off the
-// caller's path, kept to one old file of 10 MB.
-import { appendFile, chmod, readFile, rename, stat } from 'node:fs/promises';
+// caller's path through one append handle kept open, kept to one old file of 10 MB.
+import { type FileHandle, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AuditEntry, AuditEntrySchema, type AuditFilter } from '../../../shared/control/audit.js';
 import { redactText } from '../../../shared/redact/text.js';
@@ -25,8 +25,12 @@ export class AuditLog {
   private readonly maxBytes: number;
   private pending: string[] = [];
   private written: Promise<void> = Promise.resolve();
-  /** The file's size as we last left it; unknown until the first write, and again after a failed one. */
-  private size: number | undefined;
+  /**
+   * The file, open for appending, and its size as we last left it: opened at the first write, and again after a
+   * rotation or a failed write. One open file rather than an open, a write and a close per batch: every call is
+   * audited, and the three trips to the file system were a share of each call's cost.
+   */
+  private file: { handle: FileHandle; size: number } | undefined;
 
   constructor(private readonly options: AuditLogOptions) {
     this.path = join(options.dataDir, AUDIT_FILE);
@@ -43,6 +47,12 @@ export class AuditLog {
   /** Resolves once every line appended so far is on disk (or its failure logged). */
   flush(): Promise<void> {
     return this.written;
+  }
+
+  /** Writes what is queued, then lets go of the file; a line appended later opens it again. */
+  async close(): Promise<void> {
+    this.written = this.written.then(() => this.release());
+    await this.written;
   }
 
   /** Entries from both files matching `filter`, newest last. */
@@ -67,31 +77,38 @@ export class AuditLog {
   private async drain(): Promise<void> {
     const text = this.pending.splice(0).join('');
     try {
-      this.size ??= await this.sizeOnDisk();
-      // The mode applies when this creates the file; sizeOnDisk closed up one that already existed.
-      await appendFile(this.path, text, { mode: 0o600 });
-      this.size += Buffer.byteLength(text);
-      if (this.size >= this.maxBytes) {
+      const file = (this.file ??= await this.openFile());
+      await file.handle.appendFile(text);
+      file.size += Buffer.byteLength(text);
+      if (file.size >= this.maxBytes) {
+        await this.release();
         await rename(this.path, this.oldPath);
-        this.size = 0;
       }
     } catch (error) {
-      this.size = undefined;
+      await this.release();
       this.options.log(
         `audit: could not write ${this.path}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
 
-  private async sizeOnDisk(): Promise<number> {
+  private async openFile(): Promise<{ handle: FileHandle; size: number }> {
+    // The mode applies when this creates the file; one that already existed too open is closed up here.
+    const handle = await open(this.path, 'a', 0o600);
     try {
-      const found = await stat(this.path);
-      if (POSIX && (found.mode & 0o077) !== 0) await chmod(this.path, 0o600);
-      return found.size;
+      const found = await handle.stat();
+      if (POSIX && (found.mode & 0o077) !== 0) await handle.chmod(0o600);
+      return { handle, size: found.size };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      await handle.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  private async release(): Promise<void> {
+    const file = this.file;
+    this.file = undefined;
+    await file?.handle.close().catch(() => undefined);
   }
 }
 

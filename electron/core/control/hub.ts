@@ -225,9 +225,14 @@ export class ControlHub {
     return this.oversight.plan();
   }
 
-  /** Resolves once the audit lines queued so far are written; the core awaits it on shutdown. */
+  /** Resolves once the audit lines queued so far are written. */
   flush(): Promise<void> {
     return this.audit.flush();
+  }
+
+  /** Writes the audit lines queued so far and lets go of the file: the core awaits it on shutdown. */
+  close(): Promise<void> {
+    return this.audit.close();
   }
 }
 

@@ -1,5 +1,5 @@
-// The fallback backend: launches its own browser on the first call, runs the page engine over it, and starts it
-// again on the next call if it dies.
+// The fallback backend: launches its own browser on the first call (or takes the one lazy-fallback.ts started while
+// the engine loaded), runs the page engine over it, and starts it again on the next call if it dies.
 import { randomInt } from 'node:crypto';
 import { createEngineExecutor, type EngineExecutor } from '../../../shared/engine/executor.js';
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
@@ -62,7 +62,13 @@ export class FallbackExecutor implements Executor {
   private tag = '';
   private readonly usedTags = new Set<string>();
 
-  constructor(private readonly options: FallbackOptions) {}
+  /** `first`: a browser already launching for this executor (lazy-fallback.ts starts it while the engine loads). */
+  constructor(
+    private readonly options: FallbackOptions,
+    first?: Promise<LaunchedBrowser>,
+  ) {
+    if (first) this.starting = this.begin(first);
+  }
 
   async run(op: Operation, args: Record<string, unknown>, ctx: OperationContext): Promise<OperationResult> {
     const session = await this.ensure();
@@ -102,16 +108,24 @@ export class FallbackExecutor implements Executor {
   /** Concurrent first calls share one launch. */
   private ensure(): Promise<Session> {
     if (this.session) return Promise.resolve(this.session);
-    this.starting ??= this.launch().finally(() => {
-      this.starting = undefined;
-    });
+    this.starting ??= this.begin(launchBrowser(this.options));
     return this.starting;
   }
 
-  private async launch(): Promise<Session> {
-    const { log, headless, profileDir } = this.options;
+  /** A failed start is the answer of the calls waiting on it; the next call launches again. */
+  private begin(launching: Promise<LaunchedBrowser>): Promise<Session> {
     const started = Date.now();
-    const browser = await launchBrowser(this.options);
+    const starting = this.launch(launching, started).finally(() => {
+      this.starting = undefined;
+    });
+    // A start nobody waits on yet (lazy-fallback.ts warming up) must not fail as an unhandled rejection.
+    starting.catch(() => undefined);
+    return starting;
+  }
+
+  private async launch(launching: Promise<LaunchedBrowser>, started: number): Promise<Session> {
+    const { log, headless, profileDir } = this.options;
+    const browser = await launching;
     this.tag = nextTag(this.usedTags);
     const { policy, onPersonStop } = this.options;
     const engine = createEngineExecutor(

@@ -16,15 +16,18 @@ import { newVoiceMark, voiceInstructions } from './person-voice.js';
 import { toErrorResult } from './call-result.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 
-/** `caps`: the opt-in tool capabilities the core lists in every session (none: the default set). */
-export type ServerDeps = DispatchDeps & { caps?: readonly ToolCap[] };
+/**
+ * `caps`: the opt-in tool capabilities the core lists in every session (none: the default set). `warm`: told once the
+ * session's tools are listed, after the answer left, so the core can get ready for the calls that follow.
+ */
+export type ServerDeps = DispatchDeps & { caps?: readonly ToolCap[]; warm?: () => void };
 
 /** What a session's server takes from the core: one place, for stdio and the core socket alike. */
-export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents' | 'caps' | 'files'>;
+export type ServedCore = Pick<Core, 'executor' | 'status' | 'control' | 'agents' | 'caps' | 'files' | 'warm'>;
 
 export function serverDeps(core: ServedCore, log: Log): ServerDeps {
-  const { executor, status, control, agents, caps } = core;
-  return { executor, status, control, agents, log, caps, downloads: core.files.downloads };
+  const { executor, status, control, agents, caps, warm } = core;
+  return { executor, status, control, agents, log, caps, warm, downloads: core.files.downloads };
 }
 
 // The SDK would reject bad arguments in its own words before our wrapper runs, so it gets a schema that lets
@@ -113,6 +116,8 @@ export function buildServer(deps: ServerDeps, agent: string, caps: readonly Tool
   // Our own tools/list: the SDK's would publish the pass-through schema. This one publishes the catalog's,
   // compacted, because the model pays for these bytes on every turn; enable/disable still apply.
   server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    // After this answer is written (the SDK sends it in a microtask): what warming loads must not delay the list.
+    if (deps.warm) setImmediate(deps.warm);
     const enabled = enabledNow();
     return {
       tools: entries
