@@ -52,23 +52,42 @@ async function logged(wanted: RegExp): Promise<string> {
   return text;
 }
 
+/** Routes a mock and a block into the site's worker from a new tab, and answers that tab's id at the browser. */
+async function routeInWorker(visit: string): Promise<string> {
+  await run('tab_new', { url: suite.server.url(`sw-update?${visit}`) });
+  await logged(/: installs \d+$/m);
+  await run('network_route', { action: 'add', url: '*echo?update*', mock: { body: 'the mock' } });
+  await run('navigate', { action: 'reload' });
+  await logged(/: sw got the mock$/m);
+  await run('network_route', { action: 'add', url: '*echo?update*', block: true });
+  await run('navigate', { action: 'reload' });
+  await expect.poll(() => run('network_route', { action: 'list' }), { timeout: 15_000 }).toMatch(/block \(1 hit\)/);
+  const tabs = await suite.browser.host.list();
+  return tabs.find((tab) => tab.url.includes(`sw-update?${visit}`))!.id;
+}
+
+/** The site's next two tabs each load with the worker it had: one install in all. */
+async function nextTabsKeepTheWorker(): Promise<void> {
+  for (const visit of ['next-1', 'next-2']) {
+    await run('tab_new', { url: suite.server.url(`sw-update?${visit}`) });
+    const lines = await logged(/: installs \d+$/m);
+    expect(lines).toMatch(/: installs 1$/m);
+    await run('tab_close');
+  }
+}
+
 describe("a site's service worker after routes answered in it", () => {
   it('installs no new version before the next tab on the site loads', async () => {
-    await run('tab_new', { url: suite.server.url('sw-update') });
-    await logged(/: installs 1$/m);
-    await run('network_route', { action: 'add', url: '*echo?update*', mock: { body: 'the mock' } });
-    await run('navigate', { action: 'reload' });
-    await logged(/: sw got the mock$/m);
-    await run('network_route', { action: 'add', url: '*echo?update*', block: true });
-    await run('navigate', { action: 'reload' });
-    await expect.poll(() => run('network_route', { action: 'list' }), { timeout: 15_000 }).toMatch(/block \(1 hit\)/);
+    await routeInWorker('a');
     await run('tab_close');
+    await nextTabsKeepTheWorker();
+  }, 120_000);
 
-    for (const visit of ['b', 'c']) {
-      await run('tab_new', { url: suite.server.url(`sw-update?${visit}`) });
-      const lines = await logged(/: installs \d+$/m);
-      expect(lines).toMatch(/: installs 1$/m);
-      await run('tab_close');
-    }
+  it('nor when the person closes the routing tab themselves', async () => {
+    // Another tab stays open: the switch can only be turned off from a page's session.
+    await run('tab_new', { url: suite.server.url('echo?stays') });
+    const routing = await routeInWorker('b');
+    await suite.browser.host.close(routing);
+    await nextTabsKeepTheWorker();
   }, 120_000);
 });

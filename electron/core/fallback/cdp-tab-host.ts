@@ -258,6 +258,10 @@ export class CdpTabHost implements TabHost {
       (attached) => attached.dispose(),
       () => undefined,
     );
+    // A tab gone unasked (the person closed it) may take a service worker's session a route answered in, which turns
+    // the browser's "update on reload" switch on as it goes (worker-update-switch.ts): a page's session turns it off.
+    const other = [...this.live.values()][0];
+    void other?.send('ServiceWorker.setForceUpdateOnPageLoad', { forceUpdateOnPageLoad: false }).catch(() => undefined);
   }
 
   private toTab(info: TargetInfo): HostTab {
