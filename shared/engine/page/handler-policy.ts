@@ -1,14 +1,15 @@
 // Trusted Types' default policy for the handler hold (handler-policy.ts ships these by their source text into a page's
 // MAIN world, where a policy must live to serve the page): no module-level state or imports used at run time.
 
-// Chrome's Trusted Types API, not yet in TypeScript's DOM library.
-declare const trustedTypes: {
+interface PolicyFactory {
   createPolicy(name: string, rules: Record<string, (...args: never[]) => string>): unknown;
-};
+}
 
 interface Installed {
   sentinel: Element | null;
   note: (text: string, sink: string, html: boolean) => string;
+  /** Gives a window of this document's making (a blank frame, a window it opens) a policy handing strings to `note`. */
+  adopt: (made: Window | null) => boolean;
 }
 
 export function installHandlerPolicy(key: string): Element | null {
@@ -27,19 +28,36 @@ export function installHandlerPolicy(key: string): Element | null {
       apply(setAttribute, sentinel, ['n', String(++count)]);
     return text;
   };
-  const installed: Installed = { sentinel: null, note };
+  // A blank window this document makes inherits its enforcement: without a policy its page's own HTML strings would throw.
+  const adopt = (made: Window | null): boolean => {
+    try {
+      (made as unknown as { trustedTypes: PolicyFactory }).trustedTypes.createPolicy('default', {
+        createHTML: (text: string, _type: unknown, sink: string) => note(text, sink, true),
+        createScript: (text: string, _type: unknown, sink: string) => note(text, sink, false),
+        createScriptURL: (text: string) => text,
+      });
+      return true;
+    } catch {
+      // Another origin's window, or one with a default policy already.
+      return false;
+    }
+  };
+  const installed: Installed = { sentinel: null, note, adopt };
   try {
-    trustedTypes.createPolicy('default', {
-      createHTML: (text: string, _type: unknown, sink: string) => note(text, sink, true),
-      createScript: (text: string, _type: unknown, sink: string) => note(text, sink, false),
-      createScriptURL: (text: string) => text,
-    });
+    if (!adopt(window)) throw new Error('a default policy of the page');
     const meta = document.createElement('meta');
     meta.httpEquiv = 'Content-Security-Policy';
     meta.content = "require-trusted-types-for 'script'";
     if (!document.head) throw new Error('no head');
     document.head.append(meta);
     installed.sentinel = sentinel;
+    // A window it opens onto about:blank is made before any script of ours could run in it.
+    const open = window.open;
+    window.open = function (this: unknown, ...args: unknown[]) {
+      const opened = apply(open, this, args) as Window | null;
+      adopt(opened);
+      return opened;
+    };
   } catch {
     // Unobserved: the page keeps its own sinks as they were.
   }
@@ -55,14 +73,13 @@ export function forwardHandlerPolicy(key: string): void {
     // Another origin's frame holds this one: not the script's to write into.
   }
   if (!maker) return;
-  const note = maker.note;
-  try {
-    trustedTypes.createPolicy('default', {
-      createHTML: (text: string, _type: unknown, sink: string) => note(text, sink, true),
-      createScript: (text: string, _type: unknown, sink: string) => note(text, sink, false),
-      createScriptURL: (text: string) => text,
-    });
-  } catch {
-    // The document has its own default policy.
-  }
+  maker.adopt(window);
+  const { adopt } = maker;
+  const apply = Reflect.apply;
+  const open = window.open;
+  window.open = function (this: unknown, ...args: unknown[]) {
+    const opened = apply(open, this, args) as Window | null;
+    adopt(opened);
+    return opened;
+  };
 }
