@@ -99,7 +99,13 @@ export class ConsoleLog {
   private async enable(sessionId: string | undefined): Promise<void> {
     // A frame gone meanwhile answers with an error; the others go on.
     await Promise.all([
-      this.cdp.send('Runtime.enable', {}, sessionId).catch(() => undefined),
+      // Off and on again: an eval's trail may have switched Runtime on already (egress-trail.ts), and V8 replays what
+      // the page logged only when Runtime is switched on.
+      this.cdp
+        .send('Runtime.disable', {}, sessionId)
+        .catch(() => undefined)
+        .then(() => this.cdp.send('Runtime.enable', {}, sessionId))
+        .catch(() => undefined),
       this.cdp.send('Log.enable', {}, sessionId).catch(() => undefined),
     ]);
   }

@@ -5,6 +5,7 @@
 // an eval touches, and a second Debugger.enable replays nothing, so scripts told to the trail are known here too.
 // Debugger is never disabled here (the trail's async stacks need it); enabling it always skips the page's own pauses.
 import type { Cdp, CdpEvent } from './cdp.js';
+import { POLICY_URL } from './handler-policy.js';
 import { SCRIPT_TAG } from './script-initiator.js';
 import { TabCapture } from './tab-capture.js';
 
@@ -109,9 +110,10 @@ export class ScriptLog {
   private parsed(script: ScriptParsed, sessionId: string | undefined): void {
     const aux = script.executionContextAuxData;
     // Only the page's own: not our isolated worlds (the page library), not code with no URL (every evaluate and
-    // callFunctionOn, ours included), not an agent's eval, which carries our tag; nor a worker's (no frame).
+    // callFunctionOn, ours included), not an agent's eval, which carries our tag, nor the handler policy an eval puts in
+    // the page (handler-policy.ts); nor a worker's (no frame).
     if (aux?.frameId === undefined || aux.isDefault === false) return;
-    if (script.url === '' || script.url.startsWith(SCRIPT_TAG)) return;
+    if (script.url === '' || script.url.startsWith(SCRIPT_TAG) || script.url === POLICY_URL) return;
     this.scripts.push({
       id: ++this.next,
       scriptId: script.scriptId,
