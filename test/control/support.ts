@@ -23,7 +23,7 @@ export function tempDataDirs() {
       return dir;
     },
     cleanup(): void {
-      for (const dir of made.splice(0)) rmSync(join(dir, '..'), { recursive: true, force: true });
+      for (const dir of made.splice(0)) rmSync(join(dir, '..'), { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -10,7 +10,7 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 // Pages that hold a password or secret on purpose: what they test is that it never shows.
 const PLANTED = (name: string) =>
   ['form.html', 'read-code.html', 'read-article.html', 'inspect-page.html'].includes(name) ||
-  ['gate-', 'redact-', 'shot-secrets', 'snapshot-long'].some((prefix) => name.startsWith(prefix));
+  ['gate-', 'redact-', 'shot-secrets', 'snapshot-long', 'snapshot-reuse'].some((prefix) => name.startsWith(prefix));
 
 const CORPUS = [
   // Snapshot lines as the engine writes them.
