@@ -142,6 +142,8 @@ export class CdpTabHost implements TabHost {
    * session, which becomes its tab's session; any other page, or any popup once no engine listens, is let go at once.
    */
   private onBrowserEvent(event: CdpEvent): void {
+    if (event.method === 'Target.detachedFromTarget' && event.sessionId === undefined)
+      return this.switchWorkerUpdatesOff(String(event.params['sessionId']));
     if (event.method !== 'Target.attachedToTarget' || event.sessionId !== undefined) return;
     const sessionId = String(event.params['sessionId']);
     const info = event.params['targetInfo'] as TargetInfo;
@@ -250,6 +252,16 @@ export class CdpTabHost implements TabHost {
     );
   }
 
+  /**
+   * A tab's session gone, however it closed (the person, the page), may take a service worker's session a route answered
+   * in, which turns the browser's "update on reload" switch on as it goes (worker-update-switch.ts). Only a page's
+   * session turns it off, and only once that session is gone: another tab's does, now.
+   */
+  private switchWorkerUpdatesOff(gone: string): void {
+    const other = [...this.live.values()].find((tab) => tab.sessionId !== gone);
+    void other?.send('ServiceWorker.setForceUpdateOnPageLoad', { forceUpdateOnPageLoad: false }).catch(() => undefined);
+  }
+
   private forget(id: string): void {
     const tab = this.attached.get(id);
     this.attached.delete(id);
@@ -258,10 +270,6 @@ export class CdpTabHost implements TabHost {
       (attached) => attached.dispose(),
       () => undefined,
     );
-    // A tab gone unasked (the person closed it) may take a service worker's session a route answered in, which turns
-    // the browser's "update on reload" switch on as it goes (worker-update-switch.ts): a page's session turns it off.
-    const other = [...this.live.values()][0];
-    void other?.send('ServiceWorker.setForceUpdateOnPageLoad', { forceUpdateOnPageLoad: false }).catch(() => undefined);
   }
 
   private toTab(info: TargetInfo): HostTab {
