@@ -8,7 +8,11 @@ interface PolicyFactory {
 interface Installed {
   sentinel: Element | null;
   note: (text: string, sink: string, html: boolean) => string;
-  /** Gives a window of this document's making (a blank frame, a window it opens) a policy handing strings to `note`. */
+  /**
+   * Gives a window of this document's making (a blank frame, a window it opens) a policy handing strings to `note`, and
+   * the same for the windows that one opens: a window opened onto about:blank is made before any script of ours could
+   * run in it.
+   */
   adopt: (made: Window | null) => boolean;
 }
 
@@ -36,6 +40,12 @@ export function installHandlerPolicy(key: string): Element | null {
         createScript: (text: string, _type: unknown, sink: string) => note(text, sink, false),
         createScriptURL: (text: string) => text,
       });
+      const open = made!.open;
+      made!.open = function (this: unknown, ...args: unknown[]) {
+        const opened = apply(open, this, args) as Window | null;
+        adopt(opened);
+        return opened;
+      };
       return true;
     } catch {
       // Another origin's window, or one with a default policy already.
@@ -51,13 +61,6 @@ export function installHandlerPolicy(key: string): Element | null {
     if (!document.head) throw new Error('no head');
     document.head.append(meta);
     installed.sentinel = sentinel;
-    // A window it opens onto about:blank is made before any script of ours could run in it.
-    const open = window.open;
-    window.open = function (this: unknown, ...args: unknown[]) {
-      const opened = apply(open, this, args) as Window | null;
-      adopt(opened);
-      return opened;
-    };
   } catch {
     // Unobserved: the page keeps its own sinks as they were.
   }
@@ -74,12 +77,4 @@ export function forwardHandlerPolicy(key: string): void {
   }
   if (!maker) return;
   maker.adopt(window);
-  const { adopt } = maker;
-  const apply = Reflect.apply;
-  const open = window.open;
-  window.open = function (this: unknown, ...args: unknown[]) {
-    const opened = apply(open, this, args) as Window | null;
-    adopt(opened);
-    return opened;
-  };
 }
