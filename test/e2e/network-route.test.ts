@@ -5,6 +5,7 @@
 // after which the site's next tab loads with the worker it had.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { serveCountingWorkerSite } from '../support/counting-worker-site.js';
 import { WORKER_NOTE } from '../../shared/engine/ops/network-route.js';
 import { BACKENDS, startMcpBackend, type McpBackend } from '../support/mcp-backends.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
@@ -34,33 +35,8 @@ beforeAll(async () => {
     body: `fetch('/echo?worker=1').then((response) => response.text()).then((text) => postMessage(text));`,
     headers: { 'content-type': 'text/javascript' },
   });
-  // A page whose service worker answers /sw-api by fetching /echo itself; the page logs what it got, once controlled.
-  fixtures.serve('/route-e2e-sw', {
-    body: `<!doctype html><title>SW</title><h1>SW</h1><script>
-      navigator.serviceWorker.register('/route-e2e-sw.js').then(() => navigator.serviceWorker.ready)
-        .then(() => navigator.serviceWorker.controller || new Promise((resolve) =>
-          navigator.serviceWorker.addEventListener('controllerchange', resolve)))
-        .then(() => fetch('/sw-api?e2e=1')).then((response) => response.text())
-        .then((text) => console.log('sw got ' + text))
-        .then(() => fetch('/sw-installs')).then((response) => response.text())
-        .then((count) => console.log('installs ' + count));
-    </script>`,
-  });
-  fixtures.serve('/route-e2e-sw.js', {
-    // It counts the versions of itself that installed, for the page to log.
-    body: `self.addEventListener('install', (event) => {
-        self.skipWaiting();
-        event.waitUntil(caches.open('installs').then((cache) => cache.put('/installed/' + Math.random(), new Response(''))));
-      });
-      self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));
-      self.addEventListener('fetch', (event) => {
-        const url = new URL(event.request.url);
-        if (url.pathname === '/sw-api') event.respondWith(fetch('/echo' + url.search));
-        if (url.pathname === '/sw-installs') event.respondWith(caches.open('installs').then((cache) => cache.keys())
-          .then((keys) => new Response(String(keys.length))));
-      });`,
-    headers: { 'content-type': 'text/javascript' },
-  });
+  // A page whose service worker answers /sw-api by fetching /echo itself, and counts its own installs.
+  serveCountingWorkerSite(fixtures, 'route-e2e-sw', 'e2e=1');
 });
 afterAll(() => fixtures?.close());
 

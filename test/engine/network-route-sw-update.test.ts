@@ -5,38 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import type { Operation } from '../../shared/protocol/operations.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { serveCountingWorkerSite } from '../support/counting-worker-site.js';
 import { TEST_POLICY } from '../support/test-policy.js';
 
 const suite = useEngineSuite();
 let executor: EngineExecutor;
 
 beforeAll(() => {
-  // Once controlled, the page logs what its worker fetched for /sw-api and how many versions of the worker installed.
-  suite.server.serve('/sw-update', {
-    body: `<!doctype html><title>SW update</title><h1>SW update</h1><script>
-      navigator.serviceWorker.register('/sw-update.js').then(() => navigator.serviceWorker.ready)
-        .then(() => navigator.serviceWorker.controller || new Promise((resolve) =>
-          navigator.serviceWorker.addEventListener('controllerchange', resolve)))
-        .then(() => fetch('/sw-api?update=1')).then((response) => response.text())
-        .then((text) => console.log('sw got ' + text))
-        .then(() => fetch('/sw-installs')).then((response) => response.text())
-        .then((count) => console.log('installs ' + count));
-    </script>`,
-  });
-  suite.server.serve('/sw-update.js', {
-    body: `self.addEventListener('install', (event) => {
-        self.skipWaiting();
-        event.waitUntil(caches.open('installs').then((cache) => cache.put('/installed/' + Math.random(), new Response(''))));
-      });
-      self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));
-      self.addEventListener('fetch', (event) => {
-        const url = new URL(event.request.url);
-        if (url.pathname === '/sw-api') event.respondWith(fetch('/echo' + url.search));
-        if (url.pathname === '/sw-installs') event.respondWith(caches.open('installs').then((cache) => cache.keys())
-          .then((keys) => new Response(String(keys.length))));
-      });`,
-    headers: { 'content-type': 'text/javascript' },
-  });
+  serveCountingWorkerSite(suite.server, 'sw-update', 'update=1');
   executor = createEngineExecutor(suite.browser.host, { tag: 'ta', policy: () => TEST_POLICY });
 });
 // Before the suite closes the browser (afterAll hooks run in reverse order).
