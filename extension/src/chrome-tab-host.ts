@@ -57,8 +57,13 @@ export class ChromeTabHost implements TabHost {
    * windows the old one followed are held by rules instead and what it left paused there is failed.
    */
   private readonly swept = this.popups.ready.then(() =>
-    sweepStaleAttachments((tabId, send) => this.failedLeft(tabId, send)),
+    sweepStaleAttachments(
+      (tabId, send) => this.failedLeft(tabId, send),
+      (tabId, requestId) => this.orphansTold.has(`${tabId}:${requestId}`),
+    ),
   );
+  /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
+  private readonly orphansTold = new Set<string>();
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -197,6 +202,7 @@ export class ChromeTabHost implements TabHost {
    */
   private failOrphan(tabId: number, source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
     const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
+    this.orphansTold.add(`${tabId}:${paused.requestId}`);
     void chrome.debugger
       .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
       .catch(() => undefined);
@@ -349,10 +355,13 @@ function attachError(message: string): ToolError {
  * clients refuse, harmlessly. What the stopped worker left paused there is failed first, as the detach would send it,
  * and named to the tab's next eval.
  */
-async function sweepStaleAttachments(tell: (tabId: number, send: Send) => void): Promise<void> {
+async function sweepStaleAttachments(
+  tell: (tabId: number, send: Send) => void,
+  toldHere: (tabId: number, requestId: string) => boolean,
+): Promise<void> {
   const targets = await chrome.debugger.getTargets().catch(() => []);
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
-  const failed = await failLeftPaused(tabIds).catch(() => new Map<number, Send[]>());
+  const failed = await failLeftPaused(tabIds, toldHere).catch(() => new Map<number, Send[]>());
   for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
   await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
 }
