@@ -57,10 +57,7 @@ export class ChromeTabHost implements TabHost {
    * windows the old one followed are held by rules instead and what it left paused there is failed.
    */
   private readonly swept = this.popups.ready.then(() =>
-    sweepStaleAttachments(
-      (tabId, send) => this.failedLeft(tabId, send),
-      (tabId, requestId) => this.orphansTold.has(`${tabId}:${requestId}`),
-    ),
+    sweepStaleAttachments((tabId, send) => this.failedLeft(tabId, send), this.orphansTold),
   );
   /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
   private readonly orphansTold = new Set<string>();
@@ -312,14 +309,18 @@ export class ChromeTabHost implements TabHost {
     await attachDebugger(tabId);
     // The script's windows and its site's workers are held before it is sent: Debugger.scriptParsed comes once it
     // already runs (measured: a message it posts to the site's service worker at once got out before those rules).
+    const holdWindows = () => {
+      this.scriptWindows.listen();
+      return this.newWindows.scriptRan(tabId);
+    };
     const tab = new DebuggerTab(
       tabId,
       async (sessionId) => {
-        this.scriptWindows.listen();
-        await Promise.allSettled([this.newWindows.scriptRan(tabId), this.holdWorkers(tabId, sessionId)]);
+        await Promise.allSettled([holdWindows(), this.holdWorkers(tabId, sessionId)]);
         this.tells.scriptSent(tab);
       },
       (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),
+      holdWindows,
     );
     this.live.set(tabId, tab);
     this.newWindows.changed();
@@ -357,10 +358,11 @@ function attachError(message: string): ToolError {
  */
 async function sweepStaleAttachments(
   tell: (tabId: number, send: Send) => void,
-  toldHere: (tabId: number, requestId: string) => boolean,
+  orphansTold: ReadonlySet<string>,
 ): Promise<void> {
   const targets = await chrome.debugger.getTargets().catch(() => []);
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
+  const toldHere = (tabId: number, requestId: string) => orphansTold.has(`${tabId}:${requestId}`);
   const failed = await failLeftPaused(tabIds, toldHere).catch(() => new Map<number, Send[]>());
   for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
   await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));

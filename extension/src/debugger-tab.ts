@@ -15,14 +15,21 @@ export class DebuggerTab extends PromiseCdp {
 
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
-   * once that settles. `sending`: hears each command as it goes to Chrome.
+   * once that settles. `sending`: hears each command as it goes to Chrome. `windowsHeld`: holds the windows the tab
+   * opens for a gesture's activation, settling once the rules stand.
    */
   constructor(
     readonly tabId: number,
     private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
     private readonly sending: (method: string, params: Record<string, unknown>, sessionId: string | undefined) => void,
+    private readonly windowsHeld: () => Promise<void>,
   ) {
     super();
+  }
+
+  /** A listener of the agent's script runs with the person's gesture: the windows it may open are held first. */
+  holdWindows(): Promise<void> {
+    return this.windowsHeld();
   }
 
   /** An event of this tab (no sessionId) or of one of its flattened child sessions. */

@@ -18,6 +18,12 @@ export interface Cdp {
    * handle: the host and the engine reach one tab through the same handle, so they find the same chain.
    */
   readonly pausedChain: PausedChain;
+  /**
+   * Holds the first request of each window the tab opens from now, for as long as a gesture's activation lasts, where
+   * the engine cannot: chrome.debugger reaches a new tab only after its first request. Hosts that hold a new window
+   * before it loads (auto-attach, a window-open handler) have none.
+   */
+  holdWindows?(): Promise<void>;
 }
 
 /** Error a transport throws when the browser answers a command with an error. */

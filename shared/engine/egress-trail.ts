@@ -9,6 +9,7 @@ import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
 import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
+import { GestureListeners } from './gesture-listeners.js';
 import { POPUP_HELD, POPUP_OPENING, POPUP_VERDICT, type PopupOpening, type WindowVerdict } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 import { ScriptFrames } from './script-frames.js';
@@ -50,6 +51,7 @@ export class ScriptTrail {
   private readonly written: ScriptFrames;
   private readonly setters: SrcdocSetters;
   private readonly handlers: HandlerSetters;
+  private readonly gestures: GestureListeners;
   private late: Send[] = [];
   private lateCount = 0;
 
@@ -64,6 +66,15 @@ export class ScriptTrail {
     );
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, (sessionId, paused) =>
       this.setters.fromScript(sessionId, paused),
+    );
+    this.gestures = new GestureListeners(
+      page.cdp,
+      (sessionId, paused) =>
+        this.setters.fromScript(sessionId, paused) ||
+        this.handlers.fromHandler(sessionId, {
+          type: 'script',
+          stack: { callFrames: paused.callFrames.map((frame) => ({ url: '', scriptId: frame.location.scriptId })) },
+        }),
     );
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),
@@ -153,9 +164,10 @@ export class ScriptTrail {
     await Promise.all([
       network,
       cdp.send('Debugger.enable', {}, sessionId),
-      // The page's own `debugger;` statements must not stop it now that a debugger listens, yet the DOM breakpoints
-      // that tell a srcdoc's setter must: inactive breakpoints skip the statements only (measured on Chromium 156).
-      cdp.send('Debugger.setBreakpointsActive', { active: false }, sessionId),
+      // Event-listener breakpoints pause only with breakpoints active (measured on Chromium 156): the page's own
+      // `debugger;` statements then pause too, and the srcdoc setters resume them at once, as every pause here.
+      cdp.send('Debugger.setBreakpointsActive', { active: true }, sessionId),
+      this.gestures.arm(sessionId),
       cdp.send('Debugger.setSkipAllPauses', { skip: false }, sessionId),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
       // Without it V8 tells a request's initiator by its top frame alone (measured on Chromium 156): a handler or listener
@@ -189,8 +201,9 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
-    // A pause of the handler policy's is told and resumed there; every other goes on to the srcdoc breakpoints.
-    if (this.handlers.onEvent(event)) return;
+    // A pause of the handler policy's or of a gesture's listener is told and resumed there; every other goes on to the
+    // srcdoc breakpoints.
+    if (this.handlers.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.setters.onEvent(event);
     this.written.onEvent(event);
@@ -232,7 +245,10 @@ export class ScriptTrail {
       }
       case POPUP_OPENING: {
         const opening = event.params as unknown as PopupOpening;
-        if (this.documents.startedByScript(opening.frameId, opening.hasUserGesture, this.acting)) opening.scripted();
+        // A gesture's window is the script's when a listener of the script's was the last the gesture ran (an act's too).
+        const listened = opening.hasUserGesture === true && this.gestures.scriptListened();
+        if (listened || this.documents.startedByScript(opening.frameId, opening.hasUserGesture, this.acting))
+          opening.scripted();
         return;
       }
       case 'Target.attachedToTarget': {

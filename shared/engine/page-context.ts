@@ -58,7 +58,7 @@ export class PageContext {
     this.network = new NetworkLog(cdp, sessions);
     this.routes = new NetworkRoutes(cdp, this.frames, gate, this.network);
     this.trace = new PageTrace(cdp);
-    this.scripts = new ScriptLog(cdp, frameSessions);
+    this.scripts = new ScriptLog(cdp, frameSessions, (sessionId) => this.trail.followed(sessionId) !== undefined);
     this.trail = new ScriptTrail(this);
   }
 

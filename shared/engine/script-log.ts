@@ -43,10 +43,14 @@ export class ScriptLog {
   private readonly capture: TabCapture;
   private readonly unsubscribe: () => void;
 
-  /** `frameSessions`: the sessions holding the tab's frames now (its own first); workers' are not the page's. */
+  /**
+   * `frameSessions`: the sessions holding the tab's frames now (its own first); workers' are not the page's.
+   * `followed`: the egress trail follows the session, and keeps its breakpoints active (egress-trail.ts).
+   */
   constructor(
     private readonly cdp: Cdp,
     frameSessions: () => Promise<(string | undefined)[]>,
+    private readonly followed: (sessionId: string | undefined) => boolean,
   ) {
     this.unsubscribe = cdp.on((event) => this.onEvent(event));
     this.capture = new TabCapture(cdp, frameSessions, {
@@ -84,10 +88,13 @@ export class ScriptLog {
   private async enable(sessionId: string | undefined): Promise<void> {
     // A frame gone meanwhile answers with an error; the others go on. With breakpoints inactive, the page's own
     // `debugger;` statements do not stop it now that a debugger listens, and the egress trail's DOM breakpoints still
-    // pause (srcdoc-setters.ts), as skipping every pause would not let them.
+    // pause (srcdoc-setters.ts), as skipping every pause would not let them. A session the trail follows keeps them
+    // active for its listener breakpoints, and the trail resumes each pause.
     await Promise.all([
       this.cdp.send('Debugger.enable', {}, sessionId).catch(() => undefined),
-      this.cdp.send('Debugger.setBreakpointsActive', { active: false }, sessionId).catch(() => undefined),
+      this.followed(sessionId)
+        ? undefined
+        : this.cdp.send('Debugger.setBreakpointsActive', { active: false }, sessionId).catch(() => undefined),
     ]);
   }
 

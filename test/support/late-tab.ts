@@ -10,6 +10,8 @@ export interface LateTab {
   run(expression: string): Promise<OperationResult>;
   /** `expression` run as the page's own code (awaited), with no eval open. */
   asPage(expression: string): Promise<unknown>;
+  /** The person's click at the page's top left corner: the mouse, through the browser's input, not a script's event. */
+  personClicks(): Promise<void>;
   /** Waits for the page's own marker that a late step has run (a real signal, not a sleep). */
   until(marker: string): Promise<void>;
   /** The paths that reached the watched site, but for the page's own send, once that has arrived. */

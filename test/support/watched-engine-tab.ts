@@ -102,6 +102,10 @@ export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}):
           returnByValue: true,
         })
       ).result.value,
+    personClicks: async () => {
+      for (const type of ['mousePressed', 'mouseReleased'])
+        await page().cdp.send('Input.dispatchMouseEvent', { type, x: 5, y: 5, button: 'left', clickCount: 1 });
+    },
     until: (marker) => untilMarker(page(), marker),
     reached: () => reachedSite(page(), engine.watched),
     heldLater: (result) => heldLater(result, engine.watched),

@@ -5,6 +5,8 @@ import type { ExtensionBrowser } from '../../support/extension-browser.js';
 export interface PageProbe {
   /** Evaluates `expression` (awaited) in the page's main world, as the page's own code, with no gesture unless asked. */
   evaluate<T>(expression: string, opts?: { userGesture?: boolean }): Promise<T>;
+  /** A left click at (x, y) through the browser's input, as the person's mouse makes one. */
+  click(x: number, y: number): Promise<void>;
   /** Polls `marker` (a global the page sets) until it is true; throws after 20 s. */
   until(marker: string): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +35,10 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
   };
   return {
     evaluate,
+    async click(x, y) {
+      for (const type of ['mousePressed', 'mouseReleased'])
+        await control.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 }, sessionId);
+    },
     async until(marker) {
       const deadline = Date.now() + 20_000;
       while (!(await evaluate<boolean>(`window[${JSON.stringify(marker)}] === true`))) {

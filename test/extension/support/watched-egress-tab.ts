@@ -52,6 +52,7 @@ export function watchedEgressTab(): WatchedEgressTab {
     },
     run: (expression) => egress().linked.run('eval', { tab: egress().tab, expression }),
     asPage: (expression) => egress().page.evaluate(expression),
+    personClicks: () => egress().page.click(5, 5),
     until: (marker) => egress().page.until(marker),
     reached: () => reachedBesidesOwn(egress().page, site()),
     heldLater: (result) => heldLater(result, site()),

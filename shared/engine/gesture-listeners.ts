@@ -1,0 +1,86 @@
+// Whose listener a person's gesture ran last in a tab the agent's script reached. A window a link or a form with a
+// target opens names no stack (Page.windowOpen, its first request: measured on Chromium 156), and the person's gesture
+// makes it look theirs, even when a click listener the script left clicked the link. So the listeners of the events a
+// gesture fires pause at their first statement (event-listener breakpoints), and the paused stack tells whose they are.
+import type { Cdp, CdpEvent } from './cdp.js';
+import type { StackTrace } from './script-initiator.js';
+
+/** The events a person's gesture fires, whose listeners run with its activation and may open a window with it. */
+const GESTURE_EVENTS = [
+  'mousedown',
+  'mouseup',
+  'click',
+  'auxclick',
+  'dblclick',
+  'contextmenu',
+  'pointerdown',
+  'pointerup',
+  'touchstart',
+  'touchend',
+  'keydown',
+  'keyup',
+  'keypress',
+  'submit',
+];
+// Chrome's transient activation lasts 5 s after the gesture; a second more for the clock.
+const ACTIVATION_MS = 6_000;
+
+export interface ListenerPause {
+  reason: string;
+  callFrames: { location: { scriptId: string } }[];
+  asyncStackTrace?: StackTrace;
+  asyncStackTraceId?: unknown;
+}
+
+export class GestureListeners {
+  /** Until when a window opened with a gesture is the script's: its listener was the last a gesture ran. */
+  private scriptUntil = 0;
+
+  /** `byScript`: the paused stack is the agent's script's (or code it wrote: a handler, a written document's). */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly byScript: (sessionId: string | undefined, paused: ListenerPause) => boolean,
+  ) {}
+
+  /**
+   * The listeners of a session's gesture events pause from now on. They pause only with breakpoints active, which the
+   * trail turns on: the page's own `debugger;` statements then pause too, and the srcdoc setters resume them at once.
+   */
+  async arm(sessionId: string | undefined): Promise<void> {
+    await Promise.all(
+      GESTURE_EVENTS.map((eventName) =>
+        this.cdp.send('DOMDebugger.setEventListenerBreakpoint', { eventName }, sessionId),
+      ),
+    );
+  }
+
+  /**
+   * True when the event was a listener's pause, noted here and resumed: at once for the page's, and for the script's
+   * once the host holds the windows the tab opens (Cdp.holdWindows), as the listener may open one as soon as it runs.
+   */
+  onEvent(event: CdpEvent): boolean {
+    if (event.method !== 'Debugger.paused') return false;
+    const paused = event.params as unknown as ListenerPause;
+    if (paused.reason !== 'EventListener') return false;
+    const { sessionId } = event;
+    const resume = () => void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+    // A listener of the page's after one of the script's, in the same gesture, leaves the window to the page.
+    if (!this.byScript(sessionId, paused)) {
+      this.scriptUntil = 0;
+      resume();
+      return true;
+    }
+    this.scriptUntil = Date.now() + ACTIVATION_MS;
+    void (this.cdp.holdWindows?.() ?? Promise.resolve()).catch(() => undefined).finally(resume);
+    return true;
+  }
+
+  /**
+   * The last listener a gesture ran, within its activation, was the script's: a window opened with a gesture is then
+   * the script's. Over-holds the person's own click on a link when the script left a listener on the click that did
+   * not open it (fails closed, and names it); a timer the script left that waits for a gesture is not seen.
+   */
+  scriptListened(): boolean {
+    return Date.now() < this.scriptUntil;
+  }
+}
