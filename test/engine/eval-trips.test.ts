@@ -2,34 +2,19 @@
 // one waits on two round trips (the document marked, the hold armed and the password guard read, all at once; then
 // the script) and asks the browser nothing else before it answers. A count, not a speed: each trip added is a cost
 // paid on every eval.
-import { performance } from 'node:perf_hooks';
 import { expect, it } from 'vitest';
-import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
 import { startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { TEST_GATE, testServerHosts } from '../support/test-policy.js';
 
 const sent: Sent[] = [];
 
-/** Every command the host sends on the browser connection (the tab's, its frames', the browser's own) lands in `sent`. */
-function recorded(connection: CdpConnection): CdpConnection {
-  const send = connection.send.bind(connection);
-  connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
-    const entry: Sent = { method, start: performance.now(), end: Infinity };
-    sent.push(entry);
-    try {
-      return await send<R>(method, params, sessionId);
-    } finally {
-      entry.end = performance.now();
-    }
-  };
-  return connection;
-}
-
-const suite = useEngineSuite({ startBrowser: () => startTestBrowser(TEST_GATE, recorded) });
+const suite = useEngineSuite({
+  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent)),
+});
 
 it('a steady eval waits on two round trips and asks nothing else first', async () => {
   const policy = policyFromFlags({ allow: [], trust: testServerHosts() });
