@@ -23,6 +23,8 @@ export class QuietDocument {
   private mainWorldId: number | undefined;
   private ourWorld: number | undefined;
   private quiet = false;
+  /** What each world of ours said last, kept for a world Runtime has not named yet (its first eval enables Runtime). */
+  private readonly told = new Map<number, boolean>();
   /** Bumped whenever the document stops being known quiet: a new document, a world gone, a watch that saw a candidate. */
   private generation = 0;
   private readonly unsubscribe: () => void;
@@ -72,7 +74,9 @@ export class QuietDocument {
         } else if (context.name === WORLD_NAME) this.ourWorld = context.id;
         else return;
         // A new world has a watch of its own (or none yet): quiet only once it says so.
-        return this.unknown();
+        this.unknown();
+        this.quiet = this.ourWorld !== undefined && this.told.get(this.ourWorld) === true;
+        return;
       }
       case 'Runtime.executionContextDestroyed': {
         const id = event.params['executionContextId'];
@@ -87,8 +91,12 @@ export class QuietDocument {
         return;
       }
       case 'Runtime.bindingCalled': {
-        if (event.params['name'] !== PASSWORD_BINDING || event.params['executionContextId'] !== this.ourWorld) return;
-        if (event.params['payload'] === 'quiet') this.quiet = true;
+        if (event.params['name'] !== PASSWORD_BINDING) return;
+        const id = Number(event.params['executionContextId']);
+        const quiet = event.params['payload'] === 'quiet';
+        this.told.set(id, quiet);
+        if (id !== this.ourWorld) return;
+        if (quiet) this.quiet = true;
         else this.unknown();
         return;
       }
@@ -96,6 +104,7 @@ export class QuietDocument {
   }
 
   private forget(): void {
+    this.told.clear();
     this.mainWorld = undefined;
     this.mainWorldId = undefined;
     this.ourWorld = undefined;

@@ -100,8 +100,8 @@ async function run(
   try {
     const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId).catch(
       (error: unknown) => {
-        // The world named is gone: the document changed before the script could run there.
-        if (ahead && error instanceof CdpCommandError && /Cannot find context/i.test(error.cdpMessage))
+        // The world named is gone ("uniqueContextId not found"): the document changed before the script could run.
+        if (ahead && error instanceof CdpCommandError && /uniqueContextId|Cannot find context/i.test(error.cdpMessage))
           throw documentGone();
         throw error;
       },
