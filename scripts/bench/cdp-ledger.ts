@@ -1,5 +1,7 @@
 // The bench's record of CDP commands sent for one call, wherever they were caught (the fallback's connection, the
 // extension's chrome.debugger): how many, which wait on each other (steps), how long each step and each method took.
+import { performance } from 'node:perf_hooks';
+import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 
 /** One command: its method and when it left and was answered (ms, one clock per ledger). */
 export interface Sent {
@@ -52,4 +54,19 @@ export function stepLine(sent: readonly Sent[]): string {
       return `${byMethod(step).replaceAll(', ', ' + ')} ${Number.isFinite(ms) ? ms.toFixed(1) : '…'}`;
     })
     .join(' → ');
+}
+
+/** Every command sent on `connection` from now on lands in `sent`, with when it left and was answered. */
+export function recordSends(connection: CdpConnection, sent: Sent[]): CdpConnection {
+  const send = connection.send.bind(connection);
+  connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
+    const entry: Sent = { method, start: performance.now(), end: Infinity };
+    sent.push(entry);
+    try {
+      return await send<R>(method, params, sessionId);
+    } finally {
+      entry.end = performance.now();
+    }
+  };
+  return connection;
 }

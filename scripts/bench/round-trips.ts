@@ -16,7 +16,7 @@ import { policyFromFlags } from '../../shared/policy/flags.js';
 import type { Operation } from '../../shared/protocol/operations.js';
 import type { FixtureServer } from '../../test/support/fixture-server.js';
 import { testServerHosts } from '../../test/support/test-policy.js';
-import { busyMs, stepLine, stepsOf, type Sent } from './cdp-ledger.js';
+import { busyMs, recordSends, stepLine, stepsOf, type Sent } from './cdp-ledger.js';
 import { percentile, Table } from './measure.js';
 import { SIZES, sizedPage } from './sweep.js';
 
@@ -113,7 +113,7 @@ export async function inProcessEngine(): Promise<{
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
   const policy = () => policyFromFlags({ allow: [], trust: testServerHosts() });
   const sent: Sent[] = [];
-  record(browser.connection, sent);
+  recordSends(browser.connection, sent);
   const host = new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: true });
   const executor = createEngineExecutor(host, { tag: 'trips', policy });
   const ctx = { progress: () => undefined };
@@ -143,18 +143,4 @@ export async function roundTrips(server: FixtureServer): Promise<Table> {
     await engine.close();
   }
   return table;
-}
-
-/** Every command sent on `connection` from now on lands in `sent`, with when it left and was answered. */
-function record(connection: CdpConnection, sent: Sent[]): void {
-  const send = connection.send.bind(connection);
-  connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
-    const entry: Sent = { method, start: performance.now(), end: Infinity };
-    sent.push(entry);
-    try {
-      return await send<R>(method, params, sessionId);
-    } finally {
-      entry.end = performance.now();
-    }
-  };
 }

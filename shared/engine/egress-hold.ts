@@ -1,6 +1,6 @@
 // Holds what an agent's script sends to other origins: while an eval runs, every request of the tab to an origin outside
 // the tab's own frames is stopped inside the browser, and each one is named for the result.
-import { frameOrigin } from './frame.js';
+import { frameOrigin, type Frame } from './frame.js';
 import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
@@ -31,12 +31,23 @@ export interface EgressWindow {
  * this resolves; it rejects (with the tab restored) when the browser would not arm, so a script never runs unheld.
  */
 export function openEgressWindow(page: PageContext): Promise<EgressWindow> {
+  return holdOf(page).open();
+}
+
+/** A window opened ahead of its arming's answer, where the tab allows it (TabHold.openAhead); undefined elsewhere. */
+export function openEgressWindowAhead(
+  page: PageContext,
+): Promise<{ window: EgressWindow; armed: Promise<void> } | undefined> {
+  return holdOf(page).openAhead();
+}
+
+function holdOf(page: PageContext): TabHold {
   let hold = holds.get(page);
   if (!hold) {
     hold = new TabHold(page);
     holds.set(page, hold);
   }
-  return hold.open();
+  return hold;
 }
 
 const holds = new WeakMap<PageContext, TabHold>();
@@ -80,6 +91,8 @@ class TabHold {
    * arming them again sends only the rules, which the restore lifted.
    */
   private kept = new Set<string | undefined>();
+  /** The last arming's commands are out: whether on the tab's own session alone. */
+  private sent: Promise<boolean> = Promise.resolve(false);
   /** The hold: active while the tab is held; its listeners stay from the first arming until the restore is answered. */
   private readonly arming = new TabArming({
     arm: () => this.arm(),
@@ -92,12 +105,7 @@ class TabHold {
   constructor(private readonly page: PageContext) {}
 
   async open(): Promise<EgressWindow> {
-    const sends = this.ledger.start();
-    const window: EgressWindow = {
-      held: sends.held,
-      drain: (sessionId) => this.inflight.drain(this.page.cdp, sessionId),
-      close: () => this.close(sends.stop),
-    };
+    const window = this.window();
     try {
       await this.arming.join();
     } catch (error) {
@@ -107,13 +115,48 @@ class TabHold {
     return window;
   }
 
+  /**
+   * A window whose arming is sent, not answered: undefined unless the tab's one session was armed before (a browser
+   * that cannot hold would have refused then) and no other window is open. Its rules go out ahead of whatever the caller
+   * sends next on that session, which the browser applies in order; `armed` tells whether they took.
+   */
+  async openAhead(): Promise<{ window: EgressWindow; armed: Promise<void> } | undefined> {
+    if (this.arming.active || !this.kept.has(undefined)) return undefined;
+    const window = this.window();
+    // join() arms now, and the arming notes when its commands are out and on which sessions.
+    const armed = this.arming.join();
+    armed.catch(() => undefined);
+    const alone = await this.sent;
+    // A frame or worker of another session came meanwhile: its rules are not ordered before the caller's commands.
+    if (!alone) await armed.catch(() => undefined);
+    return { window, armed };
+  }
+
+  private window(): EgressWindow {
+    const sends = this.ledger.start();
+    return {
+      held: sends.held,
+      drain: (sessionId) => this.inflight.drain(this.page.cdp, sessionId),
+      close: () => this.close(sends.stop),
+    };
+  }
+
   private close(stop: () => void): void {
     stop();
     this.arming.leave();
   }
 
-  private async arm(): Promise<void> {
-    const frames = await this.page.frames.list();
+  private arm(): Promise<void> {
+    const sending = this.page.frames.list().then((frames) => this.send(frames));
+    this.sent = sending.then(
+      ({ alone }) => alone,
+      () => false,
+    );
+    return sending.then(({ outcomes }) => this.settle(outcomes));
+  }
+
+  /** Sends the arming to every session of the tab; `alone` when that is the tab's own session only. */
+  private send(frames: Frame[]): { alone: boolean; outcomes: Promise<PromiseSettledResult<unknown>[]> } {
     // A frame the policy does not let us read (one loaded before we attached) lends its origin no trust.
     this.allowed = new AllowedOrigins(
       frames.filter((frame) => this.page.frames.allows(frame, 'read')).map(frameOrigin),
@@ -128,12 +171,17 @@ class TabHold {
       ...[...sessions].map((sessionId) => this.armSession(sessionId)),
       ...workers.map((sessionId) => this.armSession(sessionId).catch(() => undefined)),
     ];
-    const outcomes = await withDeadline(Promise.allSettled(arming), ARM_TIMEOUT_MS, () => {
+    const outcomes = withDeadline(Promise.allSettled(arming), ARM_TIMEOUT_MS, () => {
       throw new ToolError(
         'TIMEOUT',
         `eval: a frame of the tab ${noAnswerWithin(ARM_TIMEOUT_MS)} when its requests were to be held; the script did not run.`,
       );
     });
+    return { alone: workers.length === 0 && sessions.size === 1 && sessions.has(undefined), outcomes };
+  }
+
+  private async settle(arming: Promise<PromiseSettledResult<unknown>[]>): Promise<void> {
+    const outcomes = await arming;
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (!failed) return;
     // A Chrome too old for a command is told so; any other failure (the tab closed meanwhile) is the usual CDP one.

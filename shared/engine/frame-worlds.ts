@@ -6,7 +6,9 @@ import { pageLibrarySource } from './page/library.js';
 import type { Handles, PageCallTail, PageFunction, PageResult } from './page/library.js';
 import { PERSON_STOP_BINDING } from './presence.js';
 
-const WORLD_NAME = '__chrome_mcp__';
+export const WORLD_NAME = '__chrome_mcp__';
+/** Our top-frame world's password watch tells the engine through it whether its document is quiet (quiet-document.ts). */
+export const PASSWORD_BINDING = '__chromeMcpPasswordQuiet';
 const KEPT = 'kept:';
 
 /** A handle for the element that pickElement, called with `keep`, kept in the page: a call sent after it can use it. */
@@ -157,11 +159,11 @@ export class FrameWorlds {
       ),
       // Only our world can reach the binding: it is added to contexts of that name, and without Runtime.enable (which
       // would replay the console) only to those that exist already, so each new top-frame world asks again.
-      frame.sessionId === undefined && frame.parentFrameId === undefined
-        ? this.cdp
-            .send('Runtime.addBinding', { name: PERSON_STOP_BINDING, executionContextName: WORLD_NAME })
-            .catch(() => undefined)
-        : undefined,
+      ...(frame.sessionId === undefined && frame.parentFrameId === undefined
+        ? [PERSON_STOP_BINDING, PASSWORD_BINDING].map((name) =>
+            this.cdp.send('Runtime.addBinding', { name, executionContextName: WORLD_NAME }).catch(() => undefined),
+          )
+        : []),
     ]);
     if (installed.exceptionDetails)
       throw new ToolError('INTERNAL', `Page library failed to install: ${installed.exceptionDetails.text}`);

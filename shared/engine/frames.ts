@@ -71,6 +71,11 @@ export class FrameRegistry {
     return main === undefined || main.id === frameId;
   }
 
+  /** Whether `frameId` is the tab's top document as navigation events told it; unknown yet: no. */
+  isKnownMainFrame(frameId: string): boolean {
+    return this.places.main()?.id === frameId;
+  }
+
   placeOf(frame: Frame): DocumentPlace {
     return this.places.placeOf(frame);
   }

@@ -33,7 +33,11 @@ export function judgedDocument(): JudgedDocument {
 
 /** The refusal the guard threw, as the error the model gets; undefined for any other exception. */
 export function documentChanged(details: ExceptionDetails): ToolError | undefined {
-  if (details.exception?.value !== REFUSAL) return undefined;
+  return details.exception?.value === REFUSAL ? documentGone() : undefined;
+}
+
+/** The error the model gets when the document the script was bound to was replaced before it ran. */
+export function documentGone(): ToolError {
   return new ToolError(
     'EVAL_FAILED',
     'eval: the tab navigated between the site check and the script, which did not run.',

@@ -38,12 +38,15 @@ export async function evaluateInMainWorld(
   frame: Frame | undefined,
   expression: string,
   timeoutMs: number,
+  uniqueContextId?: string,
 ): Promise<MainWorldResult> {
   if (frame === undefined || (await rootsSession(page, frame))) {
     const evaluated = await page.cdp.send<MainWorldResult>(
       'Runtime.evaluate',
       {
         expression,
+        // The top document's main world by its unique id (quiet-document.ts): the browser refuses it in any other.
+        ...(uniqueContextId === undefined ? {} : { uniqueContextId }),
         replMode: true,
         awaitPromise: true,
         userGesture: true,

@@ -10,6 +10,7 @@ import { FrameRegistry } from './frames.js';
 import { PageInput } from './input.js';
 import type { PolicyGate } from './policy-gate.js';
 import { Presence } from './presence.js';
+import { QuietDocument } from './quiet-document.js';
 import { ScriptLog } from './script-log.js';
 
 export class PageContext {
@@ -33,6 +34,8 @@ export class PageContext {
   readonly scripts: ScriptLog;
   /** What the agent's scripts left behind on the tab, followed from its first eval for the tab's life (ops/eval.ts). */
   readonly trail: ScriptTrail;
+  /** The top document's main world and whether it is quiet of password fields, as events told (quiet-document.ts). */
+  readonly quiet: QuietDocument;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -60,6 +63,7 @@ export class PageContext {
     this.trace = new PageTrace(cdp);
     this.scripts = new ScriptLog(cdp, frameSessions, (sessionId) => this.trail.followed(sessionId) !== undefined);
     this.trail = new ScriptTrail(this);
+    this.quiet = new QuietDocument(cdp, (frameId) => this.frames.isKnownMainFrame(frameId));
   }
 
   dispose(): void {
@@ -70,6 +74,7 @@ export class PageContext {
     this.input.dispose();
     this.dialogs.dispose();
     this.presence.dispose();
+    this.quiet.dispose();
     this.frames.dispose();
   }
 }

@@ -1,37 +1,22 @@
-// What a steady eval asks of the browser, on real Chromium: once a page's first eval armed what stays armed, the next
-// one waits on two round trips (the document marked, the hold armed and the password guard read, all at once; then
-// the script) and asks the browser nothing else before it answers. A count, not a speed: each trip added is a cost
-// paid on every eval.
-import { performance } from 'node:perf_hooks';
+// What a steady eval asks of the browser, on real Chromium: once a page's first eval armed what stays armed and its
+// watch told the document quiet, the next one waits on one round trip (the hold's rules, then the script and the drain,
+// sent at once on the tab's session) and asks the browser nothing else before it answers. A count, not a speed: each
+// trip added is a cost paid on every eval.
 import { expect, it } from 'vitest';
-import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
 import { startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { TEST_GATE, testServerHosts } from '../support/test-policy.js';
 
 const sent: Sent[] = [];
 
-/** Every command the host sends on the browser connection (the tab's, its frames', the browser's own) lands in `sent`. */
-function recorded(connection: CdpConnection): CdpConnection {
-  const send = connection.send.bind(connection);
-  connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
-    const entry: Sent = { method, start: performance.now(), end: Infinity };
-    sent.push(entry);
-    try {
-      return await send<R>(method, params, sessionId);
-    } finally {
-      entry.end = performance.now();
-    }
-  };
-  return connection;
-}
+const suite = useEngineSuite({
+  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent)),
+});
 
-const suite = useEngineSuite({ startBrowser: () => startTestBrowser(TEST_GATE, recorded) });
-
-it('a steady eval waits on two round trips and asks nothing else first', async () => {
+it('a steady eval waits on one round trip and asks nothing else first', async () => {
   const policy = policyFromFlags({ allow: [], trust: testServerHosts() });
   const executor = createEngineExecutor(suite.browser.host, { tag: 'trips', policy: () => policy });
   try {
@@ -48,13 +33,7 @@ it('a steady eval waits on two round trips and asks nothing else first', async (
     const waited = sent.filter((entry) => entry.start < answered && entry.method !== 'Network.setBypassServiceWorker');
     const steps = stepsOf(waited).map((step) => step.map((entry) => entry.method).sort());
     expect(steps).toEqual([
-      [
-        'Network.emulateNetworkConditionsByRule',
-        'Network.setBlockedURLs',
-        'Runtime.callFunctionOn',
-        'Runtime.evaluate',
-      ],
-      ['Runtime.evaluate', 'Runtime.evaluate'],
+      ['Network.emulateNetworkConditionsByRule', 'Network.setBlockedURLs', 'Runtime.evaluate', 'Runtime.evaluate'],
     ]);
   } finally {
     executor.dispose();

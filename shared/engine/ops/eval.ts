@@ -1,6 +1,7 @@
 // eval: a JavaScript expression in the page's (or a frame's) main world, refused near a password field, its sends to other
 // origins held and reported; a page exception is a result.
 import { ToolError } from '../../protocol/errors.js';
+import { CdpCommandError } from '../cdp.js';
 import type { OperationContext, OperationResult } from '../../protocol/operations.js';
 import type { EvalArgs } from '../../tools/args.js';
 import { EVAL_GROUP, evaluateInMainWorld, type ExceptionDetails, type RemoteObject } from '../main-world.js';
@@ -11,9 +12,10 @@ import { egressData, egressNote, type EgressSends } from '../egress-report.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { serializeForModel } from '../page/serialize.js';
-import { documentChanged, judgedDocument, type JudgedDocument } from '../judged-document.js';
+import { documentChanged, documentGone, judgedDocument, type JudgedDocument } from '../judged-document.js';
 import { siteOf } from '../../policy/site.js';
 import { oneFrame } from '../targets.js';
+import { openAhead, type Ahead } from './eval-ahead.js';
 import { refuseOnPasswordField } from './password-guard.js';
 
 export const EVAL_MAX_CHARS = 20_000;
@@ -27,6 +29,16 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
   // Scripts run only where the person trusts the site: the frame the script runs in, judged by its own origin. The top
   // document is known without a round trip, so its refusal comes before the guard reads anything.
   if (args.frame === undefined) await page.frames.requireMain('trusted');
+  const ahead = args.frame === undefined ? await openAhead(page) : undefined;
+  if (ahead) {
+    const ran = page.trail.running(undefined);
+    try {
+      return await run(page, undefined, page.trail.tag(args.expression), ahead.hold, page.trail, ahead);
+    } finally {
+      ran();
+      ahead.hold.close();
+    }
+  }
   // What the script sends to other origins is held from before it starts until what it queued has run (egress-hold.ts).
   // The hold is armed while the guard reads the frames, so the script waits for neither in turn.
   const opening = openEgressWindow(page);
@@ -82,11 +94,20 @@ async function run(
   source: string,
   hold: EgressWindow,
   trail: ScriptTrail,
+  ahead?: Ahead,
 ): Promise<OperationResult> {
   const sessionId = frame?.sessionId;
   try {
+    const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId).catch(
+      (error: unknown) => {
+        // The world named is gone ("uniqueContextId not found"): the document changed before the script could run.
+        if (ahead && error instanceof CdpCommandError && /uniqueContextId|Cannot find context/i.test(error.cdpMessage))
+          throw documentGone();
+        throw error;
+      },
+    );
     // Runtime.evaluate's own timeout stops a busy loop; this one covers a promise that never settles.
-    const answer = withDeadline(evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS), EVAL_TIMEOUT_MS, () => {
+    const answer = withDeadline(evaluated, EVAL_TIMEOUT_MS, () => {
       throw new ToolError('TIMEOUT', `eval: no result within ${EVAL_TIMEOUT_MS / 1000} s.`);
     });
     // The drain goes right behind the script. A script that finishes in one go has answered before the page takes the
@@ -94,6 +115,8 @@ async function run(
     // too) for the description to run, is drained again once that is over.
     const drained = answeredFirst(answer, hold.drain(sessionId));
     const outcome = await answer;
+    // Nothing of the answer, not even an exception's text, is read before it is known that it may be.
+    await ahead?.confirm();
     if (outcome.exceptionDetails) {
       const changed = documentChanged(outcome.exceptionDetails);
       if (changed) throw changed;

@@ -2,6 +2,7 @@
 // run: same-origin frames read each other's DOM, and any frame can send the top page to a look-alike login.
 import { ToolError } from '../../protocol/errors.js';
 import { noAnswerWithin, withDeadline } from '../deadline.js';
+import { PASSWORD_BINDING } from '../frame-worlds.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { perFrame, urlWithoutQuery, type FrameOutcome } from './per-frame.js';
@@ -15,7 +16,8 @@ const MAIN_CHECK_TIMEOUT_MS = 15_000;
  * (the tab closed, the page hung) refuses with its own cause. One in-page call per frame, in parallel.
  */
 export async function refuseOnPasswordField(page: PageContext): Promise<void> {
-  const check = (frame: Frame) => page.frames.call(frame, 'watchedPasswordField');
+  // The top frame's watch also tells the engine, from now on, whether its document is quiet (quiet-document.ts).
+  const check = (frame: Frame) => page.frames.call(frame, 'watchedPasswordField', [PASSWORD_BINDING]);
   // The main frame, known from navigation events, is checked while the frames are listed: a page of one frame then
   // pays one round trip for the guard, not two. A main frame that changed meanwhile is in the listing and checked there.
   const main = await page.frames.mainFrameUrl();

@@ -12,6 +12,8 @@ interface PasswordWatch {
   roots: WeakSet<ShadowRoot>;
   /** Custom elements not defined when seen: the definition may attach a shadow root, which no mutation tells. */
   pending: Set<Element>;
+  /** Whether the binding was last told the document is quiet (no candidate, nothing pending). */
+  quiet?: boolean;
 }
 
 /**
@@ -20,9 +22,20 @@ interface PasswordWatch {
  * not yet delivered. What makes an input a password field is all in the DOM (its type, autocomplete, name, id,
  * placeholder, aria-label attributes and its labels' text), so every way one becomes such a field is a mutation the
  * watch sees; whether it is shown or holds a value is read anew on each call, for the candidates only.
+ *
+ * `binding`, where our world has it (the top frame's, frame-worlds.ts), is told whether the document is quiet: no input
+ * that may be a password field and no undefined custom element. Told at each call and, from then on, by the observer
+ * whenever that changes, before the next task of the page runs: so the engine knows it without asking
+ * (quiet-document.ts).
  */
-export function watchedPasswordField(): string | null {
-  const scope = globalThis as unknown as { __cmPasswordWatch?: PasswordWatch };
+export function watchedPasswordField(binding?: string): string | null {
+  const scope = globalThis as unknown as { __cmPasswordWatch?: PasswordWatch } & Record<string, unknown>;
+  const told = binding === undefined ? undefined : scope[binding];
+  const tell = (always: boolean) => {
+    const quiet = watch.candidates.size === 0 && watch.pending.size === 0;
+    if (typeof told === 'function' && (always || watch.quiet !== quiet)) told(quiet ? 'quiet' : 'candidates');
+    watch.quiet = quiet;
+  };
   const JUDGED = ['type', 'autocomplete', 'name', 'id', 'placeholder', 'aria-label', 'for'];
   const consider = (element: Element | null | undefined) => {
     if (element?.localName === 'input' && __cm.isPasswordField(element))
@@ -98,7 +111,11 @@ export function watchedPasswordField(): string | null {
   };
   let watch = scope.__cmPasswordWatch as PasswordWatch;
   if (!watch) {
-    watch = { observer: new MutationObserver(absorb), candidates: new Set(), roots: new WeakSet(), pending: new Set() };
+    const observer = new MutationObserver((records) => {
+      absorb(records);
+      tell(false);
+    });
+    watch = { observer, candidates: new Set(), roots: new WeakSet(), pending: new Set() };
     scope.__cmPasswordWatch = watch;
     observe(document);
     scan(document);
@@ -111,6 +128,7 @@ export function watchedPasswordField(): string | null {
         if (root instanceof ShadowRoot && !watch.roots.has(root)) {
           observe(root);
           scan(root);
+          tell(false);
         }
       },
       true,
@@ -125,5 +143,6 @@ export function watchedPasswordField(): string | null {
   }
   const fields = [...watch.candidates].filter((input) => input.isConnected && __cm.isPasswordField(input));
   watch.candidates = new Set(fields);
+  tell(true);
   return __cm.shownPasswordField(fields);
 }
