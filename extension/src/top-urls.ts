@@ -3,9 +3,10 @@
 // this box, measured with scripts/bench/extension-hops.ts).
 
 /**
- * Every navigation event forgets, none sets: a navigation's start (webNavigation.onBeforeNavigate) reaches the worker
- * before its document can run, let alone answer the engine's check of it, so a URL kept here never outlives the
- * document it was read from. What is not known is asked for, and an answer to an ask that a later event overtook is
+ * Every navigation event forgets, none sets. Chrome dispatches a navigation's start (webNavigation.onBeforeNavigate)
+ * from the browser before it sends the new document to the renderer, so the worker hears it before that document can
+ * answer the engine's check, which an agent's script is bound to (judged-document.ts): a URL kept here is the judged
+ * document's, as tabs.get's was. What is not known is asked for, and an answer to an ask that a later event overtook is
  * used once but not kept. Only tabs asked about take room.
  */
 export class TopUrls {
