@@ -28,6 +28,7 @@ import { percentile, ROUNDS, Table, time } from './bench/measure.js';
 import { devtoolsReads } from './bench/devtools-reads.js';
 import { roundTrips } from './bench/round-trips.js';
 import { extensionTrips } from './bench/extension-trips.js';
+import { extensionHops } from './bench/extension-hops.js';
 import { pageProfile } from './bench/page-profile.js';
 import { sweep, type RawTab } from './bench/sweep.js';
 
@@ -247,6 +248,7 @@ async function main(): Promise<void> {
     }
     const extension = await extensionBackend(server);
     const extensionTask = extension.bill;
+    const hops = await extensionHops();
 
     console.log(
       `\nchrome-mcp bench (${ROUNDS} rounds; ms; raw = direct CDP over the browser's launch pipe on the same page)\n`,
@@ -267,6 +269,10 @@ async function main(): Promise<void> {
       '\nCDP commands per call, extension (chrome.debugger in its worker; call ms is the MCP call, median round)\n',
     );
     extension.trips.print();
+    console.log(
+      "\nextension calls hop by hop (the core's bridge in process and the real extension; the worker's clock inside)\n",
+    );
+    hops.print();
     const profiled = Number(process.env['BENCH_PROFILE'] ?? 0);
     if (profiled > 0) {
       console.log(

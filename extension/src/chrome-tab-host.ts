@@ -22,6 +22,7 @@ import { ScriptWindows } from './script-windows.js';
 import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
+import { TopUrls } from './top-urls.js';
 
 const PROTOCOL_VERSION = '1.3';
 
@@ -61,6 +62,8 @@ export class ChromeTabHost implements TabHost {
   );
   /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
   private readonly orphansTold = new Set<string>();
+  /** Each tab's top URL, kept current by the navigation events. */
+  private readonly topUrls = new TopUrls();
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -227,13 +230,7 @@ export class ChromeTabHost implements TabHost {
 
   /** The workers of the origin a script runs in (its session's page) reach that origin only; settles once they do. */
   private async holdWorkers(tabId: number, sessionId: string | undefined): Promise<void> {
-    const url =
-      sessionId === undefined
-        ? await chrome.tabs.get(tabId).then(
-            (tab) => tab.url ?? '',
-            () => '',
-          )
-        : (this.childUrls.get(sessionId) ?? '');
+    const url = sessionId === undefined ? await this.topUrls.url(tabId) : (this.childUrls.get(sessionId) ?? '');
     if (this.live.has(tabId)) await this.workers.scriptRan(tabId, urlOrigin(url));
   }
 

@@ -93,12 +93,13 @@ export const progressFrame = z.strictObject({
 /** The person pressed Esc in a tab the agent was acting in: the core stops the agent with this message. */
 export const stopFrame = z.strictObject({ type: z.literal('stop'), message: z.string().max(500) });
 
-export const extensionFrame = z.union([
+// Discriminated by `type` (a result's two shapes by `ok`), so a frame is checked against its own schema only: a plain
+// union tried each one before it in turn, building every failure's issues, on every frame (0.2–0.4 ms an answer).
+export const extensionFrame = z.discriminatedUnion('type', [
   helloFrame,
   pairFrame,
   proofFrame,
-  resultFrame,
-  errorFrame,
+  z.discriminatedUnion('ok', [resultFrame, errorFrame]),
   pongFrame,
   progressFrame,
   stopFrame,
@@ -163,7 +164,7 @@ export const pingFrame = z.strictObject({ type: z.literal('ping'), ts: z.number(
  */
 export const policyFrame = z.strictObject({ type: z.literal('policy'), policy: PolicyTransferSchema });
 
-export const coreFrame = z.union([
+export const coreFrame = z.discriminatedUnion('type', [
   challengeFrame,
   welcomeFrame,
   pairedFrame,
