@@ -68,12 +68,11 @@ describe('download names', () => {
     expect(fileNameOf({ name: '', mimeType: 'text/plain', base64: '', ...given })).toBe(expected);
   });
 
-  it('gives an upload the type its extension names, or none', () => {
+  it('gives an upload the type its extension names, or none', async () => {
     const dir = folders.uploads[0]!;
     for (const name of ['t.csv', 'p.PNG', 'd.docx', 'x.nothing-known']) writeFileSync(join(dir, name), 'x');
-    const types = readUploads(['t.csv', 'p.PNG', 'd.docx', 'x.nothing-known'].map((name) => join(dir, name))).map(
-      (file) => file.mimeType,
-    );
+    const files = await readUploads(['t.csv', 'p.PNG', 'd.docx', 'x.nothing-known'].map((name) => join(dir, name)));
+    const types = files.map((file) => file.mimeType);
     expect(types).toEqual([
       'text/csv',
       'image/png',

@@ -36,7 +36,7 @@ export class ExtensionExecutor implements Executor {
         agent: ctx.agent,
         // Chrome lets an extension's debugger set files by path only where the person allowed it file access
         // (measured: docs/files.md), so the bytes go along; the paths were checked in the core (files-executor.ts).
-        ...(toolOf(op)?.files === 'in' ? { uploads: readUploads(args['paths'] as string[]) } : {}),
+        ...(toolOf(op)?.files === 'in' ? { uploads: await readUploads(args['paths'] as string[]) } : {}),
       });
     } catch (error) {
       const id = this.holders.note(error, link);
