@@ -52,7 +52,7 @@ export function snapshotFrame(prefix: string, counter: number, want: number | nu
     cursor &&
     cursor.prefix === prefix &&
     cursor.stamp !== null &&
-    cursor.stamp === __cm.snapshotStamp(cursor.context) &&
+    cursor.stamp === __cm.snapshotStamp(cursor.context, cursor.stamp) &&
     // A definition may have attached a shadow root to a custom element, which no mutation tells.
     !cursor.context.pending!.some((element) => element.shadowRoot || element.matches(':defined'));
   if (!cursor || !kept) {

@@ -19,9 +19,10 @@ interface SnapshotWatch {
  * hover, focus, :target, scrolling, viewport, zoom and emulated media, a container resized by a font or an image that
  * loaded, a property registered by script, an animation. No event, observer or sheet count tells all of these (a
  * hash of every rule's text cost 55-150 ms on a 10,000-rule sheet); this costs what the walk's own style reads cost,
- * so it grows with the outline returned, not with the page. Installs the watch on the first call in a document.
+ * so it grows with the outline returned, not with the page. With `last`, the stamp to compare with, a stamp whose
+ * mutations already differ is given without reading the rest. Installs the watch on the first call in a document.
  */
-export function snapshotStamp(context: WalkContext): string {
+export function snapshotStamp(context: WalkContext, last?: string): string {
   const scope = globalThis as unknown as { __cmSnapshotWatch?: SnapshotWatch };
   let watch = scope.__cmSnapshotWatch;
   const counted = (records: MutationRecord[]) => {
@@ -45,6 +46,8 @@ export function snapshotStamp(context: WalkContext): string {
     watch.observer.observe(root, options);
   }
   for (const root of watch.roots) if (!root.host.isConnected) watch.roots.delete(root);
+  // Compared with `last`, a mutation seen already tells it differs: the walk's reads need not be read again.
+  if (last !== undefined && !last.startsWith(`${watch.mutations} `)) return `${watch.mutations}`;
   return `${watch.mutations} ${__cm.snapshotReadsHash(context)}`;
 }
 
