@@ -162,4 +162,14 @@ describe('a repeated snapshot sees what no mutation tells', () => {
     expect(before).toContain('Registered property target');
     expect(after).not.toContain('Registered property target');
   }, 60_000);
+
+  it('a scroll that changes nothing shown keeps the walk', async () => {
+    const { page } = await suite.browser.open(suite.server.url('snapshot-long.html?n=100'));
+    const first = (await snapshot(page, {}, ctx)).text;
+    const walked = await stats(page);
+    // Scrolled, and the scroll event fired: an outline shows no scroll position, so the kept walk still holds.
+    await run(page, `new Promise((done) => { addEventListener('scroll', done, { once: true }); scrollTo(0, 2000); })`);
+    expect((await snapshot(page, {}, ctx)).text).toBe(first);
+    expect(await stats(page)).toEqual({ ...walked, reused: walked.reused + 1 });
+  }, 60_000);
 });
