@@ -159,6 +159,11 @@ describe('a repeated snapshot', () => {
     } finally {
       await page.cdp.send('Emulation.clearDeviceMetricsOverride');
     }
+    // The override's end reaches the page as a resize after the command answered (seen: innerWidth still 400 after).
+    await run(
+      page,
+      `new Promise((done) => innerWidth !== 400 ? done() : addEventListener('resize', done, { once: true }))`,
+    );
     expect(await look()).toContain('Wide-screen panel');
   }, 120_000);
 });

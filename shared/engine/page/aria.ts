@@ -126,8 +126,11 @@ export function ariaRole(element: Element): string {
   }
 }
 
-/** The accessible name: aria-labelledby, aria-label, native labelling (label, legend, caption, alt), content for roles named by content, then title / placeholder. */
-export function accessibleName(element: Element): string {
+/**
+ * The accessible name: aria-labelledby, aria-label, native labelling (label, legend, caption, alt), content for roles
+ * named by content, then title / placeholder. `styled` gathers the elements whose computed style the content read.
+ */
+export function accessibleName(element: Element, styled?: Element[]): string {
   const clean = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
   // Label text without the controls inside the label: a <select> in a <label> must not add every option to the name.
   const textWithoutControls = (node: Node): string => {
@@ -212,7 +215,7 @@ export function accessibleName(element: Element): string {
       'term',
     ].includes(role)
   ) {
-    const text = clean(__cm.visibleText(element));
+    const text = clean(__cm.visibleText(element, styled));
     if (text) return text;
     // Icon-only controls: the name comes from the image inside.
     const image = element.querySelector('img[alt]:not([alt=""]), [aria-label], svg title');

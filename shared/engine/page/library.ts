@@ -14,7 +14,7 @@ import {
 import { snapshotBuild, snapshotWalk } from './snapshot.js';
 import { snapshotFrame, snapshotOwner, snapshotStats } from './snapshot-frame.js';
 import { snapshotStates } from './snapshot-states.js';
-import { snapshotFieldsHash, snapshotStamp } from './snapshot-watch.js';
+import { snapshotReadsHash, snapshotStamp } from './snapshot-watch.js';
 import { snapshotRender } from './snapshot-render.js';
 import {
   elementHtml,
@@ -77,7 +77,7 @@ const FUNCTIONS = {
   snapshotWalk,
   snapshotStates,
   snapshotStamp,
-  snapshotFieldsHash,
+  snapshotReadsHash,
   snapshotRender,
   labelsOf,
   isPasswordField,

@@ -15,7 +15,7 @@ export interface FrameOutline extends Outline {
 /** A walk of this document kept for the next snapshot: paused past the lines it gave, or ended. */
 interface SnapshotCursor {
   prefix: string;
-  /** The document's stamp (snapshot-watch.ts) when the walk last ran; null: never reused. */
+  /** The document's stamp (snapshot-watch.ts) when the walk last ran; null before it first ran. */
   stamp: string | null;
   walk: Generator<void, SnapshotNode[], void> | null;
   context: WalkContext;
@@ -52,7 +52,7 @@ export function snapshotFrame(prefix: string, counter: number, want: number | nu
     cursor &&
     cursor.prefix === prefix &&
     cursor.stamp !== null &&
-    cursor.stamp === __cm.snapshotStamp(cursor.context.fields!) &&
+    cursor.stamp === __cm.snapshotStamp(cursor.context, cursor.stamp) &&
     // A definition may have attached a shadow root to a custom element, which no mutation tells.
     !cursor.context.pending!.some((element) => element.shadowRoot || element.matches(':defined'));
   if (!cursor || !kept) {
@@ -68,6 +68,8 @@ export function snapshotFrame(prefix: string, counter: number, want: number | nu
       fields: [],
     };
     const root = document.body ?? document.documentElement;
+    // The root's parent's cursor is read too (a pointer over the whole page makes no click target).
+    context.styled = root?.parentElement ? [root.parentElement] : [];
     const walk = root ? __cm.snapshotWalk(root, context) : null;
     const outline = { lines: [], owners: [], cut: false };
     cursor = { prefix, stamp: null, walk, context, outline, done: !walk, counted: floor > 0 };
@@ -87,7 +89,7 @@ export function snapshotFrame(prefix: string, counter: number, want: number | nu
     cursor.done = !!step.done;
     cursor.outline = step.done ? __cm.snapshotRender(step.value) : context.early!;
     // Taken after the walk: it observes the shadow roots the walk entered.
-    cursor.stamp = __cm.snapshotStamp(context.fields!, context.roots);
+    cursor.stamp = __cm.snapshotStamp(context);
   }
   const { lines, owners, cut } = cursor.outline;
   const shown = want === null ? lines : lines.slice(0, want);

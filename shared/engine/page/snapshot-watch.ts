@@ -1,5 +1,6 @@
 // In-page change watch for snapshot reuse: a stamp of what a frame's outline depends on, so a snapshot whose stamp
 // still holds may reuse or continue the last walk (snapshot-frame.ts) instead of walking the document again.
+import type { WalkContext } from './snapshot.js';
 
 interface SnapshotWatch {
   /** Sees every change of the document and of each shadow root a walk entered (one on the document sees no root). */
@@ -7,42 +8,21 @@ interface SnapshotWatch {
   roots: Set<ShadowRoot>;
   /** DOM changes seen, our own pill's coming and going aside. */
   mutations: number;
-  /** Events telling of a state no mutation shows: scrolling, hover, focus, popovers, :target, input, animations. */
-  events: number;
-  /** A number per focused element, so the stamp names which one has focus. */
-  focusIds: WeakMap<Element, number>;
-  focusCount: number;
 }
 
 /**
- * The frame's stamp: equal stamps mean no change an outline can show was seen in between; null when the outline may
- * change with no sign (an animation or transition of a property the walk reads is in flight). `fields` are the form
- * fields the walk read (those it has not reached are read when it does). Installs the watch on the first call in a
- * document, and observes `roots` (shadow roots a walk entered) from now on.
- *
- * Seen: every DOM mutation (attributes, text, children, in the document and the roots entered), viewport size and
- * zoom (media queries), scroll, hover and focus (:hover, :focus-within menus), popovers and <details> toggled,
- * :target, form values and checks set by script (no mutation tells them), style sheets and rules added or removed.
- * Not seen: a style rule edited in place through the CSSOM, container queries answering a layout change of their own,
- * emulated media features, and a shadow root attached to an element that was not a custom element pending definition.
+ * The frame's stamp: equal stamps mean no change an outline can show was made in between. An outline is made of the
+ * DOM, of form fields' state and of the computed styles the walk read, so the stamp is the DOM mutations seen (in the
+ * document and in the shadow roots the walk entered, observed from now on) and a hash of what the walk read (the
+ * context's fields and styled elements), read again now. Reading the styles again is what sees every way a style
+ * changes with no mutation: a rule edited, inserted or deleted through the CSSOM, a sheet turned off or adopted,
+ * hover, focus, :target, scrolling, viewport, zoom and emulated media, a container resized by a font or an image that
+ * loaded, a property registered by script, an animation. No event, observer or sheet count tells all of these (a
+ * hash of every rule's text cost 55-150 ms on a 10,000-rule sheet); this costs what the walk's own style reads cost,
+ * so it grows with the outline returned, not with the page. With `last`, the stamp to compare with, a stamp whose
+ * mutations already differ is given without reading the rest. Installs the watch on the first call in a document.
  */
-export function snapshotStamp(fields: Element[], roots: ShadowRoot[] = []): string | null {
-  const WATCHED = new Set(['display', 'visibility', 'contentVisibility', 'cursor']);
-  const EVENTS = [
-    'scroll',
-    'mouseover',
-    'mouseout',
-    'focusin',
-    'focusout',
-    'toggle',
-    'hashchange',
-    'input',
-    'change',
-    'transitionrun',
-    'transitionend',
-    'animationstart',
-    'animationend',
-  ];
+export function snapshotStamp(context: WalkContext, last?: string): string {
   const scope = globalThis as unknown as { __cmSnapshotWatch?: SnapshotWatch };
   let watch = scope.__cmSnapshotWatch;
   const counted = (records: MutationRecord[]) => {
@@ -55,69 +35,28 @@ export function snapshotStamp(fields: Element[], roots: ShadowRoot[] = []): stri
   };
   const options: MutationObserverInit = { attributes: true, characterData: true, childList: true, subtree: true };
   if (!watch) {
-    const made: SnapshotWatch = {
-      observer: new MutationObserver(counted),
-      roots: new Set(),
-      mutations: 0,
-      events: 0,
-      focusIds: new WeakMap(),
-      focusCount: 0,
-    };
+    const made: SnapshotWatch = { observer: new MutationObserver(counted), roots: new Set(), mutations: 0 };
     watch = scope.__cmSnapshotWatch = made;
     made.observer.observe(document, options);
-    // Capture on window: these events do not all bubble, and no page handler can stop them before ours.
-    for (const type of EVENTS) addEventListener(type, () => (made.events += 1), { capture: true, passive: true });
   }
   counted(watch.observer.takeRecords());
-  for (const root of roots) {
+  for (const root of context.roots ?? []) {
     if (watch.roots.has(root)) continue;
     watch.roots.add(root);
     watch.observer.observe(root, options);
   }
   for (const root of watch.roots) if (!root.host.isConnected) watch.roots.delete(root);
-
-  const moving = document.getAnimations().some((animation) => {
-    const effect = animation.effect as KeyframeEffect | null;
-    return !effect || effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => WATCHED.has(key)));
-  });
-  if (moving) return null;
-
-  const focused = __cm.deepActiveElement();
-  let focus = 0;
-  if (focused) {
-    focus = watch.focusIds.get(focused) ?? (watch.focusCount += 1);
-    watch.focusIds.set(focused, focus);
-  }
-  let rules = 0;
-  for (const sheet of document.styleSheets) {
-    try {
-      rules += sheet.cssRules.length;
-    } catch {
-      // A cross-origin sheet hides its rules; its <link> coming or going is a mutation.
-    }
-  }
-  const sheets = `${document.styleSheets.length}/${document.adoptedStyleSheets.length}/${rules}`;
-  return [
-    watch.mutations,
-    watch.events,
-    innerWidth,
-    innerHeight,
-    devicePixelRatio,
-    scrollX,
-    scrollY,
-    focus,
-    document.hasFocus(),
-    location.hash,
-    sheets,
-    __cm.snapshotFieldsHash(fields),
-  ].join(' ');
+  // Compared with `last`, a mutation seen already tells it differs: the walk's reads need not be read again.
+  if (last !== undefined && !last.startsWith(`${watch.mutations} `)) return `${watch.mutations}`;
+  return `${watch.mutations} ${__cm.snapshotReadsHash(context)}`;
 }
 
 /**
- * A hash of what form fields hold (values, checks, choices, files): a script setting them tells no mutation. Only the
- * hash is kept, so no field's value is held beyond this call.
+ * A hash of what the walk read that no mutation tells: what form fields hold (values, checks, choices, files; a
+ * script setting them tells no mutation), the computed styles the walk reads, and whether a label's control has a
+ * box. Only the hash is kept, so no field's value is held beyond this call.
  */
-export function snapshotFieldsHash(fields: Element[]): number {
+export function snapshotReadsHash({ fields = [], styled = [] }: WalkContext): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   const mix = (text: string) => {
@@ -139,6 +78,13 @@ export function snapshotFieldsHash(fields: Element[]): number {
     } else {
       mix((field as HTMLTextAreaElement).value);
     }
+  }
+  // Every property of the computed style that the walk (snapshot.ts) and its text reads (textWalk) read; a label's
+  // control, wherever it is, shows or not (its box read by the walk), which no style of the label tells.
+  for (const element of styled) {
+    const style = getComputedStyle(element);
+    mix(`${style.display} ${style.visibility} ${style.contentVisibility} ${style.cursor}`);
+    if (element instanceof HTMLLabelElement) mix(element.control?.getClientRects().length ? '1' : '0');
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);

@@ -32,6 +32,8 @@ export interface WalkContext {
   pending?: Element[];
   /** Form fields whose state the walk read: a script setting one tells no mutation. */
   fields?: Element[];
+  /** Elements whose computed style the walk read (the root's parent first): a style changes with no mutation. */
+  styled?: Element[];
 }
 
 export interface Outline {
@@ -221,7 +223,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
     if (role === 'textbox' && (element as HTMLElement).isContentEditable)
       return clip(squash((element as HTMLElement).innerText), VALUE_MAX) || undefined;
     // A custom combobox shows its current choice as its text.
-    if (role === 'combobox') return clip(__cm.visibleText(element), VALUE_MAX) || undefined;
+    if (role === 'combobox') return clip(__cm.visibleText(element, context.styled), VALUE_MAX) || undefined;
     if (tag === 'progress' || tag === 'meter')
       return `${(element as HTMLProgressElement).value}/${(element as HTMLProgressElement).max}`;
     if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
@@ -278,6 +280,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
       return;
     // Each read of a computed style is computed anew: every property is read once.
     const style = getComputedStyle(element);
+    context.styled?.push(element);
     const display = style.display;
     if (display === 'none') return;
     const visible = style.visibility === 'visible';
@@ -310,7 +313,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
       context.fields?.push(stand);
       out.push({
         role: stand.type,
-        name: clip(__cm.accessibleName(stand), NAME_MAX),
+        name: clip(__cm.accessibleName(stand, context.styled), NAME_MAX),
         states: __cm.snapshotStates(stand, stand.type),
         ref: __cm.refFor(element, context.prefix, context.counter),
       });
@@ -337,7 +340,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
       const name =
         role === 'iframe'
           ? element.getAttribute('title') || element.getAttribute('name') || ''
-          : __cm.accessibleName(element);
+          : __cm.accessibleName(element, context.styled);
       if (name) node.name = clip(name, NAME_MAX);
     }
     if (control || clickable || draggable || (node.name && DROP_TARGETS.has(role)))
@@ -389,11 +392,7 @@ export function* snapshotWalk(root: Element, context: WalkContext): Generator<vo
   }
 
   const parentCursor = root.parentElement ? getComputedStyle(root.parentElement).cursor : '';
-  yield* visit(root, top, {
-    quiet: false,
-    inControl: false,
-    pointer: parentCursor === 'pointer',
-    grab: GRAB.has(parentCursor),
-  });
+  const state = { quiet: false, inControl: false, pointer: parentCursor === 'pointer', grab: GRAB.has(parentCursor) };
+  yield* visit(root, top, state);
   return finish(top);
 }

@@ -26,9 +26,10 @@ export interface FindAnswer {
 /**
  * Rendered text like innerText, but over the flat tree: innerText skips open shadow roots and slotted content,
  * which is most of the text on component-built sites. Blocks start new lines; table cells are tab-separated.
+ * `styled` gathers the elements whose computed style was read.
  */
-export function visibleText(root: Element): string {
-  return __cm.textWalk(root, Infinity).text;
+export function visibleText(root: Element, styled?: Element[]): string {
+  return __cm.textWalk(root, Infinity, styled).text;
 }
 
 /**
@@ -36,7 +37,7 @@ export function visibleText(root: Element): string {
  * than a few thousand elements (a smaller one is read whole, its length counted): reading the start of a huge page
  * then costs what the start costs, not a computed style for every element of it.
  */
-export function textWalk(root: Element, enough: number): { text: string; stopped: boolean } {
+export function textWalk(root: Element, enough: number, styled?: Element[]): { text: string; stopped: boolean } {
   const skip = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'select', 'textarea', 'input']);
   // Most names come from a leaf holding only text ("Delete", "Row 377"): no styles to read, no tree to walk.
   if (root.childElementCount === 0 && !root.shadowRoot && root.localName !== 'slot' && !skip.has(root.localName)) {
@@ -78,6 +79,7 @@ export function textWalk(root: Element, enough: number): { text: string; stopped
       return;
     }
     const style = getComputedStyle(element);
+    styled?.push(element);
     if (style.display === 'none') return;
     const block = !style.display.startsWith('inline') && style.display !== 'contents' && style.display !== 'table-cell';
     // A button or badge (inline-block) sits apart from its neighbours on screen; innerText would glue their words.
