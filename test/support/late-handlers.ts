@@ -25,7 +25,7 @@ export function appending(html: string): string {
 }
 
 /** What reached W, and what the next result names, once the handler the script left has set `marker`. */
-async function afterHandler(tab: LateTab, marker: string) {
+export async function afterHandler(tab: LateTab, marker: string) {
   await tab.until(marker);
   const reached = await tab.reached();
   return { reached, heldLater: tab.heldLater(await tab.run('1')) };
