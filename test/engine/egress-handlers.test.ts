@@ -31,6 +31,8 @@ describe('the page’s own inline handlers, after an eval', () => {
   it('one it sets by setAttribute sends to another origin', () => handlerCases.pageOwnAttribute(engine));
 
   it('a blank frame it makes takes HTML strings as before', () => handlerCases.pageBlankFrame(engine));
+
+  it('it finds no default policy where it made none', () => handlerCases.pageSeesNoDefaultPolicy(engine));
 });
 
 describe('a page with a default policy of its own, loaded after an eval', () => {

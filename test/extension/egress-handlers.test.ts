@@ -30,6 +30,8 @@ describe('the page’s own inline handlers, after an eval, through the extension
   it('one it sets by setAttribute sends to another origin', () => handlerCases.pageOwnAttribute(egress));
 
   it('a blank frame it makes takes HTML strings as before', () => handlerCases.pageBlankFrame(egress));
+
+  it('it finds no default policy where it made none', () => handlerCases.pageSeesNoDefaultPolicy(egress));
 });
 
 describe('a page with a default policy of its own, loaded after an eval, through the extension', () => {

@@ -89,6 +89,12 @@ export const handlerCases = {
     expect(written).toBe('<b>own</b>');
   },
 
+  /** After an eval the page finds no default policy where it made none (it may make one only where it finds none). */
+  async pageSeesNoDefaultPolicy(tab: LateTab): Promise<void> {
+    await tab.run('1');
+    expect(await tab.asPage('trustedTypes.defaultPolicy')).toBeNull();
+  },
+
   /** One the page inserts, after an eval, sends to another origin. */
   async pageOwn(tab: LateTab): Promise<void> {
     await tab.run('1');
