@@ -15,6 +15,8 @@ describe('an inline handler the script leaves in the page', () => {
 
   it('on an image never inserted, calling the page’s own send: held, and named', () =>
     handlerCases.neverInserted(engine));
+
+  it('on an image the page clones later: the clone’s send held, and named', () => handlerCases.clonedByPage(engine));
 });
 
 describe('what the script leaves calling the page’s own send', () => {

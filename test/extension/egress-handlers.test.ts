@@ -14,6 +14,8 @@ describe('an inline handler the script leaves in the page, through the extension
 
   it('on an image never inserted, calling the page’s own send: held, and named', () =>
     handlerCases.neverInserted(egress));
+
+  it('on an image the page clones later: the clone’s send held, and named', () => handlerCases.clonedByPage(egress));
 });
 
 describe('what the script leaves calling the page’s own send, through the extension', () => {

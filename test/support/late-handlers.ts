@@ -49,6 +49,16 @@ export const handlerCases = {
     expect(await afterHandler(tab, 'detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
   },
 
+  /** One the script writes on an image the page later clones: the clone's code is the script's text. */
+  async clonedByPage(tab: LateTab): Promise<void> {
+    const send = `pageSend('${tab.watched.origin}/cloned').finally(() => (window.cloned = true))`;
+    await tab.run(
+      `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(`<img id="model" onerror="${send}">`)}); 0`,
+    );
+    await tab.asPage(`window.copy = document.getElementById('model').cloneNode(); copy.src = '/slow?ms=300'; 0`);
+    expect(await afterHandler(tab, 'cloned')).toEqual({ reached: [], heldLater: ['GET W/cloned (Fetch)'] });
+  },
+
   /** A listener the script adds, calling the page's send when the page fires its event later. */
   async listenerCallsPageSend(tab: LateTab): Promise<void> {
     const send = `pageSend('${tab.watched.origin}/listener').finally(() => (window.listened = true))`;
