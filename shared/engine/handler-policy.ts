@@ -3,23 +3,26 @@
 // attribute's setAttribute, attr.value…), touches a private node for each that can hold an inline handler, so a DOM
 // breakpoint pauses whoever wrote it. A policy serves its own world only (measured on Chromium 156), and keeps from its
 // install its own references to what it calls: a script that later replaces a prototype's method cannot blind it.
-import { forwardHandlerPolicy, installHandlerPolicy } from './page/handler-policy.js';
+import { installHandlerPolicy, startHandlerPolicy } from './page/handler-policy.js';
 
 /** Every frame a policy runs in names this URL on its stack: the pause is the policy's, not a script's own write. */
 export const POLICY_URL = 'chrome-mcp-policy://handlers';
 
 /**
  * Installs the policy and Trusted Types enforcement in a document, once; answers the private node whose attributes the
- * policy touches, or null where the page forbids it (a default policy of its own, a `trusted-types` list without one).
+ * policy touches, or null where it is not observed (a default policy the page made before ours, no `<head>`).
  */
 export function installSource(key: string): string {
-  return `(${installHandlerPolicy.toString()})(${JSON.stringify(key)})\n//# sourceURL=${POLICY_URL}`;
+  return `(${installHandlerPolicy.toString()})(${JSON.stringify(key)}, true)\n//# sourceURL=${POLICY_URL}`;
 }
 
 /**
  * For each new document of the tab: an about:blank frame inherits its maker's enforcement, and with no default policy
- * its page's own innerHTML would throw; its policy hands each string to the maker's, so the pause names its writer.
+ * its page's own innerHTML would throw; a frame of the site navigated after the eval is one a timer of the script's may
+ * write into. Each takes a policy handing strings to the maker's, so the pause names its writer. A document of a site
+ * in `origins` (those the agent could read at the last eval) keeps a default policy the page makes behind ours.
  */
-export function newDocumentSource(key: string): string {
-  return `(${forwardHandlerPolicy.toString()})(${JSON.stringify(key)})\n//# sourceURL=${POLICY_URL}`;
+export function newDocumentSource(key: string, origins: readonly string[]): string {
+  const args = [JSON.stringify(key), JSON.stringify(origins)].join(', ');
+  return `(${startHandlerPolicy.toString()})(${installHandlerPolicy.toString()}, ${args})\n//# sourceURL=${POLICY_URL}`;
 }

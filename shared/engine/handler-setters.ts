@@ -3,7 +3,7 @@
 // script from the page, and the script's handler texts are kept by hash, the name V8 gives the handler's code when it
 // compiles. What a handler of the script's sends is then the script's, however late, whoever's function it calls.
 import type { Cdp, CdpEvent } from './cdp.js';
-import type { Frame } from './frame.js';
+import { frameOrigin, type Frame } from './frame.js';
 import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';
 import { installSource, newDocumentSource, POLICY_URL } from './handler-policy.js';
 import { evaluateInMainWorld } from './main-world.js';
@@ -25,8 +25,9 @@ export class HandlerSetters {
   /** `session:scriptId` of the policy's code: a pause in it is a write told (the paused node is not named, measured). */
   private readonly policies = new Set<string>();
   /** Frames whose current document has the policy installed (or refused it); a new document asks again. */
-  private readonly installed = new Set<string>();
-  private readonly sessions = new Set<string | undefined>();
+  private readonly installed = new Map<string, Frame>();
+  /** Per session: the new-document script's id, and the origins it keeps a page's own default policy for. */
+  private readonly starts = new Map<string | undefined, { identifier: Promise<string>; origins: string }>();
   /** Hashes of the handler texts the script wrote. */
   private readonly texts = new Set<string>();
   /** `session:scriptId` of each handler compiled from one of them. */
@@ -45,16 +46,10 @@ export class HandlerSetters {
 
   /** The policy in each frame's document not yet given it, paused on before the script runs. */
   async arm(frames: readonly Frame[]): Promise<void> {
-    const sessions = [...new Set(frames.map((frame) => frame.sessionId))].filter((id) => !this.sessions.has(id));
+    const origins = [...new Set(frames.map(frameOrigin).filter((origin) => origin !== undefined))].sort();
+    const sessions = [...new Set(frames.map((frame) => frame.sessionId))];
     await Promise.all([
-      ...sessions.map(async (sessionId) => {
-        this.sessions.add(sessionId);
-        await this.cdp.send(
-          'Page.addScriptToEvaluateOnNewDocument',
-          { source: newDocumentSource(this.key) },
-          sessionId,
-        );
-      }),
+      ...sessions.map((sessionId) => this.start(sessionId, origins)),
       ...frames.filter((frame) => !this.installed.has(frame.frameId)).map((frame) => this.install(frame)),
     ]);
   }
@@ -86,9 +81,15 @@ export class HandlerSetters {
         void this.told(sessionId, paused).finally(() => this.resume(sessionId));
         return true;
       }
-      case 'Page.frameNavigated':
-        this.installed.delete((params['frame'] as { id: string }).id);
+      case 'Page.frameNavigated': {
+        const frame = params['frame'] as { id: string; parentId?: string };
+        this.installed.delete(frame.id);
+        // A frame's commit drops the DOM breakpoints on every detached node of its session, the policy's with them
+        // (measured on Chromium 156): the other documents' nodes are asked for again, and their breakpoints set.
+        if (frame.parentId !== undefined)
+          for (const other of this.installed.values()) if (other.sessionId === sessionId) void this.install(other);
         return false;
+      }
       case 'DOM.documentUpdated':
         // The node ids, and the breakpoints on them, are gone: each document's node is found again before the next eval.
         this.installed.clear();
@@ -115,8 +116,30 @@ export class HandlerSetters {
     }
   }
 
+  /** Each new document of the session gets the policy's start, for the origins readable now (kept, or replaced). */
+  private async start(sessionId: string | undefined, origins: string[]): Promise<void> {
+    const listed = JSON.stringify(origins);
+    const was = this.starts.get(sessionId);
+    if (was?.origins === listed) return void (await was.identifier);
+    const identifier = this.cdp
+      .send<{ identifier: string }>(
+        'Page.addScriptToEvaluateOnNewDocument',
+        {
+          source: newDocumentSource(this.key, origins),
+        },
+        sessionId,
+      )
+      .then((added) => added.identifier);
+    this.starts.set(sessionId, { identifier, origins: listed });
+    await identifier;
+    // The start it replaces goes once this one stands: no new document meets neither.
+    const old = await was?.identifier.catch(() => undefined);
+    if (old !== undefined)
+      await this.cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier: old }, sessionId);
+  }
+
   private async install(frame: Frame): Promise<void> {
-    this.installed.add(frame.frameId);
+    this.installed.set(frame.frameId, frame);
     const { cdp } = this;
     try {
       const { result } = await evaluateInMainWorld(this.page, frame, installSource(this.key), INSTALL_MS);

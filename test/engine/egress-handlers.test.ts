@@ -1,8 +1,8 @@
 // Inline event handlers and listeners an agent's script leaves in the page, on real Chromium: a handler's code is
 // compiled from the attribute when its event fires and names no one on its stack, so the page's Trusted Types policy
 // tells who wrote it (handler-setters.ts); the page's own handlers and HTML strings, after an eval, keep working.
-import { describe, expect, it } from 'vitest';
-import { loadUrl } from '../support/browser.js';
+import { describe, it } from 'vitest';
+import { handlerDocumentCases } from '../support/late-handler-documents.js';
 import { handlerCases } from '../support/late-handlers.js';
 import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
@@ -15,6 +15,8 @@ describe('an inline handler the script leaves in the page', () => {
 
   it('on an image never inserted, calling the page’s own send: held, and named', () =>
     handlerCases.neverInserted(engine));
+
+  it('on an image the page clones later: the clone’s send held, and named', () => handlerCases.clonedByPage(engine));
 });
 
 describe('what the script leaves calling the page’s own send', () => {
@@ -31,14 +33,26 @@ describe('the page’s own inline handlers, after an eval', () => {
   it('one it sets by setAttribute sends to another origin', () => handlerCases.pageOwnAttribute(engine));
 
   it('a blank frame it makes takes HTML strings as before', () => handlerCases.pageBlankFrame(engine));
+
+  it('it finds no default policy where it made none', () => handlerCases.pageSeesNoDefaultPolicy(engine));
 });
 
-describe('a page with a default policy of its own, after an eval', () => {
-  it('keeps it, and its HTML strings', async () => {
-    await loadUrl(engine.page, engine.suite.server.url('egress-own-policy.html'));
-    await engine.run('1');
-    const after = await engine.asPage(`(() => { document.getElementById('out').innerHTML = '<i>own</i>';
-      return [window.ownPolicyCalls, document.getElementById('out').innerHTML]; })()`);
-    expect(after).toEqual([1, '<i>own</i>']);
-  });
+describe('a page with a default policy of its own, loaded after an eval', () => {
+  it('the script’s innerHTML there: its policy called, the handler’s fetch held', () =>
+    handlerDocumentCases.ownPolicyInserted(engine));
+
+  it('the script’s setAttribute there: its policy called, the handler’s send held', () =>
+    handlerDocumentCases.ownPolicyAttribute(engine));
+
+  it('the page’s own handler there sends, its HTML strings through its own policy', () =>
+    handlerDocumentCases.ownPolicyPageOwn(engine));
+});
+
+describe('a frame of the site navigated after the eval', () => {
+  // The frame's commit drops the DOM breakpoint the handler policy pauses on (every detached node's of the session,
+  // measured on Chromium 156); it is set again at once, but a write as the new document loads wins that race.
+  it.skip('a handler a timer of the script’s writes into its new document as it loads: held, and named', () =>
+    handlerDocumentCases.navigatedFrame(engine));
+
+  it('one the page writes there after navigating it sends', () => handlerDocumentCases.pageNavigatedFrame(engine));
 });

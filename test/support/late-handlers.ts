@@ -25,7 +25,7 @@ export function appending(html: string): string {
 }
 
 /** What reached W, and what the next result names, once the handler the script left has set `marker`. */
-async function afterHandler(tab: LateTab, marker: string) {
+export async function afterHandler(tab: LateTab, marker: string) {
   await tab.until(marker);
   const reached = await tab.reached();
   return { reached, heldLater: tab.heldLater(await tab.run('1')) };
@@ -47,6 +47,16 @@ export const handlerCases = {
   async neverInserted(tab: LateTab): Promise<void> {
     await tab.run(detachedImage(`${tab.watched.origin}/detached`, 'detached'));
     expect(await afterHandler(tab, 'detached')).toEqual({ reached: [], heldLater: ['GET W/detached (Fetch)'] });
+  },
+
+  /** One the script writes on an image the page later clones: the clone's code is the script's text. */
+  async clonedByPage(tab: LateTab): Promise<void> {
+    const send = `pageSend('${tab.watched.origin}/cloned').finally(() => (window.cloned = true))`;
+    await tab.run(
+      `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(`<img id="model" onerror="${send}">`)}); 0`,
+    );
+    await tab.asPage(`window.copy = document.getElementById('model').cloneNode(); copy.src = '/slow?ms=300'; 0`);
+    expect(await afterHandler(tab, 'cloned')).toEqual({ reached: [], heldLater: ['GET W/cloned (Fetch)'] });
   },
 
   /** A listener the script adds, calling the page's send when the page fires its event later. */
@@ -87,6 +97,12 @@ export const handlerCases = {
       document.body.append(frame); frame.contentDocument.body.innerHTML = '<b>own</b>';
       return frame.contentDocument.body.innerHTML; })()`);
     expect(written).toBe('<b>own</b>');
+  },
+
+  /** After an eval the page finds no default policy where it made none (it may make one only where it finds none). */
+  async pageSeesNoDefaultPolicy(tab: LateTab): Promise<void> {
+    await tab.run('1');
+    expect(await tab.asPage('trustedTypes.defaultPolicy')).toBeNull();
   },
 
   /** One the page inserts, after an eval, sends to another origin. */

@@ -1,80 +1,194 @@
 // Trusted Types' default policy for the handler hold (handler-policy.ts ships these by their source text into a page's
 // MAIN world, where a policy must live to serve the page): no module-level state or imports used at run time.
 
+type Rule = (text: string, type: unknown, sink: unknown) => unknown;
+type RuleName = 'createHTML' | 'createScript' | 'createScriptURL';
+type Rules = Partial<Record<RuleName, Rule>>;
+
 interface PolicyFactory {
-  createPolicy(name: string, rules: Record<string, (...args: never[]) => string>): unknown;
+  createPolicy(name: string, rules?: Rules): unknown;
+}
+
+interface Adopted {
+  policy: unknown;
+  /** Whether the window's own CSP requires Trusted Types, ours aside. */
+  enforces: boolean;
 }
 
 interface Installed {
   sentinel: Element | null;
   note: (text: string, sink: string, html: boolean) => string;
   /**
-   * Gives a window of this document's making (a blank frame, a window it opens) a policy handing strings to `note`, and
+   * Makes the default policy of a window (this one, a blank frame or a window it opens) handing strings to `note`, and
    * the same for the windows that one opens: a window opened onto about:blank is made before any script of ours could
-   * run in it.
+   * run in it. `enforces`: a blank window inherits its maker's CSP; asked of the window when not given. `page`: the
+   * rules of the page's own default policy, when it is making one now.
    */
-  adopt: (made: Window | null) => boolean;
+  adopt: (made: Window | null, enforces?: boolean, page?: Rules) => Adopted | null;
+  /** This document's default policy is ours (with the page's, if it made one, behind it). */
+  ours: () => boolean;
+  /** Whether this document's own CSP requires Trusted Types, ours aside. */
+  enforces: () => boolean;
+  /** Trusted Types required here, by the page's CSP or a meta of ours (now, or as the parser makes `<head>`). */
+  enforce: () => boolean;
 }
 
-export function installHandlerPolicy(key: string): Element | null {
-  const own = Object.getOwnPropertyDescriptor(window, key);
-  if (own) return (own.value as Installed).sentinel;
+/**
+ * Installs the policy in this document, once, answering the private node whose attributes the policy touches, or null
+ * where writes are not observed here (a default policy of the page's own made before ours, no `<head>`, a maker's node
+ * standing for this document's). `atEval`: the agent's script is about to run, so the policy is made now and Trusted
+ * Types enforced (a meta CSP where the page has none). Otherwise, at a new document's start: with `maker` (the policy
+ * of the parent, for a blank frame or a frame of the site navigated after the eval) the same, handing strings to the
+ * maker's, as the script may write here with no eval to come; with none (a document of a site the agent may read)
+ * only a default policy the page makes is taken behind ours, and ours made at the next eval.
+ */
+export function installHandlerPolicy(key: string, atEval: boolean, maker?: Installed): Element | null {
+  const known = Object.getOwnPropertyDescriptor(window, key)?.value as Installed | undefined;
+  if (known && !atEval) return known.sentinel;
+  if (known) return (known.ours() || known.adopt(window) !== null) && known.enforce() ? known.sentinel : null;
   const apply = Reflect.apply;
-  const setAttribute = Element.prototype.setAttribute;
   const exec = RegExp.prototype.exec;
+  const setAttribute = Element.prototype.setAttribute;
+  const define = Object.defineProperty;
   // As handler-texts.ts reads a handler's name; a sink Chrome names "Element onclick" takes a handler's code.
   const handlerAttribute = /[\t\n\f\r /"']on[a-z]+[\t\n\f\r ]*=/i;
   const handlerSink = / on[a-z]+$/i;
-  const sentinel = document.createElement('chrome-mcp-handlers');
+  const factoryHere = (window as unknown as { trustedTypes: PolicyFactory }).trustedTypes;
+  const createHere = factoryHere.createPolicy;
+  const sentinel = maker ? null : document.createElement('chrome-mcp-handlers');
   let count = 0;
-  const note = (text: string, sink: string, html: boolean): string => {
-    if (apply(exec, html ? handlerAttribute : handlerSink, [html ? text : sink]) !== null)
-      apply(setAttribute, sentinel, ['n', String(++count)]);
-    return text;
-  };
-  // A blank window this document makes inherits its enforcement: without a policy its page's own HTML strings would throw.
-  const adopt = (made: Window | null): boolean => {
+  const probe = `chrome-mcp-probe-${key}`;
+  let mine: Adopted | null = null;
+  let meta = false;
+  const note =
+    maker?.note ??
+    ((text: string, sink: string, html: boolean): string => {
+      if (apply(exec, html ? handlerAttribute : handlerSink, [html ? text : sink]) !== null)
+        apply(setAttribute, sentinel, ['n', String(++count)]);
+      return text;
+    });
+  const adopt = (made: Window | null, enforces?: boolean, rules?: Rules): Adopted | null => {
     try {
-      (made as unknown as { trustedTypes: PolicyFactory }).trustedTypes.createPolicy('default', {
-        createHTML: (text: string, _type: unknown, sink: string) => note(text, sink, true),
-        createScript: (text: string, _type: unknown, sink: string) => note(text, sink, false),
-        createScriptURL: (text: string) => text,
+      const factory = (made as unknown as { trustedTypes: PolicyFactory }).trustedTypes;
+      // This window's is taken before ours wraps it: the wrapper would hand our own policy to us.
+      const create = made === window ? createHere : factory.createPolicy;
+      const copy = (given: Rules | undefined): Rules => ({
+        createHTML: given?.createHTML,
+        createScript: given?.createScript,
+        createScriptURL: given?.createScriptURL,
       });
+      /** The page's own default rules, once it makes them: they decide, as they did before us. */
+      let page: Rules | null = rules ? copy(rules) : null;
+      let probed = false;
+      const rule =
+        (name: RuleName, html: boolean): Rule =>
+        (text, type, sink) => {
+          if (text === probe) return ((probed = true), text);
+          // A sink Chrome calls us for names itself; the page calling its default policy directly names none.
+          const named = typeof sink === 'string' ? sink : '';
+          note(text, named, html);
+          // Chrome calls a page's default policy for its sinks only where its own CSP asks.
+          if (page === null || (!adopted.enforces && named !== '')) return text;
+          const own = page[name];
+          if (typeof own !== 'function') return null;
+          const out = apply(own, undefined, [text, type, sink]);
+          // What the page's rule gives is what a handler gets.
+          if (typeof out === 'string' && out !== text) note(out, named, html);
+          return out;
+        };
+      const policy = apply(create, factory, [
+        'default',
+        {
+          createHTML: rule('createHTML', true),
+          createScript: rule('createScript', false),
+          createScriptURL: rule('createScriptURL', false),
+        },
+      ]);
+      const adopted: Adopted = { policy, enforces: enforces ?? false };
+      if (enforces === undefined) {
+        // Before any meta of ours, Chrome asks a default policy only where the document's own CSP requires it.
+        made!.document.createElement('div').innerHTML = probe;
+        adopted.enforces = probed;
+      }
+      // A default policy the page makes after ours goes behind ours; until it makes one it sees none.
+      define(factory, 'createPolicy', {
+        configurable: true,
+        writable: true,
+        value: function createPolicy(this: unknown, name: string, given?: Rules) {
+          if (name !== 'default' || page !== null || this !== factory) return apply(create, this, [name, given]);
+          page = copy(given);
+          return policy;
+        },
+      });
+      define(factory, 'defaultPolicy', { configurable: true, get: () => (page === null ? null : policy) });
       const open = made!.open;
       made!.open = function (this: unknown, ...args: unknown[]) {
         const opened = apply(open, this, args) as Window | null;
-        adopt(opened);
+        adopt(opened, adopted.enforces);
         return opened;
       };
-      return true;
+      return adopted;
     } catch {
       // Another origin's window, or one with a default policy already.
-      return false;
+      return null;
     }
   };
-  const installed: Installed = { sentinel: null, note, adopt };
-  try {
-    if (!adopt(window)) throw new Error('a default policy of the page');
-    const meta = document.createElement('meta');
-    meta.httpEquiv = 'Content-Security-Policy';
-    meta.content = "require-trusted-types-for 'script'";
-    if (!document.head) throw new Error('no head');
-    document.head.append(meta);
-    installed.sentinel = sentinel;
-  } catch {
-    // Unobserved: the page keeps its own sinks as they were.
+  const adoptHere = (made: Window | null, enforces?: boolean, rules?: Rules): Adopted | null =>
+    made !== window ? adopt(made, enforces, rules) : (mine ??= adopt(window, enforces, rules));
+  const addMeta = (): boolean => {
+    if (!document.head) return false;
+    const element = document.createElement('meta');
+    element.httpEquiv = 'Content-Security-Policy';
+    element.content = "require-trusted-types-for 'script'";
+    document.head.append(element);
+    return (meta = true);
+  };
+  const enforce = (): boolean => mine !== null && (mine.enforces || meta || addMeta());
+  const installed: Installed = Object.freeze({
+    sentinel,
+    note,
+    adopt: adoptHere,
+    ours: () => mine !== null,
+    enforces: () => mine?.enforces ?? false,
+    enforce,
+  });
+  define(window, key, { value: installed });
+  if (atEval) return adoptHere(window) && enforce() ? sentinel : null;
+  if (maker) {
+    // about:blank, about:srcdoc and blob: documents take their maker's CSP, ours with it.
+    const inherits = location.protocol === 'about:' || location.protocol === 'blob:';
+    if (!adoptHere(window, inherits ? maker.enforces() : undefined) || inherits || enforce()) return null;
+    // No <head> yet at a document's start: the meta goes in as the parser makes it, before any script of the page runs.
+    const watch = new MutationObserver(() => enforce() && watch.disconnect());
+    watch.observe(document, { childList: true, subtree: true });
+    return null;
   }
-  Object.defineProperty(window, key, { value: Object.freeze(installed) });
-  return installed.sentinel;
+  // The page's own default policy, made as it loads, is taken behind ours.
+  define(factoryHere, 'createPolicy', {
+    configurable: true,
+    writable: true,
+    value: function createPolicy(this: unknown, name: string, given?: Rules) {
+      const made =
+        name === 'default' && this === factoryHere && mine === null ? adoptHere(window, undefined, given) : null;
+      return made ? made.policy : apply(createHere, this, [name, given]);
+    },
+  });
+  return sentinel;
 }
 
-export function forwardHandlerPolicy(key: string): void {
+/**
+ * At the start of each new document of the tab: one in a frame whose parent has the policy takes it at once, handing
+ * strings to the parent's so the pause names its writer; one of a site the agent may read (`origins`) keeps a default
+ * policy of its own behind ours.
+ */
+export function startHandlerPolicy(install: typeof installHandlerPolicy, key: string, origins: string[]): void {
   let maker: Installed | undefined;
   try {
     if (window.parent !== window) maker = Object.getOwnPropertyDescriptor(window.parent, key)?.value as Installed;
   } catch {
     // Another origin's frame holds this one: not the script's to write into.
   }
-  if (!maker) return;
-  maker.adopt(window);
+  // A parent with no policy of ours yet has had no eval: its blank frames keep its own enforcement as it is.
+  if (maker?.ours()) install(key, false, maker);
+  else if (origins.includes(location.origin)) install(key, false);
 }
