@@ -1,8 +1,10 @@
 // What a script left behind, sent while the extension's worker is stopped, through the real extension: a request the
 // stopped worker was told of and never answered (it stopped first; here it sits in its debugger) is failed by the next
 // worker rather than sent by its letting go of the tab, and a `location = …` the script made while no worker ran is
-// failed too; each is named in the next eval's result.
+// failed too; as a session ends, what the tab holds paused is failed before the extension lets go of it; each is named
+// in the next eval's result.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PAUSED_RECORD_KEY } from '../../extension/src/paused-record.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
@@ -64,6 +66,13 @@ function nextHeld(): Promise<string[]> {
   );
 }
 
+/** The addresses of the requests the extension's attachments paused and left unanswered, as it records them. */
+const unanswered = () =>
+  linked.browser.evaluate<string[]>(
+    `chrome.storage.session.get('${PAUSED_RECORD_KEY}').then((stored) =>
+      (stored['${PAUSED_RECORD_KEY}']?.unanswered ?? []).map((entry) => entry.url))`,
+  );
+
 /** Leaves a timer in the page that runs `then` (script text) once the page sets `window[go]`. */
 async function leave(go: string, then: string): Promise<void> {
   const [flag, done] = [JSON.stringify(go), JSON.stringify(`${go}Done`)];
@@ -115,5 +124,28 @@ describe('a stopped worker', () => {
     expect(await nextHeld()).toEqual(['GET X/while-stopped?key=[redacted 34 chars] (navigation)']);
     expect(await reachedBesidesOwn(page, refused)).toEqual([]);
     expect(await page.evaluate<string>('location.href')).toBe(url);
+  }, 90_000);
+});
+
+describe('the session ends', () => {
+  it('fails, not sends, what the tab paused as it let go, and the next session names it', async () => {
+    // The page's thread stays busy after the fetch, so the tab tells the request's initiator only seconds later: until
+    // then the engine waits to judge it, paused (egress-trail.ts).
+    await leave(
+      'goEnd',
+      `fetch('${refused.origin}/session-end?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+      const busy = Date.now() + 3000; while (Date.now() < busy);`,
+    );
+    await page.evaluate('window.goEnd = true');
+    // The extension's own record of what its attachments paused unanswered names it: the session ends then.
+    expect(
+      await until(unanswered, (urls) => urls.some((at) => at.startsWith(`${refused.origin}/session-end`))),
+    ).not.toEqual([]);
+    const relinked = linked.nextLink();
+    linked.bridge.link()?.close(1000, 'the session ended');
+    await page.until('goEndDone');
+    await relinked;
+    expect(await nextHeld()).toEqual(['GET X/session-end?key=[redacted 34 chars] (XHR)']);
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
   }, 90_000);
 });
