@@ -142,7 +142,7 @@ export class ChromeTabHost implements TabHost {
    * otherwise. During an act (holdNewWindows) a refused one never loaded: its first request was blocked.
    */
   popupOpened(details: { sourceTabId: number; tabId: number; url: string; timeStamp: number }): void {
-    if (!this.live.has(details.sourceTabId)) return;
+    if (!this.live.has(details.sourceTabId)) return this.scriptWindows.stray(details, this.swept);
     this.scriptWindows.opened(details);
     // The script hold stands only for the eval's activation; its script may drive the window later (popup-attach.ts).
     const popup = this.popupOf(details.tabId, details.sourceTabId, details.url);

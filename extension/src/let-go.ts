@@ -10,14 +10,16 @@ export type TellFailed = (tabId: number, send: Send) => void;
 /**
  * Detaches whatever this extension still has attached: a stopped worker's attachments outlive it, and re-attaching
  * afresh is what makes Chrome announce a tab's out-of-process frames to the new engine. Tabs held only by other
- * clients refuse, harmlessly. What the stopped worker left paused there is failed first.
+ * clients refuse, harmlessly. What the stopped worker left paused there is failed first. Resolves to the tabs let go of
+ * (some other client's among them): those the stopped worker drove.
  */
-export async function sweepStaleAttachments(tell: TellFailed, toldHere: ToldHere): Promise<void> {
+export async function sweepStaleAttachments(tell: TellFailed, toldHere: ToldHere): Promise<ReadonlySet<number>> {
   const targets = await chrome.debugger.getTargets().catch(() => []);
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
   const failed = await failLeftPaused(tabIds, toldHere).catch(() => new Map<number, Send[]>());
   for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
   await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
+  return new Set(tabIds);
 }
 
 /**

@@ -1,8 +1,7 @@
 // What a script left behind, sent while the extension's worker is stopped, through the real extension: a request the
 // stopped worker was told of and never answered (it stopped first; here it sits in its debugger) is failed by the next
 // worker rather than sent by its letting go of the tab, and a `location = …` the script made while no worker ran is
-// failed too; as a session ends, what the tab holds paused is failed before the extension lets go of it; each is named
-// in the next eval's result.
+// failed too; each is named in the next eval's result.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAUSED_RECORD_KEY } from '../../extension/src/paused-record.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
@@ -124,6 +123,20 @@ describe('a stopped worker', () => {
     expect(await nextHeld()).toEqual(['GET X/while-stopped?key=[redacted 34 chars] (navigation)']);
     expect(await reachedBesidesOwn(page, refused)).toEqual([]);
     expect(await page.evaluate<string>('location.href')).toBe(url);
+  }, 90_000);
+});
+
+describe('a window the script opens while no worker runs', () => {
+  it('is held, and the next eval names it', async () => {
+    // Within the eval's activation, so Chrome's popup blocker lets the window open.
+    await leave('goWindow', `window.open('${refused.origin}/window-stopped?key=' + encodeURIComponent(${KEY}))`);
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    await page.evaluate('window.goWindow = true');
+    await page.until('goWindowDone');
+    await relinked;
+    expect(await nextHeld()).toEqual(['X/window-stopped?key=[redacted 34 chars] (navigation, method not known)']);
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
   }, 90_000);
 });
 
