@@ -162,3 +162,57 @@ describe('the session ends', () => {
     expect(await reachedBesidesOwn(page, refused)).toEqual([]);
   }, 90_000);
 });
+
+// Open (#11): a tab the stopped worker drove stays unattached until the next call on it, and one a session let go of
+// until the next session's next call: what the script left sends freely meanwhile (on the code of this commit, 30 of 30
+// sends after a restart's relink reached the blocked site, and 33 of 33 after a session's end). Keeping the old
+// attachment until the next engine follows the tab again closes the gap (branch h/extgaps-keep-wip) but, as built
+// there, can hang the page and fail its own requests meanwhile (worker-hold.test.ts fails with it).
+describe('after the worker restarts, before any call', () => {
+  it.skip("holds what the script's timer sends, and the next eval names it", async () => {
+    // A send every 100 ms from the restart on: any moment the tab is not followed lets one through.
+    await run(`{ let sent = 0; const timer = setInterval(() => { if (!window.goTicks) return;
+      if (sent >= window.ticksTo) { clearInterval(timer); window.ticksDone = true; return; }
+      fetch('${refused.origin}/tick?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+      window.ticks = sent; }, 100); } 0`);
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    await page.evaluate('window.ticksTo = 1e9; window.goTicks = true');
+    await relinked;
+    // Thirty more sends once the new worker has linked, then the timer stops.
+    await page.evaluate('window.ticksTo = window.ticks + 30');
+    await page.until('ticksDone');
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+    const held = await nextHeld();
+    expect(held.length).toBeGreaterThan(0);
+    // Named by the trail (Fetch) or, failed while no engine followed the tab, by the host (as Chrome's Fetch calls it).
+    for (const entry of held)
+      expect(entry).toMatch(
+        /^GET X\/tick\?n=\[redacted \d chars\]&key=\[redacted 34 chars\] \((Fetch|XHR)\)$|not told/,
+      );
+  }, 90_000);
+});
+
+describe('after the session ends, as the next one starts', () => {
+  it.skip("holds what the script's timer sends, and the next eval names it", async () => {
+    // A send every 100 ms from the session's end on: any moment the tab is not followed lets one through.
+    await run(`{ let sent = 0; const timer = setInterval(() => { if (!window.goEnded) return;
+      if (sent >= window.endedTo) { clearInterval(timer); window.endedDone = true; return; }
+      fetch('${refused.origin}/ended?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+      window.ended = sent; }, 100); } 0`);
+    await page.evaluate('window.endedTo = 1e9; window.goEnded = true');
+    const relinked = linked.nextLink();
+    linked.bridge.link()?.close(1000, 'the session ended');
+    await relinked;
+    // Thirty more sends once the next session has linked, then the timer stops.
+    await page.evaluate('window.endedTo = window.ended + 30');
+    await page.until('endedDone');
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+    const held = await nextHeld();
+    expect(held.length).toBeGreaterThan(0);
+    for (const entry of held)
+      expect(entry).toMatch(
+        /^GET X\/ended\?n=\[redacted \d chars\]&key=\[redacted 34 chars\] \((Fetch|XHR)\)$|not told/,
+      );
+  }, 90_000);
+});
