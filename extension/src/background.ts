@@ -46,8 +46,10 @@ async function startSession(
       executor.restoreSetups();
     },
     async end() {
+      // The host lets go first: the engine's disposal would send a Fetch.disable, which lets every paused request go.
+      const lettingGo = host.detachAll();
       executor.dispose();
-      await Promise.all([host.detachAll(), keepRouteNamesOnly().catch(() => undefined)]);
+      await Promise.all([lettingGo, keepRouteNamesOnly().catch(() => undefined)]);
     },
   };
 }

@@ -15,7 +15,8 @@ import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { isPopupHoldRule } from './hold-rules.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { OpenerTells } from './opener-tells.js';
-import { failLeftPaused, PausedRecord } from './paused-record.js';
+import { letGo, sweepStaleAttachments, type TellFailed } from './let-go.js';
+import { PausedRecord, type ToldHere } from './paused-record.js';
 import { PopupHolds } from './popup-holds.js';
 import type { KeptPopup } from './popup-record.js';
 import { ScriptWindows } from './script-windows.js';
@@ -57,9 +58,7 @@ export class ChromeTabHost implements TabHost {
    * Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew, once the
    * windows the old one followed are held by rules instead and what it left paused there is failed.
    */
-  private readonly swept = this.popups.ready.then(() =>
-    sweepStaleAttachments((tabId, send) => this.failedLeft(tabId, send), this.orphansTold),
-  );
+  private readonly swept = this.popups.ready.then(() => sweepStaleAttachments(...this.failedHere()));
   /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
   private readonly orphansTold = new Set<string>();
   /** Each tab's top URL, kept current by the navigation events. */
@@ -146,7 +145,7 @@ export class ChromeTabHost implements TabHost {
    * otherwise. During an act (holdNewWindows) a refused one never loaded: its first request was blocked.
    */
   popupOpened(details: { sourceTabId: number; tabId: number; url: string; timeStamp: number }): void {
-    if (!this.live.has(details.sourceTabId)) return;
+    if (!this.live.has(details.sourceTabId)) return this.scriptWindows.stray(details, this.swept);
     this.scriptWindows.opened(details);
     // The script hold stands only for the eval's activation; its script may drive the window later (popup-attach.ts).
     const popup = this.popupOf(details.tabId, details.sourceTabId, details.url);
@@ -210,6 +209,14 @@ export class ChromeTabHost implements TabHost {
     this.failedLeft(tabId, { method: paused.request.method, url: paused.request.url, kind });
   }
 
+  /** How a request failed for want of an engine is named, and whether this worker was told of it by its address. */
+  private failedHere(): [TellFailed, ToldHere] {
+    return [
+      (tabId, send) => this.failedLeft(tabId, send),
+      (tabId, requestId) => this.orphansTold.has(`${tabId}:${requestId}`),
+    ];
+  }
+
   /** A request of `tabId` failed for want of an engine, named: a kept window's to its opener, any other tab's to itself. */
   private failedLeft(tabId: number, send: Send): void {
     void this.popups.failed(tabId, send).then((window) => {
@@ -260,20 +267,28 @@ export class ChromeTabHost implements TabHost {
     this.workers.due();
   }
 
-  /** Lets go of every tab, so the next session starts from fresh attachments (and Chrome's debugging bar goes away). */
+  /**
+   * Lets go of every tab, so the next session starts from fresh attachments (and Chrome's debugging bar goes away); what
+   * they hold paused is failed first (let-go.ts). Call before the engine is disposed: the tabs end at once, so its last
+   * commands (a Fetch.disable, which lets every paused request go like a detach) never reach Chrome.
+   */
   async detachAll(): Promise<void> {
     const attempts = [...this.attaching];
     this.attaching.clear();
     this.popups.letGo();
+    const end = (tabId: number, tab: DebuggerTab) => {
+      tab.detached('session ended');
+      if (this.live.get(tabId) === tab) this.live.delete(tabId);
+    };
+    for (const [tabId, tab] of this.live) end(tabId, tab);
     await Promise.all(
       attempts.map(([tabId, attempt]) => {
         // An attach still in flight is let go of too once it lands; a new attach of the tab waits for all of it.
         const done: Promise<void> = attempt
           .then((tab) => {
-            tab.detached('session ended');
-            if (this.live.get(tabId) === tab) this.live.delete(tabId);
+            end(tabId, tab);
             this.popups.unfollowed(tabId);
-            return chrome.debugger.detach({ tabId });
+            return letGo(tabId, this.paused, ...this.failedHere());
           })
           .catch(() => undefined)
           .finally(() => {
@@ -345,24 +360,6 @@ function attachError(message: string): ToolError {
   return new ToolError('CDP_ERROR', `Chrome refused to attach to this tab: ${message}`, {
     next: "Browser pages (chrome://, the Web Store, other extensions' pages) cannot be driven: use a web page tab.",
   });
-}
-
-/**
- * Detaches whatever this extension still has attached: a stopped worker's attachments outlive it, and re-attaching
- * afresh is what makes Chrome announce a tab's out-of-process frames to the new engine. Tabs held only by other
- * clients refuse, harmlessly. What the stopped worker left paused there is failed first, as the detach would send it,
- * and named to the tab's next eval.
- */
-async function sweepStaleAttachments(
-  tell: (tabId: number, send: Send) => void,
-  orphansTold: ReadonlySet<string>,
-): Promise<void> {
-  const targets = await chrome.debugger.getTargets().catch(() => []);
-  const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
-  const toldHere = (tabId: number, requestId: string) => orphansTold.has(`${tabId}:${requestId}`);
-  const failed = await failLeftPaused(tabIds, toldHere).catch(() => new Map<number, Send[]>());
-  for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
-  await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
 }
 
 async function focusedWindowId(): Promise<number | undefined> {

@@ -1,6 +1,7 @@
 // The requests a driven tab's attachment paused that this worker has not answered yet, kept in chrome.storage.session,
-// so that a worker started after this one stopped fails them before it lets go of the attachment: a detach sends every
-// request still paused (PLATFORM_FACTS.md), and Chrome neither lists them nor tells them again to a new listener.
+// so that this worker as its session ends, or a worker started after this one stopped, fails them before it lets go of
+// the attachment: a detach sends every request still paused (PLATFORM_FACTS.md), and Chrome neither lists them nor
+// tells them again to a new listener.
 import type { Send } from '../../shared/engine/egress-ledger.js';
 
 /** The chrome.storage.session key; session storage outlives a stopped worker. */
@@ -71,6 +72,21 @@ export class PausedRecord {
     this.save();
   }
 
+  /**
+   * This worker lets go of the tab's attachment (the session ended): every request it paused that no guard answered,
+   * and any it paused that this worker was not told of yet, is failed first, as the detach would send it; answers them.
+   */
+  async failLeft(tabId: number, toldHere: ToldHere): Promise<Send[]> {
+    const left = {
+      last: this.last,
+      unanswered: [...this.unanswered.values()],
+      sessions: new Map([[tabId, [...(this.sessions.get(tabId) ?? [])]]]),
+    };
+    this.ended(tabId);
+    const failed = await failPaused(left, [tabId], toldHere, 'paused as the session ended');
+    return failed.get(tabId) ?? [];
+  }
+
   /** The attachment ended: what it paused went on or away with it. */
   ended(tabId: number): void {
     this.sessions.delete(tabId);
@@ -95,26 +111,48 @@ export class PausedRecord {
 /*
  * How long a request the probe failed may still be told to this worker. Chrome tells a worker it starts of a request
  * its stopped predecessor's attachment pauses (a `location = …` while none ran), and that telling can come after the
- * probe's failRequest has settled (seen once in CI: the request named twice, by address and "not told").
+ * probe's failRequest has settled (seen once in CI: the request named twice, by address and "not told"); so may a
+ * request paused as a session ends.
  */
 const TOLD_LATE_MS = 300;
 
+/** Says whether this worker was told of a request an attachment paused (failOrphan names it by its address). */
+export type ToldHere = (tabId: number, requestId: string) => boolean;
+
+/** What an attachment left paused: those heard of, and where to look past the last heard of. */
+interface Left {
+  last: number;
+  unanswered: readonly Unanswered[];
+  sessions: ReadonlyMap<number, readonly string[]>;
+}
+
 /**
  * At a worker's start, before it lets go of the attachments a stopped one left (`tabIds`): fails every request the
- * stopped worker left paused there, those it heard of and those past the last it heard of, and answers what each tab
- * had failed. A request never heard of is named by its kind only (Chrome told its address to the stopped worker
- * alone), unless this worker is told of it after all (`toldHere`), which names it by its address instead.
+ * stopped worker left paused there, and answers what each tab had failed (see `failPaused`).
  */
-export async function failLeftPaused(
-  tabIds: readonly number[],
-  toldHere: (tabId: number, requestId: string) => boolean,
-): Promise<Map<number, Send[]>> {
+export async function failLeftPaused(tabIds: readonly number[], toldHere: ToldHere): Promise<Map<number, Send[]>> {
   const stored = ((await chrome.storage.session.get(PAUSED_RECORD_KEY).catch(() => ({}))) as Record<string, unknown>)[
     PAUSED_RECORD_KEY
   ] as Stored | undefined;
   await chrome.storage.session.remove(PAUSED_RECORD_KEY).catch(() => undefined);
+  if (!stored || tabIds.length === 0) return new Map();
+  const left = { ...stored, sessions: new Map(stored.sessions) };
+  return failPaused(left, tabIds, toldHere, 'paused as the extension stopped');
+}
+
+/**
+ * Fails every request `left` names in the tabs `tabIds`, those heard of and those past the last heard of (paused, but
+ * not told yet, or told to a worker that stopped first), and answers what each tab had failed. A request never heard
+ * of is named by its kind only (`notTold`), unless this worker is told of it after all (`toldHere`), which names it by
+ * its address instead. The probes are answered by the browser, which tells what it paused before them first.
+ */
+async function failPaused(
+  left: Left,
+  tabIds: readonly number[],
+  toldHere: ToldHere,
+  notTold: string,
+): Promise<Map<number, Send[]>> {
   const failed = new Map<number, Send[]>();
-  if (!stored || tabIds.length === 0) return failed;
   const note = (tabId: number, send: Send) => failed.set(tabId, [...(failed.get(tabId) ?? []), send]);
   const fail = (tabId: number, sessionId: string | undefined, requestId: string) =>
     chrome.debugger
@@ -126,25 +164,23 @@ export async function failLeftPaused(
         () => true,
         () => false,
       );
-  const known = stored.unanswered.filter((entry) => tabIds.includes(entry.tabId));
-  const sessions = new Map(stored.sessions);
+  const known = left.unanswered.filter((entry) => tabIds.includes(entry.tabId));
   const probed: [number, string][] = [];
   await Promise.all([
     ...known.map(async ({ tabId, sessionId, requestId, method, url, kind }) => {
       if (await fail(tabId, sessionId, requestId)) note(tabId, { ...(method ? { method } : {}), url, kind });
     }),
     ...tabIds.flatMap((tabId) =>
-      [undefined, ...(sessions.get(tabId) ?? [])].flatMap((sessionId) =>
+      [undefined, ...(left.sessions.get(tabId) ?? [])].flatMap((sessionId) =>
         Array.from({ length: PROBED_PAST_LAST }, async (_, index) => {
-          const requestId = `interception-job-${stored.last + 1 + index}.0`;
+          const requestId = `interception-job-${left.last + 1 + index}.0`;
           if (await fail(tabId, sessionId, requestId)) probed.push([tabId, requestId]);
         }),
       ),
     ),
   ]);
   if (probed.length > 0) await new Promise((resolve) => setTimeout(resolve, TOLD_LATE_MS));
-  for (const [tabId, requestId] of probed)
-    if (!toldHere(tabId, requestId)) note(tabId, { url: '', kind: 'paused as the extension stopped' });
+  for (const [tabId, requestId] of probed) if (!toldHere(tabId, requestId)) note(tabId, { url: '', kind: notTold });
   return failed;
 }
 

@@ -1,6 +1,7 @@
-// The windows a driven tab opens while an agent's script there is held: kept in the script hold's rules, and each of
-// their navigations the rules blocked named to the opener's trail (as the fallback's popup guard names it,
-// popup-trail.ts), with its method when the opener's session told it, the window, left on Chrome's error page, closed.
+// The windows a driven tab opens while an agent's script there is held (or while no worker follows it, after a stopped
+// worker drove it): kept in the script hold's rules, and each of their navigations the rules blocked named to the
+// opener's trail (as the fallback's popup guard names it, popup-trail.ts), with its method when the opener's session
+// told it, the window, left on Chrome's error page, closed.
 import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import type { NewWindowHolds } from './new-window-hold.js';
 
@@ -15,6 +16,8 @@ interface ScriptWindow {
   openerId: number;
   /** When its latest navigation started (at first, when Chrome opened it): the rules met that navigation since. */
   started: number;
+  /** Opened while no worker followed its opener: the rules that blocked it were a stopped worker's (`stray`). */
+  stray?: true;
 }
 
 export class ScriptWindows {
@@ -38,6 +41,23 @@ export class ScriptWindows {
     if (!this.holds.scriptStood(details.sourceTabId, details.timeStamp)) return;
     this.windows.set(details.tabId, { openerId: details.sourceTabId, started: details.timeStamp });
     this.holds.scriptOpened(details.tabId, details.sourceTabId);
+  }
+
+  /**
+   * webNavigation.onCreatedNavigationTarget of an opener no attachment of this worker follows. One a stopped worker
+   * drove (among `stale`, the tabs this worker let go of at its start) may be running what an agent's script left there,
+   * and a window it opens meets the rules that worker left standing (or this worker's): its page they blocked is named
+   * to the opener as the script's, even one blocked before this worker heard of the window (Chrome tells a stopped
+   * worker nothing of it). Not told apart: a page of it that failed for another reason as it opened.
+   */
+  stray(details: { sourceTabId: number; tabId: number; timeStamp: number }, stale: Promise<ReadonlySet<number>>): void {
+    void stale.then(async (tabIds) => {
+      if (!tabIds.has(details.sourceTabId)) return;
+      this.windows.set(details.tabId, { openerId: details.sourceTabId, started: details.timeStamp, stray: true });
+      this.listen();
+      const frame = await chrome.webNavigation.getFrame({ tabId: details.tabId, frameId: 0 }).catch(() => undefined);
+      if (frame?.errorOccurred && this.windows.get(details.tabId)?.stray) this.name(details.tabId, frame.url);
+    });
   }
 
   /**
@@ -76,10 +96,18 @@ export class ScriptWindows {
     const window = this.windows.get(details.tabId);
     if (!window || details.frameId !== 0 || !/ERR_BLOCKED_BY_CLIENT/.test(details.error)) return;
     // Only when a script hold that refuses this URL stood while the navigation ran, whenever this is heard.
-    if (!this.holds.heldForScript(window.openerId, details.url, window.started, details.timeStamp)) return;
-    const method = this.forms.get(window.openerId)?.findLast((form) => form.url === details.url)?.method;
-    this.tell(window.openerId, POPUP_HELD, { ...(method ? { method } : {}), url: details.url, kind: 'navigation' });
-    this.windows.delete(details.tabId);
-    void chrome.tabs.remove(details.tabId).catch(() => undefined);
+    if (!window.stray && !this.holds.heldForScript(window.openerId, details.url, window.started, details.timeStamp))
+      return;
+    this.name(details.tabId, details.url);
+  }
+
+  /** The window's navigation to `url` was held: named to its opener, and the window, left on an error page, closed. */
+  private name(tabId: number, url: string): void {
+    const window = this.windows.get(tabId);
+    if (!window) return;
+    const method = this.forms.get(window.openerId)?.findLast((form) => form.url === url)?.method;
+    this.tell(window.openerId, POPUP_HELD, { ...(method ? { method } : {}), url, kind: 'navigation' });
+    this.windows.delete(tabId);
+    void chrome.tabs.remove(tabId).catch(() => undefined);
   }
 }

@@ -3,6 +3,7 @@
 // worker rather than sent by its letting go of the tab, and a `location = …` the script made while no worker ran is
 // failed too; each is named in the next eval's result.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PAUSED_RECORD_KEY } from '../../extension/src/paused-record.js';
 import { parseSitePattern } from '../../shared/policy/pattern.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
@@ -64,6 +65,13 @@ function nextHeld(): Promise<string[]> {
   );
 }
 
+/** The addresses of the requests the extension's attachments paused and left unanswered, as it records them. */
+const unanswered = () =>
+  linked.browser.evaluate<string[]>(
+    `chrome.storage.session.get('${PAUSED_RECORD_KEY}').then((stored) =>
+      (stored['${PAUSED_RECORD_KEY}']?.unanswered ?? []).map((entry) => entry.url))`,
+  );
+
 /** Leaves a timer in the page that runs `then` (script text) once the page sets `window[go]`. */
 async function leave(go: string, then: string): Promise<void> {
   const [flag, done] = [JSON.stringify(go), JSON.stringify(`${go}Done`)];
@@ -115,5 +123,96 @@ describe('a stopped worker', () => {
     expect(await nextHeld()).toEqual(['GET X/while-stopped?key=[redacted 34 chars] (navigation)']);
     expect(await reachedBesidesOwn(page, refused)).toEqual([]);
     expect(await page.evaluate<string>('location.href')).toBe(url);
+  }, 90_000);
+});
+
+describe('a window the script opens while no worker runs', () => {
+  it('is held, and the next eval names it', async () => {
+    // Within the eval's activation, so Chrome's popup blocker lets the window open.
+    await leave('goWindow', `window.open('${refused.origin}/window-stopped?key=' + encodeURIComponent(${KEY}))`);
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    await page.evaluate('window.goWindow = true');
+    await page.until('goWindowDone');
+    await relinked;
+    expect(await nextHeld()).toEqual(['X/window-stopped?key=[redacted 34 chars] (navigation, method not known)']);
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+  }, 90_000);
+});
+
+describe('the session ends', () => {
+  it('fails, not sends, what the tab paused as it let go, and the next session names it', async () => {
+    // The page's thread stays busy after the fetch, so the tab tells the request's initiator only seconds later: until
+    // then the engine waits to judge it, paused (egress-trail.ts).
+    await leave(
+      'goEnd',
+      `fetch('${refused.origin}/session-end?key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+      const busy = Date.now() + 3000; while (Date.now() < busy);`,
+    );
+    await page.evaluate('window.goEnd = true');
+    // The extension's own record of what its attachments paused unanswered names it: the session ends then.
+    expect(
+      await until(unanswered, (urls) => urls.some((at) => at.startsWith(`${refused.origin}/session-end`))),
+    ).not.toEqual([]);
+    const relinked = linked.nextLink();
+    linked.bridge.link()?.close(1000, 'the session ended');
+    await page.until('goEndDone');
+    await relinked;
+    expect(await nextHeld()).toEqual(['GET X/session-end?key=[redacted 34 chars] (XHR)']);
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+  }, 90_000);
+});
+
+// Open (#11): a tab the stopped worker drove stays unattached until the next call on it, and one a session let go of
+// until the next session's next call: what the script left sends freely meanwhile (on the code of this commit, 30 of 30
+// sends after a restart's relink reached the blocked site, and 33 of 33 after a session's end). Keeping the old
+// attachment until the next engine follows the tab again closes the gap (branch h/extgaps-keep-wip) but, as built
+// there, can hang the page and fail its own requests meanwhile (worker-hold.test.ts fails with it).
+describe('after the worker restarts, before any call', () => {
+  it.skip("holds what the script's timer sends, and the next eval names it", async () => {
+    // A send every 100 ms from the restart on: any moment the tab is not followed lets one through.
+    await run(`{ let sent = 0; const timer = setInterval(() => { if (!window.goTicks) return;
+      if (sent >= window.ticksTo) { clearInterval(timer); window.ticksDone = true; return; }
+      fetch('${refused.origin}/tick?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+      window.ticks = sent; }, 100); } 0`);
+    const relinked = linked.nextLink();
+    await linked.browser.stopWorker();
+    await page.evaluate('window.ticksTo = 1e9; window.goTicks = true');
+    await relinked;
+    // Thirty more sends once the new worker has linked, then the timer stops.
+    await page.evaluate('window.ticksTo = window.ticks + 30');
+    await page.until('ticksDone');
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+    const held = await nextHeld();
+    expect(held.length).toBeGreaterThan(0);
+    // Named by the trail (Fetch) or, failed while no engine followed the tab, by the host (as Chrome's Fetch calls it).
+    for (const entry of held)
+      expect(entry).toMatch(
+        /^GET X\/tick\?n=\[redacted \d chars\]&key=\[redacted 34 chars\] \((Fetch|XHR)\)$|not told/,
+      );
+  }, 90_000);
+});
+
+describe('after the session ends, as the next one starts', () => {
+  it.skip("holds what the script's timer sends, and the next eval names it", async () => {
+    // A send every 100 ms from the session's end on: any moment the tab is not followed lets one through.
+    await run(`{ let sent = 0; const timer = setInterval(() => { if (!window.goEnded) return;
+      if (sent >= window.endedTo) { clearInterval(timer); window.endedDone = true; return; }
+      fetch('${refused.origin}/ended?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+      window.ended = sent; }, 100); } 0`);
+    await page.evaluate('window.endedTo = 1e9; window.goEnded = true');
+    const relinked = linked.nextLink();
+    linked.bridge.link()?.close(1000, 'the session ended');
+    await relinked;
+    // Thirty more sends once the next session has linked, then the timer stops.
+    await page.evaluate('window.endedTo = window.ended + 30');
+    await page.until('endedDone');
+    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+    const held = await nextHeld();
+    expect(held.length).toBeGreaterThan(0);
+    for (const entry of held)
+      expect(entry).toMatch(
+        /^GET X\/ended\?n=\[redacted \d chars\]&key=\[redacted 34 chars\] \((Fetch|XHR)\)$|not told/,
+      );
   }, 90_000);
 });
