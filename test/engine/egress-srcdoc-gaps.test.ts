@@ -132,9 +132,9 @@ describe('a frame owner whose frame runs in another process', () => {
     expect(watched.requests).toEqual(['/remote-own']);
   });
 
-  // Open: the srcdoc document commits back in the parent's process, and no Fetch session pauses its requests
-  // (measured on Chromium 156: requestWillBeSent, no requestPaused; Fetch enabled again on the frame's detach is late).
-  it.skip('a timer the script left sets its srcdoc: held, and named', async () => {
+  // The srcdoc document commits back in the parent's process, where no Fetch session pauses its requests (measured on
+  // Chromium 156): the parent's session refuses other origins from the set until Fetch is enabled there again.
+  it('a timer the script left sets its srcdoc: held, and named', async () => {
     const url = `${suite.server.crossOrigin}/frame-child.html`;
     await asPage(`new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
       { id: 'remoteTimer', src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`);
@@ -142,5 +142,19 @@ describe('a frame owner whose frame runs in another process', () => {
     await run(`${listen('remoteTimer')} setTimeout(() => {
       document.getElementById('remoteTimer').srcdoc = ${JSON.stringify(html)}; }, 1000); 0`);
     expect(await outcome('remoteTimer')).toEqual({ reached: [], heldLater: ['GET W/remote-timer (Fetch)'] });
+  });
+
+  it('a timer the script left fetches through its window once the page brought it back: held, and named', async () => {
+    const url = `${suite.server.crossOrigin}/frame-child.html`;
+    await asPage(`new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
+      { id: 'brought', src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`);
+    // Its window's fetch is out of reach while the frame is another site's: the timer tries until the page brought it.
+    await run(`const send = () => { try { document.getElementById('brought').contentWindow
+      .fetch(${JSON.stringify(`${watched.origin}/brought`)}, { mode: 'no-cors' }).catch(() => undefined)
+      .finally(() => { window.brought = true; }); } catch { setTimeout(send, 50); } };
+      setTimeout(send, 500); 0`);
+    await asPage(`new Promise((resolve) => Object.assign(document.getElementById('brought'),
+      { onload: () => resolve(0), src: 'about:blank' }))`);
+    expect(await outcome('brought')).toEqual({ reached: [], heldLater: ['GET W/brought (Fetch)'] });
   });
 });
