@@ -14,6 +14,9 @@ const HOLD_MS = 10_000;
 interface Hold {
   sessionId: string | undefined;
   timer: ReturnType<typeof setTimeout>;
+  /** Fetch was enabled again once the frame committed back; its document loaded there. */
+  reenabled?: true;
+  loaded?: true;
 }
 
 export class ReturningFrames {
@@ -59,14 +62,14 @@ export class ReturningFrames {
 
   /**
    * The script is setting the owner of `frameId`, paused in `sessionId` before the set: a frame of another process
-   * commits back here on a srcdoc, and its first requests go out at once. The session refuses other origins from
-   * before the page goes on (commands on one session run in order) until Fetch pauses the returned document's.
+   * commits back here on a srcdoc, and its first requests go out at once. The session refuses other origins until
+   * Fetch pauses the returned document's; resolves once the rules stand, for the page to go on only then (the browser
+   * answers for them itself, so a resume sent after them may still reach the page first).
    */
-  scriptSets(sessionId: string | undefined, frameId: string): void {
+  scriptSets(sessionId: string | undefined, frameId: string): Promise<unknown> | undefined {
     if (!this.remote.has(frameId) || this.remote.get(frameId) !== sessionId || this.holds.has(frameId)) return;
-    const rules = this.allowed();
-    this.block(sessionId, rules);
     this.holds.set(frameId, { sessionId, timer: setTimeout(() => this.release(frameId), HOLD_MS) });
+    return this.block(sessionId, this.allowed());
   }
 
   /** The set paused on was of an attribute that does not navigate: nothing comes back. */
@@ -92,13 +95,28 @@ export class ReturningFrames {
         return void this.navigation
           .reenable(sessionId)
           .catch(() => undefined)
-          .then(() => this.release(frame.id));
+          .then(() => this.settled(frame.id, { reenabled: true }));
+      }
+      case 'Page.frameStoppedLoading': {
+        // Through chrome.debugger the answer to Fetch.enable came before the returned document's loaders paused what
+        // its parser's script sent (measured on Chromium 156, 1 run in 3): the rules stand until it has loaded too.
+        const frameId = String(params['frameId']);
+        if (this.holds.get(frameId)?.sessionId === sessionId && !this.remote.has(frameId))
+          this.settled(frameId, { loaded: true });
+        return;
       }
       case 'Page.frameDetached':
         if (params['reason'] === 'swap') return;
         this.remote.delete(String(params['frameId']));
         return this.release(String(params['frameId']));
     }
+  }
+
+  private settled(frameId: string, step: Pick<Hold, 'reenabled' | 'loaded'>): void {
+    const hold = this.holds.get(frameId);
+    if (!hold) return;
+    Object.assign(hold, step);
+    if (hold.reenabled && hold.loaded) this.release(frameId);
   }
 
   private release(frameId: string): void {
@@ -109,16 +127,14 @@ export class ReturningFrames {
     // An eval's hold lifts its rules itself; another frame's hold keeps them.
     if (this.evalRunning() || this.rules(hold.sessionId)) return;
     // A window a page of the opener's script holds whole keeps that page's rules (popup-trail.ts).
-    this.block(hold.sessionId, hold.sessionId === undefined ? heldWhole(this.cdp) : undefined);
+    void this.block(hold.sessionId, hold.sessionId === undefined ? heldWhole(this.cdp) : undefined);
   }
 
-  private block(sessionId: string | undefined, rules: AllowedOrigins | undefined): void {
+  private block(sessionId: string | undefined, rules: AllowedOrigins | undefined): Promise<unknown> {
     const { cdp } = this;
-    void cdp
-      .send('Network.setBlockedURLs', { urlPatterns: rules?.blockPatterns() ?? [] }, sessionId)
-      .catch(() => undefined);
-    void cdp
-      .send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: rules?.rules() ?? [] }, sessionId)
-      .catch(() => undefined);
+    return Promise.all([
+      cdp.send('Network.setBlockedURLs', { urlPatterns: rules?.blockPatterns() ?? [] }, sessionId),
+      cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: rules?.rules() ?? [] }, sessionId),
+    ]).catch(() => undefined);
   }
 }

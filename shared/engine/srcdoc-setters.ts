@@ -149,14 +149,19 @@ export class SrcdocSetters {
     void this.queue(sessionId, () => this.arm(sessionId, frameId)).catch(() => undefined);
   }
 
-  /** Told at once, and the page goes on before anything else: no pause of ours outlives the event that tells it. */
+  /**
+   * Told at once, and the page goes on before anything else: no pause of ours outlives the event that tells it, but for
+   * the script's set of a frame in another process, which waits for its parent's session to refuse other origins.
+   */
   private paused(sessionId: string | undefined, paused: Paused): void {
-    if (paused.reason === 'DOM') this.told(sessionId, paused);
-    void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+    const resume = () => void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+    const held = paused.reason === 'DOM' ? this.told(sessionId, paused) : undefined;
+    if (held) void held.then(resume);
+    else resume();
   }
 
-  /** A DOM breakpoint's pause, told before the page goes on: what it asks of the session is sent ahead of the resume. */
-  private told(sessionId: string | undefined, paused: Paused): void {
+  /** A DOM breakpoint's pause: what must stand before the page goes on, if anything. */
+  private told(sessionId: string | undefined, paused: Paused): Promise<unknown> | undefined {
     const node = `${sessionId}:${paused.data?.nodeId}`;
     // An image or a handler the script writes into a frame's document names no stack when it sends (measured: an
     // onerror attribute's fetch, an innerHTML image, a form its written code submits): the frame is held instead.
@@ -166,7 +171,7 @@ export class SrcdocSetters {
     if (frameId === undefined) return;
     const setter = this.fromScript(sessionId, paused) ? 'script' : 'page';
     if (this.setters.get(frameId) !== 'script') this.setters.set(frameId, setter);
-    if (setter === 'script') this.returning.scriptSets(sessionId, frameId);
+    return setter === 'script' ? this.returning.scriptSets(sessionId, frameId) : undefined;
   }
 
   /** The agent's script, or a document it wrote, is on the setter's stack or on an async stack that led to it. */
