@@ -223,8 +223,9 @@ class TabHold {
         // What the script trail follows stays followed: a session keeps telling initiators, a script's worker its rules.
         const trail = this.page.trail.followed(sessionId);
         if (trail === 'whole') return [];
-        // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts).
-        const whole = sessionId === undefined ? heldWhole(cdp) : undefined;
+        // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts);
+        // so does a session refusing other origins while a frame the script sent back returns (returning-frames.ts).
+        const whole = (sessionId === undefined ? heldWhole(cdp) : undefined) ?? this.page.trail.keptRules(sessionId);
         return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: whole?.blockPatterns() ?? [] }, sessionId),
           cdp.send(

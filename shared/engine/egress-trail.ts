@@ -12,6 +12,7 @@ import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Ve
 import { GestureListeners } from './gesture-listeners.js';
 import { POPUP_HELD, POPUP_OPENING, POPUP_VERDICT, type PopupOpening, type WindowVerdict } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
+import { ReturningFrames } from './returning-frames.js';
 import { ScriptFrames } from './script-frames.js';
 import { SrcdocSetters } from './srcdoc-setters.js';
 
@@ -50,6 +51,12 @@ export class ScriptTrail {
   private readonly documents = new ScriptedDocuments();
   private readonly written: ScriptFrames;
   private readonly setters: SrcdocSetters;
+  private readonly returning: ReturningFrames;
+  /**
+   * Per `session:requestId`, what the script sent late towards another origin and no pause has taken yet: a returning
+   * frame's first requests meet none (returning-frames.ts), and are named when the session's rules fail them.
+   */
+  private readonly unpaused = new Map<string, Send>();
   private readonly handlers: HandlerSetters;
   private readonly gestures: GestureListeners;
   private late: Send[] = [];
@@ -59,10 +66,17 @@ export class ScriptTrail {
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
 
   constructor(private readonly page: PageContext) {
+    this.returning = new ReturningFrames(
+      page.cdp,
+      page.frames.navigation,
+      () => this.allowed,
+      () => this.documents.evalRunning(),
+    );
     this.setters = new SrcdocSetters(
       page.cdp,
       (sessionId, scriptId) => this.written.ranHeld(sessionId, scriptId),
       (frameId) => this.written.hold(frameId),
+      this.returning,
     );
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, (sessionId, paused) =>
       this.setters.fromScript(sessionId, paused),
@@ -97,6 +111,7 @@ export class ScriptTrail {
     this.listed = frames;
     this.allowed = new AllowedOrigins(this.readable(frames).map(frameOrigin));
     if (!this.started) {
+      this.returning.learn(frames);
       this.started = this.start(frames.map((frame) => frame.sessionId));
       this.started.catch(() => (this.started = undefined));
     }
@@ -134,6 +149,11 @@ export class ScriptTrail {
   followed(sessionId: string | undefined): 'whole' | 'requests' | undefined {
     if (sessionId !== undefined && this.wholeWorkers.has(sessionId)) return 'whole';
     return this.sessions.has(sessionId) ? 'requests' : undefined;
+  }
+
+  /** The rules a session keeps past an eval's end: it refuses other origins while a frame the script sent back returns. */
+  keptRules(sessionId: string | undefined): AllowedOrigins | undefined {
+    return this.returning.rules(sessionId);
   }
 
   /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
@@ -205,6 +225,7 @@ export class ScriptTrail {
     // srcdoc breakpoints.
     if (this.handlers.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
+    this.returning.onEvent(event);
     this.setters.onEvent(event);
     this.written.onEvent(event);
     switch (event.method) {
@@ -234,7 +255,21 @@ export class ScriptTrail {
           if (!this.allowed.allows(url.url)) this.noteHeld({ method: url.method, url: url.url, kind: verdict.kind });
           return;
         }
+        // Before the verdict is told: a pause waiting for it is answered at once.
+        if (tainted && !this.documents.evalRunning() && !this.allowed.allows(sent.request.url)) {
+          const { method } = (event.params as { request: { method: string } }).request;
+          this.unpaused.set(key, { method, url: sent.request.url, kind: verdict.kind });
+        }
         return this.verdicts.told(key, verdict);
+      }
+      case 'Network.loadingFailed':
+      case 'Network.loadingFinished': {
+        const key = `${event.sessionId}:${event.params['requestId']}`;
+        const send = this.unpaused.get(key);
+        this.unpaused.delete(key);
+        // Failed with no pause: the session's rules refused it (a finished one went out, and is no hold's).
+        if (send && event.params['blockedReason'] === 'inspector') this.noteHeld(send);
+        return;
       }
       case POPUP_HELD:
         return this.noteHeld(event.params as unknown as Send);
@@ -279,17 +314,18 @@ export class ScriptTrail {
     const key = `${event.sessionId}:${paused.networkId ?? paused.requestId}`;
     const known = this.verdicts.take(key, paused.resourceType, (verdict: Verdict) => {
       // Not the script's: it goes on as the guard would have sent it.
-      if (!verdict.tainted || !this.hold(event, paused, verdict.kind)) this.page.frames.navigation.judge(event);
+      if (!verdict.tainted || !this.hold(event, paused, verdict.kind, key)) this.page.frames.navigation.judge(event);
     });
-    return known === undefined || (known.tainted && this.hold(event, paused, known.kind));
+    return known === undefined || (known.tainted && this.hold(event, paused, known.kind, key));
   }
 
-  private hold(event: CdpEvent, paused: Paused, kind: string): true {
+  private hold(event: CdpEvent, paused: Paused, kind: string, key: string): true {
     // Aborted leaves a frame on the page it had; a script's own request fails as a network error would.
     const errorReason = paused.resourceType === 'Document' ? 'Aborted' : 'BlockedByClient';
     void this.page.cdp
       .send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId)
       .catch(() => undefined);
+    this.unpaused.delete(key);
     this.noteHeld({ method: paused.request.method, url: paused.request.url, kind });
     return true;
   }

@@ -2,6 +2,7 @@
 // document's tree (written through contentDocument, or opened anew). DOM breakpoints pause whoever does it (any realm, any API), the
 // paused stack tells the agent's script from the page, and the page resumes at once.
 import type { Cdp, CdpEvent } from './cdp.js';
+import type { ReturningFrames } from './returning-frames.js';
 import { SCRIPT_TAG, type StackTrace } from './script-initiator.js';
 
 type Setter = 'script' | 'page';
@@ -53,11 +54,13 @@ export class SrcdocSetters {
   /**
    * `heldScript`: the script is one a document the agent's script wrote runs, whose acts are the script's too.
    * `written`: the script changed the frame's document tree: what it holds is the script's writing from then on.
+   * `returning`: the frames of other processes, whose owners are armed in their parent's session too.
    */
   constructor(
     private readonly cdp: Cdp,
     private readonly heldScript: (sessionId: string | undefined, scriptId: string) => boolean,
     private readonly written: (frameId: string) => void,
+    private readonly returning: Pick<ReturningFrames, 'remoteIn' | 'ownerSession' | 'scriptSets' | 'notNavigating'>,
   ) {}
 
   /**
@@ -75,14 +78,16 @@ export class SrcdocSetters {
       }
       await this.cdp.send('DOM.enable', {}, sessionId);
       const { frameTree } = await this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId);
-      // The session's root frame is the tab's or an out-of-process one, whose owner is another session's.
+      // The session's root frame is the tab's or an out-of-process one, whose owner is another session's; the tree lists
+      // no frame of another process, whose owner is this session's all the same.
       const children = (tree: FrameTree): string[] =>
         (tree.childFrames ?? []).flatMap((child) => [child.frame.id, ...children(child)]);
-      const armAll = () => Promise.all(children(frameTree).map((frameId) => this.arm(sessionId, frameId)));
+      const frameIds = [...children(frameTree), ...this.returning.remoteIn(sessionId)];
+      const armAll = () => Promise.all(frameIds.map((frameId) => this.arm(sessionId, frameId)));
       // Asking for the document again would drop the breakpoints standing: only when no node can be told without it.
       await armAll().catch(async () => {
         await this.cdp.send('DOM.getDocument', { depth: 0 }, sessionId);
-        await Promise.all(children(frameTree).map((frameId) => this.arm(sessionId, frameId).catch(() => undefined)));
+        await Promise.all(frameIds.map((frameId) => this.arm(sessionId, frameId).catch(() => undefined)));
       });
     });
   }
@@ -110,8 +115,9 @@ export class SrcdocSetters {
       case 'DOM.attributeModified':
       case 'DOM.attributeRemoved': {
         const frameId = this.owners.get(`${sessionId}:${params['nodeId']}`);
-        if (frameId !== undefined && !NAVIGATING.has(String(params['name'])) && this.setters.get(frameId) === 'page')
-          this.setters.delete(frameId);
+        if (frameId === undefined || NAVIGATING.has(String(params['name']))) return;
+        this.returning.notNavigating(frameId);
+        if (this.setters.get(frameId) === 'page') this.setters.delete(frameId);
         return;
       }
       case 'DOM.documentUpdated':
@@ -123,24 +129,39 @@ export class SrcdocSetters {
         return void armed.catch(() => undefined).finally(() => this.inserting.delete(frameId));
       }
       case 'Page.frameNavigated': {
-        // The DOM agent tells the owner anew on each commit in its frame, and its breakpoint goes with the old node.
+        // The DOM agent tells the owner anew on each commit in its frame, and its breakpoint goes with the old node; the
+        // owner of a frame in another process is its parent's session's.
         const frame = params['frame'] as { id: string; parentId?: string };
         this.setters.delete(frame.id);
         if (frame.parentId === undefined) return;
-        return void this.queue(sessionId, () => this.arm(sessionId, frame.id)).catch(() => undefined);
+        return this.rearm(this.returning.ownerSession(sessionId, frame.id), frame.id);
       }
       case 'Page.frameDetached':
-        if (params['reason'] === 'swap') return;
+        // A frame gone to another process: its owner here is told anew too (measured on Chromium 156).
+        if (params['reason'] === 'swap') return this.rearm(sessionId, String(params['frameId']));
         this.inserting.delete(String(params['frameId']));
         this.setters.delete(String(params['frameId']));
         return this.forget(String(params['frameId']));
     }
   }
 
-  /** Told at once, and the page goes on before anything else: no pause of ours outlives the event that tells it. */
+  private rearm(sessionId: string | undefined, frameId: string): void {
+    void this.queue(sessionId, () => this.arm(sessionId, frameId)).catch(() => undefined);
+  }
+
+  /**
+   * Told at once, and the page goes on before anything else: no pause of ours outlives the event that tells it, but for
+   * the script's set of a frame in another process, which waits for its parent's session to refuse other origins.
+   */
   private paused(sessionId: string | undefined, paused: Paused): void {
-    void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
-    if (paused.reason !== 'DOM') return;
+    const resume = () => void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+    const held = paused.reason === 'DOM' ? this.told(sessionId, paused) : undefined;
+    if (held) void held.then(resume);
+    else resume();
+  }
+
+  /** A DOM breakpoint's pause: what must stand before the page goes on, if anything. */
+  private told(sessionId: string | undefined, paused: Paused): Promise<unknown> | undefined {
     const node = `${sessionId}:${paused.data?.nodeId}`;
     // An image or a handler the script writes into a frame's document names no stack when it sends (measured: an
     // onerror attribute's fetch, an innerHTML image, a form its written code submits): the frame is held instead.
@@ -150,6 +171,7 @@ export class SrcdocSetters {
     if (frameId === undefined) return;
     const setter = this.fromScript(sessionId, paused) ? 'script' : 'page';
     if (this.setters.get(frameId) !== 'script') this.setters.set(frameId, setter);
+    return setter === 'script' ? this.returning.scriptSets(sessionId, frameId) : undefined;
   }
 
   /** The agent's script, or a document it wrote, is on the setter's stack or on an async stack that led to it. */

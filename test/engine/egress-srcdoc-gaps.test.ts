@@ -9,7 +9,8 @@ import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
-import { ownFrame, srcdocSending } from '../support/late-srcdoc.js';
+import { ownFrame, remoteSrcdocCases, srcdocSending } from '../support/late-srcdoc.js';
+import type { LateTab } from '../support/late-tab.js';
 import { heldLater, reachedSite, untilMarker } from '../support/late-results.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
@@ -88,7 +89,8 @@ describe('what a timer the script left writes into the page’s own frame with o
 
 describe('a srcdoc set on a frame the page has just inserted', () => {
   // Open: the insertion's stack is the page's, and no breakpoint can stand on the frame's owner before the observer's
-  // set in the same task; holding every frame set in that gap would hold the page's own srcdoc frames too.
+  // set in the same task; holding every frame set in that gap would hold the page's own srcdoc frames too. A route not
+  // yet tried: srcdoc is a Trusted Types HTML sink, so the handler policy's default policy hears the set on its stack.
   it.skip('by an observer the script left, in the insertion’s own task: held, and named', async () => {
     const html = srcdocSending('fetch', `${watched.origin}/observed`, 'observed');
     await run(`${listen('observed')} new MutationObserver((records) => { for (const record of records)
@@ -121,26 +123,25 @@ describe('the page’s own srcdoc set after an inspection', () => {
 });
 
 describe('a frame owner whose frame runs in another process', () => {
-  it('the page’s own srcdoc set there loads its image from another origin', async () => {
-    const url = `${suite.server.crossOrigin}/frame-child.html`;
-    await asPage(`new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
-      { id: 'remote', src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`);
-    await run('1');
-    const html = srcdocSending('img', `${watched.origin}/remote-own`, 'remoteOwn');
-    await asPage(`${listen('remoteOwn')} document.getElementById('remote').srcdoc = ${JSON.stringify(html)}; 0`);
-    await untilMarker(page, 'remoteOwn');
-    expect(watched.requests).toEqual(['/remote-own']);
-  });
+  const frameUrl = () => `${suite.server.crossOrigin}/frame-child.html`;
+  const tab: LateTab = {
+    get watched() {
+      return watched;
+    },
+    run,
+    asPage,
+    until: (marker) => untilMarker(page, marker),
+    reached: () => reachedSite(page, watched),
+    heldLater: (result) => heldLater(result, watched),
+  };
 
-  // Open: the srcdoc document commits back in the parent's process, and no Fetch session pauses its requests
-  // (measured on Chromium 156: requestWillBeSent, no requestPaused; Fetch enabled again on the frame's detach is late).
-  it.skip('a timer the script left sets its srcdoc: held, and named', async () => {
-    const url = `${suite.server.crossOrigin}/frame-child.html`;
-    await asPage(`new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
-      { id: 'remoteTimer', src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`);
-    const html = srcdocSending('fetch', `${watched.origin}/remote-timer`, 'remoteTimer');
-    await run(`${listen('remoteTimer')} setTimeout(() => {
-      document.getElementById('remoteTimer').srcdoc = ${JSON.stringify(html)}; }, 1000); 0`);
-    expect(await outcome('remoteTimer')).toEqual({ reached: [], heldLater: ['GET W/remote-timer (Fetch)'] });
-  });
+  it('the page’s own srcdoc set there loads its image from another origin', () =>
+    remoteSrcdocCases.pageOwnSet(tab, frameUrl()));
+
+  // The srcdoc document commits back in the parent's process, where no Fetch session pauses its requests (measured on
+  // Chromium 156): the parent's session refuses other origins from the set until Fetch is enabled there again.
+  it('a timer the script left sets its srcdoc: held, and named', () => remoteSrcdocCases.timerSets(tab, frameUrl()));
+
+  it('a timer the script left fetches through its window once the page brought it back: held, and named', () =>
+    remoteSrcdocCases.fetchThroughBrought(tab, frameUrl()));
 });

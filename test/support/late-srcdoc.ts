@@ -70,6 +70,57 @@ async function timerSet(tab: LateTab, kind: SrcdocSend, by: 'srcdoc' | 'setAttri
   return { reached, heldLater: await nextHeld(tab) };
 }
 
+/** Adds a frame of the page's own, `id`, showing `url` of another site (so in a process of its own), once it loaded. */
+function otherSiteFrame(id: string, url: string): string {
+  return `new Promise((resolve) => document.body.append(Object.assign(document.createElement('iframe'),
+    { id: ${JSON.stringify(id)}, src: ${JSON.stringify(url)}, onload: () => resolve(0) })))`;
+}
+
+/** The cases run on a frame of another site's page (`frameUrl`), in both backends. */
+export const remoteSrcdocCases = {
+  /** A timer the script left sets its srcdoc: the frame comes back into its parent's process, whose page fetches. */
+  async timerSets(tab: LateTab, frameUrl: string): Promise<void> {
+    await tab.asPage(otherSiteFrame('remoteTimer', frameUrl));
+    const html = srcdocSending('fetch', `${tab.watched.origin}/remote-timer`, 'remoteTimer');
+    await tab.run(srcdocLater('remoteTimer', html, 'remoteTimer'));
+    await tab.until('remoteTimer');
+    const reached = await tab.reached();
+    expect({ reached, heldLater: await nextHeld(tab) }).toEqual({
+      reached: [],
+      heldLater: ['GET W/remote-timer (Fetch)'],
+    });
+  },
+
+  /**
+   * The page brings the frame back (to about:blank) after a script ran; a timer a later script leaves fetches through its
+   * window. A document committed on the way back is never paused unless Fetch is enabled again (measured on Chromium 156);
+   * a send in the moment between its commit and that is not held (a residual: the page's own return is not refused).
+   */
+  async fetchThroughBrought(tab: LateTab, frameUrl: string): Promise<void> {
+    await tab.asPage(otherSiteFrame('brought', frameUrl));
+    await tab.run('1');
+    await tab.asPage(`new Promise((resolve) => Object.assign(document.getElementById('brought'),
+      { onload: () => resolve(0), src: 'about:blank' }))`);
+    await tab.run(`setTimeout(() => document.getElementById('brought').contentWindow
+      .fetch(${JSON.stringify(`${tab.watched.origin}/brought`)}, { mode: 'no-cors' }).catch(() => undefined)
+      .finally(() => { window.brought = true; }), 500); 0`);
+    await tab.until('brought');
+    const reached = await tab.reached();
+    expect({ reached, heldLater: await nextHeld(tab) }).toEqual({ reached: [], heldLater: ['GET W/brought (Fetch)'] });
+  },
+
+  /** The page's own srcdoc set there, after the script, loads its image from another origin. */
+  async pageOwnSet(tab: LateTab, frameUrl: string): Promise<void> {
+    await tab.asPage(otherSiteFrame('remote', frameUrl));
+    await tab.run('1');
+    const html = JSON.stringify(srcdocSending('img', `${tab.watched.origin}/remote-own`, 'remoteOwn'));
+    await tab.asPage(`addEventListener('message', (event) => { if (event.data === 'remoteOwn') window.remoteOwn = true; });
+      document.getElementById('remote').srcdoc = ${html}; 0`);
+    await tab.until('remoteOwn');
+    expect(tab.watched.requests).toEqual(['/remote-own']);
+  },
+};
+
 /** The cases both backends run, each a test's whole body on the backend's tab; the test files name them. */
 export const srcdocCases = {
   async fetches(tab: LateTab): Promise<void> {

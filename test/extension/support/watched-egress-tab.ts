@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { heldLater } from '../../support/late-results.js';
 import type { LateTab } from '../../support/late-tab.js';
-import { testServerPolicy } from '../../support/test-policy.js';
+import { testServerPolicy, type TestHost } from '../../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../../support/watched-site.js';
 import { startEgressTab, type EgressTab } from './egress-tab.js';
 import type { LinkedExtension } from './linked-extension.js';
@@ -19,16 +19,16 @@ export interface WatchedEgressTab extends LateTab {
   readonly page: PageProbe;
 }
 
-/** Starts it all before the file's tests and closes it after; its fields are there once beforeAll ran. */
-export function watchedEgressTab(): WatchedEgressTab {
+/**
+ * Starts it all before the file's tests and closes it after; its fields are there once beforeAll ran. `hosts`: the test
+ * servers' names the person trusts (localhost too for a frame of another site).
+ */
+export function watchedEgressTab(hosts: readonly TestHost[] = ['127.0.0.1']): WatchedEgressTab {
   let watched: WatchedSite | undefined;
   let started: EgressTab | undefined;
   beforeAll(async () => {
     const site = (watched = await startWatchedSite());
-    started = await startEgressTab(
-      () => withSite(testServerPolicy('trusted', ['127.0.0.1']), site, 'act'),
-      'egress-late.html',
-    );
+    started = await startEgressTab(() => withSite(testServerPolicy('trusted', hosts), site, 'act'), 'egress-late.html');
   });
   afterAll(async () => {
     await started?.close();

@@ -1,0 +1,140 @@
+// Frames whose document runs in another process, and their return into their parent's: a document committed there on
+// the way back meets no Fetch pause (measured on Chromium 156), so the parent's session is enabled again once it commits,
+// and refuses other origins meanwhile when the agent's script sent the frame back.
+import type { Cdp, CdpEvent } from './cdp.js';
+import type { AllowedOrigins } from './egress-origins.js';
+import type { Frame } from './frame.js';
+import type { NavigationGuard } from './navigation-guard.js';
+import { heldWhole } from './popup-trail.js';
+
+// A script's set that sends the frame nowhere (src to a URL the guard fails, the same fragment) tells no end: the
+// session's refusal outlasts any srcdoc's return by far, and then lets the page's own traffic go again.
+const HOLD_MS = 10_000;
+
+interface Hold {
+  sessionId: string | undefined;
+  timer: ReturnType<typeof setTimeout>;
+  /** Fetch was enabled again once the frame committed back; its document loaded there. */
+  reenabled?: true;
+  loaded?: true;
+}
+
+export class ReturningFrames {
+  /** Per frame in a process of its own, the session of its parent's document (the one that attached it). */
+  private readonly remote = new Map<string, string | undefined>();
+  /** Frames the script sent back, per frame: the parent session refusing other origins until the return is followed. */
+  private readonly holds = new Map<string, Hold>();
+
+  /**
+   * `allowed`: the origins the script may reach. `evalRunning`: an eval's hold stands, whose own end lifts the rules.
+   */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly navigation: NavigationGuard,
+    private readonly allowed: () => AllowedOrigins,
+    private readonly evalRunning: () => boolean,
+  ) {}
+
+  /** The frames of other processes as listed, for those attached before the trail listened. */
+  learn(frames: readonly Frame[]): void {
+    const sessionOf = new Map(frames.map((frame) => [frame.frameId, frame.sessionId]));
+    for (const frame of frames) {
+      const parent = frame.parentFrameId;
+      if (parent !== undefined && sessionOf.has(parent) && sessionOf.get(parent) !== frame.sessionId)
+        this.remote.set(frame.frameId, sessionOf.get(parent));
+    }
+  }
+
+  /** The frames of other processes whose owners are in `sessionId`'s documents. */
+  remoteIn(sessionId: string | undefined): string[] {
+    return [...this.remote].filter(([, parent]) => parent === sessionId).map(([frameId]) => frameId);
+  }
+
+  /** The session holding the owner of `frameId`, told of in `sessionId`: its parent's, when it runs in another process. */
+  ownerSession(sessionId: string | undefined, frameId: string): string | undefined {
+    return this.remote.has(frameId) ? this.remote.get(frameId) : sessionId;
+  }
+
+  /** The rules `sessionId` keeps while a frame the script sent back is on its way: an eval's end gives them back. */
+  rules(sessionId: string | undefined): AllowedOrigins | undefined {
+    return [...this.holds.values()].some((hold) => hold.sessionId === sessionId) ? this.allowed() : undefined;
+  }
+
+  /**
+   * The script is setting the owner of `frameId`, paused in `sessionId` before the set: a frame of another process
+   * commits back here on a srcdoc, and its first requests go out at once. The session refuses other origins until
+   * Fetch pauses the returned document's; resolves once the rules stand, for the page to go on only then (the browser
+   * answers for them itself, so a resume sent after them may still reach the page first).
+   */
+  scriptSets(sessionId: string | undefined, frameId: string): Promise<unknown> | undefined {
+    if (!this.remote.has(frameId) || this.remote.get(frameId) !== sessionId || this.holds.has(frameId)) return;
+    this.holds.set(frameId, { sessionId, timer: setTimeout(() => this.release(frameId), HOLD_MS) });
+    return this.block(sessionId, this.allowed());
+  }
+
+  /** The set paused on was of an attribute that does not navigate: nothing comes back. */
+  notNavigating(frameId: string): void {
+    this.release(frameId);
+  }
+
+  onEvent(event: CdpEvent): void {
+    const { params, sessionId } = event;
+    switch (event.method) {
+      case 'Target.attachedToTarget': {
+        // An iframe target's id is the id of the frame it holds.
+        const info = params['targetInfo'] as { type: string; targetId: string };
+        if (info.type === 'iframe') this.remote.set(info.targetId, sessionId);
+        return;
+      }
+      case 'Page.frameNavigated': {
+        const frame = params['frame'] as { id: string };
+        if (!this.remote.has(frame.id) || this.remote.get(frame.id) !== sessionId) return;
+        this.remote.delete(frame.id);
+        // Enabling Fetch again hands the session's loaders to every frame it holds now (egress-hold.ts), this one too;
+        // only after the commit: enabled as the frame attaches, the committed document still went unpaused (measured).
+        return void this.navigation
+          .reenable(sessionId)
+          .catch(() => undefined)
+          .then(() => this.settled(frame.id, { reenabled: true }));
+      }
+      case 'Page.frameStoppedLoading': {
+        // Through chrome.debugger the answer to Fetch.enable came before the returned document's loaders paused what
+        // its parser's script sent (measured on Chromium 156, 1 run in 3): the rules stand until it has loaded too.
+        const frameId = String(params['frameId']);
+        if (this.holds.get(frameId)?.sessionId === sessionId && !this.remote.has(frameId))
+          this.settled(frameId, { loaded: true });
+        return;
+      }
+      case 'Page.frameDetached':
+        if (params['reason'] === 'swap') return;
+        this.remote.delete(String(params['frameId']));
+        return this.release(String(params['frameId']));
+    }
+  }
+
+  private settled(frameId: string, step: Pick<Hold, 'reenabled' | 'loaded'>): void {
+    const hold = this.holds.get(frameId);
+    if (!hold) return;
+    Object.assign(hold, step);
+    if (hold.reenabled && hold.loaded) this.release(frameId);
+  }
+
+  private release(frameId: string): void {
+    const hold = this.holds.get(frameId);
+    if (!hold) return;
+    clearTimeout(hold.timer);
+    this.holds.delete(frameId);
+    // An eval's hold lifts its rules itself; another frame's hold keeps them.
+    if (this.evalRunning() || this.rules(hold.sessionId)) return;
+    // A window a page of the opener's script holds whole keeps that page's rules (popup-trail.ts).
+    void this.block(hold.sessionId, hold.sessionId === undefined ? heldWhole(this.cdp) : undefined);
+  }
+
+  private block(sessionId: string | undefined, rules: AllowedOrigins | undefined): Promise<unknown> {
+    const { cdp } = this;
+    return Promise.all([
+      cdp.send('Network.setBlockedURLs', { urlPatterns: rules?.blockPatterns() ?? [] }, sessionId),
+      cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: rules?.rules() ?? [] }, sessionId),
+    ]).catch(() => undefined);
+  }
+}
