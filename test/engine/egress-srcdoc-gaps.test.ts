@@ -14,6 +14,7 @@ import type { LateTab } from '../support/late-tab.js';
 import { heldLater, reachedSite, untilMarker } from '../support/late-results.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { personClicks } from '../support/watched-engine-tab.js';
 
 let watched: WatchedSite;
 const gate = new PolicyGate(() => policyFromFlags({ allow: [new URL(watched.origin).host], trust: testServerHosts() }));
@@ -130,6 +131,7 @@ describe('a frame owner whose frame runs in another process', () => {
     },
     run,
     asPage,
+    personClicks: () => personClicks(page),
     until: (marker) => untilMarker(page, marker),
     reached: () => reachedSite(page, watched),
     heldLater: (result) => heldLater(result, watched),

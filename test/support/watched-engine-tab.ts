@@ -102,10 +102,7 @@ export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}):
           returnByValue: true,
         })
       ).result.value,
-    personClicks: async () => {
-      for (const type of ['mousePressed', 'mouseReleased'])
-        await page().cdp.send('Input.dispatchMouseEvent', { type, x: 5, y: 5, button: 'left', clickCount: 1 });
-    },
+    personClicks: () => personClicks(page()),
     until: (marker) => untilMarker(page(), marker),
     reached: () => reachedSite(page(), engine.watched),
     heldLater: (result) => heldLater(result, engine.watched),
@@ -116,4 +113,10 @@ export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}):
 function running<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`the ${what} starts in beforeAll: use it inside a hook or test`);
   return value;
+}
+
+/** The person's click at the page's top left corner, through the browser's input (LateTab.personClicks). */
+export async function personClicks(page: PageContext): Promise<void> {
+  for (const type of ['mousePressed', 'mouseReleased'])
+    await page.cdp.send('Input.dispatchMouseEvent', { type, x: 5, y: 5, button: 'left', clickCount: 1 });
 }
