@@ -5,7 +5,11 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { StackTrace } from './script-initiator.js';
 
-/** The events a person's gesture fires, whose listeners run with its activation and may open a window with it. */
+/**
+ * The events a person's gesture fires, whose listeners run with its activation and may open a window with it. Not the
+ * key events: a key listener paused made an editor lose the agent's own keys sent right behind it (CodeMirror and
+ * Monaco kept their text through select-all and Delete, measured), so a key listener of the script's is not seen.
+ */
 const GESTURE_EVENTS = [
   'mousedown',
   'mouseup',
@@ -17,9 +21,6 @@ const GESTURE_EVENTS = [
   'pointerup',
   'touchstart',
   'touchend',
-  'keydown',
-  'keyup',
-  'keypress',
   'submit',
 ];
 // Chrome's transient activation lasts 5 s after the gesture; a second more for the clock.
