@@ -3,7 +3,7 @@
 // makes it look theirs, even when a click listener the script left clicked the link. So the listeners of the events a
 // gesture fires pause at their first statement (event-listener breakpoints), and the paused stack tells whose they are.
 import type { Cdp, CdpEvent } from './cdp.js';
-import type { StackTrace } from './script-initiator.js';
+import type { Paused } from './srcdoc-setters.js';
 
 /**
  * The events a person's gesture fires, whose listeners run with its activation and may open a window with it. Not the
@@ -26,13 +26,6 @@ const GESTURE_EVENTS = [
 // Chrome's transient activation lasts 5 s after the gesture; a second more for the clock.
 const ACTIVATION_MS = 6_000;
 
-export interface ListenerPause {
-  reason: string;
-  callFrames: { location: { scriptId: string } }[];
-  asyncStackTrace?: StackTrace;
-  asyncStackTraceId?: unknown;
-}
-
 export class GestureListeners {
   /** Until when a window opened with a gesture is the script's: its listener was the last a gesture ran. */
   private scriptUntil = 0;
@@ -40,7 +33,7 @@ export class GestureListeners {
   /** `byScript`: the paused stack is the agent's script's (or code it wrote: a handler, a written document's). */
   constructor(
     private readonly cdp: Cdp,
-    private readonly byScript: (sessionId: string | undefined, paused: ListenerPause) => boolean,
+    private readonly byScript: (sessionId: string | undefined, paused: Paused) => boolean,
   ) {}
 
   /**
@@ -61,7 +54,7 @@ export class GestureListeners {
    */
   onEvent(event: CdpEvent): boolean {
     if (event.method !== 'Debugger.paused') return false;
-    const paused = event.params as unknown as ListenerPause;
+    const paused = event.params as unknown as Paused;
     if (paused.reason !== 'EventListener') return false;
     const { sessionId } = event;
     const resume = () => void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);

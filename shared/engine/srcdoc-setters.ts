@@ -23,7 +23,8 @@ interface DescribedNode {
   children?: DescribedNode[];
 }
 
-interface Paused {
+/** Debugger.paused as the trail reads it: why, where, and the async stack that led there. */
+export interface Paused {
   reason: string;
   data?: { nodeId?: number; type?: string };
   callFrames: { location: { scriptId: string } }[];

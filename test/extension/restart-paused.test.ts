@@ -168,51 +168,49 @@ describe('the session ends', () => {
 // sends after a restart's relink reached the blocked site, and 33 of 33 after a session's end). Keeping the old
 // attachment until the next engine follows the tab again closes the gap (branch h/extgaps-keep-wip) but, as built
 // there, can hang the page and fail its own requests meanwhile (worker-hold.test.ts fails with it).
+/**
+ * A timer the script leaves, sending the page's key to the refused site at `/<name>` every 100 ms once the page sets
+ * `window.<name>Go`, until it has sent `window.<name>To`.
+ */
+const ticker = (name: string) => `{ let sent = 0; const timer = setInterval(() => { if (!window.${name}Go) return;
+  if (sent >= window.${name}To) { clearInterval(timer); window.${name}Done = true; return; }
+  fetch('${refused.origin}/${name}?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
+  window.${name}Sent = sent; }, 100); } 0`;
+
+/** Thirty more sends of the ticker, then: none reached the site, and the next eval names them. */
+async function thirtyMoreHeld(name: string): Promise<void> {
+  await page.evaluate(`window.${name}To = window.${name}Sent + 30`);
+  await page.until(`${name}Done`);
+  expect(await reachedBesidesOwn(page, refused)).toEqual([]);
+  const held = await nextHeld();
+  expect(held.length).toBeGreaterThan(0);
+  // Named by the trail (Fetch) or, failed while no engine followed the tab, by the host (as Chrome's Fetch calls it).
+  const named = new RegExp(
+    `^GET X/${name}\\?n=\\[redacted \\d chars\\]&key=\\[redacted 34 chars\\] \\((Fetch|XHR)\\)$|not told`,
+  );
+  for (const entry of held) expect(entry).toMatch(named);
+}
+
 describe('after the worker restarts, before any call', () => {
   it.skip("holds what the script's timer sends, and the next eval names it", async () => {
     // A send every 100 ms from the restart on: any moment the tab is not followed lets one through.
-    await run(`{ let sent = 0; const timer = setInterval(() => { if (!window.goTicks) return;
-      if (sent >= window.ticksTo) { clearInterval(timer); window.ticksDone = true; return; }
-      fetch('${refused.origin}/tick?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
-      window.ticks = sent; }, 100); } 0`);
+    await run(ticker('tick'));
     const relinked = linked.nextLink();
     await linked.browser.stopWorker();
-    await page.evaluate('window.ticksTo = 1e9; window.goTicks = true');
+    await page.evaluate('window.tickTo = 1e9; window.tickGo = true');
     await relinked;
-    // Thirty more sends once the new worker has linked, then the timer stops.
-    await page.evaluate('window.ticksTo = window.ticks + 30');
-    await page.until('ticksDone');
-    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
-    const held = await nextHeld();
-    expect(held.length).toBeGreaterThan(0);
-    // Named by the trail (Fetch) or, failed while no engine followed the tab, by the host (as Chrome's Fetch calls it).
-    for (const entry of held)
-      expect(entry).toMatch(
-        /^GET X\/tick\?n=\[redacted \d chars\]&key=\[redacted 34 chars\] \((Fetch|XHR)\)$|not told/,
-      );
+    await thirtyMoreHeld('tick');
   }, 90_000);
 });
 
 describe('after the session ends, as the next one starts', () => {
   it.skip("holds what the script's timer sends, and the next eval names it", async () => {
     // A send every 100 ms from the session's end on: any moment the tab is not followed lets one through.
-    await run(`{ let sent = 0; const timer = setInterval(() => { if (!window.goEnded) return;
-      if (sent >= window.endedTo) { clearInterval(timer); window.endedDone = true; return; }
-      fetch('${refused.origin}/ended?n=' + sent++ + '&key=' + encodeURIComponent(${KEY}), { mode: 'no-cors' });
-      window.ended = sent; }, 100); } 0`);
-    await page.evaluate('window.endedTo = 1e9; window.goEnded = true');
+    await run(ticker('ended'));
+    await page.evaluate('window.endedTo = 1e9; window.endedGo = true');
     const relinked = linked.nextLink();
     linked.bridge.link()?.close(1000, 'the session ended');
     await relinked;
-    // Thirty more sends once the next session has linked, then the timer stops.
-    await page.evaluate('window.endedTo = window.ended + 30');
-    await page.until('endedDone');
-    expect(await reachedBesidesOwn(page, refused)).toEqual([]);
-    const held = await nextHeld();
-    expect(held.length).toBeGreaterThan(0);
-    for (const entry of held)
-      expect(entry).toMatch(
-        /^GET X\/ended\?n=\[redacted \d chars\]&key=\[redacted 34 chars\] \((Fetch|XHR)\)$|not told/,
-      );
+    await thirtyMoreHeld('ended');
   }, 90_000);
 });

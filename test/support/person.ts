@@ -86,3 +86,13 @@ export async function escapeAfter(
   const code = await ended;
   return { code, seen: await person.page<SeenEscape[]>('escapes'), done: await person.page<number>('clicks') };
 }
+
+/** A left click at (x, y) through the browser's input, as the person's mouse makes one; `send` reaches the tab. */
+export async function personClickAt(
+  send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+  x: number,
+  y: number,
+): Promise<void> {
+  for (const type of ['mousePressed', 'mouseReleased'])
+    await send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
+}

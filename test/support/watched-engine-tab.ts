@@ -10,6 +10,7 @@ import type { Policy } from '../../shared/policy/policy.js';
 import { loadUrl, startTestBrowser, type TestBrowser } from './browser.js';
 import { ctx, useEngineSuite, type EngineSuite } from './engine-suite.js';
 import { heldLater, reachedSite, untilMarker } from './late-results.js';
+import { personClickAt } from './person.js';
 import type { LateTab } from './late-tab.js';
 import { testServerHosts } from './test-policy.js';
 import { startWatchedSite, type WatchedSite } from './watched-site.js';
@@ -116,7 +117,6 @@ function running<T>(value: T | undefined, what: string): T {
 }
 
 /** The person's click at the page's top left corner, through the browser's input (LateTab.personClicks). */
-export async function personClicks(page: PageContext): Promise<void> {
-  for (const type of ['mousePressed', 'mouseReleased'])
-    await page.cdp.send('Input.dispatchMouseEvent', { type, x: 5, y: 5, button: 'left', clickCount: 1 });
+export function personClicks(page: PageContext): Promise<void> {
+  return personClickAt((method, params) => page.cdp.send(method, params), 5, 5);
 }

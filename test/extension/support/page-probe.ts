@@ -1,6 +1,7 @@
 // The test's own CDP session on a page of the extension's browser, beside the extension's debugger: it reads the page's
 // markers and makes the page's own sends with no eval, so no egress hold is open while it looks.
 import type { ExtensionBrowser } from '../../support/extension-browser.js';
+import { personClickAt } from '../../support/person.js';
 
 export interface PageProbe {
   /** Evaluates `expression` (awaited) in the page's main world, as the page's own code, with no gesture unless asked. */
@@ -35,10 +36,7 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
   };
   return {
     evaluate,
-    async click(x, y) {
-      for (const type of ['mousePressed', 'mouseReleased'])
-        await control.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 }, sessionId);
-    },
+    click: (x, y) => personClickAt((method, params) => control.send(method, params, sessionId), x, y),
     async until(marker) {
       const deadline = Date.now() + 20_000;
       while (!(await evaluate<boolean>(`window[${JSON.stringify(marker)}] === true`))) {
