@@ -85,10 +85,7 @@ export class ScriptTrail {
       page.cdp,
       (sessionId, paused) =>
         this.setters.fromScript(sessionId, paused) ||
-        this.handlers.fromHandler(sessionId, {
-          type: 'script',
-          stack: { callFrames: paused.callFrames.map((frame) => ({ url: '', scriptId: frame.location.scriptId })) },
-        }),
+        paused.callFrames.some((frame) => this.handlers.isHandler(sessionId, frame.location.scriptId)),
     );
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),

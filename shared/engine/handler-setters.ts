@@ -62,8 +62,13 @@ export class HandlerSetters {
   /** The handler's code, or a function it called, is one the script wrote, on the request's stack or an async parent. */
   fromHandler(sessionId: string | undefined, initiator: Initiator | undefined): boolean {
     for (let stack = initiator?.stack; stack; stack = stack.parent)
-      if (stack.callFrames.some((frame) => this.handlers.has(`${sessionId}:${frame.scriptId}`))) return true;
+      if (stack.callFrames.some((frame) => this.isHandler(sessionId, frame.scriptId))) return true;
     return false;
+  }
+
+  /** The script `scriptId` of `sessionId` is a handler compiled from a text the script wrote. */
+  isHandler(sessionId: string | undefined, scriptId: string | undefined): boolean {
+    return this.handlers.has(`${sessionId}:${scriptId}`);
   }
 
   /** True when the event was a pause of the policy's, told here and resumed. */
