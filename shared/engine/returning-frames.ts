@@ -14,7 +14,7 @@ const HOLD_MS = 10_000;
 interface Hold {
   sessionId: string | undefined;
   timer: ReturnType<typeof setTimeout>;
-  /** Fetch was enabled again once the frame committed back; its document loaded there. */
+  /** Fetch was enabled again once the frame committed back, and again once its document loaded there. */
   reenabled?: true;
   loaded?: true;
 }
@@ -24,6 +24,8 @@ export class ReturningFrames {
   private readonly remote = new Map<string, string | undefined>();
   /** Frames the script sent back, per frame: the parent session refusing other origins until the return is followed. */
   private readonly holds = new Map<string, Hold>();
+  /** Frames committed back into their parent's process, per frame: the parent session, until the document loaded. */
+  private readonly returned = new Map<string, string | undefined>();
 
   /**
    * `allowed`: the origins the script may reach. `evalRunning`: an eval's hold stands, whose own end lifts the rules.
@@ -90,26 +92,34 @@ export class ReturningFrames {
         const frame = params['frame'] as { id: string };
         if (!this.remote.has(frame.id) || this.remote.get(frame.id) !== sessionId) return;
         this.remote.delete(frame.id);
+        this.returned.set(frame.id, sessionId);
         // Enabling Fetch again hands the session's loaders to every frame it holds now (egress-hold.ts), this one too;
         // only after the commit: enabled as the frame attaches, the committed document still went unpaused (measured).
-        return void this.navigation
-          .reenable(sessionId)
-          .catch(() => undefined)
-          .then(() => this.settled(frame.id, { reenabled: true }));
+        return void this.reenable(sessionId, frame.id, { reenabled: true });
       }
       case 'Page.frameStoppedLoading': {
-        // Through chrome.debugger the answer to Fetch.enable came before the returned document's loaders paused what
-        // its parser's script sent (measured on Chromium 156, 1 run in 3): the rules stand until it has loaded too.
+        // The browser tells the commit before the renderer has taken it: an enable answered in that moment left the
+        // returned document's later sends unpaused (measured on Chromium 156 under load, 1 run in 10), so the session
+        // is enabled again once the document has loaded. Through chrome.debugger the first enable's answer also came
+        // before the document's loaders paused what its parser's script sent: the rules stand until this one too.
         const frameId = String(params['frameId']);
-        if (this.holds.get(frameId)?.sessionId === sessionId && !this.remote.has(frameId))
-          this.settled(frameId, { loaded: true });
-        return;
+        if (this.returned.get(frameId) !== sessionId || !this.returned.has(frameId)) return;
+        this.returned.delete(frameId);
+        return void this.reenable(sessionId, frameId, { loaded: true });
       }
       case 'Page.frameDetached':
         if (params['reason'] === 'swap') return;
         this.remote.delete(String(params['frameId']));
+        this.returned.delete(String(params['frameId']));
         return this.release(String(params['frameId']));
     }
+  }
+
+  private reenable(sessionId: string | undefined, frameId: string, step: Pick<Hold, 'reenabled' | 'loaded'>): void {
+    void this.navigation
+      .reenable(sessionId)
+      .catch(() => undefined)
+      .then(() => this.settled(frameId, step));
   }
 
   private settled(frameId: string, step: Pick<Hold, 'reenabled' | 'loaded'>): void {
