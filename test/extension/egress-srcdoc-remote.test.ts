@@ -14,8 +14,6 @@ describe('a frame owner whose frame runs in another process, through the extensi
 
   it('a timer the script left sets its srcdoc: held, and named', () => remoteSrcdocCases.timerSets(egress, frameUrl()));
 
-  // Open through the extension: Fetch enabled again once the frame committed back did not always reach its document
-  // (2 of 5 runs sent; never in the fallback), and the page's own return is not refused meanwhile.
-  it.skip('a timer the script left fetches through its window once the page brought it back: held, and named', () =>
+  it('a timer the script left fetches through its window once the page brought it back: held, and named', () =>
     remoteSrcdocCases.fetchThroughBrought(egress, frameUrl()));
 });
