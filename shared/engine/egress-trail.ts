@@ -78,8 +78,11 @@ export class ScriptTrail {
       (frameId) => this.written.hold(frameId),
       this.returning,
     );
-    this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, (sessionId, paused) =>
-      this.setters.fromScript(sessionId, paused),
+    this.handlers = new HandlerSetters(
+      page,
+      `__chromeMcpHandlers${this.nonce}`,
+      (sessionId, paused) => this.setters.fromScript(sessionId, paused),
+      (sessionId) => this.setters.settled(sessionId),
     );
     this.gestures = new GestureListeners(
       page.cdp,
@@ -118,14 +121,11 @@ export class ScriptTrail {
 
   /**
    * Another caller reset the DOM agent of a session (the inspect op asks for its document and switches DOM off), which
-   * drops the breakpoints that tell a srcdoc's setter and a handler's writer: they are set again, and until they stand
-   * a srcdoc set is held. The handler policy's nodes come after: asking for a document anew would drop the others.
+   * drops the breakpoints that tell a srcdoc's setter: they are set again, and until they stand a srcdoc set is held.
    */
   async domReset(sessionId: string | undefined): Promise<void> {
     if (!this.started || !this.sessions.has(sessionId)) return;
     await this.setters.refresh(sessionId).catch(() => undefined);
-    this.handlers.domDropped();
-    await this.handlers.arm(this.readable(this.listed)).catch(() => undefined);
   }
 
   /** The frames the person lets the agent read: what the script can reach, and where the handler policy goes. */

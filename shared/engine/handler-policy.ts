@@ -1,17 +1,15 @@
 // The page-side half of the handler hold, as sources for a page's main world: Trusted Types' default policy, which Chrome
 // calls with every string that becomes code or HTML (innerHTML, insertAdjacentHTML, DOMParser, document.write, an on*
-// attribute's setAttribute, attr.value…), touches a private node for each that can hold an inline handler, so a DOM
-// breakpoint pauses whoever wrote it. A policy serves its own world only (measured on Chromium 156), and keeps from its
-// install its own references to what it calls: a script that later replaces a prototype's method cannot blind it.
+// attribute's setAttribute, attr.value, a frame's srcdoc…), pauses the debugger on each that can hold an inline handler
+// or a document, so the paused stack names whoever wrote it. A policy serves its own world only (measured on Chromium
+// 156), and keeps from its install its own references to what it calls: a script that later replaces a prototype's
+// method cannot blind it.
 import { installHandlerPolicy, startHandlerPolicy } from './page/handler-policy.js';
 
 /** Every frame a policy runs in names this URL on its stack: the pause is the policy's, not a script's own write. */
 export const POLICY_URL = 'chrome-mcp-policy://handlers';
 
-/**
- * Installs the policy and Trusted Types enforcement in a document, once; answers the private node whose attributes the
- * policy touches, or null where it is not observed (a default policy the page made before ours, no `<head>`).
- */
+/** Installs the policy and Trusted Types enforcement in a document, once. */
 export function installSource(key: string): string {
   return `(${installHandlerPolicy.toString()})(${JSON.stringify(key)}, true)\n//# sourceURL=${POLICY_URL}`;
 }

@@ -1,7 +1,8 @@
 // Who set an inline handler's code after an eval, where Chrome names no one when it runs (no stack, no async parent): the
 // page's Trusted Types policy (handler-policy.ts) pauses each write that can hold one, the paused stack tells the agent's
 // script from the page, and the script's handler texts are kept by hash, the name V8 gives the handler's code when it
-// compiles. What a handler of the script's sends is then the script's, however late, whoever's function it calls.
+// compiles. What a handler of the script's sends is then the script's, however late, whoever's function it calls. The
+// script's srcdoc sets pause there too: the frame's owner is told of them before the set goes on (srcdoc-setters.ts).
 import type { Cdp, CdpEvent } from './cdp.js';
 import { frameOrigin, type Frame } from './frame.js';
 import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';
@@ -12,20 +13,21 @@ import type { Initiator } from './script-initiator.js';
 
 // A page's install answers at once; a frame that does not is left unobserved rather than holding the eval.
 const INSTALL_MS = 2_000;
+// The sink Chrome names a frame's srcdoc by.
+const SRCDOC_SINK = 'HTMLIFrameElement srcdoc';
 // Script-written handler texts kept per tab: far more than a script writes, a bound on what a loop of writes can grow.
 const KEPT_TEXTS = 5_000;
 
 export interface PolicyPause {
   reason: string;
-  data?: { nodeId?: number };
   callFrames: { callFrameId: string; location: { scriptId: string } }[];
 }
 
 export class HandlerSetters {
-  /** `session:scriptId` of the policy's code: a pause in it is a write told (the paused node is not named, measured). */
+  /** `session:scriptId` of the policy's code: a pause in it is a write told. */
   private readonly policies = new Set<string>();
   /** Frames whose current document has the policy installed (or refused it); a new document asks again. */
-  private readonly installed = new Map<string, Frame>();
+  private readonly installed = new Set<string>();
   /** Per session: the new-document script's id, and the origins it keeps a page's own default policy for. */
   private readonly starts = new Map<string | undefined, { identifier: Promise<string>; origins: string }>();
   /** Hashes of the handler texts the script wrote. */
@@ -33,18 +35,22 @@ export class HandlerSetters {
   /** `session:scriptId` of each handler compiled from one of them. */
   private readonly handlers = new Set<string>();
 
-  /** `byScript`: the paused stack is the agent's script's, or a document's it wrote (srcdoc-setters.ts). */
+  /**
+   * `byScript`: the paused stack is the agent's script's, or a document's it wrote (srcdoc-setters.ts). `srcdocSet`: the
+   * script sets a srcdoc in the session: resolves once each frame owner there is watched, so the set itself is told.
+   */
   constructor(
     private readonly page: PageContext,
     private readonly key: string,
     private readonly byScript: (sessionId: string | undefined, paused: PolicyPause) => boolean,
+    private readonly srcdocSet: (sessionId: string | undefined) => Promise<void>,
   ) {}
 
   get cdp(): Cdp {
     return this.page.cdp;
   }
 
-  /** The policy in each frame's document not yet given it, paused on before the script runs. */
+  /** The policy in each frame's document not yet given it, before the script runs. */
   async arm(frames: readonly Frame[]): Promise<void> {
     const origins = [...new Set(frames.map(frameOrigin).filter((origin) => origin !== undefined))].sort();
     const sessions = [...new Set(frames.map((frame) => frame.sessionId))];
@@ -52,11 +58,6 @@ export class HandlerSetters {
       ...sessions.map((sessionId) => this.start(sessionId, origins)),
       ...frames.filter((frame) => !this.installed.has(frame.frameId)).map((frame) => this.install(frame)),
     ]);
-  }
-
-  /** Another caller turned DOM off (the inspect op): each document's node is found again, and its breakpoint set. */
-  domDropped(): void {
-    this.installed.clear();
   }
 
   /** The handler's code, or a function it called, is one the script wrote, on the request's stack or an async parent. */
@@ -82,38 +83,34 @@ export class HandlerSetters {
       case 'Debugger.paused': {
         const paused = params as unknown as PolicyPause;
         const top = paused.callFrames[0]?.location.scriptId;
-        if (paused.reason !== 'DOM' || !this.policies.has(`${sessionId}:${top}`)) return false;
+        // The policy's `debugger;` statement: a pause of reason "other" (measured on Chromium 156).
+        if (paused.reason !== 'other' || !this.policies.has(`${sessionId}:${top}`)) return false;
         void this.told(sessionId, paused).finally(() => this.resume(sessionId));
         return true;
       }
-      case 'Page.frameNavigated': {
-        const frame = params['frame'] as { id: string; parentId?: string };
-        this.installed.delete(frame.id);
-        // A frame's commit drops the DOM breakpoints on every detached node of its session, the policy's with them
-        // (measured on Chromium 156): the other documents' nodes are asked for again, and their breakpoints set.
-        if (frame.parentId !== undefined)
-          for (const other of this.installed.values()) if (other.sessionId === sessionId) void this.install(other);
-        return false;
-      }
-      case 'DOM.documentUpdated':
-        // The node ids, and the breakpoints on them, are gone: each document's node is found again before the next eval.
-        this.installed.clear();
+      case 'Page.frameNavigated':
+        this.installed.delete((params['frame'] as { id: string }).id);
         return false;
     }
     return false;
   }
 
-  /** A write of the script's: the texts it gives handlers are kept before its code goes on, so none can run untold. */
+  /**
+   * A write of the script's: the texts it gives handlers are kept before its code goes on, so none can run untold. A
+   * srcdoc it sets on a frame the page inserted in this very task meets no breakpoint on the frame's owner yet: the set
+   * goes on once one stands, and pauses there with the script's stack.
+   */
   private async told(sessionId: string | undefined, paused: PolicyPause): Promise<void> {
     const [policy] = paused.callFrames;
     if (!policy || !this.byScript(sessionId, paused)) return;
     const { result } = await this.cdp.send<{ result: { value?: unknown } }>(
       'Debugger.evaluateOnCallFrame',
-      { callFrameId: policy.callFrameId, expression: '[text, html]', returnByValue: true, silent: true },
+      { callFrameId: policy.callFrameId, expression: '[text, html, sink]', returnByValue: true, silent: true },
       sessionId,
     );
-    const [text, html] = Array.isArray(result.value) ? result.value : [];
+    const [text, html, sink] = Array.isArray(result.value) ? result.value : [];
     if (typeof text !== 'string') return;
+    if (sink === SRCDOC_SINK) await this.srcdocSet(sessionId);
     const texts = html === true ? handlerTextsOfHtml(text) : [text];
     for (const hash of await Promise.all(texts.map(scriptHash))) {
       if (this.texts.size >= KEPT_TEXTS) this.texts.delete(this.texts.values().next().value!);
@@ -144,26 +141,9 @@ export class HandlerSetters {
   }
 
   private async install(frame: Frame): Promise<void> {
-    this.installed.set(frame.frameId, frame);
-    const { cdp } = this;
+    this.installed.add(frame.frameId);
     try {
-      const { result } = await evaluateInMainWorld(this.page, frame, installSource(this.key), INSTALL_MS);
-      if (result.subtype !== 'node' || !result.objectId) return;
-      let { nodeId } = await cdp.send<{ nodeId: number }>(
-        'DOM.requestNode',
-        { objectId: result.objectId },
-        frame.sessionId,
-      );
-      if (!nodeId) {
-        // No one asked for this session's document yet: no breakpoint stands on it to lose.
-        await cdp.send('DOM.getDocument', { depth: 0 }, frame.sessionId);
-        ({ nodeId } = await cdp.send<{ nodeId: number }>(
-          'DOM.requestNode',
-          { objectId: result.objectId },
-          frame.sessionId,
-        ));
-      }
-      await cdp.send('DOMDebugger.setDOMBreakpoint', { nodeId, type: 'attribute-modified' }, frame.sessionId);
+      await evaluateInMainWorld(this.page, frame, installSource(this.key), INSTALL_MS);
     } catch {
       // A document gone or refusing: unobserved, as before the policy.
       this.installed.delete(frame.frameId);

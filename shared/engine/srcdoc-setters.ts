@@ -93,6 +93,11 @@ export class SrcdocSetters {
     });
   }
 
+  /** Resolves once the arming under way in the session stands: a frame just inserted has its owner watched. */
+  settled(sessionId: string | undefined): Promise<void> {
+    return this.queue(sessionId, async () => undefined);
+  }
+
   /**
    * A navigation `frameId` asked for, told once: true unless its owner's last change paused here with the page's own
    * stack, or its breakpoint is still being set on a frame just inserted (what an insertion asks for, the attaching stack

@@ -9,7 +9,7 @@ import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
-import { ownFrame, remoteSrcdocCases, srcdocSending } from '../support/late-srcdoc.js';
+import { listen, ownFrame, remoteSrcdocCases, srcdocCases, srcdocSending } from '../support/late-srcdoc.js';
 import type { LateTab } from '../support/late-tab.js';
 import { heldLater, reachedSite, untilMarker } from '../support/late-results.js';
 import { testServerHosts } from '../support/test-policy.js';
@@ -43,9 +43,17 @@ afterEach(() => {
 const run = (expression: string) => evaluate(page, { expression }, ctx);
 /** The page's own code, with no eval open. */
 const asPage = (expression: string) => page.cdp.send('Runtime.evaluate', { expression, awaitPromise: true });
-/** The page records `marker` as a window flag once a frame tells it. */
-const listen = (marker: string) =>
-  `addEventListener('message', (event) => { if (event.data === ${JSON.stringify(marker)}) window[event.data] = true; });`;
+const tab: LateTab = {
+  get watched() {
+    return watched;
+  },
+  run,
+  asPage,
+  personClicks: () => personClicks(page),
+  until: (marker) => untilMarker(page, marker),
+  reached: () => reachedSite(page, watched),
+  heldLater: (result) => heldLater(result, watched),
+};
 
 /** What reached W once the page's `marker` is set, and what the next results name. */
 async function outcome(marker: string) {
@@ -89,26 +97,12 @@ describe('what a timer the script left writes into the page’s own frame with o
 });
 
 describe('a srcdoc set on a frame the page has just inserted', () => {
-  // Open: the insertion's stack is the page's, and no breakpoint can stand on the frame's owner before the observer's
-  // set in the same task; holding every frame set in that gap would hold the page's own srcdoc frames too. A route not
-  // yet tried: srcdoc is a Trusted Types HTML sink, so the handler policy's default policy hears the set on its stack.
-  it.skip('by an observer the script left, in the insertion’s own task: held, and named', async () => {
-    const html = srcdocSending('fetch', `${watched.origin}/observed`, 'observed');
-    await run(`${listen('observed')} new MutationObserver((records) => { for (const record of records)
-      for (const node of record.addedNodes) if (node.id === 'observed') node.srcdoc = ${JSON.stringify(html)};
-    }).observe(document.body, { childList: true }); 0`);
-    await asPage(ownFrame('observed'));
-    expect(await outcome('observed')).toEqual({ reached: [], heldLater: ['GET W/observed (Fetch)'] });
-  });
+  // No breakpoint can stand on the new frame's owner before a set in the insertion's own task; srcdoc is a Trusted
+  // Types HTML sink, so the handler policy pauses the set with its writer on the stack, and the script's waits for one.
+  it('by an observer the script left, in the insertion’s own task: held, and named', () =>
+    srcdocCases.observerSets(tab));
 
-  it('by the page itself, in the insertion’s own task: its image loads', async () => {
-    await run('1');
-    const html = srcdocSending('img', `${watched.origin}/own-inserted`, 'ownInserted');
-    await asPage(`${listen('ownInserted')} ${ownFrame('ownInserted')}
-      document.getElementById('ownInserted').srcdoc = ${JSON.stringify(html)}; 0`);
-    await untilMarker(page, 'ownInserted');
-    expect(watched.requests).toEqual(['/own-inserted']);
-  });
+  it('by the page itself, in the insertion’s own task: its image loads', () => srcdocCases.pageSetsAsInserted(tab));
 });
 
 describe('the page’s own srcdoc set after an inspection', () => {
@@ -125,17 +119,6 @@ describe('the page’s own srcdoc set after an inspection', () => {
 
 describe('a frame owner whose frame runs in another process', () => {
   const frameUrl = () => `${suite.server.crossOrigin}/frame-child.html`;
-  const tab: LateTab = {
-    get watched() {
-      return watched;
-    },
-    run,
-    asPage,
-    personClicks: () => personClicks(page),
-    until: (marker) => untilMarker(page, marker),
-    reached: () => reachedSite(page, watched),
-    heldLater: (result) => heldLater(result, watched),
-  };
 
   it('the page’s own srcdoc set there loads its image from another origin', () =>
     remoteSrcdocCases.pageOwnSet(tab, frameUrl()));

@@ -27,6 +27,11 @@ export function ownFrame(id: string): string {
   return `document.body.append(Object.assign(document.createElement('iframe'), { id: ${JSON.stringify(id)} })); 0`;
 }
 
+/** Code that turns the page's `marker` true once a frame tells it. */
+export function listen(marker: string): string {
+  return `addEventListener('message', (event) => { if (event.data === ${JSON.stringify(marker)}) window[event.data] = true; });`;
+}
+
 /**
  * Sets `html` as the srcdoc of frame `id` a second from now (`by`: `srcdoc`, the property, or `setAttribute` taken from
  * another frame's realm), and turns the page's `marker` true once the page told it.
@@ -42,8 +47,7 @@ export function srcdocLater(
     by === 'srcdoc'
       ? `${frame}.srcdoc = ${JSON.stringify(html)}`
       : `frames[0].Element.prototype.setAttribute.call(${frame}, 'srcdoc', ${JSON.stringify(html)})`;
-  return `addEventListener('message', (event) => { if (event.data === ${JSON.stringify(marker)}) window[event.data] = true; });
-    setTimeout(() => { ${set}; }, 1000); 0`;
+  return `${listen(marker)} setTimeout(() => { ${set}; }, 1000); 0`;
 }
 
 /**
@@ -154,6 +158,31 @@ export const srcdocCases = {
       document.getElementById('mail').srcdoc = ${html}; 0`);
     await tab.until('ownImg');
     expect(tab.watched.requests).toEqual(['/own-img']);
+  },
+
+  /**
+   * A MutationObserver the script left sets the srcdoc of a frame the page inserts, in the insertion's own task: before
+   * any breakpoint stands on the new frame's owner, so the handler policy's pause on the srcdoc sink tells it.
+   */
+  async observerSets(tab: LateTab): Promise<void> {
+    const html = srcdocSending('fetch', `${tab.watched.origin}/observed`, 'observed');
+    await tab.run(`${listen('observed')} new MutationObserver((records) => { for (const record of records)
+      for (const node of record.addedNodes) if (node.id === 'observed') node.srcdoc = ${JSON.stringify(html)};
+    }).observe(document.body, { childList: true }); 0`);
+    await tab.asPage(ownFrame('observed'));
+    await tab.until('observed');
+    const reached = await tab.reached();
+    expect({ reached, heldLater: await nextHeld(tab) }).toEqual({ reached: [], heldLater: ['GET W/observed (Fetch)'] });
+  },
+
+  /** The page's own srcdoc set on a frame it inserts, in the insertion's own task, loads its image from another origin. */
+  async pageSetsAsInserted(tab: LateTab): Promise<void> {
+    await tab.run('1');
+    const html = srcdocSending('img', `${tab.watched.origin}/own-inserted`, 'ownInserted');
+    await tab.asPage(`${listen('ownInserted')} ${ownFrame('ownInserted')}
+      document.getElementById('ownInserted').srcdoc = ${JSON.stringify(html)}; 0`);
+    await tab.until('ownInserted');
+    expect(tab.watched.requests).toEqual(['/own-inserted']);
   },
 
   /** A timer of the script's writes, through innerHTML, an image whose error handler fetches into the page's frame. */

@@ -16,7 +16,6 @@ interface Adopted {
 }
 
 interface Installed {
-  sentinel: Element | null;
   note: (text: string, sink: string, html: boolean) => string;
   /**
    * Makes the default policy of a window (this one, a blank frame or a window it opens) handing strings to `note`, and
@@ -34,37 +33,42 @@ interface Installed {
 }
 
 /**
- * Installs the policy in this document, once, answering the private node whose attributes the policy touches, or null
- * where writes are not observed here (a default policy of the page's own made before ours, no `<head>`, a maker's node
- * standing for this document's). `atEval`: the agent's script is about to run, so the policy is made now and Trusted
- * Types enforced (a meta CSP where the page has none). Otherwise, at a new document's start: with `maker` (the policy
+ * Installs the policy in this document, once: each write that can hold a handler, or a frame's srcdoc, pauses the
+ * debugger in it (not heard where the page made a default policy of its own before ours, nor with no `<head>`).
+ * `atEval`: the agent's script is about to run, so the policy is made now and Trusted Types enforced (a meta CSP where
+ * the page has none). Otherwise, at a new document's start: with `maker` (the policy
  * of the parent, for a blank frame or a frame of the site navigated after the eval) the same, handing strings to the
  * maker's, as the script may write here with no eval to come; with none (a document of a site the agent may read)
  * only a default policy the page makes is taken behind ours, and ours made at the next eval.
  */
-export function installHandlerPolicy(key: string, atEval: boolean, maker?: Installed): Element | null {
+export function installHandlerPolicy(key: string, atEval: boolean, maker?: Installed): void {
   const known = Object.getOwnPropertyDescriptor(window, key)?.value as Installed | undefined;
-  if (known && !atEval) return known.sentinel;
-  if (known) return (known.ours() || known.adopt(window) !== null) && known.enforce() ? known.sentinel : null;
+  if (known) {
+    if (atEval && (known.ours() || known.adopt(window) !== null)) known.enforce();
+    return;
+  }
   const apply = Reflect.apply;
   const exec = RegExp.prototype.exec;
-  const setAttribute = Element.prototype.setAttribute;
   const define = Object.defineProperty;
   // As handler-texts.ts reads a handler's name; a sink Chrome names "Element onclick" takes a handler's code.
   const handlerAttribute = /[\t\n\f\r /"']on[a-z]+[\t\n\f\r ]*=/i;
   const handlerSink = / on[a-z]+$/i;
+  // A frame's srcdoc is a document's HTML, all the writer's: its frame is told of it (handler-setters.ts).
+  const srcdocSink = 'HTMLIFrameElement srcdoc';
   const factoryHere = (window as unknown as { trustedTypes: PolicyFactory }).trustedTypes;
   const createHere = factoryHere.createPolicy;
-  const sentinel = maker ? null : document.createElement('chrome-mcp-handlers');
-  let count = 0;
   const probe = `chrome-mcp-probe-${key}`;
   let mine: Adopted | null = null;
   let meta = false;
   const note =
     maker?.note ??
     ((text: string, sink: string, html: boolean): string => {
-      if (apply(exec, html ? handlerAttribute : handlerSink, [html ? text : sink]) !== null)
-        apply(setAttribute, sentinel, ['n', String(++count)]);
+      // The debugger pauses here, so the paused stack names the writer. A statement, not a DOM breakpoint on a node of
+      // ours: a child frame's commit drops those (measured on Chromium 156), and a write as its new document loaded
+      // went unheard until one stood again. The trail's sessions keep breakpoints active (egress-trail.ts).
+      if (sink === srcdocSink || apply(exec, html ? handlerAttribute : handlerSink, [html ? text : sink]) !== null)
+        // eslint-disable-next-line no-debugger
+        debugger;
       return text;
     });
   const adopt = (made: Window | null, enforces?: boolean, rules?: Rules): Adopted | null => {
@@ -145,7 +149,6 @@ export function installHandlerPolicy(key: string, atEval: boolean, maker?: Insta
   };
   const enforce = (): boolean => mine !== null && (mine.enforces || meta || addMeta());
   const installed: Installed = Object.freeze({
-    sentinel,
     note,
     adopt: adoptHere,
     ours: () => mine !== null,
@@ -153,15 +156,18 @@ export function installHandlerPolicy(key: string, atEval: boolean, maker?: Insta
     enforce,
   });
   define(window, key, { value: installed });
-  if (atEval) return adoptHere(window) && enforce() ? sentinel : null;
+  if (atEval) {
+    if (adoptHere(window)) enforce();
+    return;
+  }
   if (maker) {
     // about:blank, about:srcdoc and blob: documents take their maker's CSP, ours with it.
     const inherits = location.protocol === 'about:' || location.protocol === 'blob:';
-    if (!adoptHere(window, inherits ? maker.enforces() : undefined) || inherits || enforce()) return null;
+    if (!adoptHere(window, inherits ? maker.enforces() : undefined) || inherits || enforce()) return;
     // No <head> yet at a document's start: the meta goes in as the parser makes it, before any script of the page runs.
     const watch = new MutationObserver(() => enforce() && watch.disconnect());
     watch.observe(document, { childList: true, subtree: true });
-    return null;
+    return;
   }
   // The page's own default policy, made as it loads, is taken behind ours.
   define(factoryHere, 'createPolicy', {
@@ -173,7 +179,6 @@ export function installHandlerPolicy(key: string, atEval: boolean, maker?: Insta
       return made ? made.policy : apply(createHere, this, [name, given]);
     },
   });
-  return sentinel;
 }
 
 /**
