@@ -40,6 +40,15 @@ export function egressData({ held, late = [] }: EgressSends): { held?: string[];
   };
 }
 
+/**
+ * The log's line for what the engine failed as it let go of its tabs (executor.ts), masked as a result shows it: no
+ * result follows a closing browser to name them in. Undefined when it failed nothing.
+ */
+export function letGoNote(failed: readonly Send[]): string | undefined {
+  if (failed.length === 0) return undefined;
+  return `Failed, not sent, as the engine let go of its tabs: ${count(failed.length)} they held paused: ${listed(failed, failed.length)}.`;
+}
+
 function count(n: number): string {
   return n === 1 ? '1 request' : `${n} requests`;
 }

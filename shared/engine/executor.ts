@@ -16,6 +16,8 @@ import { bindHandlers } from '../tools/bind.js';
 import { toolOf, type ToolOperation } from '../tools/catalog.js';
 import { mainLevelOf } from '../tools/define.js';
 import { agentOf } from './agent-currents.js';
+import { withDeadline } from './deadline.js';
+import type { Send } from './egress-ledger.js';
 import { runBatch } from './batch.js';
 import { PAGE_OPS, type PageOp } from './operation-table.js';
 import { refusedNavigationError } from './navigation-guard.js';
@@ -39,8 +41,11 @@ export interface EngineExecutor extends Executor {
    * in force is the one to judge them by, since a tab the policy refuses is not attached and loses them.
    */
   restoreSetups(): void;
-  /** Drops every page context; the tabs stay open. */
-  dispose(): void;
+  /**
+   * Drops every page context; the tabs stay open. Answers, once settled, what the tabs held paused and failed rather
+   * than let go (Chrome sends what Fetch holds once it is disabled): a caller closing the browser waits for it.
+   */
+  dispose(): Promise<Send[]>;
 }
 
 type TabOp = (
@@ -64,6 +69,9 @@ const TAB_OPS: Record<TabOperation, TabOp> = bindHandlers<TabOp, 2>()({
   tab_close: tabClose,
   resize: (session: TabSession, agent: AgentContext, args: ArgsOf<'resize'>) => resize(session, agent, args),
 });
+
+// Failing what the tabs hold paused takes a few browser round trips each (paused-chain.ts).
+const LET_GO_MS = 5_000;
 
 export interface EngineOptions {
   /** Names this backend session in every tab handle (e.g. "fk" → "fk.3"); a new browser session needs a new tag. */
@@ -152,7 +160,8 @@ export function createEngineExecutor(host: TabHost, opts: EngineOptions): Engine
     dispose() {
       // Nothing held is paused in the browser (see gate/held-acts.ts): its records simply go.
       held.dispose();
-      session.dispose();
+      // A hung tab must not keep a closing browser open: what is known paused there was failed by then anyway.
+      return withDeadline(session.dispose(), LET_GO_MS, () => []);
     },
   };
 }

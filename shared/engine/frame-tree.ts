@@ -1,5 +1,6 @@
 // A tab's frame tree: its own session's frames plus auto-attached child sessions (out-of-process iframes), listed in
 // tree order with stable ordinals per frame.
+import type { Send } from './egress-ledger.js';
 import type { Cdp, CdpEvent } from './cdp.js';
 import { ToolError } from '../protocol/errors.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
@@ -49,9 +50,10 @@ export class FrameTree {
     this.navigation = new NavigationGuard(cdp, gate, isMainDocument);
   }
 
-  dispose(): void {
+  /** Answers what the tab's sessions held paused and were failed as the guard let go (navigation-guard.ts). */
+  dispose(): Promise<Send[]> {
     this.unsubscribe();
-    this.navigation.dispose([undefined, ...this.childSessions.keys()]);
+    return this.navigation.dispose([undefined, ...this.childSessions.keys()]);
   }
 
   /** Enables what frame tracking needs, once per attached tab. */

@@ -1,6 +1,7 @@
 // A tab's frames as ops use them, composed of one part per concern: the frame tree and its ordinals (frame-tree.ts),
 // where each frame's document stands for the policy (frame-places.ts), the isolated world per frame that the page
 // library runs in (frame-worlds.ts), and the tab's worker sessions (worker-sessions.ts).
+import type { Send } from './egress-ledger.js';
 import type { Cdp } from './cdp.js';
 import type { AccessLevel } from '../policy/levels.js';
 import type { Frame, MainFrame } from './frame.js';
@@ -35,11 +36,13 @@ export class FrameRegistry {
     this.workers = new WorkerSessions(cdp, (sessionId) => this.navigation.enable(sessionId));
   }
 
-  dispose(): void {
-    this.tree.dispose();
+  /** Answers what the tab held paused and failed as it let go (navigation-guard.ts). */
+  dispose(): Promise<Send[]> {
+    const failed = this.tree.dispose();
     this.places.dispose();
     this.worlds.dispose();
     this.workers.dispose();
+    return failed;
   }
 
   /** Enables what frame tracking needs, once per attached tab. */

@@ -3,6 +3,7 @@
 // be saved as files while downloads are off; notes the new windows and downloads a page starts, for the act's report;
 // and hands every paused request to the layers that judge it, routes last, in the session's one chain of guards.
 import type { Cdp, CdpEvent } from './cdp.js';
+import type { Send } from './egress-ledger.js';
 import type { ToolError } from '../protocol/errors.js';
 import type { Denied } from '../policy/decision.js';
 import { policyError } from '../protocol/policy-error.js';
@@ -157,12 +158,16 @@ export class NavigationGuard {
     };
   }
 
-  /** Releases every session: a tab we stop driving must not keep its navigations waiting on us. */
-  dispose(sessionIds: readonly (string | undefined)[]): void {
+  /**
+   * Releases every session: a tab we stop driving must not keep its navigations waiting on us. What they hold paused,
+   * unanswered, is failed first (paused-chain.ts), as disabling Fetch would send it; answers what was failed.
+   */
+  dispose(sessionIds: readonly (string | undefined)[]): Promise<Send[]> {
     this.unsubscribe();
+    const failed = this.chain.letGo(sessionIds);
     this.leave();
     this.sessions.clear();
-    for (const sessionId of sessionIds) void this.cdp.send('Fetch.disable', {}, sessionId).catch(() => undefined);
+    return failed;
   }
 
   /** A point to ask `refusedSince` about later. */

@@ -1,4 +1,5 @@
 // Per-tab engine state: the debugger handle, its frames, the policy gate, the agent's presence in the page, the one input path, its dialogs, its DevTools logs and routes, what the agent's scripts left behind, and the ref counter that keeps refs unique for the tab's life.
+import type { Send } from './egress-ledger.js';
 import type { Cdp } from './cdp.js';
 import { ConsoleLog } from './console-log.js';
 import { NetworkLog } from './network-log.js';
@@ -66,7 +67,11 @@ export class PageContext {
     this.quiet = new QuietDocument(cdp, (frameId) => this.frames.isKnownMainFrame(frameId));
   }
 
-  dispose(): void {
+  /**
+   * Answers, once settled, what the tab held paused, unanswered, and failed rather than let go (navigation-guard.ts):
+   * the engine's own holds need no list of their own for that.
+   */
+  dispose(): Promise<Send[]> {
     void this.trace.discard();
     this.console.dispose();
     this.network.dispose();
@@ -75,6 +80,6 @@ export class PageContext {
     this.dialogs.dispose();
     this.presence.dispose();
     this.quiet.dispose();
-    this.frames.dispose();
+    return this.frames.dispose();
   }
 }

@@ -1,7 +1,9 @@
 // One answer per paused request of a session: every guard on a tab's CDP handle joins the handle's own chain, in the
 // order they came, and a request goes on only once every guard let it, so a verdict one guard waits for is never
-// overtaken.
+// overtaken; and what the handle's sessions paused and nobody answered yet is failed, not sent, as the engine lets go.
 import type { Cdp, CdpEvent } from './cdp.js';
+import { withDeadline } from './deadline.js';
+import type { Send } from './egress-ledger.js';
 
 /** One guard's part in the chain (navigation-guard.ts). */
 export interface Link {
@@ -16,7 +18,31 @@ export interface Link {
 interface Paused {
   requestId: string;
   resourceType: string;
+  request: { url: string; method: string };
 }
+
+/** A paused request no command answered yet. */
+interface Unanswered {
+  sessionId: string | undefined;
+  requestId: string;
+  document: boolean;
+  send: Send;
+}
+
+// Every command that answers a paused request (Fetch domain).
+const ANSWERS = new Set([
+  'Fetch.continueRequest',
+  'Fetch.failRequest',
+  'Fetch.fulfillRequest',
+  'Fetch.continueWithAuth',
+  'Fetch.continueResponse',
+]);
+// Pauses nothing new: a Fetch.enable with it leaves what is paused paused until answered (measured, Chromium 156).
+const NOTHING = { patterns: [{ urlPattern: 'chrome-mcp-pauses-nothing:*', requestStage: 'Request' }] };
+// A hung renderer may hold the narrowing's answer: what is known paused is failed then anyway.
+const NARROW_MS = 3_000;
+// The most unanswered requests kept: one the page cancelled while paused is never answered, and must not stay forever.
+const KEPT = 500;
 
 /**
  * The fallback's host guards a popup in its session before the engine's own guard comes there (cdp-tab-host.ts): with
@@ -27,22 +53,52 @@ interface Paused {
 export class PausedChain {
   private links: Link[] = [];
   private unsubscribe: (() => void) | undefined;
+  /** Per `session:requestId`, what the handle's sessions paused and no command answered yet. */
+  private readonly unanswered = new Map<string, Unanswered>();
+  /** Sessions being let go (`letGo`): what they pause meanwhile stays paused, to be failed with the rest. */
+  private readonly leaving = new Set<string | undefined>();
 
-  /** `cdp`: the handle whose chain this is, made with it (cdp.ts), which it answers through. */
+  /**
+   * `cdp`: the handle whose chain this is, made with it (cdp.ts), which it answers through. The handle tells the chain
+   * of every command it sends (`sent`), so the chain knows what is still paused without any guard remembering it.
+   */
   constructor(private readonly cdp: Pick<Cdp, 'send' | 'on'>) {}
 
   /** `link` judges every paused request of the handle from now on, after those joined before it; returns the leave. */
   join(link: Link): () => void {
     this.links = [...this.links, link];
-    this.unsubscribe ??= this.cdp.on((event) => {
-      if (event.method === 'Fetch.requestPaused') this.from(event, this.links);
-    });
+    this.listen();
     return () => {
       this.links = this.links.filter((each) => each !== link);
-      if (this.links.length > 0) return;
-      this.unsubscribe?.();
-      this.unsubscribe = undefined;
+      this.quiet();
     };
+  }
+
+  /** A command the handle sends (`sessionId` undefined: the tab's own session): an answer takes its request off the record. */
+  sent(method: string, params: Record<string, unknown> | undefined, sessionId: string | undefined): void {
+    if (ANSWERS.has(method)) this.unanswered.delete(key(sessionId, String(params?.['requestId'])));
+  }
+
+  /**
+   * The engine lets go of `sessionIds`: Chrome sends every request Fetch still holds once it is disabled (or the session
+   * detaches), so each one paused there and not answered yet is failed first, then Fetch is disabled. The sessions are
+   * first told to pause nothing new, which the browser answers after telling every pause before it: so none paused in
+   * between is let go by the disable. Answers what was failed; never rejects.
+   */
+  async letGo(sessionIds: readonly (string | undefined)[]): Promise<Send[]> {
+    for (const sessionId of sessionIds) this.leaving.add(sessionId);
+    this.listen();
+    try {
+      const narrowed = sessionIds.map((sessionId) => this.cdp.send('Fetch.enable', NOTHING, sessionId).catch(() => 0));
+      await withDeadline(Promise.all(narrowed), NARROW_MS, () => []);
+      const left = [...this.unanswered.values()].filter((each) => this.leaving.has(each.sessionId));
+      const failed = await Promise.all(left.map((each) => this.fail(each)));
+      await Promise.all(sessionIds.map((sessionId) => this.cdp.send('Fetch.disable', {}, sessionId).catch(() => 0)));
+      return failed.filter((send) => send !== undefined);
+    } finally {
+      for (const sessionId of sessionIds) this.leaving.delete(sessionId);
+      this.quiet();
+    }
   }
 
   /**
@@ -51,6 +107,43 @@ export class PausedChain {
    */
   onward(event: CdpEvent, link: Link): void {
     this.from(event, this.links.slice(this.links.indexOf(link) + 1));
+  }
+
+  private listen(): void {
+    this.unsubscribe ??= this.cdp.on((event) => {
+      if (event.method !== 'Fetch.requestPaused') return;
+      this.record(event);
+      // A session being let go judges nothing more: what it paused is failed with the rest.
+      if (!this.leaving.has(event.sessionId)) this.from(event, this.links);
+    });
+  }
+
+  /** Stops listening once no guard is joined and no session is being let go. */
+  private quiet(): void {
+    if (this.links.length > 0 || this.leaving.size > 0) return;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.unanswered.clear();
+  }
+
+  private record(event: CdpEvent): void {
+    const paused = event.params as unknown as Paused;
+    const { sessionId } = event;
+    const document = paused.resourceType === 'Document';
+    const { method, url } = paused.request;
+    const send = { method, url, kind: document ? 'navigation' : paused.resourceType };
+    this.unanswered.set(key(sessionId, paused.requestId), { sessionId, requestId: paused.requestId, document, send });
+    for (const oldest of this.unanswered.keys()) if (this.unanswered.size > KEPT) this.unanswered.delete(oldest);
+  }
+
+  /** Fails one request left paused; answers it when the browser took the failure (it was still paused). */
+  private async fail({ sessionId, requestId, document, send }: Unanswered): Promise<Send | undefined> {
+    // Aborted leaves a frame on the page it had; a subresource fails as a network error would.
+    const errorReason = document ? 'Aborted' : 'BlockedByClient';
+    return this.cdp.send('Fetch.failRequest', { requestId, errorReason }, sessionId).then(
+      () => send,
+      () => undefined,
+    );
   }
 
   private from(event: CdpEvent, links: readonly Link[]): void {
@@ -72,4 +165,8 @@ export class PausedChain {
     const { requestId } = event.params as unknown as Paused;
     void this.cdp.send(method, { requestId, ...params }, event.sessionId).catch(() => undefined);
   }
+}
+
+function key(sessionId: string | undefined, requestId: string): string {
+  return `${sessionId ?? ''}:${requestId}`;
 }

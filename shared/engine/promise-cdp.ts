@@ -31,6 +31,8 @@ export abstract class PromiseCdp implements Cdp {
 
   send<R = unknown>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<R> {
     if (this.endReason !== undefined) return Promise.reject(this.goneError(method, this.endReason));
+    // Every answer to a paused request comes through here: the chain keeps what is left unanswered.
+    this.pausedChain.sent(method, params, sessionId);
     return this.pending.track<R>(method, sessionId, (id) => {
       this.call(method, params, sessionId).then(
         (result) => this.pending.resolve(id, result ?? {}),

@@ -3,6 +3,7 @@ import { ToolError } from '../protocol/errors.js';
 import type { AgentContext } from '../protocol/operations.js';
 import { AgentCurrents } from './agent-currents.js';
 import type { Dialog } from './dialogs.js';
+import type { Send } from './egress-ledger.js';
 import type { PageContext } from './page-context.js';
 import { maskedTab, type PolicyGate } from './policy-gate.js';
 import type { SavedDialog, TabSessionState, TabSessionStore } from './session-state.js';
@@ -199,9 +200,10 @@ export class TabSession {
     return (await this.host.list()).some((tab) => tab.id === hostId);
   }
 
-  dispose(): void {
+  /** Drops every page context; answers, once settled, what the tabs held paused and failed rather than let go. */
+  async dispose(): Promise<Send[]> {
     this.stopPopups();
-    for (const hostId of [...this.attached.keys()]) this.detach(hostId);
+    return (await Promise.all([...this.attached.keys()].map((hostId) => this.detach(hostId)))).flat();
   }
 
   /** A popup of a tab we drive: acts watching for the tabs they open hear of it, then the engine attaches it. */
@@ -290,7 +292,7 @@ export class TabSession {
       savedDialog: this.savedDialogs.get(hostId),
       onPersonStop: () => this.onPersonStop?.(`tab ${named}`),
       agentDrives: () => this.agentDrives(hostId),
-      detach: () => this.detach(hostId),
+      detach: () => void this.detach(hostId),
     });
     const { page } = attached;
     this.savedDialogs.delete(hostId);
@@ -304,22 +306,19 @@ export class TabSession {
     return this.host.personsTabs !== true || this.owned.has(hostId) || this.currents.tabs().includes(hostId);
   }
 
-  private detach(hostId: string): void {
+  /** Answers what the tab held paused and failed as its context let go (page-context.ts). */
+  private async detach(hostId: string): Promise<Send[]> {
     const attached = this.attached.get(hostId);
     this.attached.delete(hostId);
     this.pages.delete(hostId);
-    void attached?.then(
-      (entry) => {
-        entry.stop();
-        entry.page.dispose();
-      },
-      () => undefined,
-    );
+    const entry = await attached?.catch(() => undefined);
+    entry?.stop();
+    return (await entry?.page.dispose()) ?? [];
   }
 
   /** A tab gone: `by` is the agent that closed it or found it closed; any other agent on it hears on its next call. */
   private forget(hostId: string, by: string | undefined): void {
-    this.detach(hostId);
+    void this.detach(hostId);
     this.owned.delete(hostId);
     this.heading.delete(hostId);
     this.setups.forget(hostId);

@@ -65,8 +65,10 @@ export class AttachedTab implements Cdp {
       this.scriptHeld = this.beforeScript(targetId, this.shown.get(targetId)).catch(() => undefined);
     }
     await this.scriptHeld;
-    if (method.startsWith('Fetch.') && (sessionId ?? this.sessionId) === this.sessionId)
-      params = this.pinned(method, params);
+    const own = (sessionId ?? this.sessionId) === this.sessionId;
+    if (method.startsWith('Fetch.') && own) params = this.pinned(method, params);
+    // Every answer to a paused request, whoever sends it, comes through here: the chain keeps what is left unanswered.
+    this.pausedChain.sent(method, params, own ? undefined : sessionId);
     return this.connection.send<R>(method, params, sessionId ?? this.sessionId);
   }
 

@@ -3,6 +3,7 @@
 import { randomInt } from 'node:crypto';
 import { createEngineExecutor, type EngineExecutor } from '../../../shared/engine/executor.js';
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
+import { letGoNote } from '../../../shared/engine/egress-report.js';
 import { personStopMessage } from '../../../shared/engine/presence.js';
 import { ToolError } from '../../../shared/protocol/errors.js';
 import {
@@ -87,7 +88,10 @@ export class FallbackExecutor implements Executor {
     const session = this.session ?? (await this.starting?.catch(() => undefined));
     this.session = undefined;
     if (!session) return;
-    session.engine.dispose();
+    // What the tabs held paused is failed before the browser goes: closing it would let go of them (a keepalive send
+    // outlives its page).
+    const note = letGoNote(await session.engine.dispose());
+    if (note) this.options.log(note);
     await session.browser.close();
   }
 

@@ -2,6 +2,7 @@
 // first call that needs it, with one blank tab to adopt (as a launched browser has).
 import { randomInt } from 'node:crypto';
 import { createEngineExecutor, type EngineExecutor } from '../../../shared/engine/executor.js';
+import { letGoNote } from '../../../shared/engine/egress-report.js';
 import { PolicyGate } from '../../../shared/engine/policy-gate.js';
 import { personStopMessage } from '../../../shared/engine/presence.js';
 import type { FallbackDeps } from '../../core/core.js';
@@ -77,7 +78,9 @@ export function electronFallback(settings: ElectronFallbackSettings): (deps: Fal
         const current = await running?.catch(() => undefined);
         running = undefined;
         if (!current) return;
-        current.engine.dispose();
+        // What the tabs held paused is failed before their windows close, which would let go of them.
+        const note = letGoNote(await current.engine.dispose());
+        if (note) log(note);
         current.host.closeAll();
       },
     };
