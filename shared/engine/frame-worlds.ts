@@ -46,7 +46,7 @@ export class FrameWorlds {
     ...[args, opts]: PageCallTail<N, H, R>
   ): Promise<PageResult<N, R>> {
     // The one untyped step: the page runs the library's own function, whose types are those above.
-    const answer = this.run(frame, name, args ?? [], opts?.handles ?? [], opts?.returnHandle === true, opts?.sent);
+    const answer = this.run(frame, name, args ?? [], opts?.handles ?? [], opts?.returnHandle === true);
     return answer as Promise<PageResult<N, R>>;
   }
 
@@ -86,7 +86,6 @@ export class FrameWorlds {
     args: readonly unknown[],
     handles: Handles,
     returnHandle: boolean,
-    sent: (() => void) | undefined,
   ): Promise<unknown> {
     // The last argument is the tool call's number (undefined outside one), which the library sees as `__cmCall` while
     // the function runs; what it does later (a wait's checks on mutations) sees none, so shares no walk.
@@ -112,9 +111,7 @@ export class FrameWorlds {
       // An object argument fixes the context; otherwise name the world explicitly.
       if (handles.length === 0 || kept !== undefined) params['executionContextId'] = executionContextId;
       else params['objectId'] = handles[0];
-      const call = this.cdp.send<CallResult>('Runtime.callFunctionOn', params, frame.sessionId);
-      sent?.();
-      const result = await call;
+      const result = await this.cdp.send<CallResult>('Runtime.callFunctionOn', params, frame.sessionId);
       if (result.exceptionDetails) {
         const description = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text;
         throw pageScriptError(description);

@@ -10,8 +10,8 @@ interface Vouched {
   counts: string;
 }
 
-/** One snapshot call into a frame: `trust` to pass to the page, `sent` to call as the call leaves. */
-export type FrameSnapshotCall = (trust: number | null, sent: () => void) => Promise<FrameOutline>;
+/** One snapshot call into a frame, with `trust` to pass to the page. */
+export type FrameSnapshotCall = (trust: number | null) => Promise<FrameOutline>;
 
 /**
  * A computed style changes only in a style recalc, and a box only in a layout; the renderer counts both for the
@@ -45,10 +45,10 @@ export class SnapshotTrust {
     this.vouched.delete(frame.frameId);
     // Sent before the call: whatever ran after this read moved the counts the next call compares.
     const before = this.counts(frame.sessionId);
-    let after: Promise<string | undefined> | undefined;
-    const outline = await call(vouched?.trust ?? null, () => (after = this.counts(frame.sessionId)));
+    const outline = await call(vouched?.trust ?? null);
     if (outline.trusted) {
-      const now = await after;
+      // Read once the call has answered: a command sent beside it may reach the renderer first (seen in tests).
+      const now = await this.counts(frame.sessionId);
       if (vouched && now !== undefined && now === vouched.counts) {
         this.vouched.set(frame.frameId, vouched);
         return outline;

@@ -43,6 +43,17 @@ describe('a repeated snapshot sees what no mutation tells', () => {
     expect(after).not.toContain('Edited rule target');
   }, 60_000);
 
+  it('a rule edited by a command sent just before the snapshot, with no frame drawn in between', async () => {
+    let edit: Promise<unknown> | undefined;
+    const [before, after] = await across(async (page) => {
+      // Not awaited: the snapshot's commands follow it on the session, so no frame recalculates styles in between.
+      edit = run(page, `document.getElementById('rules').sheet.cssRules[0].style.display = 'none'`);
+    });
+    await edit;
+    expect(before).toContain('Edited rule target');
+    expect(after).not.toContain('Edited rule target');
+  }, 60_000);
+
   it('a rule inserted and another deleted, so the count stays', async () => {
     const [before, after] = await across((page) =>
       run(

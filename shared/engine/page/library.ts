@@ -179,8 +179,6 @@ export interface PageCallOptions<H extends Handles, R extends boolean> {
   handles?: H;
   /** Return the result's object id instead of its value: only for a function that returns an element. */
   returnHandle?: R;
-  /** Told as the call leaves for the page: a command sent from it reaches the session after the call. */
-  sent?: () => void;
 }
 
 /** `args` then `opts` as `frames.call` takes them: args may be left out only when the function takes none. */
