@@ -13,6 +13,7 @@ import type { PolicyGate } from './policy-gate.js';
 import { Presence } from './presence.js';
 import { QuietDocument } from './quiet-document.js';
 import { ScriptLog } from './script-log.js';
+import { SnapshotTrust } from './snapshot-trust.js';
 
 export class PageContext {
   readonly frames: FrameRegistry;
@@ -37,6 +38,8 @@ export class PageContext {
   readonly trail: ScriptTrail;
   /** The top document's main world and whether it is quiet of password fields, as events told (quiet-document.ts). */
   readonly quiet: QuietDocument;
+  /** What the renderer's counts vouch for in each frame's kept snapshot walk (snapshot-trust.ts). */
+  readonly snapshotTrust: SnapshotTrust;
 
   /**
    * `onPersonStop`: the person pressed Esc in this tab while the agent was acting there. `agentDrives`: whether an
@@ -65,6 +68,7 @@ export class PageContext {
     this.scripts = new ScriptLog(cdp, frameSessions, (sessionId) => this.trail.followed(sessionId) !== undefined);
     this.trail = new ScriptTrail(this);
     this.quiet = new QuietDocument(cdp, (frameId) => this.frames.isKnownMainFrame(frameId));
+    this.snapshotTrust = new SnapshotTrust(cdp);
   }
 
   /**
@@ -80,6 +84,7 @@ export class PageContext {
     this.dialogs.dispose();
     this.presence.dispose();
     this.quiet.dispose();
+    this.snapshotTrust.dispose();
     return this.frames.dispose();
   }
 }

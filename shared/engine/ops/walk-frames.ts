@@ -26,7 +26,9 @@ export async function walkFrames(
   // Every walk starts from the same counter: refs of different frames differ by their prefix, and each world never re-mints.
   const start = page.refCounter.n;
   const outcomes = await perFrame(frames, async (frame) => {
-    const outline = await page.frames.call(frame, 'snapshotFrame', [refPrefix(frame), start, want]);
+    const outline = await page.snapshotTrust.outline(frame, (trust) =>
+      page.frames.call(frame, 'snapshotFrame', [refPrefix(frame), start, want, trust]),
+    );
     const owners = new Map<number, Frame | undefined>();
     await Promise.all(
       outline.owners.map(async ([, index]) =>

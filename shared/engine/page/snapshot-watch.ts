@@ -13,16 +13,18 @@ interface SnapshotWatch {
 /**
  * The frame's stamp: equal stamps mean no change an outline can show was made in between. An outline is made of the
  * DOM, of form fields' state and of the computed styles the walk read, so the stamp is the DOM mutations seen (in the
- * document and in the shadow roots the walk entered, observed from now on) and a hash of what the walk read (the
- * context's fields and styled elements), read again now. Reading the styles again is what sees every way a style
- * changes with no mutation: a rule edited, inserted or deleted through the CSSOM, a sheet turned off or adopted,
- * hover, focus, :target, scrolling, viewport, zoom and emulated media, a container resized by a font or an image that
- * loaded, a property registered by script, an animation. No event, observer or sheet count tells all of these (a
- * hash of every rule's text cost 55-150 ms on a 10,000-rule sheet); this costs what the walk's own style reads cost,
- * so it grows with the outline returned, not with the page. With `last`, the stamp to compare with, a stamp whose
- * mutations already differ is given without reading the rest. Installs the watch on the first call in a document.
+ * document and in the shadow roots the walk entered, observed from now on), a hash of the fields the walk read and a
+ * hash of the styles it read (the context's styled elements), each read again now. Reading the styles again is what
+ * sees every way a style changes with no mutation: a rule edited, inserted or deleted through the CSSOM, a sheet turned
+ * off or adopted, hover, focus, :target, scrolling, viewport, zoom and emulated media, a container resized by a font
+ * or an image that loaded, a property registered by script, an animation. No event, observer or sheet count tells all
+ * of these (a hash of every rule's text cost 55-150 ms on a 10,000-rule sheet); this costs what the walk's own style
+ * reads cost, so it grows with the outline returned, not with the page. Without `styles` the stamp stops before the
+ * styles' hash (a prefix of the whole stamp), for a caller who knows by other means that no style changed. With
+ * `last`, the stamp to compare with, a stamp already differing in a part is given without reading the parts after.
+ * Installs the watch on the first call in a document.
  */
-export function snapshotStamp(context: WalkContext, last?: string): string {
+export function snapshotStamp(context: WalkContext, last?: string, styles = true): string {
   const scope = globalThis as unknown as { __cmSnapshotWatch?: SnapshotWatch };
   let watch = scope.__cmSnapshotWatch;
   const counted = (records: MutationRecord[]) => {
@@ -48,15 +50,17 @@ export function snapshotStamp(context: WalkContext, last?: string): string {
   for (const root of watch.roots) if (!root.host.isConnected) watch.roots.delete(root);
   // Compared with `last`, a mutation seen already tells it differs: the walk's reads need not be read again.
   if (last !== undefined && !last.startsWith(`${watch.mutations} `)) return `${watch.mutations}`;
-  return `${watch.mutations} ${__cm.snapshotReadsHash(context)}`;
+  const fields = `${watch.mutations} ${__cm.snapshotReadsHash(context.fields ?? [], [])}`;
+  if (!styles || (last !== undefined && !last.startsWith(`${fields} `))) return fields;
+  return `${fields} ${__cm.snapshotReadsHash([], context.styled ?? [])}`;
 }
 
 /**
- * A hash of what the walk read that no mutation tells: what form fields hold (values, checks, choices, files; a
- * script setting them tells no mutation), the computed styles the walk reads, and whether a label's control has a
+ * A hash of what the walk read that no mutation tells: what `fields` hold (values, checks, choices, files; a script
+ * setting them tells no mutation), the computed styles the walk read of `styled`, and whether a label's control has a
  * box. Only the hash is kept, so no field's value is held beyond this call.
  */
-export function snapshotReadsHash({ fields = [], styled = [] }: WalkContext): number {
+export function snapshotReadsHash(fields: Element[], styled: Element[]): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   const mix = (text: string) => {
