@@ -1,6 +1,7 @@
-// What a click asks of the browser after its input, on real Chromium: on a site allowed to act but not trusted, the
-// url watch and the act window each wait on a round trip through the renderer after the press, and one round trip
-// serves both. A count, not a speed: each step added is paid on every act, and more through the extension.
+// What a click asks of the browser around its input, on real Chromium, on a site allowed to act but not trusted: the
+// lookup, the aim and the gate's verdict on the element go out as one step before the press, and after it the url
+// watch and the act window, each waiting on a round trip through the renderer, share one. A count, not a speed: each
+// step added is paid on every act, and more through the extension.
 import { expect, it } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
@@ -14,7 +15,7 @@ const suite = useEngineSuite({
   startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent)),
 });
 
-it('a steady click on a site that is not trusted waits on one round trip after its press', async () => {
+it('a steady click on a site that is not trusted waits on one page call before its press and one after', async () => {
   const policy = testServerPolicy('act', ['127.0.0.1']);
   const executor = createEngineExecutor(suite.browser.host, { tag: 'act-trips', policy: () => policy });
   try {
@@ -23,6 +24,13 @@ it('a steady click on a site that is not trusted waits on one round trip after i
     await executor.run('click', { selector: '#go' }, ctx);
     sent.length = 0;
     expect((await executor.run('click', { selector: '#go' }, ctx)).text).toBe('clicked button "Go"');
+    const pressing = Math.min(
+      ...sent.filter((entry) => entry.method === 'Input.dispatchMouseEvent').map((entry) => entry.start),
+    );
+    const calls = stepsOf(sent.filter((entry) => entry.start < pressing)).filter((step) =>
+      step.some((entry) => entry.method === 'Runtime.callFunctionOn'),
+    );
+    expect(calls.map((step) => step.filter((entry) => entry.method === 'Runtime.callFunctionOn').length)).toEqual([2]);
     const pressed = Math.max(
       ...sent.filter((entry) => entry.method === 'Input.dispatchMouseEvent').map((entry) => entry.end),
     );

@@ -100,7 +100,12 @@ export class ActWindow implements InputWindow {
     this.exempt = this.page.gate.allows(this.place, 'trusted');
     if (this.exempt) return;
     this.arm();
-    this.verdict = this.read(activated).catch(() => null);
+    const read = 'handle' in activated && activated.verdict ? Promise.resolve(activated.verdict) : this.read(activated);
+    this.verdict = read.catch(() => null);
+  }
+
+  judges(frame: Frame): boolean {
+    return !this.page.gate.allows(this.page.frames.placeOf(frame), 'trusted');
   }
 
   async beforeInput(): Promise<void> {
