@@ -15,6 +15,7 @@ import type { ArgsOf, BatchArgs } from '../tools/args.js';
 import { bindHandlers } from '../tools/bind.js';
 import { toolOf, type ToolOperation } from '../tools/catalog.js';
 import { mainLevelOf } from '../tools/define.js';
+import { ActFlush } from './act-flush.js';
 import { agentOf } from './agent-currents.js';
 import { withDeadline } from './deadline.js';
 import type { Send } from './egress-ledger.js';
@@ -186,11 +187,14 @@ async function runAct(
   const mark = page.frames.navigation.mark();
   let window: ActWindow | undefined;
   let result: OperationResult;
+  // The url watch and the act window each wait on a round trip through the renderer after the act's input: one serves
+  // both (first used once `run` is over).
+  const flush = new ActFlush(page.cdp);
   try {
     window = await ActWindow.open(tab, op, args, held);
     result = await run(page, args, ctx);
-    const moved = await watch.settle();
-    await window?.finish(result.text);
+    const moved = await watch.settle(flush);
+    await window?.finish(flush, result.text);
     const refused = page.frames.navigation.refusedSince(mark);
     // The act happened; the model must know that, and that the page it led to was not loaded.
     if (refused) throw refusedNavigationError(refused, `${result.text}, but the navigation it started`);
@@ -199,7 +203,7 @@ async function runAct(
     for (const each of opened) result = { ...result, text: `${result.text} → new tab ${each.handle} ${each.url}` };
   } catch (error) {
     // An act that failed after its input went out may still have had a send held: the person must get its card.
-    await window?.finish();
+    await window?.finish(flush);
     throw error;
   } finally {
     watch.dispose();

@@ -7,11 +7,15 @@ import type { Frame, FrameRegistry } from './frames.js';
 import type { Point } from './geometry.js';
 import { MODIFIER_BITS, type Modifier } from './keys.js';
 import type { PolicyGate } from './policy-gate.js';
+import type { ControlVerdict } from './page/commit-control.js';
 import type { Presence } from './presence.js';
 import type { ElementHandle } from './targets.js';
 
-/** What an act activates: an element, a point in a frame (a click by x,y), or whatever has focus in a frame (a key). */
-export type Activated = { handle: ElementHandle } | { frame?: Frame; point?: Point };
+/**
+ * What an act activates: an element (with the gate's verdict on it when the op's own page call already read it), a
+ * point in a frame (a click by x,y), or whatever has focus in a frame (a key).
+ */
+export type Activated = { handle: ElementHandle; verdict?: ControlVerdict } | { frame?: Frame; point?: Point };
 
 export interface MouseInput {
   kind: 'mouse';
@@ -86,6 +90,8 @@ export interface InputTarget {
 /** The gate's side of one act (gate/act-window.ts), as input sees it. */
 export interface InputWindow {
   note(activated: Activated): void;
+  /** Whether an act in `frame` is judged here (its site is not trusted): the op then reads the verdict with its aim. */
+  judges(frame: Frame): boolean;
   /** Resolves once the tab pauses sends and what the input activates has been read; throws when it could not be armed. */
   beforeInput(): Promise<void>;
 }
@@ -130,6 +136,11 @@ export class PageInput {
   /** An op names what its input will activate, as early as it knows, so the DOM is read while its own checks run. */
   note(activated: Activated): void {
     this.windows.at(-1)?.note(activated);
+  }
+
+  /** An open act window judges an act in `frame`: an op that reads the element anyway reads the gate's verdict too. */
+  judges(frame: Frame): boolean {
+    return this.windows.at(-1)?.judges(frame) ?? false;
   }
 
   /**

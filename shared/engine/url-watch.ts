@@ -1,4 +1,5 @@
 // Notices when an act (a click on a link, Enter in a search box) navigates the tab, and reports the new URL.
+import type { ActFlush } from './act-flush.js';
 import type { CdpEvent } from './cdp.js';
 import { withDeadline } from './deadline.js';
 import type { PageContext } from './page-context.js';
@@ -35,14 +36,9 @@ export class UrlWatch {
   }
 
   /** After the act: lets a navigation it started commit, then answers the new URL if the tab moved. */
-  async settle(): Promise<string | undefined> {
+  async settle(flush: ActFlush): Promise<string | undefined> {
     // The act's own read-back after its last input (type's) already made that round trip.
-    if (!this.page.input.readSince(this.input)) {
-      const flush = this.page.cdp
-        .send('Runtime.evaluate', { expression: '0', returnByValue: true })
-        .catch(() => undefined);
-      await withDeadline(flush, FLUSH_MS, () => undefined);
-    }
+    if (!this.page.input.readSince(this.input)) await withDeadline(flush.through(undefined), FLUSH_MS, () => undefined);
     if (this.navigating || this.parsing) {
       await new Promise<void>((resolve) => {
         const finish = () => {

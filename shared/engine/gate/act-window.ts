@@ -2,6 +2,7 @@
 // every write the tab makes is judged by the DOM (what the act activated) and by the request itself, and one that sends
 // something as the person is held (failed in the browser at once and kept as a record to be sent again: nothing stays
 // paused for a detach to let go); the act then fails with HELD and a card for the person.
+import type { ActFlush } from '../act-flush.js';
 import { withDeadline } from '../deadline.js';
 import { shownUrl } from '../egress-report.js';
 import type { Frame } from '../frames.js';
@@ -99,7 +100,12 @@ export class ActWindow implements InputWindow {
     this.exempt = this.page.gate.allows(this.place, 'trusted');
     if (this.exempt) return;
     this.arm();
-    this.verdict = this.read(activated).catch(() => null);
+    const read = 'handle' in activated && activated.verdict ? Promise.resolve(activated.verdict) : this.read(activated);
+    this.verdict = read.catch(() => null);
+  }
+
+  judges(frame: Frame): boolean {
+    return !this.page.gate.allows(this.page.frames.placeOf(frame), 'trusted');
   }
 
   async beforeInput(): Promise<void> {
@@ -112,9 +118,12 @@ export class ActWindow implements InputWindow {
     this.stopJudging ??= TabGate.of(this.page).judgeWith((paused, sessionId) => this.judge(paused, sessionId));
   }
 
-  /** After the act: the tail, then HELD (with the card) when a send was held; safe to call again, answering the same. */
-  finish(actText?: string): Promise<void> {
-    this.finished ??= this.settle(actText);
+  /**
+   * After the act (its input answered): the tail, then HELD (with the card) when a send was held; safe to call again,
+   * answering the same. `flush`: the act's round trip through the renderer, shared with the url watch.
+   */
+  finish(flush: ActFlush, actText?: string): Promise<void> {
+    this.finished ??= this.settle(flush, actText);
     return this.finished;
   }
 
@@ -201,10 +210,10 @@ export class ActWindow implements InputWindow {
     this.held.push({ paused, sessionId, bySelf: said !== undefined, send, loader });
   }
 
-  private async settle(actText: string | undefined): Promise<void> {
+  private async settle(flush: ActFlush, actText: string | undefined): Promise<void> {
     // Nothing was judged: the act failed before its input went out, or its site is trusted.
     if (this.stopJudging === undefined) return;
-    await this.tail();
+    await this.tail(flush);
     this.judging = false;
     this.stopJudging?.();
     await Promise.all(this.pending);
@@ -215,13 +224,11 @@ export class ActWindow implements InputWindow {
    * What the act's own handlers sent (a fetch in a click handler, after its microtasks) travels to the interceptor on
    * another channel than our commands: one more round trip through the renderer lets its pause arrive first. Not a
    * turn of the page's event loop: after input a renderer runs no task (a timer, a message) before its next frame,
-   * 15-50 ms in a background tab (measured, Chromium 156), which every act would pay.
+   * 15-50 ms in a background tab (measured, Chromium 156), which every act would pay. The url watch's round trip on
+   * the same session, made after the same input, is that round trip: judging goes on until this one answers.
    */
-  private async tail(): Promise<void> {
-    const flush = this.page.cdp
-      .send('Runtime.evaluate', { expression: '0', returnByValue: true }, this.frame?.sessionId)
-      .catch(() => undefined);
-    await withDeadline(flush, FLUSH_MS, () => undefined);
+  private async tail(flush: ActFlush): Promise<void> {
+    await withDeadline(flush.through(this.frame?.sessionId), FLUSH_MS, () => undefined);
     if (!this.judging || this.held.length > 0 || !(await this.verdict)?.sends) return;
     await withDeadline(this.wrote.promise, TAIL_MS, () => undefined);
   }

@@ -117,8 +117,8 @@ export async function pointerTarget(
 }
 
 /**
- * A main-frame element found and judged and aimed at in one round trip: the lookup and activationAim go out together.
- * What the press activates is read for the gate as soon as the lookup answers, while the aim runs.
+ * A main-frame element found and judged and aimed at in one round trip: the lookup and activationAim go out together,
+ * and where an act window judges the frame, the gate's verdict on what the press activates comes back with the aim.
  */
 async function pickAndAim(
   page: PageContext,
@@ -126,17 +126,21 @@ async function pickAndAim(
   frame: Frame,
   activates: ActivationOptions,
 ): Promise<Aimed> {
-  const found = (handle: ElementHandle) => page.input.note({ handle });
+  // Where the act window judges the frame, the gate's verdict on the element comes back with the aim; else what the
+  // press activates is noted as soon as the lookup answers, and read (or found exempt) while the aim runs.
+  const judged = page.input.judges(frame);
+  const found = judged ? undefined : (handle: ElementHandle) => page.input.note({ handle });
   const { handle, value } = await resolveAndCall(
     page,
     target,
     frame,
     'act',
     'activationAim',
-    [activates.newWindow === true],
+    [activates.newWindow === true, judged],
     found,
   );
   try {
+    if (judged) page.input.note(value.verdict ? { handle, verdict: value.verdict } : { handle });
     return { ...(await activationAimed(page, handle, value)), frame };
   } finally {
     page.frames.release(frame, [handle.objectId]);

@@ -1,5 +1,6 @@
 // In-page: what activating an element would load, and where, read before an act sends input (see ../activation.ts).
 import type { AimPoint } from './aim.js';
+import type { ControlVerdict } from './commit-control.js';
 
 export interface Opens {
   url: string;
@@ -45,19 +46,23 @@ export interface ActivationAim {
   opens: Opens | null;
   /** Null when it could not be taken without scrolling (or failed) while `opens` waits to be judged. */
   aim: AimPoint | null;
+  /** What the gate on risky acts reads of the element, when asked for (an act window judges its frame). */
+  verdict?: ControlVerdict;
 }
 
 /**
  * What activating the element opens and where to click it, in one call for a main-frame element. One that opens
  * something must not move before the engine has judged that, so it is aimed at only where it already is; the
- * engine aims again (scrolling, or naming why it cannot) once it has allowed what opens.
+ * engine aims again (scrolling, or naming why it cannot) once it has allowed what opens. `judged`: the act window's
+ * verdict is read in the same call, before anything scrolls, rather than in a round trip of its own.
  */
-export function activationAim(element: Element, forcedNewWindow: boolean): ActivationAim {
+export function activationAim(element: Element, forcedNewWindow: boolean, judged = false): ActivationAim {
+  const verdict = judged ? { verdict: __cm.controlVerdict(element) } : {};
   const opens = __cm.opensOnActivation(element, forcedNewWindow);
-  if (!opens) return { opens, aim: __cm.aimPoint(element, true) };
+  if (!opens) return { opens, aim: __cm.aimPoint(element, true), ...verdict };
   try {
-    return { opens, aim: __cm.aimPoint(element, 'refuse') };
+    return { opens, aim: __cm.aimPoint(element, 'refuse'), ...verdict };
   } catch {
-    return { opens, aim: null };
+    return { opens, aim: null, ...verdict };
   }
 }

@@ -1,0 +1,44 @@
+// What a click asks of the browser around its input, on real Chromium, on a site allowed to act but not trusted: the
+// lookup, the aim and the gate's verdict on the element go out as one step before the press, and after it the url
+// watch and the act window, each waiting on a round trip through the renderer, share one. A count, not a speed: each
+// step added is paid on every act, and more through the extension.
+import { expect, it } from 'vitest';
+import { createEngineExecutor } from '../../shared/engine/executor.js';
+import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import { startTestBrowser } from '../support/browser.js';
+import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { TEST_GATE, testServerPolicy } from '../support/test-policy.js';
+
+const sent: Sent[] = [];
+
+const suite = useEngineSuite({
+  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent)),
+});
+
+it('a steady click on a site that is not trusted waits on one page call before its press and one after', async () => {
+  const policy = testServerPolicy('act', ['127.0.0.1']);
+  const executor = createEngineExecutor(suite.browser.host, { tag: 'act-trips', policy: () => policy });
+  try {
+    await executor.run('tab_new', { url: suite.server.url('bench-sized.html?n=100') }, ctx);
+    // The first click arms what stays armed and turns focus emulation on; the one after is the steady one.
+    await executor.run('click', { selector: '#go' }, ctx);
+    sent.length = 0;
+    expect((await executor.run('click', { selector: '#go' }, ctx)).text).toBe('clicked button "Go"');
+    const pressing = Math.min(
+      ...sent.filter((entry) => entry.method === 'Input.dispatchMouseEvent').map((entry) => entry.start),
+    );
+    const calls = stepsOf(sent.filter((entry) => entry.start < pressing)).filter((step) =>
+      step.some((entry) => entry.method === 'Runtime.callFunctionOn'),
+    );
+    expect(calls.map((step) => step.filter((entry) => entry.method === 'Runtime.callFunctionOn').length)).toEqual([2]);
+    const pressed = Math.max(
+      ...sent.filter((entry) => entry.method === 'Input.dispatchMouseEvent').map((entry) => entry.end),
+    );
+    const after = stepsOf(sent.filter((entry) => entry.start >= pressed && Number.isFinite(entry.end)));
+    // The act window's disarm goes out unawaited as the call ends; the round trips the call waited on are evaluates.
+    const waited = after.filter((step) => step.some((entry) => entry.method === 'Runtime.evaluate'));
+    expect(waited.map((step) => step.map((entry) => entry.method))).toEqual([['Runtime.evaluate']]);
+  } finally {
+    executor.dispose();
+  }
+});
