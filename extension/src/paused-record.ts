@@ -3,6 +3,7 @@
 // the attachment: a detach sends every request still paused (PLATFORM_FACTS.md), and Chrome neither lists them nor
 // tells them again to a new listener.
 import type { Send } from '../../shared/engine/egress-ledger.js';
+import { FETCH_ANSWERS } from '../../shared/engine/paused-chain.js';
 
 /** The chrome.storage.session key; session storage outlives a stopped worker. */
 export const PAUSED_RECORD_KEY = 'pausedRequests';
@@ -18,13 +19,6 @@ const PROBED_PAST_LAST = 64;
 // The most unanswered requests kept: past it the oldest goes (the engine answers within a second, bar a lost worker).
 const KEPT = 200;
 const JOB_ID = /^interception-job-(\d+)\.(\d+)$/;
-const ANSWERS = new Set([
-  'Fetch.continueRequest',
-  'Fetch.failRequest',
-  'Fetch.fulfillRequest',
-  'Fetch.continueWithAuth',
-  'Fetch.continueResponse',
-]);
 
 interface Unanswered extends Send {
   tabId: number;
@@ -68,7 +62,8 @@ export class PausedRecord {
 
   /** A command is on its way to the tab: an answer to a paused request takes it off the record. */
   sent(tabId: number, method: string, params: Record<string, unknown>, sessionId: string | undefined): void {
-    if (!ANSWERS.has(method) || !this.unanswered.delete(key(tabId, sessionId, String(params['requestId'])))) return;
+    if (!FETCH_ANSWERS.has(method) || !this.unanswered.delete(key(tabId, sessionId, String(params['requestId']))))
+      return;
     this.save();
   }
 

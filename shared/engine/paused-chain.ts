@@ -29,8 +29,8 @@ interface Unanswered {
   send: Send;
 }
 
-// Every command that answers a paused request (Fetch domain).
-const ANSWERS = new Set([
+// Every command that answers a paused request (Fetch domain); the extension's paused record counts by it too.
+export const FETCH_ANSWERS = new Set([
   'Fetch.continueRequest',
   'Fetch.failRequest',
   'Fetch.fulfillRequest',
@@ -76,7 +76,7 @@ export class PausedChain {
 
   /** A command the handle sends (`sessionId` undefined: the tab's own session): an answer takes its request off the record. */
   sent(method: string, params: Record<string, unknown> | undefined, sessionId: string | undefined): void {
-    if (ANSWERS.has(method)) this.unanswered.delete(key(sessionId, String(params?.['requestId'])));
+    if (FETCH_ANSWERS.has(method)) this.unanswered.delete(key(sessionId, String(params?.['requestId'])));
   }
 
   /**
