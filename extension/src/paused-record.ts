@@ -56,7 +56,8 @@ export class PausedRecord {
       url,
       kind,
     });
-    for (const oldest of this.unanswered.keys()) if (this.unanswered.size > KEPT) this.unanswered.delete(oldest);
+    // One is added at a time: dropping the oldest keeps the bound, with no walk over the rest per pause.
+    if (this.unanswered.size > KEPT) this.unanswered.delete(this.unanswered.keys().next().value!);
     this.save();
   }
 

@@ -133,7 +133,8 @@ export class PausedChain {
     const { method, url } = paused.request;
     const send = { method, url, kind: document ? 'navigation' : paused.resourceType };
     this.unanswered.set(key(sessionId, paused.requestId), { sessionId, requestId: paused.requestId, document, send });
-    for (const oldest of this.unanswered.keys()) if (this.unanswered.size > KEPT) this.unanswered.delete(oldest);
+    // One is added at a time: dropping the oldest keeps the bound, with no walk over the rest per pause.
+    if (this.unanswered.size > KEPT) this.unanswered.delete(this.unanswered.keys().next().value!);
   }
 
   /** Fails one request left paused; answers it when the browser took the failure (it was still paused). */

@@ -33,6 +33,15 @@ async function openPage(): Promise<PageContext> {
   return page;
 }
 
+/** An engine session of its own (`tag`) driving a new tab on egress-late.html?`query`, and that tab's CDP handle. */
+async function executorTab(tag: string, query: string) {
+  const executor = createEngineExecutor(suite.browser.host, { tag, policy: () => gate.current() });
+  const url = suite.server.url(`egress-late.html?${query}`);
+  await executor.run('tab_new', { url }, ctx);
+  const tabId = (await suite.browser.host.list()).find((tab) => tab.url === url)!.id;
+  return { executor, cdp: await suite.browser.host.cdp(tabId) };
+}
+
 /**
  * A script that sends the page's key to the watched site at `path` from a timer, then keeps the page's thread busy: the
  * tab tells the request's initiator only seconds later, and until then the engine waits to judge it, paused
@@ -76,11 +85,7 @@ describe('as the engine lets go of a tab', () => {
   });
 
   it('fails, not sends, what a tab held paused as the engine session ends, and answers what it failed', async () => {
-    const executor = createEngineExecutor(suite.browser.host, { tag: 'td', policy: () => gate.current() });
-    const url = suite.server.url('egress-late.html?session');
-    await executor.run('tab_new', { url }, ctx);
-    const tabId = (await suite.browser.host.list()).find((tab) => tab.url === url)!.id;
-    const cdp = await suite.browser.host.cdp(tabId);
+    const { executor, cdp } = await executorTab('td', 'session');
     await executor.run('eval', { expression: busySend('/session-end', 'endDone') }, ctx);
     await pausedAt(cdp, '/session-end');
     const failed = executor.dispose();
@@ -95,11 +100,7 @@ describe('as the engine lets go of a tab', () => {
   });
 
   it("fails, not sends, a script's keepalive send paused as the agent closes the tab", async () => {
-    const executor = createEngineExecutor(suite.browser.host, { tag: 'tc', policy: () => gate.current() });
-    const url = suite.server.url('egress-late.html?close');
-    await executor.run('tab_new', { url }, ctx);
-    const tabId = (await suite.browser.host.list()).find((tab) => tab.url === url)!.id;
-    const cdp = await suite.browser.host.cdp(tabId);
+    const { executor, cdp } = await executorTab('tc', 'close');
     // A keepalive request outlives its page: closing the tab does not cancel it.
     await executor.run('eval', { expression: busySend('/closed', 'closedDone', ', keepalive: true') }, ctx);
     await pausedAt(cdp, '/closed');
