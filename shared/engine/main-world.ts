@@ -32,6 +32,9 @@ export const EVAL_GROUP = 'chrome-mcp-eval';
  * world's context id short of Runtime.enable (which replays the console and is shared state other tools rely on);
  * its document, resolved through DOM.resolveNode, lives in that main world, and an indirect eval called on it runs
  * there. DevTools evaluation is exempt from the page's CSP, so this works where the page forbids eval.
+ * `gesture`: the script runs as a user gesture, giving the frame (and its ancestors) a user activation. Only the agent's
+ * own script asks: our checks would otherwise hand a page they refused, or a frame the script never ran in, the right
+ * to open windows and use gesture-gated APIs.
  */
 export async function evaluateInMainWorld(
   page: PageContext,
@@ -39,6 +42,7 @@ export async function evaluateInMainWorld(
   expression: string,
   timeoutMs: number,
   uniqueContextId?: string,
+  gesture = false,
 ): Promise<MainWorldResult> {
   if (frame === undefined || (await rootsSession(page, frame))) {
     const evaluated = await page.cdp.send<MainWorldResult>(
@@ -49,7 +53,7 @@ export async function evaluateInMainWorld(
         ...(uniqueContextId === undefined ? {} : { uniqueContextId }),
         replMode: true,
         awaitPromise: true,
-        userGesture: true,
+        userGesture: gesture,
         objectGroup: EVAL_GROUP,
         timeout: timeoutMs,
       },
@@ -87,7 +91,7 @@ export async function evaluateInMainWorld(
       functionDeclaration: 'function (expression) { return (0, eval)(expression); }',
       arguments: [{ value: expression }],
       awaitPromise: true,
-      userGesture: true,
+      userGesture: gesture,
       objectGroup: EVAL_GROUP,
     },
     frame.sessionId,

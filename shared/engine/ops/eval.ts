@@ -98,7 +98,7 @@ async function run(
 ): Promise<OperationResult> {
   const sessionId = frame?.sessionId;
   try {
-    const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId).catch(
+    const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId, true).catch(
       (error: unknown) => {
         // The world named is gone ("uniqueContextId not found"): the document changed before the script could run.
         if (ahead && error instanceof CdpCommandError && /uniqueContextId|Cannot find context/i.test(error.cdpMessage))
