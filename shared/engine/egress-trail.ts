@@ -14,7 +14,9 @@ import { POPUP_HELD, POPUP_OPENING, POPUP_VERDICT, type PopupOpening, type Windo
 import { ScriptedDocuments } from './scripted-documents.js';
 import { ReturningFrames } from './returning-frames.js';
 import { ScriptFrames } from './script-frames.js';
-import { SrcdocSetters } from './srcdoc-setters.js';
+import { SrcdocSetters, type Paused as ListenerPause } from './srcdoc-setters.js';
+import { UnloadListeners } from './unload-listeners.js';
+import { openEgressWindow } from './egress-hold.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
@@ -59,6 +61,7 @@ export class ScriptTrail {
   private readonly unpaused = new Map<string, Send>();
   private readonly handlers: HandlerSetters;
   private readonly gestures: GestureListeners;
+  private readonly unloads: UnloadListeners;
   private late: Send[] = [];
   private lateCount = 0;
 
@@ -84,11 +87,15 @@ export class ScriptTrail {
       (sessionId, paused) => this.setters.fromScript(sessionId, paused),
       (sessionId) => this.setters.settled(sessionId),
     );
-    this.gestures = new GestureListeners(
+    const byScript = (sessionId: string | undefined, paused: ListenerPause) =>
+      this.setters.fromScript(sessionId, paused) ||
+      paused.callFrames.some((frame) => this.handlers.isHandler(sessionId, frame.location.scriptId));
+    this.gestures = new GestureListeners(page.cdp, byScript);
+    this.unloads = new UnloadListeners(
       page.cdp,
-      (sessionId, paused) =>
-        this.setters.fromScript(sessionId, paused) ||
-        paused.callFrames.some((frame) => this.handlers.isHandler(sessionId, frame.location.scriptId)),
+      byScript,
+      () => openEgressWindow(page),
+      (sends) => sends.forEach((send) => this.noteHeld(send)),
     );
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),
@@ -185,6 +192,7 @@ export class ScriptTrail {
       // `debugger;` statements then pause too, and the srcdoc setters resume them at once, as every pause here.
       cdp.send('Debugger.setBreakpointsActive', { active: true }, sessionId),
       this.gestures.arm(sessionId),
+      this.unloads.arm(sessionId),
       cdp.send('Debugger.setSkipAllPauses', { skip: false }, sessionId),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_DEPTH }, sessionId),
       // Without it V8 tells a request's initiator by its top frame alone (measured on Chromium 156): a handler or listener
@@ -218,9 +226,9 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
-    // A pause of the handler policy's or of a gesture's listener is told and resumed there; every other goes on to the
+    // A pause of the handler policy's, of an unload listener or of a gesture's listener is told and resumed there; every other goes on to the
     // srcdoc breakpoints.
-    if (this.handlers.onEvent(event) || this.gestures.onEvent(event)) return;
+    if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);
     this.setters.onEvent(event);
