@@ -20,6 +20,8 @@ export interface ExceptionDetails {
 export interface MainWorldResult {
   result: RemoteObject;
   exceptionDetails?: ExceptionDetails;
+  /** Something of the call stays in EVAL_GROUP (an object answered or thrown, a promise awaited, a frame's document). */
+  kept?: true;
 }
 
 /** Remote objects from eval live in this group so one call releases them all. */
@@ -61,12 +63,13 @@ export async function evaluateInMainWorld(
     );
     // REPL mode awaits its own wrapper, not a promise the expression evaluates to; that one is awaited here.
     const { result } = evaluated;
-    if (evaluated.exceptionDetails || result.subtype !== 'promise' || !result.objectId) return evaluated;
-    return page.cdp.send<MainWorldResult>(
+    if (evaluated.exceptionDetails || result.subtype !== 'promise' || !result.objectId) return keeping(evaluated);
+    const awaited = await page.cdp.send<MainWorldResult>(
       'Runtime.awaitPromise',
       { promiseObjectId: result.objectId },
       frame?.sessionId,
     );
+    return { ...awaited, kept: true };
   }
   const { backendNodeId } = await page.cdp.send<{ backendNodeId: number }>(
     'DOM.getFrameOwner',
@@ -84,7 +87,7 @@ export async function evaluateInMainWorld(
     { backendNodeId: node.contentDocument.backendNodeId, objectGroup: EVAL_GROUP },
     frame.sessionId,
   );
-  return page.cdp.send<MainWorldResult>(
+  const called = await page.cdp.send<MainWorldResult>(
     'Runtime.callFunctionOn',
     {
       objectId: object.objectId,
@@ -96,6 +99,16 @@ export async function evaluateInMainWorld(
     },
     frame.sessionId,
   );
+  return { ...called, kept: true };
+}
+
+/**
+ * Marks an answer that left an object in EVAL_GROUP. A primitive comes by value and keeps nothing, so the steady eval of
+ * one skips the release (one command fewer per call).
+ */
+function keeping(answer: MainWorldResult): MainWorldResult {
+  const kept = answer.result.objectId !== undefined || answer.exceptionDetails?.exception?.objectId !== undefined;
+  return kept ? { ...answer, kept: true } : answer;
 }
 
 /** The frame is the top of its session's tree (the tab's main frame, or an out-of-process iframe). */

@@ -97,6 +97,9 @@ async function run(
   ahead?: Ahead,
 ): Promise<OperationResult> {
   const sessionId = frame?.sessionId;
+  // EVAL_GROUP is released unless a steady eval's answer is known to have kept nothing (a primitive): a command saved
+  // per call. The slow path always releases: the guard's and the trail's reads of a same-process frame keep its document.
+  let kept = true;
   try {
     const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId, true).catch(
       (error: unknown) => {
@@ -115,6 +118,7 @@ async function run(
     // too) for the description to run, is drained again once that is over.
     const drained = answeredFirst(answer, hold.drain(sessionId));
     const outcome = await answer;
+    kept = ahead === undefined || outcome.kept === true;
     // Nothing of the answer, not even an exception's text, is read before it is known that it may be.
     await ahead?.confirm();
     if (outcome.exceptionDetails) {
@@ -132,7 +136,8 @@ async function run(
       data: { ok: true, type: outcome.result.subtype ?? outcome.result.type, ...egressData(sends) },
     };
   } finally {
-    void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, sessionId).catch(() => undefined);
+    if (kept)
+      void page.cdp.send('Runtime.releaseObjectGroup', { objectGroup: EVAL_GROUP }, sessionId).catch(() => undefined);
   }
 }
 
