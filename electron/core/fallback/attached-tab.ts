@@ -33,6 +33,8 @@ export class AttachedTab implements Cdp {
    * from that document is sent after its commit was told, so this is where the script runs, without asking the browser.
    */
   private readonly shown = new Map<string, string>();
+  /** Sessions whose document has service workers bypassed since an agent's script ran there (see `route`). */
+  private readonly bypassed = new Set<string>();
   /** Patterns the tab's own session pauses beyond what any Fetch.enable through it asks (see `pin`). */
   private pins: readonly RequestPattern[] = [];
   /** The patterns the tab's own session was last asked to pause, by whichever guard asked. */
@@ -66,6 +68,9 @@ export class AttachedTab implements Cdp {
     }
     await this.scriptHeld;
     const own = (sessionId ?? this.sessionId) === this.sessionId;
+    // The engine's restore may switch the bypass off: the next script there switches it on again.
+    if ((method === 'Network.setBypassServiceWorker' && params?.['bypass'] !== true) || method === 'Network.disable')
+      this.bypassed.delete(sessionId ?? this.sessionId);
     if (method.startsWith('Fetch.') && own) params = this.pinned(method, params);
     // Every answer to a paused request, whoever sends it, comes through here: the chain keeps what is left unanswered.
     this.pausedChain.sent(method, params, own ? undefined : sessionId);
@@ -124,17 +129,27 @@ export class AttachedTab implements Cdp {
     if (event.method === 'Target.detachedFromTarget') {
       const sessionId = String(event.params['sessionId']);
       this.children.delete(sessionId);
+      this.bypassed.delete(sessionId);
       this.shown.delete(this.childTarget.get(sessionId) ?? '');
     }
     if (event.method === 'Page.frameNavigated') {
       // A target's main frame has the target's id; a child frame's commit says nothing of where the target is.
       const frame = event.params['frame'] as { id: string; url: string };
-      if (frame.id === this.targetOf(event.sessionId)) this.shown.set(frame.id, frame.url);
+      if (frame.id === this.targetOf(event.sessionId)) {
+        this.shown.set(frame.id, frame.url);
+        this.bypassed.delete(event.sessionId!);
+      }
     }
-    if (event.method === 'Debugger.scriptParsed' && String(event.params['url']).startsWith(SCRIPT_TAG)) {
+    if (
+      event.method === 'Debugger.scriptParsed' &&
+      String(event.params['url']).startsWith(SCRIPT_TAG) &&
+      !this.bypassed.has(event.sessionId!)
+    ) {
       // The site's service worker is held to its origin from now on (worker-targets.ts): the page's own requests go
       // their own way instead, where their initiators are told. Here, not in the engine: under chrome.debugger the
       // same switch made a late send's report go missing (test/extension/egress.test.ts), and nothing holds workers there.
+      // Once per document of the session, not per script: a command saved on every eval.
+      this.bypassed.add(event.sessionId!);
       void this.send('Network.setBypassServiceWorker', { bypass: true }, mine ? undefined : event.sessionId).catch(
         () => undefined,
       );
