@@ -66,7 +66,7 @@ export class CdpConnection {
       fromBrowser.on('error', events.closed);
       toBrowser.on('error', events.closed);
       return {
-        send: (text) => toBrowser.write(`${text}\0`),
+        send: batchedWrites(toBrowser, events.closed),
         close: () => {
           toBrowser.end();
           fromBrowser.destroy();
@@ -129,4 +129,25 @@ export class CdpConnection {
     this.pending.failAll(() => new ToolError('BROWSER_CLOSED'));
     for (const listener of this.listeners) listener({ method: 'Connection.closed', params: {} });
   }
+}
+
+/**
+ * What is sent in one turn of the event loop leaves in one write, each message ended by a NUL byte: a write is a syscall,
+ * and an eval sends several commands at once (the hold's rules, the script, the drain). A write that fails closes the
+ * channel, so every command waiting on it is answered.
+ */
+function batchedWrites(toBrowser: Writable, closed: () => void): (text: string) => void {
+  let queued: string[] = [];
+  const flush = () => {
+    const batch = queued.join('');
+    queued = [];
+    toBrowser.write(batch, (error) => {
+      if (error) closed();
+    });
+  };
+  return (text) => {
+    // setImmediate, not a microtask: a command reaches the connection a few promise hops after the tool sent it.
+    if (queued.length === 0) setImmediate(flush);
+    queued.push(`${text}\0`);
+  };
 }
