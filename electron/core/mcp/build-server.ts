@@ -78,10 +78,14 @@ export function buildServer(deps: ServerDeps, agent: string, caps: readonly Tool
   const instructions = voiceInstructions(voiceMark);
   const server = new McpServer({ name: 'chrome-mcp', version: VERSION }, { instructions });
   const clientName = (): string | undefined => server.server.getClientVersion()?.name;
+  // The name a client gives stays for the session: cleaned (redacted) once it is known, not on every call.
+  let cleaned: string | undefined;
+  const client = (): string =>
+    cleaned ?? (clientName() === undefined ? cleanClientName(undefined) : (cleaned = cleanClientName(clientName())));
   // The person's panel and tray list the session from here on, under the name its client gave.
   server.server.oninitialized = () => deps.agents.introduce(agent, clientName());
   const dispatch = createDispatch(deps, {
-    client: () => cleanClientName(clientName()),
+    client,
     elicitor: mcpElicitor(server.server),
     agent,
     voiceMark,
