@@ -8,16 +8,18 @@ import { testServerHosts } from '../../test/support/test-policy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 
+/** `cli`: another build's entry point (an A/B of two builds, ab-builds.ts); this tree's by default. */
 export async function connect(
   dataDir: string,
   flags: string[] = [],
   env?: NodeJS.ProcessEnv,
+  cli = CLI,
 ): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
   // The bench pages are served from loopback; the run trusts that server, by its port (a bare local host grants
   // nothing), as a person would trust their own dev server.
   const trust = testServerHosts().join(',');
-  const args = [CLI, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', trust, ...flags];
+  const args = [cli, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', trust, ...flags];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,

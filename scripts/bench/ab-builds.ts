@@ -1,0 +1,59 @@
+// An A/B of two builds' eval, each its own chrome-mcp over MCP stdio (fallback backend, headless), calls interleaved so
+// a busy machine weighs on both alike: `tsx scripts/bench/ab-builds.ts <tree A> <tree B>`, each tree built (`npm run
+// build`). BENCH_ROUNDS sets the rounds, BENCH_ELEMENTS the page's size, BENCH_EXPRESSION what is evaluated.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startFixtureServer } from '../../test/support/fixture-server.js';
+import { call, connect } from './mcp-client.js';
+import { percentile, ROUNDS } from './measure.js';
+import { sizedPage } from './sweep.js';
+
+const EXPRESSION = process.env['BENCH_EXPRESSION'] ?? 'document.title';
+const ELEMENTS = Number(process.env['BENCH_ELEMENTS'] ?? 100);
+const WARM_UP = 10;
+
+async function main(trees: string[]): Promise<void> {
+  if (trees.length !== 2) throw new Error('usage: tsx scripts/bench/ab-builds.ts <tree A> <tree B>');
+  const server = await startFixtureServer();
+  const dataDirs = trees.map(() => mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-ab-')));
+  const sides = await Promise.all(
+    trees.map((tree, index) =>
+      connect(dataDirs[index]!, [], undefined, resolve(tree, 'dist/electron/helper/cli.js')).then(
+        (side) => side.client,
+      ),
+    ),
+  );
+  try {
+    const url = sizedPage(server, ELEMENTS);
+    for (const client of sides) {
+      await call(client, 'tab_new', { url });
+      for (let round = 0; round < WARM_UP; round++) await call(client, 'eval', { expression: EXPRESSION });
+    }
+    const samples = sides.map((): number[] => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternating which goes first: neither always meets the machine just after the other's call.
+      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        const start = performance.now();
+        await call(sides[index]!, 'eval', { expression: EXPRESSION });
+        samples[index]!.push(performance.now() - start);
+      }
+    }
+    const ms = (value: number) => value.toFixed(2);
+    trees.forEach((tree, index) => {
+      const taken = samples[index]!;
+      console.log(
+        `${'AB'[index]} ${tree}: eval p50 ${ms(percentile(taken, 50))} ms, p95 ${ms(percentile(taken, 95))} ms`,
+      );
+    });
+    const [a, b] = samples.map((taken) => percentile(taken, 50));
+    console.log(`B − A p50: ${ms(b! - a!)} ms over ${ROUNDS} interleaved rounds, ${ELEMENTS} elements, ${EXPRESSION}`);
+  } finally {
+    await Promise.all(sides.map((client) => client.close()));
+    await server.close();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+await main(process.argv.slice(2));
