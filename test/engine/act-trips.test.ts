@@ -1,7 +1,7 @@
 // What a click asks of the browser around its input, on real Chromium, on a site allowed to act but not trusted: the
 // lookup, the aim and the gate's verdict on the element go out as one step before the press, and after it the url
-// watch and the act window, each waiting on a round trip through the renderer, share one. A count, not a speed: each
-// step added is paid on every act, and more through the extension.
+// watch and the act window, each waiting on a round trip through the renderer, share one; a clear and type sends its
+// text as one insertText. A count, not a speed: each step added is paid on every act, and more through the extension.
 import { expect, it } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
@@ -38,6 +38,30 @@ it('a steady click on a site that is not trusted waits on one page call before i
     // The act window's disarm goes out unawaited as the call ends; the round trips the call waited on are evaluates.
     const waited = after.filter((step) => step.some((entry) => entry.method === 'Runtime.evaluate'));
     expect(waited.map((step) => step.map((entry) => entry.method))).toEqual([['Runtime.evaluate']]);
+  } finally {
+    executor.dispose();
+  }
+});
+
+it('a clear and type into a text field sends the focus call, one insertText and the read-back: no keys', async () => {
+  const policy = testServerPolicy('act', ['127.0.0.1']);
+  const executor = createEngineExecutor(suite.browser.host, { tag: 'act-trips', policy: () => policy });
+  try {
+    await executor.run('tab_new', { url: suite.server.url('bench-sized.html?n=100') }, ctx);
+    const args = { selector: '#name', text: 'Ada Lovelace', clear: true };
+    // The first type turns focus emulation on; the one after is the steady one.
+    await executor.run('type', args, ctx);
+    sent.length = 0;
+    expect((await executor.run('type', args, ctx)).text).toBe('typed 12 chars into textbox "Name"');
+    // The lookup and focusForInput, the handle's release, the text, the read-back: a select-all and delete cost six
+    // key events more.
+    expect(sent.map((entry) => entry.method).sort()).toEqual([
+      'Input.insertText',
+      'Runtime.callFunctionOn',
+      'Runtime.callFunctionOn',
+      'Runtime.callFunctionOn',
+      'Runtime.releaseObject',
+    ]);
   } finally {
     executor.dispose();
   }

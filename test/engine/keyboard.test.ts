@@ -57,22 +57,87 @@ describe('type', () => {
     expect(await value(page, 'name')).toBe('new');
   });
 
-  it('clears and types as one queue of input that lands in order', async () => {
+  it('clears an editor and types as one queue of input that lands in order', async () => {
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
+    // A contenteditable is cleared by keys (editors bind select-all themselves), then the text follows in the queue.
+    await pageEval(
+      page,
+      `const editor = document.getElementById('editor');
+      editor.textContent = 'old';
+      window.inputs = [];
+      editor.addEventListener('input', (e) =>
+        inputs.push(e.inputType + ':' + e.target.textContent + ':' + keys.length))`,
+    );
+    await type(page, { selector: '#editor', text: 'Ada Lovelace', clear: true }, ctx);
+    expect(await pageEval(page, 'document.getElementById("editor").innerText')).toBe('Ada Lovelace');
+    // Each event after the one before: select-all, then the delete, then the text, none overtaking another.
+    expect((await keys(page)).map((key) => `${key.key}@${key.target}`)).toEqual([
+      'Control@editor',
+      'a@editor',
+      'Backspace@editor',
+    ]);
+    expect(await pageEval<string[]>(page, 'inputs')).toEqual(['deleteContentBackward::3', 'insertText:Ada Lovelace:3']);
+  });
+
+  it("replaces a text field's whole value with the text alone, wherever its caret or selection was", async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await pageEval(
       page,
-      `window.inputs = []; document.getElementById('name').addEventListener('input', (e) =>
-      inputs.push(e.inputType + ':' + e.target.value + ':' + keys.length))`,
+      `window.inputs = [];
+      for (const field of document.querySelectorAll('input, textarea'))
+        field.addEventListener('input', (e) => inputs.push(e.target.id + ':' + e.inputType + ':' + e.target.value));
+      document.getElementById('notes').value = 'line 1\\nline 2';
+      document.getElementById('pw').value = 'secret';
+      document.getElementById('second').value = 'middle';
+      document.getElementById('second').focus();
+      document.getElementById('second').setSelectionRange(2, 4);`,
     );
-    await type(page, { selector: '#name', text: 'Ada Lovelace', clear: true }, ctx);
-    expect(await value(page, 'name')).toBe('Ada Lovelace');
-    // Each event after the one before: select-all, then the delete, then the text, none overtaking another.
-    expect((await keys(page)).map((key) => `${key.key}@${key.target}`)).toEqual([
-      'Control@name',
-      'a@name',
-      'Backspace@name',
-    ]);
-    expect(await pageEval<string[]>(page, 'inputs')).toEqual(['deleteContentBackward::3', 'insertText:Ada Lovelace:3']);
+    const cases = [
+      ['second', 'Ada Lovelace'],
+      ['name', 'new'],
+      ['notes', 'one two'],
+      ['pw', 'hunter2'],
+      ['email', 'ada@example.com'],
+      ['count', '7'],
+      ['short', 'xy'],
+    ] as const;
+    for (const [id, text] of cases) {
+      await type(page, { selector: `#${id}`, text, clear: true }, ctx);
+      expect(await value(page, id)).toBe(text);
+    }
+    // One input event a field, with its new value: no select-all or delete keys before the text.
+    expect(await pageEval<string[]>(page, 'inputs')).toEqual(cases.map(([id, text]) => `${id}:insertText:${text}`));
+    expect(await keys(page)).toEqual([]);
+  });
+
+  it('replaces the whole value even when the page moves the caret a moment after focus', async () => {
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
+    // An input mask's way: the caret goes to the end on a timer after focus, before the text arrives.
+    await pageEval(
+      page,
+      `const masked = document.getElementById('second');
+      masked.value = 'Ada';
+      masked.addEventListener('focus', () => setTimeout(() => masked.setSelectionRange(3, 3)));`,
+    );
+    await type(page, { selector: '#second', text: 'Ada Lovelace', clear: true }, ctx);
+    expect(await value(page, 'second')).toBe('Ada Lovelace');
+    // Typing on without clear appends: nothing of the replace is left armed.
+    await type(page, { selector: '#second', text: '!' }, ctx);
+    expect(await value(page, 'second')).toBe('Ada Lovelace!');
+  });
+
+  it('still refuses a read-only field and a text cut short by maxlength when clearing', async () => {
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
+    await pageEval(
+      page,
+      `document.getElementById('second').value = 'kept'; document.getElementById('second').readOnly = true`,
+    );
+    expect((await failure(type(page, { selector: '#second', text: 'new', clear: true }, ctx))).code).toBe(
+      'INPUT_NOT_LANDED',
+    );
+    expect(await value(page, 'second')).toBe('kept');
+    const cut = await failure(type(page, { selector: '#short', text: 'hello', clear: true }, ctx));
+    expect(cut.message).toBe('The text did not land in textbox "Short"; it holds "hel".');
   });
 
   it('types repeatedly into the same field without losing keystrokes', async () => {

@@ -18,13 +18,14 @@ type TypeMode = 'insert' | 'verbatim';
 export async function type(page: PageContext, args: TypeArgs, _ctx: OperationContext): Promise<OperationResult> {
   if (args.mode === 'set') return setEditorBuffer(page, args);
   await page.input.focused();
-  const field = namesElement(args) ? await focusTarget(page, args, true) : await focusedField(page.frames);
+  const mode = args.mode ?? 'insert';
+  const clear = args.clear ?? false;
+  // Text typed as input over a selected value replaces it; a verbatim paste and an empty text keep the keyed clear.
+  const replace = clear && mode === 'insert' && args.text !== '';
+  const field = namesElement(args) ? await focusTarget(page, args, true, replace) : await focusedField(page.frames);
   // What Enter will activate (the field's form) is read while the text goes in; the gate judges from Enter on.
   if (args.submit) page.input.note({ frame: field.frame });
-  const landed = await typeIntoField(page, field, args.text, {
-    mode: args.mode ?? 'insert',
-    clear: args.clear ?? false,
-  });
+  const landed = await typeIntoField(page, field, args.text, { mode, clear });
   if (args.submit) await pressCombo(page, field.frame, parseCombo('Enter'));
   const chars = [...args.text].length;
   const reformatted = landed.match === 'reformatted' ? ' (the field changed its whitespace)' : '';
@@ -37,7 +38,7 @@ export async function type(page: PageContext, args: TypeArgs, _ctx: OperationCon
 export async function press(page: PageContext, args: PressArgs, _ctx: OperationContext): Promise<OperationResult> {
   const combo = parseCombo(args.keys.trim() || args.keys);
   await page.input.focused();
-  const field = namesElement(args) ? await focusTarget(page, args, false) : undefined;
+  const field = namesElement(args) ? await focusTarget(page, args, false, false) : undefined;
   page.input.note(field ? { frame: field.frame } : {});
   await pressCombo(page, field?.frame, combo);
   const where = args.element ?? field?.state.what;
@@ -47,7 +48,7 @@ export async function press(page: PageContext, args: PressArgs, _ctx: OperationC
 /** Replaces the element's content with `text` by keyboard (fill_form's path for contenteditable fields). */
 export async function typeIntoElement(page: PageContext, handle: ElementHandle, text: string): Promise<void> {
   await page.input.focused();
-  await typeIntoField(page, await focusHandle(page, handle, true), text, { mode: 'insert', clear: true });
+  await typeIntoField(page, await focusHandle(page, handle, true, false), text, { mode: 'insert', clear: true });
 }
 
 /**
@@ -99,11 +100,14 @@ function keyEvent(
 }
 
 /** Focuses the target: in the page for a field that takes it (fast, and no banner can be in the way), else by a real click. */
-async function focusTarget(page: PageContext, target: Target, editableOnly: boolean): Promise<Field> {
+async function focusTarget(page: PageContext, target: Target, editableOnly: boolean, replace: boolean): Promise<Field> {
   const frame = await lookupFrame(page, target);
   if (frame) {
     // Found and focused in one round trip: focusForInput goes out right behind the lookup.
-    const { handle, value } = await resolveAndCall(page, target, frame, 'act', 'focusForInput', [editableOnly]);
+    const { handle, value } = await resolveAndCall(page, target, frame, 'act', 'focusForInput', [
+      editableOnly,
+      replace,
+    ]);
     try {
       return await focused(page, handle, value);
     } finally {
@@ -112,14 +116,19 @@ async function focusTarget(page: PageContext, target: Target, editableOnly: bool
   }
   const handle = await resolveTarget(page, target, 'act');
   try {
-    return await focusHandle(page, handle, editableOnly);
+    return await focusHandle(page, handle, editableOnly, replace);
   } finally {
     page.frames.release(handle.frame, [handle.objectId]);
   }
 }
 
-async function focusHandle(page: PageContext, handle: ElementHandle, editableOnly: boolean): Promise<Field> {
-  return focused(page, handle, await callOnElement(page, handle, 'focusForInput', [editableOnly]));
+async function focusHandle(
+  page: PageContext,
+  handle: ElementHandle,
+  editableOnly: boolean,
+  replace: boolean,
+): Promise<Field> {
+  return focused(page, handle, await callOnElement(page, handle, 'focusForInput', [editableOnly, replace]));
 }
 
 /** The field once focusForInput answered: its state, or (it took no focus that way) focus by a click. */
@@ -156,7 +165,8 @@ async function typeIntoField(
     );
   }
   const events: InputEvent[] = [];
-  if (options.clear) {
+  // A field whose value focusForInput selected is replaced by the text itself.
+  if (options.clear && !before.selected) {
     // The platform's select-all chord, so editors that bind it (Monaco, CodeMirror) select their whole document;
     // the selectAll command does it where the chord alone would not (macOS fields get edit commands from the OS).
     const selectAll = { modifiers: [before.mac ? 'Meta' : 'Control'], key: parseCombo('a').key } satisfies KeyCombo;

@@ -18,6 +18,8 @@ export interface InputState {
   mac: boolean;
   /** It is part of a code editor, whose buffer its API reads better than the element shows it. */
   editor: boolean;
+  /** focusForInput selected the text field's whole value, asked to replace it: the text sent next replaces it. */
+  selected?: boolean;
 }
 
 /** The focused element, looking into open shadow roots. */
@@ -41,6 +43,7 @@ export function isEditable(element: Element): boolean {
 
 /** State of whatever has focus in this frame. */
 export function inputState(): InputState {
+  __cm.disarmReplace();
   const active = __cm.deepActiveElement();
   const editable = !!active && __cm.isEditable(active);
   const field = active as HTMLInputElement | null;
@@ -73,6 +76,7 @@ export function inputState(): InputState {
  * a description read here cost a whole layout (20 ms at 50,000 elements). Anything else is read in full.
  */
 export function typedState(): InputState {
+  __cm.disarmReplace();
   const active = __cm.deepActiveElement();
   const described = (globalThis as { __cmDescribed?: { element: Element | null; what: string } }).__cmDescribed;
   const field = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement ? active : null;
@@ -94,9 +98,11 @@ export function typedState(): InputState {
 /**
  * Focuses the element for input and answers the resulting state, or null when it cannot take focus this way
  * (not editable though `editableOnly`, or focus() did nothing). An element we focus gets its caret at the end, so
- * typing appends; one that already had focus keeps its caret.
+ * typing appends; one that already had focus keeps its caret. `replace`: a plain text field (not a code editor's,
+ * not contenteditable) gets its whole value selected instead (armReplace), so the one insertText sent next replaces it,
+ * with no select-all and delete keys before it.
  */
-export function focusForInput(target: Element, editableOnly: boolean): InputState | null {
+export function focusForInput(target: Element, editableOnly: boolean, replace: boolean): InputState | null {
   // A code editor (or its container) takes focus at its own input element.
   const element = (!__cm.isEditable(target) && __cm.editorInput(target)) || target;
   const editable = __cm.isEditable(element);
@@ -118,7 +124,42 @@ export function focusForInput(target: Element, editableOnly: boolean): InputStat
       getSelection()?.addRange(range);
     }
   }
-  return __cm.inputState();
+  const state = __cm.inputState();
+  const field = element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement;
+  if (!replace || !field || !state.editable || state.editor) return state;
+  __cm.armReplace(element);
+  return { ...state, selected: true };
+}
+
+/** Kept between focusForInput and the text it readied a field for: the field and its one-shot listener. */
+interface ArmedReplace {
+  field: HTMLInputElement | HTMLTextAreaElement;
+  listener: () => void;
+}
+
+/**
+ * Selects the field's whole value, and selects it again as the text goes in: a page's focus handler may move the caret
+ * a moment later (an input mask does, on a timer), before the text arrives. Chrome inserts at the selection as
+ * beforeinput left it. select() reaches email and number inputs too, which have no setSelectionRange.
+ */
+export function armReplace(field: HTMLInputElement | HTMLTextAreaElement): void {
+  field.select();
+  // A second on, the text is not coming (its send failed): the field is left to whatever types into it next.
+  const until = performance.now() + 1_000;
+  const listener = () => {
+    __cm.disarmReplace();
+    if (performance.now() < until) field.select();
+  };
+  // Capture: ahead of the field's own listeners, which see the value about to be replaced as selected.
+  field.addEventListener('beforeinput', listener, true);
+  (globalThis as { __cmArmed?: ArmedReplace }).__cmArmed = { field, listener };
+}
+
+/** Removes the listener armReplace left, once its text went in or could not (the read-back, the next focus). */
+export function disarmReplace(): void {
+  const kept = globalThis as { __cmArmed?: ArmedReplace };
+  kept.__cmArmed?.field.removeEventListener('beforeinput', kept.__cmArmed.listener, true);
+  delete kept.__cmArmed;
 }
 
 /**

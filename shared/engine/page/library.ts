@@ -38,7 +38,16 @@ import { elementForRef, refFor, refHigh, refTable } from './refs.js';
 import { navigationStatus } from './document.js';
 import { conditionHolds, waitForCondition } from './wait.js';
 import { aimPoint, composedContains, deepElementAt, describeAt, describeElement, frameOwnerAt } from './aim.js';
-import { deepActiveElement, focusForInput, inputState, isEditable, pasteText, typedState } from './editing.js';
+import {
+  armReplace,
+  deepActiveElement,
+  disarmReplace,
+  focusForInput,
+  inputState,
+  isEditable,
+  pasteText,
+  typedState,
+} from './editing.js';
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
 import { activationAim, opensOnActivation } from './activation.js';
@@ -109,6 +118,8 @@ const FUNCTIONS = {
   inputState,
   typedState,
   focusForInput,
+  armReplace,
+  disarmReplace,
   pasteText,
   chooseOptions,
   fillField,
