@@ -250,6 +250,7 @@ export class ScriptTrail {
           fromScript(sent.initiator) ||
           this.handlers.fromHandler(event.sessionId, sent.initiator) ||
           this.verdicts.peek(key)?.tainted === true ||
+          this.gestures.scriptDispatched() ||
           this.documents.fromScript(sent, this.acting);
         // Asked even of a request already the script's: a document it loads into a frame may be one it wrote.
         const tainted = this.written.fromWritten(event.sessionId, sent, started) || started;

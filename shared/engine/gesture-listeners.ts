@@ -2,7 +2,11 @@
 // target opens names no stack (Page.windowOpen, its first request: measured on Chromium 156), and the person's gesture
 // makes it look theirs, even when a click listener the script left clicked the link. So the listeners of the events a
 // gesture fires pause at their first statement (event-listener breakpoints), and the paused stack tells whose they are.
+// The stack under a listener names who dispatched the event: a timer of the script's that clicks the page's element
+// makes whatever the page's listener sends the script's, even sent a moment later through a channel V8 keeps no async
+// stack across (a MessageChannel, the page's own queue: measured on Chromium 156).
 import type { Cdp, CdpEvent } from './cdp.js';
+import { watchGestures } from './page/gesture-watch.js';
 import type { Paused } from './srcdoc-setters.js';
 
 /**
@@ -25,10 +29,25 @@ const GESTURE_EVENTS = [
 ];
 // Chrome's transient activation lasts 5 s after the gesture; a second more for the clock.
 const ACTIVATION_MS = 6_000;
+/**
+ * How long after an event the script dispatched the tab's sends to other origins are the script's: what a listener
+ * defers to a later task, unseen by V8's async stacks, goes within it (over-holds the page's own sends meanwhile, named).
+ */
+export const DISPATCH_MS = 2_000;
+// Our listener's world and the URL its code names: a pause there is a dispatch told, not a listener's.
+const WATCH_WORLD = '__chrome_mcp_gestures__';
+const WATCH_URL = 'chrome-mcp-gestures://watch';
+// The events a script's timer makes an element's default action run with; ours pauses once per dispatch of each.
+const WATCHED_EVENTS = ['click', 'auxclick', 'submit'];
+const WATCH_SOURCE = `(${watchGestures.toString()})(${JSON.stringify(WATCHED_EVENTS)})\n//# sourceURL=${WATCH_URL}`;
 
 export class GestureListeners {
   /** Until when a window opened with a gesture is the script's: its listener was the last a gesture ran. */
   private scriptUntil = 0;
+  /** Until when a send of the tab to another origin is the script's: it dispatched a gesture's event. */
+  private dispatchedUntil = 0;
+  /** `session:scriptId` of our watch's code. */
+  private readonly watches = new Set<string>();
 
   /** `byScript`: the paused stack is the agent's script's (or code it wrote: a handler, a written document's). */
   constructor(
@@ -41,11 +60,18 @@ export class GestureListeners {
    * trail turns on: the page's own `debugger;` statements then pause too, and the srcdoc setters resume them at once.
    */
   async arm(sessionId: string | undefined): Promise<void> {
-    await Promise.all(
-      GESTURE_EVENTS.map((eventName) =>
+    await Promise.all([
+      ...GESTURE_EVENTS.map((eventName) =>
         this.cdp.send('DOMDebugger.setEventListenerBreakpoint', { eventName }, sessionId),
       ),
-    );
+      // In the session's documents now and in each new one, before the page's own code: a dispatch whose listeners are
+      // all native (a bound postMessage) still pauses once, in ours.
+      this.cdp.send(
+        'Page.addScriptToEvaluateOnNewDocument',
+        { source: WATCH_SOURCE, worldName: WATCH_WORLD, runImmediately: true },
+        sessionId,
+      ),
+    ]);
   }
 
   /**
@@ -53,11 +79,22 @@ export class GestureListeners {
    * once the host holds the windows the tab opens (Cdp.holdWindows), as the listener may open one as soon as it runs.
    */
   onEvent(event: CdpEvent): boolean {
+    const { sessionId } = event;
+    if (event.method === 'Debugger.scriptParsed' && event.params['url'] === WATCH_URL)
+      this.watches.add(`${sessionId}:${event.params['scriptId']}`);
     if (event.method !== 'Debugger.paused') return false;
     const paused = event.params as unknown as Paused;
     if (paused.reason !== 'EventListener') return false;
-    const { sessionId } = event;
     const resume = () => void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
+    const [listener, ...under] = paused.callFrames;
+    // Whoever is under the listener dispatched the event: the script's timer clicking the page's link makes what the
+    // page's listeners send meanwhile the script's.
+    if (this.byScript(sessionId, { ...paused, callFrames: under })) this.dispatchedUntil = Date.now() + DISPATCH_MS;
+    // Ours is no listener of anyone's: the window stays with whoever's listener ran last.
+    if (this.watches.has(`${sessionId}:${listener?.location.scriptId}`)) {
+      resume();
+      return true;
+    }
     // A listener of the page's after one of the script's, in the same gesture, leaves the window to the page.
     if (!this.byScript(sessionId, paused)) {
       this.scriptUntil = 0;
@@ -76,5 +113,10 @@ export class GestureListeners {
    */
   scriptListened(): boolean {
     return Date.now() < this.scriptUntil;
+  }
+
+  /** The script dispatched a gesture's event within the last moments: the tab's sends to other origins are its. */
+  scriptDispatched(): boolean {
+    return Date.now() < this.dispatchedUntil;
   }
 }
