@@ -41,6 +41,11 @@ const WATCH_URL = 'chrome-mcp-gestures://watch';
 const WATCHED_EVENTS = ['click', 'auxclick', 'submit'];
 const WATCH_SOURCE = `(${watchGestures.toString()})(${JSON.stringify(WATCHED_EVENTS)})\n//# sourceURL=${WATCH_URL}`;
 
+interface WatchFrame {
+  callFrameId?: string;
+  location: { scriptId: string };
+}
+
 export class GestureListeners {
   /** Until when a window opened with a gesture is the script's: its listener was the last a gesture ran. */
   private scriptUntil = 0;
@@ -64,8 +69,8 @@ export class GestureListeners {
       ...GESTURE_EVENTS.map((eventName) =>
         this.cdp.send('DOMDebugger.setEventListenerBreakpoint', { eventName }, sessionId),
       ),
-      // In the session's documents now and in each new one, before the page's own code: a dispatch whose listeners are
-      // all native (a bound postMessage) still pauses once, in ours.
+      // In the session's documents now and in each new one, before the page's own code: a dispatch pauses once in ours,
+      // which asks whether the page listens on the event's path, before any listener of the page's runs.
       this.cdp.send(
         'Page.addScriptToEvaluateOnNewDocument',
         { source: WATCH_SOURCE, worldName: WATCH_WORLD, runImmediately: true },
@@ -87,14 +92,20 @@ export class GestureListeners {
     if (paused.reason !== 'EventListener') return false;
     const resume = () => void this.cdp.send('Debugger.resume', {}, sessionId).catch(() => undefined);
     const [listener, ...under] = paused.callFrames;
-    // Whoever is under the listener dispatched the event: the script's timer clicking the page's link makes what the
-    // page's listeners send meanwhile the script's.
-    if (this.byScript(sessionId, { ...paused, callFrames: under })) this.dispatchedUntil = Date.now() + DISPATCH_MS;
+    const dispatched = this.byScript(sessionId, { ...paused, callFrames: under });
     // Ours is no listener of anyone's: the window stays with whoever's listener ran last.
     if (this.watches.has(`${sessionId}:${listener?.location.scriptId}`)) {
-      resume();
+      if (!dispatched) resume();
+      // The script dispatched it: a listener of the page's on its path may send later (held until the page goes on).
+      else
+        void this.pageListens(sessionId, paused, listener!)
+          .then(this.noteDispatch, () => this.noteDispatch(true))
+          .finally(resume);
       return true;
     }
+    // A listener of the page's the script's dispatch runs before ours (one on the window, capturing, added first).
+    if (dispatched && !this.byScript(sessionId, { reason: paused.reason, callFrames: [listener!] }))
+      this.noteDispatch(true);
     // A listener of the page's after one of the script's, in the same gesture, leaves the window to the page.
     if (!this.byScript(sessionId, paused)) {
       this.scriptUntil = 0;
@@ -104,6 +115,51 @@ export class GestureListeners {
     this.scriptUntil = Date.now() + ACTIVATION_MS;
     void (this.cdp.holdWindows?.() ?? Promise.resolve()).catch(() => undefined).finally(resume);
     return true;
+  }
+
+  private readonly noteDispatch = (pageListens: boolean): void => {
+    if (pageListens) this.dispatchedUntil = Date.now() + DISPATCH_MS;
+  };
+
+  /**
+   * Whether the event paused in our watch has a listener on its path that is neither ours nor the script's: only the
+   * page's code may defer a send the stack no longer names, and the page's other sends meanwhile go on when none does.
+   * A native listener (a bound postMessage) is not listed (measured on Chromium 156): a dispatch to it alone is missed.
+   */
+  private async pageListens(sessionId: string | undefined, paused: Paused, watch: WatchFrame): Promise<boolean> {
+    const { cdp } = this;
+    const { result } = await cdp.send<{ result: { objectId?: string } }>(
+      'Debugger.evaluateOnCallFrame',
+      { callFrameId: watch.callFrameId, expression: '[event.type, ...event.composedPath()]', silent: true },
+      sessionId,
+    );
+    if (result.objectId === undefined) return true;
+    const { result: items } = await cdp.send<{
+      result: { name: string; value?: { objectId?: string; value?: unknown } }[];
+    }>('Runtime.getProperties', { objectId: result.objectId, ownProperties: true }, sessionId);
+    const entries = items.filter((item) => /^\d+$/.test(item.name)).sort((a, b) => Number(a.name) - Number(b.name));
+    const type = entries[0]?.value?.value;
+    const targets = entries
+      .slice(1)
+      .map((item) => item.value?.objectId)
+      .filter((id) => id !== undefined);
+    const listened = await Promise.all(
+      targets.map((objectId) =>
+        cdp.send<{ listeners: { type: string; scriptId: string }[] }>(
+          'DOMDebugger.getEventListeners',
+          { objectId },
+          sessionId,
+        ),
+      ),
+    );
+    return listened.some(({ listeners }) =>
+      listeners.some(
+        (each) =>
+          each.type === type &&
+          !this.watches.has(`${sessionId}:${each.scriptId}`) &&
+          !this.byScript(sessionId, { reason: paused.reason, callFrames: [{ location: { scriptId: each.scriptId } }] }),
+      ),
+    );
   }
 
   /**
