@@ -89,6 +89,32 @@ describe('a held act fails closed', () => {
     expect(await writesBeforeSentinel()).toEqual([]);
   });
 
+  it('sends nothing when its session ends while a release checks the page, and answers gone', async () => {
+    const other = createEngineExecutor(suite.browser.host, { tag: 'tg', policy: () => policy });
+    const url = site.url(`gate-mail.html?tab=${++opened}`);
+    await other.run('tab_new', { url }, ctx);
+    const tabId = (await suite.browser.host.list()).find((tab) => tab.url === url)!.id;
+    const error = await failure(other.run('click', { selector: '#send' }, ctx));
+    const card = error.data?.['held'] as HeldCard;
+    // The session ends as the release asks the page for its frames (the page signature's check).
+    const cdp = await suite.browser.host.cdp(tabId);
+    const send = cdp.send.bind(cdp);
+    let ending: Promise<unknown> | undefined;
+    cdp.send = ((method: string, params?: Record<string, unknown>, sessionId?: string) => {
+      if (method === 'Page.getFrameTree') ending ??= other.dispose();
+      return send(method, params, sessionId);
+    }) as typeof cdp.send;
+    const released = failure(other.run('release_held', { id: card.id, release: true }, ctx));
+    try {
+      expect((await released).message).toBe(`Held act ${card.id} is gone: the browser session ended.`);
+    } finally {
+      cdp.send = send;
+    }
+    expect(ending).toBeDefined();
+    await ending;
+    expect(await writesBeforeSentinel()).toEqual([]);
+  });
+
   it('refuses a release once its site may no longer be acted on, and sends nothing', async () => {
     await mailTab();
     const card = await heldClick('#send');

@@ -31,6 +31,8 @@ export class HeldActs {
   private next = 1;
   private readonly live = new Map<string, HeldAct>();
   private readonly outcomes = new Map<string, string>();
+  /** Acts whose release checks the page now, each with why it went meanwhile (undefined while it has not). */
+  private readonly checking = new Map<string, string | undefined>();
 
   /** `tag`: the engine session's tab tag, which starts every id, so an id from an earlier session is told apart. */
   constructor(private readonly tag: string) {}
@@ -64,23 +66,14 @@ export class HeldActs {
   /** The person's decision: the held requests are sent again as they were, or never. */
   async decide(id: string, release: boolean): Promise<OperationResult> {
     const act = this.live.get(id);
-    if (!act) throw this.goneError(id);
+    if (!act || this.checking.has(id)) throw this.goneError(id);
     const [first] = act.requests;
     const what = `${first!.method} ${shownUrl(first!.url)}${act.requests.length > 1 ? ` (and ${act.requests.length - 1} more held with it)` : ''}`;
     if (!release) {
       this.end(id, 'the person rejected it');
       return { text: `rejected: ${what}`, data: { released: false } };
     }
-    // Taken before anything is awaited: a second decision arriving meanwhile finds it gone, never sends it twice.
-    this.end(id, 'it was being released');
-    const frames = await this.signatureHolds(act).catch((error: unknown) => {
-      const refused = error instanceof ToolError && error.code !== 'NOT_FOUND';
-      this.remember(
-        id,
-        refused ? 'the policy refuses it now' : error instanceof ToolError ? error.message : PAGE_CHANGED,
-      );
-      throw refused ? error : this.goneError(id);
-    });
+    const frames = await this.checked(id, act);
     const sent = await Promise.allSettled(
       act.requests.map((request, index) => sendAgain(act.page, frames[index]!, request)),
     );
@@ -94,6 +87,35 @@ export class HeldActs {
       .map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : messageOf(outcome.reason)))
       .filter((note) => note !== undefined);
     return { text: `released: ${what}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`, data: { released: true } };
+  }
+
+  /**
+   * The release's check of the page signature, still watching the act: a page that changes, a detach or a session that
+   * ends meanwhile makes it gone, never sent. Answers the frames to send from; it is no longer held either way.
+   */
+  private async checked(id: string, act: HeldAct): Promise<Frame[]> {
+    // Taken before anything is awaited: a second decision arriving meanwhile finds it gone, never sends it twice.
+    this.checking.set(id, undefined);
+    this.remember(id, 'it was being released');
+    try {
+      const frames = await this.signatureHolds(act).catch((error: unknown) => {
+        const refused = error instanceof ToolError && error.code !== 'NOT_FOUND';
+        this.remember(
+          id,
+          refused ? 'the policy refuses it now' : error instanceof ToolError ? error.message : PAGE_CHANGED,
+        );
+        throw refused ? error : this.goneError(id);
+      });
+      const gone = this.checking.get(id);
+      if (gone !== undefined) {
+        this.remember(id, gone);
+        throw this.goneError(id);
+      }
+      return frames;
+    } finally {
+      this.checking.delete(id);
+      this.forget(id);
+    }
   }
 
   /** Rejects everything still held: a session that ends leaves no held act for a later one to send. */
@@ -143,6 +165,8 @@ export class HeldActs {
 
   /** Drops the act; its requests were failed in the browser when they were held, so nothing is left to go out. */
   private end(id: string, why: string): void {
+    // One whose release checks the page goes once the check is over (`checked`), and the first reason stands.
+    if (this.checking.has(id)) return void this.checking.set(id, this.checking.get(id) ?? why);
     if (!this.live.has(id)) return;
     this.forget(id);
     this.remember(id, why);
