@@ -26,6 +26,8 @@ import { addToAgentGroup } from './tab-group.js';
 import { TopUrls } from './top-urls.js';
 
 const PROTOCOL_VERSION = '1.3';
+// The most requests named by address kept (`orphansTold`).
+const KEPT_ORPHANS = 200;
 
 export class ChromeTabHost implements TabHost {
   /** The person's own Chrome: a tab no agent opened is theirs (its dialogs theirs to answer, its size theirs). */
@@ -202,6 +204,8 @@ export class ChromeTabHost implements TabHost {
   private failOrphan(tabId: number, source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
     const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
     this.orphansTold.add(`${tabId}:${paused.requestId}`);
+    // Asked of only just after a failure (paused-record.ts): the latest are kept, and a long session does not grow it.
+    if (this.orphansTold.size > KEPT_ORPHANS) this.orphansTold.delete(this.orphansTold.values().next().value!);
     void chrome.debugger
       .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
       .catch(() => undefined);
