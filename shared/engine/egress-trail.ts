@@ -226,8 +226,8 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
-    // A pause of the handler policy's, of an unload listener or of a gesture's listener is told and resumed there; every other goes on to the
-    // srcdoc breakpoints.
+    // A pause of the handler policy's, of an unload listener or of a gesture's listener is told and resumed there; every
+    // other goes on to the srcdoc breakpoints.
     if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);
