@@ -161,6 +161,15 @@ describe('a repeated snapshot', () => {
       page,
       `new Promise((done) => innerWidth !== 400 ? done() : addEventListener('resize', done, { once: true }))`,
     );
-    expect(await look()).toContain('Wide-screen panel');
+    // Said on failure: whether the page itself had the panel shown, and how the snapshot was answered (on trust?).
+    const before = await stats(page);
+    const text = await look();
+    const onPage = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
+      expression: `innerWidth + ' ' + getComputedStyle(document.getElementById('wide')).display`,
+      returnByValue: true,
+    });
+    expect(text, JSON.stringify({ page: onPage.result.value, before, after: await stats(page) })).toContain(
+      'Wide-screen panel',
+    );
   }, 120_000);
 });
