@@ -1,5 +1,5 @@
 // The engine's side of the site policy: one judgement of a frame, a tab or a URL against the policy as it stands now.
-import type { Decision } from '../policy/decision.js';
+import { deny, type Decision } from '../policy/decision.js';
 import { policyError } from '../protocol/policy-error.js';
 import { evaluatePolicy } from '../policy/evaluate.js';
 import type { AccessLevel } from '../policy/levels.js';
@@ -89,6 +89,8 @@ export function isOpaqueBlank(place: DocumentPlace): boolean {
  */
 function decideBy(policy: Policy, place: DocumentPlace, need: AccessLevel): Decision {
   if (isOpaqueBlank(place) && need !== 'trusted') return { allowed: true, level: 'none', site: place.url };
+  // A tab still opening its first document: no script runs there, and the refusal says to wait rather than "bad URL".
+  if (place.url === '' && !hasOrigin(place)) return deny({ reason: 'no_page', site: '', have: 'none', need });
   return evaluatePolicy(judgedUrl(place), need, policy);
 }
 

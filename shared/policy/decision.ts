@@ -1,7 +1,8 @@
 // What an evaluation answers, worded so a model knows what to do next (shared/protocol/policy-error.ts makes the error).
 import type { AccessLevel, DefaultLevel, PolicyLevel, RuleLevel } from './levels.js';
 
-export type DenyReason = 'blind' | 'blocked' | 'below' | 'ask' | 'unsupported_scheme' | 'bad_url' | 'downloads_off';
+export type DenyReason =
+  'blind' | 'blocked' | 'below' | 'ask' | 'unsupported_scheme' | 'bad_url' | 'no_page' | 'downloads_off';
 
 /** Where the site stood: a level from the rules or the default, `blind`, or `none` when it is no site at all. */
 export type Have = RuleLevel | DefaultLevel | 'blind' | 'none';
@@ -87,6 +88,8 @@ function wording({ reason, site, have, need, rule, why }: Refusal): [string, str
       return [`${site} ${why ?? 'has no site a rule could allow'}.`, 'Navigate to an http(s) page first.'];
     case 'bad_url':
       return [`"${site}" is not a valid URL.`, 'Pass an absolute http(s) URL.'];
+    case 'no_page':
+      return ['The tab has no page yet: its first document has not loaded.', 'Call `wait_for`, then retry.'];
     case 'downloads_off':
       return ['Downloads are off in the policy.', 'Ask the person to turn downloads on, or read the page instead.'];
   }

@@ -138,6 +138,8 @@ describe.each<Backend>(['fallback', 'extension'])('%s backend', (backend) => {
       const mine = (await mcp.call('tabs')).split('\n').find((line) => line.includes(url));
       const handle = /\s(\S+\.\d+)\s/.exec(mine ?? '')?.[1];
       expect(handle, mine).toBeDefined();
+      // Listed by its URL before its document commits: a script there is refused until it has loaded.
+      await mcp.call('wait_for', { tab: handle, text: 'Page B' });
       const before = await mcp.call('eval', { tab: handle, expression: 'innerWidth' });
       const refused = await mcp.result('resize', { tab: handle, width: 500, height: 400 });
       expect(refused.isError).toBe(true);

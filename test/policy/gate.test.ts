@@ -20,6 +20,14 @@ describe('the policy gate', () => {
     }
   });
 
+  it('tells a script aimed at a tab with no page yet to wait, not that its URL is bad', () => {
+    for (const place of [{ url: '' }, { url: '', origin: '://' }]) {
+      const decision = gate.decide(place, 'trusted');
+      expect(decision).toMatchObject({ allowed: false, reason: 'no_page' });
+      expect(decision.allowed || decision.next).toContain('wait_for');
+    }
+  });
+
   it('judges a blank document that took an origin by that origin', () => {
     expect(gate.allows({ url: 'about:blank', origin: 'https://shop.example' }, 'act')).toBe(true);
     expect(gate.decide({ url: 'about:blank', origin: 'https://bank.example' }, 'read')).toMatchObject({
