@@ -24,6 +24,7 @@ import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
 import { TopUrls } from './top-urls.js';
+import { keepNewest } from '../../shared/engine/keep-newest.js';
 
 const PROTOCOL_VERSION = '1.3';
 // The most requests named by address kept (`orphansTold`).
@@ -205,7 +206,7 @@ export class ChromeTabHost implements TabHost {
     const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
     this.orphansTold.add(`${tabId}:${paused.requestId}`);
     // Asked of only just after a failure (paused-record.ts): the latest are kept, and a long session does not grow it.
-    if (this.orphansTold.size > KEPT_ORPHANS) this.orphansTold.delete(this.orphansTold.values().next().value!);
+    keepNewest(this.orphansTold, KEPT_ORPHANS);
     void chrome.debugger
       .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
       .catch(() => undefined);

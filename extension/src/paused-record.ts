@@ -4,6 +4,7 @@
 // tells them again to a new listener.
 import type { Send } from '../../shared/engine/egress-ledger.js';
 import { FETCH_ANSWERS } from '../../shared/engine/paused-chain.js';
+import { keepNewest } from '../../shared/engine/keep-newest.js';
 
 /** The chrome.storage.session key; session storage outlives a stopped worker. */
 export const PAUSED_RECORD_KEY = 'pausedRequests';
@@ -57,7 +58,7 @@ export class PausedRecord {
       kind,
     });
     // One is added at a time: dropping the oldest keeps the bound, with no walk over the rest per pause.
-    if (this.unanswered.size > KEPT) this.unanswered.delete(this.unanswered.keys().next().value!);
+    keepNewest(this.unanswered, KEPT);
     this.save();
   }
 

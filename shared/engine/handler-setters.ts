@@ -10,6 +10,7 @@ import { installSource, newDocumentSource, POLICY_URL } from './handler-policy.j
 import { evaluateInMainWorld } from './main-world.js';
 import type { PageContext } from './page-context.js';
 import type { Initiator } from './script-initiator.js';
+import { keepNewest } from './keep-newest.js';
 
 // A page's install answers at once; a frame that does not is left unobserved rather than holding the eval.
 const INSTALL_MS = 2_000;
@@ -113,8 +114,8 @@ export class HandlerSetters {
     if (sink === SRCDOC_SINK) await this.srcdocSet(sessionId);
     const texts = html === true ? handlerTextsOfHtml(text) : [text];
     for (const hash of await Promise.all(texts.map(scriptHash))) {
-      if (this.texts.size >= KEPT_TEXTS) this.texts.delete(this.texts.values().next().value!);
       this.texts.add(hash);
+      keepNewest(this.texts, KEPT_TEXTS);
     }
   }
 

@@ -5,6 +5,7 @@ import type { Cdp, CdpEvent } from './cdp.js';
 import { base64Of } from './gate/paused-body.js';
 import type { DocumentPlace } from './policy-gate.js';
 import { TabCapture } from './tab-capture.js';
+import { keepNewest } from './keep-newest.js';
 
 export interface NetworkRecord {
   /** Short and per tab: what the model names a request by. */
@@ -155,7 +156,7 @@ export class NetworkLog {
 
   private keepEarly(key: string, facts: Pick<NetworkRecord, 'routed' | 'cookies'>): void {
     this.early.set(key, { ...this.early.get(key), ...facts });
-    if (this.early.size > MAX_EARLY) this.early.delete(this.early.keys().next().value!);
+    keepNewest(this.early, MAX_EARLY);
   }
 
   private sent(key: string, params: Record<string, unknown>, sessionId: string | undefined): void {

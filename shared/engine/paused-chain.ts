@@ -4,6 +4,7 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import { withDeadline } from './deadline.js';
 import type { Send } from './egress-ledger.js';
+import { keepNewest } from './keep-newest.js';
 
 /** One guard's part in the chain (navigation-guard.ts). */
 export interface Link {
@@ -134,7 +135,7 @@ export class PausedChain {
     const send = { method, url, kind: document ? 'navigation' : paused.resourceType };
     this.unanswered.set(key(sessionId, paused.requestId), { sessionId, requestId: paused.requestId, document, send });
     // One is added at a time: dropping the oldest keeps the bound, with no walk over the rest per pause.
-    if (this.unanswered.size > KEPT) this.unanswered.delete(this.unanswered.keys().next().value!);
+    keepNewest(this.unanswered, KEPT);
   }
 
   /** Fails one request left paused; answers it when the browser took the failure (it was still paused). */

@@ -1,5 +1,6 @@
 // Which requests an agent's script started: V8 names the sourceURL tag of every eval in each stack frame of its code, and
 // Network.requestWillBeSent tells a request's initiator stack (async parents too) before Fetch pauses it.
+import { keepNewest } from './keep-newest.js';
 
 /** Every script eval runs carries this sourceURL, however late its code runs. */
 export const SCRIPT_TAG = 'chrome-mcp-eval://';
@@ -57,7 +58,7 @@ export class InitiatorVerdicts {
     const waiter = this.waiting.get(key);
     if (waiter) return waiter(verdict);
     this.verdicts.set(key, verdict);
-    if (this.verdicts.size > KEPT_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value!);
+    keepNewest(this.verdicts, KEPT_VERDICTS);
   }
 
   /** The verdict told and not yet taken, if any. */

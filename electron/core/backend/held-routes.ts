@@ -1,6 +1,7 @@
 // Which backend (and which link of it) holds each held act, noted when the engine's HELD error passes by, so the
 // person's decision reaches the holder rather than whichever backend serves the next call.
 import { ToolError } from '../../../shared/protocol/errors.js';
+import { keepNewest } from '../../../shared/engine/keep-newest.js';
 
 // The engine rejects an undecided act after 10 minutes; a session that holds many must not grow this without bound.
 const KEPT = 200;
@@ -13,7 +14,7 @@ export class HeldRoutes<T> {
     const id = heldIdIn(error);
     if (id === undefined) return undefined;
     this.routes.set(id, holder);
-    if (this.routes.size > KEPT) this.routes.delete(this.routes.keys().next().value!);
+    keepNewest(this.routes, KEPT);
     return id;
   }
 

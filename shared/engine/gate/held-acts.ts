@@ -10,6 +10,7 @@ import { policyError } from '../../protocol/policy-error.js';
 import { ToolError } from '../../protocol/errors.js';
 import type { OperationResult } from '../../protocol/operations.js';
 import { documentOf, sendAgain, type HeldRecord } from './replay.js';
+import { keepNewest } from '../keep-newest.js';
 
 export type { HeldRecord } from './replay.js';
 
@@ -182,7 +183,7 @@ export class HeldActs {
 
   private remember(id: string, why: string): void {
     this.outcomes.set(id, why);
-    if (this.outcomes.size > KEPT_OUTCOMES) this.outcomes.delete(this.outcomes.keys().next().value!);
+    keepNewest(this.outcomes, KEPT_OUTCOMES);
   }
 
   private goneError(id: string): ToolError {
