@@ -6,7 +6,7 @@
 // makes whatever the page's listener sends the script's, even sent a moment later through a channel V8 keeps no async
 // stack across (a MessageChannel, the page's own queue: measured on Chromium 156).
 import type { Cdp, CdpEvent } from './cdp.js';
-import { watchGestures } from './page/gesture-watch.js';
+import { tellGesture, watchGestures } from './page/gesture-watch.js';
 import type { Paused } from './srcdoc-setters.js';
 
 /**
@@ -34,12 +34,18 @@ const ACTIVATION_MS = 6_000;
  * defers to a later task, unseen by V8's async stacks, goes within it (over-holds the page's own sends meanwhile, named).
  */
 export const DISPATCH_MS = 2_000;
-// Our listener's world and the URL its code names: a pause there is a dispatch told, not a listener's.
+// Our listener's world and the URLs its code names: a pause in the teller is a dispatch told, not a listener's.
 const WATCH_WORLD = '__chrome_mcp_gestures__';
 const WATCH_URL = 'chrome-mcp-gestures://watch';
-// The events a script's timer makes an element's default action run with; ours pauses once per dispatch of each.
+const TELLER_URL = 'chrome-mcp-gestures://tell';
+// The watch's code is blackboxed: the listener breakpoint passes over it, and pauses in the teller when it is called.
+const WATCH_BLACKBOXED = ['^chrome-mcp-gestures://watch$'];
+// The events a script's timer makes an element's default action run with; ours tells each dispatch a script may make.
 const WATCHED_EVENTS = ['click', 'auxclick', 'submit'];
-const WATCH_SOURCE = `(${watchGestures.toString()})(${JSON.stringify(WATCHED_EVENTS)})\n//# sourceURL=${WATCH_URL}`;
+const TELLER = '__chromeMcpTell';
+const TELLER_SOURCE = `(${tellGesture.toString()})(${JSON.stringify(TELLER)})\n//# sourceURL=${TELLER_URL}`;
+const WATCH_SOURCE = `(${watchGestures.toString()})(${JSON.stringify(WATCHED_EVENTS)}, ${JSON.stringify(TELLER)})
+//# sourceURL=${WATCH_URL}`;
 
 interface WatchFrame {
   callFrameId?: string;
@@ -69,12 +75,16 @@ export class GestureListeners {
       ...GESTURE_EVENTS.map((eventName) =>
         this.cdp.send('DOMDebugger.setEventListenerBreakpoint', { eventName }, sessionId),
       ),
-      // In the session's documents now and in each new one, before the page's own code: a dispatch pauses once in ours,
-      // which asks whether the page listens on the event's path, before any listener of the page's runs.
-      this.cdp.send(
-        'Page.addScriptToEvaluateOnNewDocument',
-        { source: WATCH_SOURCE, worldName: WATCH_WORLD, runImmediately: true },
-        sessionId,
+      this.cdp.send('Debugger.setBlackboxPatterns', { patterns: WATCH_BLACKBOXED }, sessionId),
+      // In the session's documents now and in each new one, before the page's own code (the teller first, as the watch
+      // calls it): a dispatch a script may have made pauses once in ours, which asks whether the page listens on the
+      // event's path, before any listener of the page's runs.
+      ...[TELLER_SOURCE, WATCH_SOURCE].map((source) =>
+        this.cdp.send(
+          'Page.addScriptToEvaluateOnNewDocument',
+          { source, worldName: WATCH_WORLD, runImmediately: true },
+          sessionId,
+        ),
       ),
     ]);
   }
@@ -85,7 +95,7 @@ export class GestureListeners {
    */
   onEvent(event: CdpEvent): boolean {
     const { sessionId } = event;
-    if (event.method === 'Debugger.scriptParsed' && event.params['url'] === WATCH_URL)
+    if (event.method === 'Debugger.scriptParsed' && [WATCH_URL, TELLER_URL].includes(String(event.params['url'])))
       this.watches.add(`${sessionId}:${event.params['scriptId']}`);
     if (event.method !== 'Debugger.paused') return false;
     const paused = event.params as unknown as Paused;

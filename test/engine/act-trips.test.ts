@@ -1,7 +1,8 @@
 // What a click asks of the browser around its input, on real Chromium, on a site allowed to act but not trusted: the
 // lookup, the aim and the gate's verdict on the element go out as one step before the press, and after it the url
 // watch and the act window, each waiting on a round trip through the renderer, share one; a clear and type sends its
-// text as one insertText. A count, not a speed: each step added is paid on every act, and more through the extension.
+// text as one insertText; once an eval armed the tab, a click pauses in the page's own listener only. A count, not a
+// speed: each step added is paid on every act, and more through the extension.
 import { expect, it } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
@@ -62,6 +63,23 @@ it('a clear and type into a text field sends the focus call, one insertText and 
       'Runtime.callFunctionOn',
       'Runtime.releaseObject',
     ]);
+  } finally {
+    executor.dispose();
+  }
+});
+
+it('a click after an eval pauses in the page’s own listener only: ours passes over a trusted click', async () => {
+  const policy = testServerPolicy('trusted', ['127.0.0.1']);
+  const executor = createEngineExecutor(suite.browser.host, { tag: 'act-trips', policy: () => policy });
+  try {
+    await executor.run('tab_new', { url: suite.server.url('bench-sized.html?n=100') }, ctx);
+    await executor.run('eval', { expression: 'document.title' }, ctx);
+    await executor.run('click', { selector: '#go' }, ctx);
+    sent.length = 0;
+    expect((await executor.run('click', { selector: '#go' }, ctx)).text).toBe('clicked button "Go"');
+    // Each pause is resumed before the press's round trip can end: the page's listener on #go is the one.
+    expect(sent.filter((entry) => entry.method === 'Debugger.resume')).toHaveLength(1);
+    expect(sent.length).toBeLessThanOrEqual(8);
   } finally {
     executor.dispose();
   }

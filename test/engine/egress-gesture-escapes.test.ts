@@ -17,6 +17,12 @@ describe('a timer of the script’s clicks a link whose listener is the page’s
 
   it('an object with handleEvent sending later: held, and named', () => lateGestureEscapes.handleEvent(engine), 60_000);
 
+  it(
+    'a label whose forwarded click the listener hears, sending later: held, and named',
+    () => lateGestureEscapes.label(engine),
+    60_000,
+  );
+
   // Not covered: a native listener never pauses, and DOMDebugger.getEventListeners does not list it (measured on
   // Chromium 156), so a dispatch to it alone looks like one no code of the page's hears (gesture-listeners.ts).
   it.skip(

@@ -1,7 +1,7 @@
 // The cases both backends run where a timer the agent's script left clicks an element whose listener is the page's own
 // (a plain function, a bound one, an object with handleEvent; a native one is not seen) and the page sends a moment
 // later, through a MessageChannel V8 keeps no async stack across: the send is the script's, held and named
-// (gesture-listeners.ts). The page's own timer clicking such an element still sends, and the page sees no listener of
+// (gesture-listeners.ts), a label's forwarded (trusted) click too. The page's own timer clicking such an element still sends, and the page sees no listener of
 // ours.
 import { expect } from 'vitest';
 import { DISPATCH_MS } from '../../shared/engine/gesture-listeners.js';
@@ -77,6 +77,23 @@ export const lateGestureEscapes = {
   bound: (tab: LateTab) => deferredFetch(tab, 'bound'),
   handleEvent: (tab: LateTab) => deferredFetch(tab, 'handleEvent'),
   native: (tab: LateTab) => deferredFetch(tab, 'native'),
+
+  /**
+   * The script's timer clicks a label of the page's: the browser forwards a trusted click to its checkbox, whose listener
+   * (the page's) fetches later. Trusted, and still the script's dispatch: held, and named.
+   */
+  async label(tab: LateTab): Promise<void> {
+    await tab.asPage(`(() => {
+      const box = Object.assign(document.createElement('input'), { type: 'checkbox', id: 'forwarded' });
+      const label = Object.assign(document.createElement('label'), { htmlFor: 'forwarded', id: 'forwarding' });
+      label.textContent = 'forwarding';
+      document.body.append(box, label);
+      box.addEventListener('click', ${deferringListener('plain', fetches(tab, '/forwarded'), 'sent_label')});
+      return 0;
+    })()`);
+    await tab.run(`setTimeout(() => document.getElementById('forwarding').click(), ${TIMER_MS}); 0`);
+    expect(await outcome(tab, 'sent_label')).toEqual({ reached: [], heldLater: ['GET W/forwarded (Fetch)'] });
+  },
 
   /** After the script ran, the page's own timer clicking such a link sends as it always did. */
   async pageOwnClick(tab: LateTab): Promise<void> {

@@ -1,0 +1,41 @@
+// The agent's own click, after its eval, on real Chromium: our watch passes over a trusted click (gesture-watch.ts), and
+// still a click listener the script left that opens a window with that click is held and named.
+import { expect, it } from 'vitest';
+import { click } from '../../shared/engine/ops/pointer.js';
+import { ctx } from '../support/engine-suite.js';
+import { watchedEngineTab } from '../support/watched-engine-tab.js';
+
+const engine = watchedEngineTab({ popups: true });
+/** Past the six seconds after an eval in which any window the tab opens is taken for the script's. */
+const PAST_THE_EVAL_MS = 6_500;
+
+/** The page's own button `#id`; the script leaves a one-time click listener on it that runs `then` and sets `marker`. */
+async function scriptListens(id: string, then: string, marker: string): Promise<void> {
+  await engine.asPage(`document.body.append(Object.assign(document.createElement('button'), { id: '${id}',
+    textContent: '${id}' })); 0`);
+  await engine.run(`document.getElementById('${id}').addEventListener('click', () => { ${then};
+    window.${marker} = true; }, { once: true }); 0`);
+}
+
+/** What reached the watched site once the listener ran, and the first result naming a hold within 10 s. */
+async function outcome(marker: string) {
+  await engine.until(marker);
+  const reached = await engine.reached();
+  let heldLater = engine.heldLater(await engine.run('1'));
+  for (const deadline = Date.now() + 10_000; heldLater.length === 0 && Date.now() < deadline;)
+    heldLater = engine.heldLater(await engine.run('1'));
+  return { reached, heldLater };
+}
+
+// A window a link with a target opens names no stack: only the listener's pause tells it is the script's.
+it('a listener of the script’s opening a window through a link with the agent’s click: held, and named', async () => {
+  const link = `const a = Object.assign(document.createElement('a'), { href: '${engine.watched.origin}/agent-link',
+    target: '_blank' }); document.body.append(a); a.click()`;
+  await scriptListens('agent-link', link, 'agentLinked');
+  await new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
+  await click(engine.page, { selector: '#agent-link' }, ctx);
+  expect(await outcome('agentLinked')).toEqual({
+    reached: [],
+    heldLater: [expect.stringMatching(/^(GET )?W\/agent-link \(navigation/)],
+  });
+}, 60_000);
