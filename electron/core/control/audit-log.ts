@@ -1,5 +1,5 @@
-// The audit log: every call as one redacted JSON line in `<data-dir>/audit.jsonl` (0600), written in batches off the
-// caller's path through one append handle kept open, kept to one old file of 10 MB.
+// The audit log: every call as one redacted JSON line in `<data-dir>/audit.jsonl` (0600), redacted and written in
+// batches off the caller's path through one append handle kept open, kept to one old file of 10 MB.
 import { type FileHandle, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AuditEntry, AuditEntrySchema, type AuditFilter } from '../../../shared/control/audit.js';
@@ -23,7 +23,7 @@ export class AuditLog {
   private readonly path: string;
   private readonly oldPath: string;
   private readonly maxBytes: number;
-  private pending: string[] = [];
+  private pending: AuditEntry[] = [];
   private written: Promise<void> = Promise.resolve();
   /**
    * The file, open for appending, and its size as we last left it: opened at the first write, and again after a
@@ -38,10 +38,13 @@ export class AuditLog {
     this.maxBytes = options.maxBytes ?? MAX_BYTES;
   }
 
-  /** Queues one line; lines queued while a write is under way go out together in the next one. */
+  /**
+   * Queues one entry; entries queued while a write is under way go out together in the next one. Redacting them waits
+   * for the next turn of the event loop: the call that appended answers first (it cost ~0.7 ms a call on the path).
+   */
   append(entry: AuditEntry): void {
-    this.pending.push(`${JSON.stringify(redactEntry(entry))}\n`);
-    if (this.pending.length === 1) this.written = this.written.then(() => this.drain());
+    this.pending.push(entry);
+    if (this.pending.length === 1) this.written = this.written.then(nextTurn).then(() => this.drain());
   }
 
   /** Resolves once every line appended so far is on disk (or its failure logged). */
@@ -75,7 +78,10 @@ export class AuditLog {
   }
 
   private async drain(): Promise<void> {
-    const text = this.pending.splice(0).join('');
+    const text = this.pending
+      .splice(0)
+      .map((entry) => `${JSON.stringify(redactEntry(entry))}\n`)
+      .join('');
     try {
       const file = (this.file ??= await this.openFile());
       await file.handle.appendFile(text);
@@ -136,6 +142,10 @@ function redactEntry(entry: AuditEntry): AuditEntry {
     ...optional('code', entry.code),
     ...(entry.ms === undefined ? {} : { ms: entry.ms }),
   };
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 // A line cut short by a crash, or edited by hand, is skipped rather than failing the whole read.
