@@ -1,0 +1,111 @@
+// What the engine holds paused fails closed when the tab goes without the engine, on real Chromium through the
+// fallback's host: a keepalive fetch and a beacon an agent's script started, paused while the engine waits to judge
+// them, reach no one when the person closes the tab, nor when the page closes itself.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
+import { evaluate } from '../../shared/engine/ops/eval.js';
+import { PageContext } from '../../shared/engine/page-context.js';
+import { loadUrl } from '../support/browser.js';
+import { ctx } from '../support/engine-suite.js';
+import { reachedSite } from '../support/late-results.js';
+import { pageEval } from '../support/page-probes.js';
+import { useWatchedEngine } from '../support/watched-engine-tab.js';
+
+const engine = useWatchedEngine();
+const { suite, gate } = engine;
+const KEY = `document.getElementById('secret').textContent`;
+const opened: PageContext[] = [];
+
+afterEach(() => {
+  for (const page of opened.splice(0)) page.dispose();
+  engine.watched.requests.length = 0;
+});
+
+/**
+ * A background tab on egress-late.html with a page context of its own, and the tab's id. `first`: the page is the
+ * tab's first entry, opened with it, which a page may close itself (window.close).
+ */
+async function openPage(first = false): Promise<{ tabId: string; page: PageContext }> {
+  const url = suite.server.url('egress-late.html');
+  const tab = await suite.browser.host.create(first ? url : 'about:blank', { focus: false });
+  const page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
+  opened.push(page);
+  await page.frames.init();
+  if (first) await untilLoaded(page);
+  else await loadUrl(page, url);
+  return { tabId: tab.id, page };
+}
+
+/**
+ * A script that sends the page's key to the watched site at `path` from a timer (`send`: a keepalive fetch or a
+ * beacon), then keeps the page's thread busy: the tab tells the request's initiator only seconds later, and until then
+ * the engine waits to judge it, paused (egress-trail.ts). `after`: what the page does once the send is out.
+ */
+function busySend(path: string, send: 'fetch' | 'beacon', after = ''): string {
+  const url = `'${engine.watched.origin}${path}?key=' + encodeURIComponent(${KEY})`;
+  const start =
+    send === 'fetch'
+      ? `fetch(${url}, { mode: 'no-cors', keepalive: true }).catch(() => undefined)`
+      : `navigator.sendBeacon(${url}, 'k')`;
+  return `setTimeout(() => { ${start}; const busy = Date.now() + 3000; while (Date.now() < busy); ${after} }, 300); 0`;
+}
+
+/** Resolves with the first Fetch.requestPaused of the tab whose URL holds `path`. */
+function pausedAt(cdp: Cdp, path: string): Promise<CdpEvent> {
+  return new Promise((resolve) => {
+    const off = cdp.on((event) => {
+      if (event.method !== 'Fetch.requestPaused') return;
+      if (!String((event.params['request'] as { url: string }).url).includes(path)) return;
+      off();
+      resolve(event);
+    });
+  });
+}
+
+/** Resolves once the page's own script has run and its load is over. */
+async function untilLoaded(page: PageContext): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await pageEval<boolean>(page, `document.readyState === 'complete' && 'pageSend' in window`))) {
+    if (Date.now() > deadline) throw new Error('the page never loaded');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Resolves once the browser no longer lists the tab. */
+async function untilGone(tabId: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while ((await suite.browser.host.list()).some((tab) => tab.id === tabId)) {
+    if (Date.now() > deadline) throw new Error(`tab ${tabId} never closed`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** What reached the watched site once it is quiet and another tab's own send has arrived there after. */
+async function reachedAfter(): Promise<string[]> {
+  await engine.watched.settled();
+  const { page } = await openPage();
+  return reachedSite(page, engine.watched);
+}
+
+describe('a held send as its tab goes without the engine', () => {
+  for (const send of ['fetch', 'beacon'] as const) {
+    it(`the person closes the tab: a held keepalive ${send} reaches no one`, async () => {
+      const { tabId, page } = await openPage();
+      const path = `/person-closed-${send}`;
+      await evaluate(page, { expression: busySend(path, send) }, ctx);
+      await pausedAt(page.cdp, path);
+      // The person's close, from the browser's side: the engine is not asked.
+      await suite.browser.browser.connection.send('Target.closeTarget', { targetId: tabId });
+      await untilGone(tabId);
+      expect(await reachedAfter()).toEqual([]);
+    });
+  }
+
+  it('the page closes itself: a held keepalive fetch reaches no one', async () => {
+    const { tabId, page } = await openPage(true);
+    await evaluate(page, { expression: busySend('/page-closed', 'fetch', 'window.close();') }, ctx);
+    await pausedAt(page.cdp, '/page-closed');
+    await untilGone(tabId);
+    expect(await reachedAfter()).toEqual([]);
+  });
+});
