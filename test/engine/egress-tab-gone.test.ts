@@ -1,6 +1,6 @@
 // What the engine holds paused fails closed when the tab goes without the engine, on real Chromium through the
-// fallback's host: a keepalive fetch and a beacon an agent's script started, paused while the engine waits to judge
-// them, reach no one when the person closes the tab, nor when the page closes itself.
+// fallback's host: a keepalive fetch, a beacon and an image an agent's script started, paused while the engine waits to
+// judge them, reach no one when the person closes the tab (Chrome let each one out), nor when the page closes itself.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
 import { evaluate } from '../../shared/engine/ops/eval.js';
@@ -37,16 +37,18 @@ async function openPage(first = false): Promise<{ tabId: string; page: PageConte
 }
 
 /**
- * A script that sends the page's key to the watched site at `path` from a timer (`send`: a keepalive fetch or a
- * beacon), then keeps the page's thread busy: the tab tells the request's initiator only seconds later, and until then
- * the engine waits to judge it, paused (egress-trail.ts). `after`: what the page does once the send is out.
+ * A script that sends the page's key to the watched site at `path` from a timer (`send`: a keepalive fetch, a beacon
+ * or an image), then keeps the page's thread busy: the tab tells the request's initiator only seconds later, and until
+ * then the engine waits to judge it, paused (egress-trail.ts). `after`: what the page does once the send is out.
  */
-function busySend(path: string, send: 'fetch' | 'beacon', after = ''): string {
+function busySend(path: string, send: 'fetch' | 'beacon' | 'image', after = ''): string {
   const url = `'${engine.watched.origin}${path}?key=' + encodeURIComponent(${KEY})`;
   const start =
     send === 'fetch'
       ? `fetch(${url}, { mode: 'no-cors', keepalive: true }).catch(() => undefined)`
-      : `navigator.sendBeacon(${url}, 'k')`;
+      : send === 'image'
+        ? `new Image().src = ${url}`
+        : `navigator.sendBeacon(${url}, 'k')`;
   return `setTimeout(() => { ${start}; const busy = Date.now() + 3000; while (Date.now() < busy); ${after} }, 300); 0`;
 }
 
@@ -88,8 +90,9 @@ async function reachedAfter(): Promise<string[]> {
 }
 
 describe('a held send as its tab goes without the engine', () => {
-  for (const send of ['fetch', 'beacon'] as const) {
-    it(`the person closes the tab: a held keepalive ${send} reaches no one`, async () => {
+  const named = { fetch: 'keepalive fetch', beacon: 'beacon', image: 'image' } as const;
+  for (const send of ['fetch', 'beacon', 'image'] as const) {
+    it(`the person closes the tab: a held ${named[send]} reaches no one`, async () => {
       const { tabId, page } = await openPage();
       const path = `/person-closed-${send}`;
       await evaluate(page, { expression: busySend(path, send) }, ctx);

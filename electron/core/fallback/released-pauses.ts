@@ -11,7 +11,7 @@ interface Paused {
 }
 
 // Every request of the browser meets this interceptor, after any tab session's (measured on Chromium 156: a request a
-// session let go pauses here next, with a new requestId and the same networkId; one that starts before this stands never does).
+// session let go pauses here next, with a new requestId and the same networkId; one started before this stood does not).
 const EVERY_REQUEST = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
 // Pauses whose answer no event tells (a document a guard failed, with Network off): the oldest are dropped past this.
 const KEPT_PAUSED = 1_000;
@@ -58,7 +58,7 @@ export class ReleasedPauses {
 
   /**
    * A session went (its tab closed, its frame left its process): what it held paused goes on to this interceptor. The
-   * browser tells the detach first (measured), so a request the session let go is known as released when it pauses here.
+   * browser tells the detach first (measured), so a request the session let go is known released when it pauses here.
    */
   private gone(sessionId: string): void {
     for (const [networkId, holder] of this.paused) {
