@@ -11,7 +11,7 @@ interface Paused {
 }
 
 // Every request of the browser meets this interceptor, after any tab session's (measured on Chromium 156: a request a
-// session let go pauses here next, with a new requestId and the same networkId; one started before this stood does not).
+// session let go pauses here next, with a new requestId and the same networkId; one begun before this stood does not).
 const EVERY_REQUEST = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
 // Pauses whose answer no event tells (a document a guard failed, with Network off): the oldest are dropped past this.
 const KEPT_PAUSED = 1_000;
