@@ -6,13 +6,17 @@ import type { CdpConnection } from './cdp-connection.js';
 interface Paused {
   requestId: string;
   networkId?: string;
+  resourceType?: string;
   responseStatusCode?: number;
   responseErrorReason?: string;
 }
 
-// Every request of the browser meets this interceptor, after any tab session's (measured on Chromium 156: a request a
-// session let go pauses here next, with a new requestId and the same networkId; one begun before this stood does not).
+// Every request of the browser meets this interceptor once widened, after any tab session's (measured on Chromium 156:
+// a request a session let go pauses here next, with a new requestId and the same networkId).
 const EVERY_REQUEST = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
+// Until then it stands and pauses nothing: only an interceptor standing before a tab attaches ever reaches that tab's
+// requests, and widening it later reaches them all, even one a session holds paused as it widens (measured).
+const DORMANT = { patterns: [{ urlPattern: 'chrome-mcp-dormant:*', requestStage: 'Request' }] };
 // Pauses whose answer no event tells (a document a guard failed, with Network off): the oldest are dropped past this.
 const KEPT_PAUSED = 1_000;
 // Requests a gone session let go, not yet paused here: cancelled ones never come, so the list is bounded.
@@ -25,10 +29,11 @@ export class ReleasedPauses {
   private readonly paused = new Map<string, string>();
   /** The networkIds sessions held paused as they went: each is failed once it pauses here. */
   private readonly released = new Set<string>();
+  private widened = false;
 
   constructor(private readonly connection: CdpConnection) {
     connection.on((event) => this.onEvent(event));
-    this.ready = connection.send('Fetch.enable', EVERY_REQUEST).then(
+    this.ready = connection.send('Fetch.enable', DORMANT).then(
       () => undefined,
       () => undefined,
     );
@@ -51,9 +56,21 @@ export class ReleasedPauses {
     const paused = params as unknown as Paused;
     // A response paused was sent already; what the session let go of then reaches only its page, which is gone.
     if (paused.networkId === undefined || atResponse(paused)) return;
+    if (paused.resourceType !== 'Document') this.widen();
     this.paused.delete(paused.networkId);
     this.paused.set(paused.networkId, sessionId);
     if (this.paused.size > KEPT_PAUSED) this.paused.delete(this.paused.keys().next().value!);
+  }
+
+  /**
+   * A session pauses sends (an agent's script ran, an act is under way): from now on every request is met here. Sent
+   * before the engine answers this pause, on the same connection, so the widening stands before the session lets it go.
+   * Until then the person's browsing pays nothing: documents alone a session's going takes with it.
+   */
+  private widen(): void {
+    if (this.widened) return;
+    this.widened = true;
+    this.connection.send('Fetch.enable', EVERY_REQUEST).catch(() => undefined);
   }
 
   /**
