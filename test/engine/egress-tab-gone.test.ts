@@ -1,11 +1,12 @@
 // What the engine holds paused fails closed when the tab goes without the engine, on real Chromium through the
 // fallback's host: a keepalive fetch, a beacon and an image an agent's script started, paused while the engine waits to
-// judge them, reach no one when the person closes the tab (Chrome let each one out), nor when the page closes itself.
+// judge them, reach no one when the person closes the tab (Chrome let each one out), nor when the page closes itself;
+// and what catches them costs the person's browsing nothing until a session pauses a send.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
-import { loadUrl } from '../support/browser.js';
+import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx } from '../support/engine-suite.js';
 import { reachedSite } from '../support/late-results.js';
 import { pageEval } from '../support/page-probes.js';
@@ -110,5 +111,23 @@ describe('a held send as its tab goes without the engine', () => {
     await pausedAt(page.cdp, '/page-closed');
     await untilGone(tabId);
     expect(await reachedAfter()).toEqual([]);
+  });
+});
+
+describe('the browser before any session pauses a send', () => {
+  it("meets none of the page's own requests in the browser's interceptor", async () => {
+    const browser = await startTestBrowser(gate);
+    let pausedAtBrowser = 0;
+    browser.browser.connection.on((event) => {
+      if (event.method === 'Fetch.requestPaused' && event.sessionId === undefined) pausedAtBrowser++;
+    });
+    try {
+      const { page } = await browser.open(suite.server.url('egress-late.html'));
+      expect(await reachedSite(page, engine.watched)).toEqual([]);
+      await loadUrl(page, suite.server.url('egress-late.html'));
+      expect(pausedAtBrowser).toBe(0);
+    } finally {
+      await browser.close();
+    }
   });
 });
