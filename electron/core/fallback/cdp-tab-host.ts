@@ -11,6 +11,7 @@ import { POPUP_VERDICT } from '../../../shared/engine/popup-events.js';
 import { followPopup } from '../../../shared/engine/popup-trail.js';
 import { originOf, WorkerTargets } from './worker-targets.js';
 import { AttachedTab, type TargetInfo } from './attached-tab.js';
+import { ReleasedPauses } from './released-pauses.js';
 
 // What a new window pauses until its first document is judged (see `guardPopup`).
 const EVERY_REQUEST: readonly RequestPattern[] = [{ urlPattern: '*', requestStage: 'Request' }];
@@ -37,19 +38,22 @@ export class CdpTabHost implements TabHost {
     private readonly options: { windowPerTab?: boolean } = {},
   ) {
     this.workers = new WorkerTargets(connection);
+    // Stands before any tab is attached: what a tab's session holds paused as it goes is failed there, never sent.
+    const released = new ReleasedPauses(connection);
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
     // which any CDP client's resume releases: so the launcher keeps ours the only client (no debugging port). Shared and
     // service workers come the same way, running ones too, for their holds (worker-targets.ts).
-    this.holding = connection
-      .send('Target.setAutoAttach', {
+    this.holding = Promise.all([
+      connection.send('Target.setAutoAttach', {
         autoAttach: true,
         waitForDebuggerOnStart: true,
         flatten: true,
         filter: [{ type: 'page' }, { type: 'shared_worker' }, { type: 'service_worker' }],
-      })
-      .then(() => undefined);
+      }),
+      released.ready,
+    ]).then(() => undefined);
     this.noDownloads = this.refuseDownloads();
   }
 

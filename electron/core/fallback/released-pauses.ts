@@ -1,0 +1,105 @@
+// The browser's own Fetch interceptor, the last word on a request a tab's session held paused when that session went:
+// Chrome lets such a request go on (a keepalive fetch or beacon outlives its page), and here it is failed instead.
+import type { CdpEvent } from '../../../shared/engine/cdp.js';
+import type { CdpConnection } from './cdp-connection.js';
+
+interface Paused {
+  requestId: string;
+  networkId?: string;
+  resourceType?: string;
+  responseStatusCode?: number;
+  responseErrorReason?: string;
+}
+
+// Every request of the browser meets this interceptor once widened, after any tab session's (measured on Chromium 156:
+// a request a session let go pauses here next, with a new requestId and the same networkId).
+const EVERY_REQUEST = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
+// Until then it stands and pauses nothing: only an interceptor standing before a tab attaches ever reaches that tab's
+// requests, and widening it later reaches them all, even one a session holds paused as it widens (measured).
+const DORMANT = { patterns: [{ urlPattern: 'chrome-mcp-dormant:*', requestStage: 'Request' }] };
+// Pauses whose answer no event tells (a document a guard failed, with Network off): the oldest are dropped past this.
+const KEPT_PAUSED = 1_000;
+// Requests a gone session let go, not yet paused here: cancelled ones never come, so the list is bounded.
+const KEPT_RELEASED = 200;
+
+export class ReleasedPauses {
+  /** Settles (never rejects) once the browser's interceptor stands; a browser that refuses it is left as it is. */
+  readonly ready: Promise<void>;
+  /** Per networkId, the session that paused the request and, as far as its events tell, has not answered it yet. */
+  private readonly paused = new Map<string, string>();
+  /** The networkIds sessions held paused as they went: each is failed once it pauses here. */
+  private readonly released = new Set<string>();
+  private widened = false;
+
+  constructor(private readonly connection: CdpConnection) {
+    connection.on((event) => this.onEvent(event));
+    this.ready = connection.send('Fetch.enable', DORMANT).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  private onEvent(event: CdpEvent): void {
+    const { method, params, sessionId } = event;
+    if (method === 'Fetch.requestPaused')
+      return sessionId === undefined ? this.judge(params) : this.note(params, sessionId);
+    if (method === 'Target.detachedFromTarget') return this.gone(String(params['sessionId']));
+    if ((method === 'Network.loadingFailed' || method === 'Network.loadingFinished') && sessionId !== undefined) {
+      // The session answered it (Network's requestId is the networkId): no longer its to let go.
+      const networkId = String(params['requestId']);
+      if (this.paused.get(networkId) === sessionId) this.paused.delete(networkId);
+    }
+  }
+
+  /** A tab's session paused a request: until it is answered, that session's going would let it out. */
+  private note(params: Record<string, unknown>, sessionId: string): void {
+    const paused = params as unknown as Paused;
+    // A response paused was sent already; what the session let go of then reaches only its page, which is gone.
+    if (paused.networkId === undefined || atResponse(paused)) return;
+    if (paused.resourceType !== 'Document') this.widen();
+    this.paused.delete(paused.networkId);
+    this.paused.set(paused.networkId, sessionId);
+    if (this.paused.size > KEPT_PAUSED) this.paused.delete(this.paused.keys().next().value!);
+  }
+
+  /**
+   * A session pauses sends (an agent's script ran, an act is under way): from now on every request is met here. Sent
+   * before the engine answers this pause, on the same connection, so the widening stands before the session lets it go.
+   * Until then the person's browsing pays nothing: documents alone a session's going takes with it.
+   */
+  private widen(): void {
+    if (this.widened) return;
+    this.widened = true;
+    this.connection.send('Fetch.enable', EVERY_REQUEST).catch(() => undefined);
+  }
+
+  /**
+   * A session went (its tab closed, its frame left its process): what it held paused goes on to this interceptor. The
+   * browser tells the detach first (measured), so a request the session let go is known released when it pauses here.
+   */
+  private gone(sessionId: string): void {
+    for (const [networkId, holder] of this.paused) {
+      if (holder !== sessionId) continue;
+      this.paused.delete(networkId);
+      this.released.add(networkId);
+      if (this.released.size > KEPT_RELEASED) this.released.delete(this.released.values().next().value!);
+    }
+  }
+
+  /** A request at the browser's interceptor: one a gone session let go is failed; everything else goes on at once. */
+  private judge(params: Record<string, unknown>): void {
+    const paused = params as unknown as Paused;
+    const networkId = paused.networkId ?? '';
+    // A session's request reaches here once the session let it go, as its answer: it is the session's no longer.
+    this.paused.delete(networkId);
+    const released = this.released.delete(networkId);
+    const answer = released
+      ? this.connection.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'BlockedByClient' })
+      : this.connection.send('Fetch.continueRequest', { requestId: paused.requestId });
+    answer.catch(() => undefined);
+  }
+}
+
+function atResponse(paused: Paused): boolean {
+  return paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined;
+}
