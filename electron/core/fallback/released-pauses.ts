@@ -2,6 +2,7 @@
 // Chrome lets such a request go on (a keepalive fetch or beacon outlives its page), and here it is failed instead.
 import type { CdpEvent } from '../../../shared/engine/cdp.js';
 import type { CdpConnection } from './cdp-connection.js';
+import { keepNewest } from '../../../shared/engine/keep-newest.js';
 
 interface Paused {
   requestId: string;
@@ -59,7 +60,7 @@ export class ReleasedPauses {
     if (paused.resourceType !== 'Document') this.widen();
     this.paused.delete(paused.networkId);
     this.paused.set(paused.networkId, sessionId);
-    if (this.paused.size > KEPT_PAUSED) this.paused.delete(this.paused.keys().next().value!);
+    keepNewest(this.paused, KEPT_PAUSED);
   }
 
   /**
@@ -82,7 +83,7 @@ export class ReleasedPauses {
       if (holder !== sessionId) continue;
       this.paused.delete(networkId);
       this.released.add(networkId);
-      if (this.released.size > KEPT_RELEASED) this.released.delete(this.released.values().next().value!);
+      keepNewest(this.released, KEPT_RELEASED);
     }
   }
 
