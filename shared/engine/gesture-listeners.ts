@@ -7,6 +7,7 @@
 // stack across (a MessageChannel, the page's own queue: measured on Chromium 156).
 import type { Cdp, CdpEvent } from './cdp.js';
 import { tellGesture, watchGestures } from './page/gesture-watch.js';
+import { shippedCall } from './shipped-call.js';
 import type { Paused } from './srcdoc-setters.js';
 
 /**
@@ -43,9 +44,9 @@ const WATCH_BLACKBOXED = ['^chrome-mcp-gestures://watch$'];
 // The events a script's timer makes an element's default action run with; ours tells each dispatch a script may make.
 const WATCHED_EVENTS = ['click', 'auxclick', 'submit'];
 const TELLER = '__chromeMcpTell';
-const TELLER_SOURCE = `(${tellGesture.toString()})(${JSON.stringify(TELLER)})\n//# sourceURL=${TELLER_URL}`;
-const WATCH_SOURCE = `(${watchGestures.toString()})(${JSON.stringify(WATCHED_EVENTS)}, ${JSON.stringify(TELLER)})
-//# sourceURL=${WATCH_URL}`;
+const TELLER_SOURCE = `${shippedCall(tellGesture, JSON.stringify(TELLER))}\n//# sourceURL=${TELLER_URL}`;
+const WATCH_ARGS = `${JSON.stringify(WATCHED_EVENTS)}, ${JSON.stringify(TELLER)}`;
+const WATCH_SOURCE = `${shippedCall(watchGestures, WATCH_ARGS)}\n//# sourceURL=${WATCH_URL}`;
 
 interface WatchFrame {
   callFrameId?: string;

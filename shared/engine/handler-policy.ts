@@ -5,13 +5,14 @@
 // 156), and keeps from its install its own references to what it calls: a script that later replaces a prototype's
 // method cannot blind it.
 import { installHandlerPolicy, startHandlerPolicy } from './page/handler-policy.js';
+import { shippedCall } from './shipped-call.js';
 
 /** Every frame a policy runs in names this URL on its stack: the pause is the policy's, not a script's own write. */
 export const POLICY_URL = 'chrome-mcp-policy://handlers';
 
 /** Installs the policy and Trusted Types enforcement in a document, once. */
 export function installSource(key: string): string {
-  return `(${installHandlerPolicy.toString()})(${JSON.stringify(key)}, true)\n//# sourceURL=${POLICY_URL}`;
+  return `${shippedCall(installHandlerPolicy, `${JSON.stringify(key)}, true`)}\n//# sourceURL=${POLICY_URL}`;
 }
 
 /**
@@ -21,6 +22,6 @@ export function installSource(key: string): string {
  * in `origins` (those the agent could read at the last eval) keeps a default policy the page makes behind ours.
  */
 export function newDocumentSource(key: string, origins: readonly string[]): string {
-  const args = [JSON.stringify(key), JSON.stringify(origins)].join(', ');
-  return `(${startHandlerPolicy.toString()})(${installHandlerPolicy.toString()}, ${args})\n//# sourceURL=${POLICY_URL}`;
+  const args = [installHandlerPolicy.toString(), JSON.stringify(key), JSON.stringify(origins)].join(', ');
+  return `${shippedCall(startHandlerPolicy, args)}\n//# sourceURL=${POLICY_URL}`;
 }
