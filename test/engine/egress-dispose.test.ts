@@ -3,12 +3,12 @@
 // context is disposed (the session ends, the engine stops driving the tab), though Chrome would send every request
 // Fetch still holds once Fetch is disabled; and a keepalive send paused as the agent closes the tab is failed too.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { loadUrl } from '../support/browser.js';
 import { ctx } from '../support/engine-suite.js';
+import { pausedAt } from '../support/paused-at.js';
 import { reachedSite, untilMarker } from '../support/late-results.js';
 import { useWatchedEngine } from '../support/watched-engine-tab.js';
 
@@ -51,18 +51,6 @@ function busySend(path: string, done: string, options = ''): string {
   return `setTimeout(() => { fetch('${engine.watched.origin}${path}?key=' + encodeURIComponent(${KEY}),
     { mode: 'no-cors'${options} }).catch(() => undefined).finally(() => (window.${done} = true));
     const busy = Date.now() + 3000; while (Date.now() < busy); }, 300); 0`;
-}
-
-/** Resolves with the first Fetch.requestPaused of the tab whose URL holds `path`. */
-function pausedAt(cdp: Cdp, path: string): Promise<CdpEvent> {
-  return new Promise((resolve) => {
-    const off = cdp.on((event) => {
-      if (event.method !== 'Fetch.requestPaused') return;
-      if (!String((event.params['request'] as { url: string }).url).includes(path)) return;
-      off();
-      resolve(event);
-    });
-  });
 }
 
 describe('as the engine lets go of a tab', () => {

@@ -3,11 +3,11 @@
 // judge them, reach no one when the person closes the tab (Chrome let each one out), nor when the page closes itself;
 // and what catches them costs the person's browsing nothing until a session pauses a send.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Cdp, CdpEvent } from '../../shared/engine/cdp.js';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { loadUrl, startTestBrowser } from '../support/browser.js';
 import { ctx } from '../support/engine-suite.js';
+import { pausedAt } from '../support/paused-at.js';
 import { reachedSite } from '../support/late-results.js';
 import { pageEval } from '../support/page-probes.js';
 import { useWatchedEngine } from '../support/watched-engine-tab.js';
@@ -51,18 +51,6 @@ function busySend(path: string, send: 'fetch' | 'beacon' | 'image', after = ''):
         ? `new Image().src = ${url}`
         : `navigator.sendBeacon(${url}, 'k')`;
   return `setTimeout(() => { ${start}; const busy = Date.now() + 3000; while (Date.now() < busy); ${after} }, 300); 0`;
-}
-
-/** Resolves with the first Fetch.requestPaused of the tab whose URL holds `path`. */
-function pausedAt(cdp: Cdp, path: string): Promise<CdpEvent> {
-  return new Promise((resolve) => {
-    const off = cdp.on((event) => {
-      if (event.method !== 'Fetch.requestPaused') return;
-      if (!String((event.params['request'] as { url: string }).url).includes(path)) return;
-      off();
-      resolve(event);
-    });
-  });
 }
 
 /** Resolves once the page's own script has run and its load is over. */
