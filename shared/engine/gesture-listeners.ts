@@ -39,8 +39,9 @@ export const DISPATCH_MS = 2_000;
 const WATCH_WORLD = '__chrome_mcp_gestures__';
 const WATCH_URL = 'chrome-mcp-gestures://watch';
 const TELLER_URL = 'chrome-mcp-gestures://tell';
-// The watch's code is blackboxed: the listener breakpoint passes over it, and pauses in the teller when it is called.
-const WATCH_BLACKBOXED = ['^chrome-mcp-gestures://watch$'];
+// The watch's code is blackboxed, by its script id (a URL pattern would blackbox any code a script names so too): the
+// listener breakpoint passes over it, and pauses in the teller when it is called.
+const WHOLE_SCRIPT = [{ lineNumber: 0, columnNumber: 0 }];
 // The events a script's timer makes an element's default action run with; ours tells each dispatch a script may make.
 const WATCHED_EVENTS = ['click', 'auxclick', 'submit'];
 const TELLER = '__chromeMcpTell';
@@ -76,7 +77,6 @@ export class GestureListeners {
       ...GESTURE_EVENTS.map((eventName) =>
         this.cdp.send('DOMDebugger.setEventListenerBreakpoint', { eventName }, sessionId),
       ),
-      this.cdp.send('Debugger.setBlackboxPatterns', { patterns: WATCH_BLACKBOXED }, sessionId),
       // In the session's documents now and in each new one, before the page's own code (the teller first, as the watch
       // calls it): a dispatch a script may have made pauses once in ours, which asks whether the page listens on the
       // event's path, before any listener of the page's runs.
@@ -96,8 +96,7 @@ export class GestureListeners {
    */
   onEvent(event: CdpEvent): boolean {
     const { sessionId } = event;
-    if (event.method === 'Debugger.scriptParsed' && [WATCH_URL, TELLER_URL].includes(String(event.params['url'])))
-      this.watches.add(`${sessionId}:${event.params['scriptId']}`);
+    if (event.method === 'Debugger.scriptParsed') this.onScript(event);
     if (event.method !== 'Debugger.paused') return false;
     const paused = event.params as unknown as Paused;
     if (paused.reason !== 'EventListener') return false;
@@ -126,6 +125,22 @@ export class GestureListeners {
     this.scriptUntil = Date.now() + ACTIVATION_MS;
     void (this.cdp.holdWindows?.() ?? Promise.resolve()).catch(() => undefined).finally(resume);
     return true;
+  }
+
+  /**
+   * Ours are the scripts of our URLs in an isolated world: any code in the page's world can name itself by our URL
+   * (a `sourceURL` comment), and taken for ours its listener would pass unseen. Only the page's own world is default.
+   */
+  private onScript({ params, sessionId }: CdpEvent): void {
+    const url = String(params['url']);
+    const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
+    if ((url !== WATCH_URL && url !== TELLER_URL) || world?.isDefault !== false) return;
+    const scriptId = String(params['scriptId']);
+    this.watches.add(`${sessionId}:${scriptId}`);
+    if (url === WATCH_URL)
+      void this.cdp
+        .send('Debugger.setBlackboxedRanges', { scriptId, positions: WHOLE_SCRIPT }, sessionId)
+        .catch(() => undefined);
   }
 
   private readonly noteDispatch = (pageListens: boolean): void => {

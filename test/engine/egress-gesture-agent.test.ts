@@ -10,11 +10,15 @@ const engine = watchedEngineTab({ popups: true });
 const PAST_THE_EVAL_MS = 6_500;
 
 /** The page's own button `#id`; the script leaves a one-time click listener on it that runs `then` and sets `marker`. */
-async function scriptListens(id: string, then: string, marker: string): Promise<void> {
+async function scriptListens(id: string, then: string, marker: string, compiled = false): Promise<void> {
   await engine.asPage(`document.body.append(Object.assign(document.createElement('button'), { id: '${id}',
     textContent: '${id}' })); 0`);
-  await engine.run(`document.getElementById('${id}').addEventListener('click', () => { ${then};
-    window.${marker} = true; }, { once: true }); 0`);
+  const body = `${then}; window.${marker} = true;`;
+  // `compiled`: the listener is code the script compiles (new Function), named as our watch's is.
+  const listener = compiled
+    ? `new Function(${JSON.stringify(`${body}\n//# sourceURL=chrome-mcp-gestures://watch`)})`
+    : `() => { ${body} }`;
+  await engine.run(`document.getElementById('${id}').addEventListener('click', ${listener}, { once: true }); 0`);
 }
 
 /** What reached the watched site once the listener ran, and the first result naming a hold within 10 s. */
@@ -28,14 +32,29 @@ async function outcome(marker: string) {
 }
 
 // A window a link with a target opens names no stack: only the listener's pause tells it is the script's.
-it('a listener of the script’s opening a window through a link with the agent’s click: held, and named', async () => {
-  const link = `const a = Object.assign(document.createElement('a'), { href: '${engine.watched.origin}/agent-link',
+async function linkWithAgentsClick(id: string, compiled: boolean): Promise<void> {
+  const link = `const a = Object.assign(document.createElement('a'), { href: '${engine.watched.origin}/${id}',
     target: '_blank' }); document.body.append(a); a.click()`;
-  await scriptListens('agent-link', link, 'agentLinked');
+  await scriptListens(id, link, `${id.replace('-', '_')}Linked`, compiled);
   await new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
-  await click(engine.page, { selector: '#agent-link' }, ctx);
-  expect(await outcome('agentLinked')).toEqual({
+  await click(engine.page, { selector: `#${id}` }, ctx);
+  expect(await outcome(`${id.replace('-', '_')}Linked`)).toEqual({
     reached: [],
-    heldLater: [expect.stringMatching(/^(GET )?W\/agent-link \(navigation/)],
+    heldLater: [expect.stringMatching(new RegExp(`^(GET )?W/${id} \\(navigation`))],
   });
-}, 60_000);
+}
+
+it(
+  'a listener of the script’s opening a window through a link with the agent’s click: held, and named',
+  () => linkWithAgentsClick('agent-link', false),
+  60_000,
+);
+
+// Not covered yet (found 4 Dec): code the script compiles (new Function, eval), with any sourceURL or none, is not
+// known as the script's: no frame of its stack names the eval's tag, and Debugger.scriptParsed's creator stack is not
+// followed yet (script-frames.ts follows only documents the script wrote). Its listener's window reached the site.
+it.skip(
+  'a listener the script compiles, named as our watch, opening a window with the agent’s click: held',
+  () => linkWithAgentsClick('compiled-link', true),
+  60_000,
+);
