@@ -3,6 +3,7 @@
 import { expect, it } from 'vitest';
 import { click } from '../../shared/engine/ops/pointer.js';
 import { ctx } from '../support/engine-suite.js';
+import { lateOutcome } from '../support/late-tab.js';
 import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
 const engine = watchedEngineTab({ popups: true });
@@ -21,16 +22,6 @@ async function scriptListens(id: string, then: string, marker: string, compiled 
   await engine.run(`document.getElementById('${id}').addEventListener('click', ${listener}, { once: true }); 0`);
 }
 
-/** What reached the watched site once the listener ran, and the first result naming a hold within 10 s. */
-async function outcome(marker: string) {
-  await engine.until(marker);
-  const reached = await engine.reached();
-  let heldLater = engine.heldLater(await engine.run('1'));
-  for (const deadline = Date.now() + 10_000; heldLater.length === 0 && Date.now() < deadline;)
-    heldLater = engine.heldLater(await engine.run('1'));
-  return { reached, heldLater };
-}
-
 // A window a link with a target opens names no stack: only the listener's pause tells it is the script's.
 async function linkWithAgentsClick(id: string, compiled: boolean): Promise<void> {
   const link = `const a = Object.assign(document.createElement('a'), { href: '${engine.watched.origin}/${id}',
@@ -38,7 +29,7 @@ async function linkWithAgentsClick(id: string, compiled: boolean): Promise<void>
   await scriptListens(id, link, `${id.replace('-', '_')}Linked`, compiled);
   await new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
   await click(engine.page, { selector: `#${id}` }, ctx);
-  expect(await outcome(`${id.replace('-', '_')}Linked`)).toEqual({
+  expect(await lateOutcome(engine, `${id.replace('-', '_')}Linked`)).toEqual({
     reached: [],
     heldLater: [expect.stringMatching(new RegExp(`^(GET )?W/${id} \\(navigation`))],
   });

@@ -5,7 +5,7 @@
 // ours.
 import { expect } from 'vitest';
 import { DISPATCH_MS } from '../../shared/engine/gesture-listeners.js';
-import type { LateTab } from './late-tab.js';
+import { lateOutcome, type LateTab } from './late-tab.js';
 
 /** The script's timer fires after its eval returned and the hold's drain is over. */
 const TIMER_MS = 1_000;
@@ -42,20 +42,6 @@ async function pageLink(tab: LateTab, id: string, kind: ListenerKind, send: stri
 /** A fetch of `path` on the watched site. */
 const fetches = (tab: LateTab, path: string) => `fetch('${tab.watched.origin}${path}', { mode: 'no-cors' })`;
 
-/**
- * What reached the watched site once the marker is set and the hold on the page's own sends after a dispatch is over,
- * and what the results name (a window's hold may be told a moment later), within 10 s.
- */
-async function outcome(tab: LateTab, marker: string) {
-  await tab.until(marker);
-  await new Promise((resolve) => setTimeout(resolve, DISPATCH_MS + 500));
-  const reached = await tab.reached();
-  let heldLater = tab.heldLater(await tab.run('1'));
-  for (const deadline = Date.now() + 10_000; heldLater.length === 0 && Date.now() < deadline;)
-    heldLater = tab.heldLater(await tab.run('1'));
-  return { reached, heldLater };
-}
-
 /** The script's timer clicks the link `id` (natively for a native listener: no code of the script's in the dispatch). */
 function timerClick(id: string, kind: ListenerKind, ms = TIMER_MS): string {
   const link = `document.getElementById('${id}')`;
@@ -69,7 +55,10 @@ async function deferredFetch(tab: LateTab, kind: ListenerKind): Promise<void> {
   const marker = `sent_${kind}`;
   await pageLink(tab, id, kind, fetches(tab, `/${id}`), marker);
   await tab.run(timerClick(id, kind));
-  expect(await outcome(tab, marker)).toEqual({ reached: [], heldLater: [`GET W/${id} (Fetch)`] });
+  expect(await lateOutcome(tab, marker, DISPATCH_MS + 500)).toEqual({
+    reached: [],
+    heldLater: [`GET W/${id} (Fetch)`],
+  });
 }
 
 export const lateGestureEscapes = {
@@ -92,7 +81,10 @@ export const lateGestureEscapes = {
       return 0;
     })()`);
     await tab.run(`setTimeout(() => document.getElementById('forwarding').click(), ${TIMER_MS}); 0`);
-    expect(await outcome(tab, 'sent_label')).toEqual({ reached: [], heldLater: ['GET W/forwarded (Fetch)'] });
+    expect(await lateOutcome(tab, 'sent_label', DISPATCH_MS + 500)).toEqual({
+      reached: [],
+      heldLater: ['GET W/forwarded (Fetch)'],
+    });
   },
 
   /** After the script ran, the page's own timer clicking such a link sends as it always did. */

@@ -3,7 +3,7 @@
 // and windows are held and named, a window it opens through a link or a form with a target too (gesture-listeners.ts);
 // the page's own listener's window loads, and its `debugger;` statement does not stop it.
 import { expect } from 'vitest';
-import type { LateTab } from './late-tab.js';
+import { lateOutcome, type LateTab } from './late-tab.js';
 
 /** Past the six seconds after an eval in which any window the tab opens is taken for the script's. */
 const PAST_THE_EVAL_MS = 6_500;
@@ -30,31 +30,18 @@ async function personClicksAfter(tab: LateTab, then: string, marker: string, byP
   await tab.personClicks();
 }
 
-/**
- * What reached W and what the results name, once the listener ran and the page's own send arrived: the first result
- * that names something (a window's hold may be told a moment after it opened), within 10 s.
- */
-async function outcome(tab: LateTab, marker: string) {
-  await tab.until(marker);
-  const reached = await tab.reached();
-  let heldLater = tab.heldLater(await tab.run('1'));
-  for (const deadline = Date.now() + 10_000; heldLater.length === 0 && Date.now() < deadline;)
-    heldLater = tab.heldLater(await tab.run('1'));
-  return { reached, heldLater };
-}
-
 /** A window's navigation as either backend names it: the extension cannot tell the method of a link's or form's. */
 const windowHeld = (path: string) => [expect.stringMatching(new RegExp(`^(GET )?W${path} \\(navigation`))];
 
 export const gestureCases = {
   async fetches(tab: LateTab): Promise<void> {
     await personClicksAfter(tab, `fetch('${tab.watched.origin}/click-fetch', { mode: 'no-cors' })`, 'clickFetched');
-    expect(await outcome(tab, 'clickFetched')).toEqual({ reached: [], heldLater: ['GET W/click-fetch (Fetch)'] });
+    expect(await lateOutcome(tab, 'clickFetched')).toEqual({ reached: [], heldLater: ['GET W/click-fetch (Fetch)'] });
   },
 
   async opensWindow(tab: LateTab): Promise<void> {
     await personClicksAfter(tab, `window.open('${tab.watched.origin}/click-open')`, 'clickOpened');
-    expect(await outcome(tab, 'clickOpened')).toEqual({
+    expect(await lateOutcome(tab, 'clickOpened')).toEqual({
       reached: [],
       heldLater: windowHeld('/click-open'),
     });
@@ -62,7 +49,7 @@ export const gestureCases = {
 
   async clicksLink(tab: LateTab): Promise<void> {
     await personClicksAfter(tab, clickLink(`${tab.watched.origin}/click-link`), 'clickLinked');
-    expect(await outcome(tab, 'clickLinked')).toEqual({
+    expect(await lateOutcome(tab, 'clickLinked')).toEqual({
       reached: [],
       heldLater: windowHeld('/click-link'),
     });
@@ -70,7 +57,7 @@ export const gestureCases = {
 
   async submitsForm(tab: LateTab): Promise<void> {
     await personClicksAfter(tab, submitForm(`${tab.watched.origin}/click-form`), 'clickSubmitted');
-    expect(await outcome(tab, 'clickSubmitted')).toEqual({
+    expect(await lateOutcome(tab, 'clickSubmitted')).toEqual({
       reached: [],
       heldLater: windowHeld('/click-form'),
     });

@@ -19,3 +19,22 @@ export interface LateTab {
   /** The result's list of what was held since the last one, with the watched origin written as W. */
   heldLater(result: OperationResult): string[];
 }
+
+/**
+ * What reached the watched site once the page set `marker` and `settleMs` more passed (a hold on the page's own sends
+ * that ends by then), and the list of the first result naming a hold within 10 s (a window's may be told a moment
+ * after it opened).
+ */
+export async function lateOutcome(
+  tab: LateTab,
+  marker: string,
+  settleMs = 0,
+): Promise<{ reached: string[]; heldLater: string[] }> {
+  await tab.until(marker);
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const reached = await tab.reached();
+  let heldLater = tab.heldLater(await tab.run('1'));
+  for (const deadline = Date.now() + 10_000; heldLater.length === 0 && Date.now() < deadline;)
+    heldLater = tab.heldLater(await tab.run('1'));
+  return { reached, heldLater };
+}

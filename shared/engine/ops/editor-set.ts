@@ -12,6 +12,7 @@ import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import { resolveTarget, type ElementHandle } from '../targets.js';
 import { namesElement } from './pointer.js';
+import { shippedCall } from '../shipped-call.js';
 
 const EDITOR_GROUP = 'chrome-mcp-editor';
 
@@ -91,8 +92,8 @@ async function inPageWorld(page: PageContext, editor: ElementHandle, text: strin
     session,
   );
   try {
-    // tsx and esbuild may wrap named inner functions in a `__name` helper that the page's world does not have.
-    const declaration = `function (text) { const __name = (f) => f; return (${editorBuffer.toString()})(this, text); }`;
+    // The arrow shippedCall makes keeps this function's `this`: the editor's element.
+    const declaration = `function (text) { return ${shippedCall(editorBuffer, 'this, text')}; }`;
     const answer = await page.cdp.send<{ result: { value?: unknown }; exceptionDetails?: ExceptionDetails }>(
       'Runtime.callFunctionOn',
       {
