@@ -1,11 +1,12 @@
 // What the engine holds paused fails closed when the tab goes without the engine, on real Chromium through the
 // fallback's host: a keepalive fetch, a beacon and an image an agent's script started, paused while the engine waits to
 // judge them, reach no one when the person closes the tab (Chrome let each one out), nor when the page closes itself;
-// and what catches them costs the person's browsing nothing until a session pauses a send.
+// and what catches them costs the person's browsing nothing until a session pauses a send, nor once none has for a while.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CdpTabHost } from '../../electron/core/fallback/cdp-tab-host.js';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
-import { loadUrl, startTestBrowser } from '../support/browser.js';
+import { loadUrl, startTestBrowser, type TestBrowser } from '../support/browser.js';
 import { ctx } from '../support/engine-suite.js';
 import { pausedAt } from '../support/paused-at.js';
 import { reachedSite } from '../support/late-results.js';
@@ -24,12 +25,15 @@ afterEach(() => {
 
 /**
  * A background tab on egress-late.html with a page context of its own, and the tab's id. `first`: the page is the
- * tab's first entry, opened with it, which a page may close itself (window.close).
+ * tab's first entry, opened with it, which a page may close itself (window.close). `host`: the suite's unless given.
  */
-async function openPage(first = false): Promise<{ tabId: string; page: PageContext }> {
+async function openPage(
+  first = false,
+  host: CdpTabHost = suite.browser.host,
+): Promise<{ tabId: string; page: PageContext }> {
   const url = suite.server.url('egress-late.html');
-  const tab = await suite.browser.host.create(first ? url : 'about:blank', { focus: false });
-  const page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
+  const tab = await host.create(first ? url : 'about:blank', { focus: false });
+  const page = new PageContext(await host.cdp(tab.id), gate);
   opened.push(page);
   await page.frames.init();
   if (first) await untilLoaded(page);
@@ -63,9 +67,9 @@ async function untilLoaded(page: PageContext): Promise<void> {
 }
 
 /** Resolves once the browser no longer lists the tab. */
-async function untilGone(tabId: string): Promise<void> {
+async function untilGone(tabId: string, host: CdpTabHost = suite.browser.host): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while ((await suite.browser.host.list()).some((tab) => tab.id === tabId)) {
+  while ((await host.list()).some((tab) => tab.id === tabId)) {
     if (Date.now() > deadline) throw new Error(`tab ${tabId} never closed`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -78,17 +82,30 @@ async function reachedAfter(): Promise<string[]> {
   return reachedSite(page, engine.watched);
 }
 
+/** The person closes the tab while a script's `send` waits paused: resolves once the tab is gone. */
+async function closeWhileHeld(send: 'fetch' | 'beacon' | 'image', path: string, browser: TestBrowser): Promise<void> {
+  const { tabId, page } = await openPage(false, browser.host);
+  await evaluate(page, { expression: busySend(path, send) }, ctx);
+  await pausedAt(page.cdp, path);
+  // The person's close, from the browser's side: the engine is not asked.
+  await browser.browser.connection.send('Target.closeTarget', { targetId: tabId });
+  await untilGone(tabId, browser.host);
+}
+
+/** Counts the requests a browser's own interceptor meets (pauses of no tab session). */
+function pausesAtBrowser(browser: TestBrowser): { count: number } {
+  const seen = { count: 0 };
+  browser.browser.connection.on((event) => {
+    if (event.method === 'Fetch.requestPaused' && event.sessionId === undefined) seen.count++;
+  });
+  return seen;
+}
+
 describe('a held send as its tab goes without the engine', () => {
   const named = { fetch: 'keepalive fetch', beacon: 'beacon', image: 'image' } as const;
   for (const send of ['fetch', 'beacon', 'image'] as const) {
     it(`the person closes the tab: a held ${named[send]} reaches no one`, async () => {
-      const { tabId, page } = await openPage();
-      const path = `/person-closed-${send}`;
-      await evaluate(page, { expression: busySend(path, send) }, ctx);
-      await pausedAt(page.cdp, path);
-      // The person's close, from the browser's side: the engine is not asked.
-      await suite.browser.browser.connection.send('Target.closeTarget', { targetId: tabId });
-      await untilGone(tabId);
+      await closeWhileHeld(send, `/person-closed-${send}`, suite.browser);
       expect(await reachedAfter()).toEqual([]);
     });
   }
@@ -105,17 +122,49 @@ describe('a held send as its tab goes without the engine', () => {
 describe('the browser before any session pauses a send', () => {
   it("meets none of the page's own requests in the browser's interceptor", async () => {
     const browser = await startTestBrowser(gate);
-    let pausedAtBrowser = 0;
-    browser.browser.connection.on((event) => {
-      if (event.method === 'Fetch.requestPaused' && event.sessionId === undefined) pausedAtBrowser++;
-    });
+    const atBrowser = pausesAtBrowser(browser);
     try {
       const { page } = await browser.open(suite.server.url('egress-late.html'));
       expect(await reachedSite(page, engine.watched)).toEqual([]);
       await loadUrl(page, suite.server.url('egress-late.html'));
-      expect(pausedAtBrowser).toBe(0);
+      expect(atBrowser.count).toBe(0);
     } finally {
       await browser.close();
     }
   });
+
+  it('meets none once no session has held a send for a while, and a later held send still fails closed', async () => {
+    const browser = await startTestBrowser(gate);
+    const atBrowser = pausesAtBrowser(browser);
+    try {
+      const scripted = await openPage(false, browser.host);
+      const other = await openPage(false, browser.host);
+      // The script's own send pauses in its tab's session: from then on the browser's interceptor meets every request.
+      await evaluate(scripted.page, { expression: `fetch('/script-send').catch(() => undefined); 0` }, ctx);
+      expect(await untilQuiet(other.page, atBrowser)).toBeGreaterThan(0);
+      await closeWhileHeld('fetch', '/after-quiet', browser);
+      expect(await reachedAfter()).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
 });
+
+/**
+ * Resolves, with how many requests the browser's interceptor met meanwhile, once a request of `page`'s own (a tab no
+ * script ran in) meets it no longer; throws if it still does after 40 s.
+ */
+async function untilQuiet(page: PageContext, atBrowser: { count: number }): Promise<number> {
+  const deadline = Date.now() + 40_000;
+  for (let round = 0; Date.now() < deadline; round++) {
+    const before = atBrowser.count;
+    // A synchronous request: answered, wherever it was met, by the time the probe returns.
+    await pageEval(
+      page,
+      `{ const own = new XMLHttpRequest(); own.open('GET', '/own-${round}', false); own.send(); 0 }`,
+    );
+    if (atBrowser.count === before && before > 0) return before;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the browser's interceptor still met the page's own requests (${atBrowser.count} so far)`);
+}

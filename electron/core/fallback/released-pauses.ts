@@ -12,7 +12,7 @@ interface Paused {
   responseErrorReason?: string;
 }
 
-// Every request of the browser meets this interceptor once widened, after any tab session's (measured on Chromium 156:
+// Every request of the browser meets this interceptor while widened, after any tab session's (measured on Chromium 156:
 // a request a session let go pauses here next, with a new requestId and the same networkId).
 const EVERY_REQUEST = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
 // Until then it stands and pauses nothing: only an interceptor standing before a tab attaches ever reaches that tab's
@@ -22,6 +22,9 @@ const DORMANT = { patterns: [{ urlPattern: 'chrome-mcp-dormant:*', requestStage:
 const KEPT_PAUSED = 1_000;
 // Requests a gone session let go, not yet paused here: cancelled ones never come, so the list is bounded.
 const KEPT_RELEASED = 200;
+// How long after its last held send is answered the interceptor stands wide before it goes dormant again. A request a
+// gone session let go pauses here at once (measured), so one that has not come by then never will.
+const NARROW_AFTER_MS = 5_000;
 
 export class ReleasedPauses {
   /** Settles (never rejects) once the browser's interceptor stands; a browser that refuses it is left as it is. */
@@ -30,7 +33,10 @@ export class ReleasedPauses {
   private readonly paused = new Map<string, string>();
   /** The networkIds sessions held paused as they went: each is failed once it pauses here. */
   private readonly released = new Set<string>();
+  /** Of `paused`, the sends (not documents): while any waits, the interceptor stands wide. */
+  private readonly sends = new Set<string>();
   private widened = false;
+  private narrowing: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly connection: CdpConnection) {
     connection.on((event) => this.onEvent(event));
@@ -48,7 +54,7 @@ export class ReleasedPauses {
     if ((method === 'Network.loadingFailed' || method === 'Network.loadingFinished') && sessionId !== undefined) {
       // The session answered it (Network's requestId is the networkId): no longer its to let go.
       const networkId = String(params['requestId']);
-      if (this.paused.get(networkId) === sessionId) this.paused.delete(networkId);
+      if (this.paused.get(networkId) === sessionId) this.answered(networkId);
     }
   }
 
@@ -57,21 +63,49 @@ export class ReleasedPauses {
     const paused = params as unknown as Paused;
     // A response paused was sent already; what the session let go of then reaches only its page, which is gone.
     if (paused.networkId === undefined || atResponse(paused)) return;
-    if (paused.resourceType !== 'Document') this.widen();
+    if (paused.resourceType !== 'Document') {
+      this.widen();
+      this.sends.add(paused.networkId);
+      keepNewest(this.sends, KEPT_PAUSED);
+    }
     this.paused.delete(paused.networkId);
     this.paused.set(paused.networkId, sessionId);
     keepNewest(this.paused, KEPT_PAUSED);
   }
 
+  /** A session's pause is answered: it is the session's to let go no longer; the last send answered starts the quiet. */
+  private answered(networkId: string): void {
+    this.paused.delete(networkId);
+    if (this.sends.delete(networkId) && this.sends.size === 0) this.quietThenNarrow();
+  }
+
   /**
-   * A session pauses sends (an agent's script ran, an act is under way): from now on every request is met here. Sent
+   * A session pauses sends (an agent's script ran, an act is under way): every request is met here until a quiet. Sent
    * before the engine answers this pause, on the same connection, so the widening stands before the session lets it go.
    * Until then the person's browsing pays nothing: documents alone a session's going takes with it.
    */
   private widen(): void {
+    clearTimeout(this.narrowing);
+    this.narrowing = undefined;
     if (this.widened) return;
     this.widened = true;
     this.connection.send('Fetch.enable', EVERY_REQUEST).catch(() => undefined);
+  }
+
+  /**
+   * Once no session has held a send for a while, the person's browsing stops meeting the interceptor (measured: going
+   * dormant and widening again both take effect at once). A pause whose answer no event told keeps it wide, the safe side.
+   */
+  private quietThenNarrow(): void {
+    clearTimeout(this.narrowing);
+    this.narrowing = setTimeout(() => {
+      this.narrowing = undefined;
+      if (this.sends.size > 0 || !this.widened) return;
+      this.widened = false;
+      this.released.clear();
+      this.connection.send('Fetch.enable', DORMANT).catch(() => undefined);
+    }, NARROW_AFTER_MS);
+    this.narrowing.unref?.();
   }
 
   /**
@@ -81,7 +115,7 @@ export class ReleasedPauses {
   private gone(sessionId: string): void {
     for (const [networkId, holder] of this.paused) {
       if (holder !== sessionId) continue;
-      this.paused.delete(networkId);
+      this.answered(networkId);
       this.released.add(networkId);
       keepNewest(this.released, KEPT_RELEASED);
     }
@@ -92,7 +126,7 @@ export class ReleasedPauses {
     const paused = params as unknown as Paused;
     const networkId = paused.networkId ?? '';
     // A session's request reaches here once the session let it go, as its answer: it is the session's no longer.
-    this.paused.delete(networkId);
+    this.answered(networkId);
     const released = this.released.delete(networkId);
     const answer = released
       ? this.connection.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'BlockedByClient' })
