@@ -16,13 +16,15 @@ export class DebuggerTab extends PromiseCdp {
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
    * once that settles. `sending`: hears each command as it goes to Chrome. `windowsHeld`: holds the windows the tab
-   * opens for a gesture's activation, settling once the rules stand.
+   * opens for a gesture's activation, settling once the rules stand. `scriptedBefore`: an agent's script ran in the tab
+   * before this attachment (Cdp.scriptedBefore).
    */
   constructor(
     readonly tabId: number,
     private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
     private readonly sending: (method: string, params: Record<string, unknown>, sessionId: string | undefined) => void,
     private readonly windowsHeld: () => Promise<void>,
+    readonly scriptedBefore?: { following(): void },
   ) {
     super();
   }
