@@ -199,6 +199,8 @@ export class ChromeTabHost implements TabHost {
     if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
       this.scriptRan(source.tabId);
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
+    if (method === 'Page.frameNavigated' && params && source.sessionId === undefined)
+      this.topNavigated(source.tabId, params);
     const tab = this.live.get(source.tabId);
     if (tab && method === 'Fetch.requestPaused' && params) this.paused.paused(source.tabId, source.sessionId, params);
     if (tab) return tab.dispatch(method, params ?? {}, source.sessionId);
@@ -248,6 +250,13 @@ export class ChromeTabHost implements TabHost {
     // Counted again from its start; the rules are those its sending armed, so no update follows. Its workers were held
     // before it was sent (attach's beforeScript), which nothing here changes.
     void this.newWindows.scriptRan(tabId).catch(() => undefined);
+  }
+
+  /** Page.frameNavigated of a tab's own session: a new top document ends what the script left in the old one. */
+  private topNavigated(tabId: number, params: Record<string, unknown>): void {
+    const { frame, type } = params as { frame: { parentId?: string; url: string }; type?: string };
+    if (frame.parentId === undefined)
+      this.scripted.navigated(tabId, { url: frame.url, back: type === 'BackForwardCacheRestore' });
   }
 
   /**

@@ -1,6 +1,7 @@
 // The tabs an agent's script ran in, kept in chrome.storage.session with the origins it ran at: while no engine follows
 // such a tab's trail (a restarted worker, a session that ended, a detach), session rules keep what the tab sends to those
-// origins (fail closed), until an engine attaches it again and follows what the script left behind from the start.
+// origins (fail closed), until an engine attaches it again and follows what the script left behind from the start, or
+// the script's documents are gone for good (the tab's top commits a document no script of ours ran in, or it closes).
 import { z } from 'zod';
 import { scriptedTabRules } from './hold-rules.js';
 import type { RuleSet } from './session-rules.js';
@@ -11,26 +12,53 @@ export const SCRIPTED_TABS_KEY = 'scriptedTabs';
 
 // Past it the oldest tab is forgotten (held no more once unfollowed): far past the tabs one agent's task scripts.
 const KEPT = 64;
-const record = z.array(z.tuple([z.number().int(), z.array(z.string())]));
+
+/** What is kept of a tab: the origins the script ran at, and whether the documents it ran in are gone (no hold). */
+const kept = z.object({ origins: z.array(z.string()), gone: z.boolean() });
+type Kept = z.infer<typeof kept>;
+const record = z.array(z.tuple([z.number().int(), kept]));
+
+/** How a top-level document came: `back` when it may be one kept in the back/forward cache, as it was. */
+export interface TopCommit {
+  url: string;
+  back: boolean;
+}
+
+/**
+ * Whether a new top document ends the script's: one it could not have written itself. A `blob:`, `data:`, `about:` or
+ * `javascript:` document can be the dying page's own text (`location = URL.createObjectURL(…)` keeps its origin and
+ * runs what the script wrote), so only a document fetched from a web address lifts the hold.
+ */
+const endsScript = ({ url, back }: TopCommit) => !back && /^https?:/i.test(url);
 
 export class ScriptedTabs {
-  private kept = new Map<number, string[]>();
+  private kept = new Map<number, Kept>();
   /** Tabs whose script trail an engine of this worker follows now: their rules are down. */
   private readonly followed = new Set<number>();
   /** Changes one after another, each written to storage before the rules follow it. */
   private work: Promise<void>;
   /** Settles once the record is read back and its rules stand: before then, no stale attachment is let go of. */
   readonly ready: Promise<void>;
+  private readonly onCommitted = (details: chrome.webNavigation.WebNavigationTransitionCallbackDetails) => {
+    if (details.frameId !== 0) return;
+    const back = details.transitionQualifiers.includes('forward_back');
+    void this.queue(() => this.committed(details.tabId, { url: details.url, back }, false));
+  };
 
+  /**
+   * Made on the worker's first turn: the commit listener is added there, so a stopped worker is started to hear of a
+   * held tab's next document; it is taken off while nothing is kept, so no other navigation starts the worker.
+   */
   constructor(private readonly rules: RuleSet) {
+    this.listen(true);
     // A restarted worker follows none: every tab the record names is held until an engine follows it again.
     this.work = this.reconcile().catch(() => undefined);
     this.ready = this.work;
   }
 
-  /** Whether an agent's script ran in the tab, as this worker or one before it knows. */
+  /** Whether a document an agent's script ran in may still be in the tab, as this worker or one before it knows. */
   has(tabId: number): boolean {
-    return this.kept.has(tabId);
+    return this.kept.get(tabId)?.gone === false;
   }
 
   /**
@@ -40,13 +68,16 @@ export class ScriptedTabs {
    */
   ran(tabId: number, reached: readonly (string | undefined)[]): Promise<void> {
     this.followed.add(tabId);
+    this.listen(true);
     return this.queue(async () => {
-      const origins = this.kept.get(tabId);
-      const added = reached.filter((origin): origin is string => origin !== undefined && !origins?.includes(origin));
-      if (!origins || added.length > 0) {
+      const before = this.kept.get(tabId);
+      const origins = [
+        ...new Set([...(before?.origins ?? []), ...reached.filter((origin): origin is string => origin !== undefined)]),
+      ];
+      if (!before || before.gone || origins.length > before.origins.length) {
         // Newest last: past the bound the oldest goes.
         this.kept.delete(tabId);
-        this.kept.set(tabId, [...new Set([...(origins ?? []), ...added])]);
+        this.kept.set(tabId, { origins, gone: false });
         for (const oldest of this.kept.keys()) if (this.kept.size > KEPT) this.kept.delete(oldest);
         await this.save();
       }
@@ -67,11 +98,20 @@ export class ScriptedTabs {
     return this.queue(() => this.apply());
   }
 
+  /**
+   * The attachment that follows the tab saw its top commit a new document (Page.frameNavigated, in order with the
+   * scripts it sends, which webNavigation's events are not): the tab is held after it only if the script's may be back.
+   */
+  navigated(tabId: number, commit: TopCommit): void {
+    void this.queue(() => this.committed(tabId, commit, true));
+  }
+
   /** The tab closed: nothing of it is kept. */
   closed(tabId: number): void {
     this.followed.delete(tabId);
-    if (!this.kept.delete(tabId)) return;
+    // After the record is read back: a worker started by the close knows the tab only then.
     void this.queue(async () => {
+      if (!this.kept.delete(tabId)) return;
       await this.save();
       await this.apply();
     });
@@ -80,7 +120,21 @@ export class ScriptedTabs {
   /** The tabs kept that no engine follows, once the record is read back. */
   async unfollowedIds(): Promise<number[]> {
     await this.ready;
-    return [...this.kept.keys()].filter((tabId) => !this.followed.has(tabId));
+    return [...this.kept.keys()].filter((tabId) => this.has(tabId) && !this.followed.has(tabId));
+  }
+
+  /**
+   * The tab's top committed a document. Heard by the events of whoever follows it (`byFollower`), never both: the
+   * script's documents are gone when it is one fetched from the web, and may be back when it came back or forward.
+   */
+  private async committed(tabId: number, commit: TopCommit, byFollower: boolean): Promise<void> {
+    const entry = this.kept.get(tabId);
+    if (!entry || this.followed.has(tabId) !== byFollower) return;
+    const gone = entry.gone ? !commit.back : endsScript(commit);
+    if (gone === entry.gone) return;
+    entry.gone = gone;
+    await this.save();
+    await this.apply();
   }
 
   private queue(change: () => Promise<void>): Promise<void> {
@@ -106,12 +160,20 @@ export class ScriptedTabs {
   }
 
   private apply(): Promise<void> {
-    const held = [...this.kept].filter(([tabId]) => !this.followed.has(tabId));
+    this.listen(this.kept.size > 0);
+    const held = [...this.kept].filter(([tabId, entry]) => !entry.gone && !this.followed.has(tabId));
     // Chrome refuses a set over its budget of regex rules: those tabs then reach no other origin at all, rather than any.
-    const rules = held.flatMap(([tabId, origins]) => scriptedTabRules(tabId, origins));
+    const rules = held.flatMap(([tabId, entry]) => scriptedTabRules(tabId, entry.origins));
     return this.rules
       .replace(rules)
       .catch(() => this.rules.replace(held.flatMap(([tabId]) => scriptedTabRules(tabId, []))))
       .catch(() => undefined);
+  }
+
+  private listen(on: boolean): void {
+    const { onCommitted } = chrome.webNavigation;
+    if (on === onCommitted.hasListener(this.onCommitted)) return;
+    if (on) onCommitted.addListener(this.onCommitted);
+    else onCommitted.removeListener(this.onCommitted);
   }
 }

@@ -15,6 +15,7 @@ import { startEgressTab, type EgressTab } from './support/egress-tab.js';
 import type { LinkedExtension } from './support/linked-extension.js';
 import type { PageProbe } from './support/page-probe.js';
 import { reachedBesidesOwn } from './support/reached-site.js';
+import { rulesFor as rulesForTab } from './support/session-rules.js';
 import { until } from './support/until.js';
 import { forgetWatched } from './support/watched-popups.js';
 
@@ -104,11 +105,7 @@ const attached = (tabId: number) =>
   );
 
 /** The session rules naming the tab: the hold that stands while no engine follows it. */
-const rulesFor = (tabId: number) =>
-  linked.browser.evaluate<number>(
-    `chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.filter((rule) =>
-      rule.condition.tabIds?.includes(${tabId})).length)`,
-  );
+const rulesFor = (tabId: number) => rulesForTab(linked.browser, tabId);
 
 /**
  * Once the engine follows the window again: let go of (detached, or held by rules meanwhile), then attached with those
