@@ -3,6 +3,7 @@
 // origins (fail closed), until an engine attaches it again and follows what the script left behind from the start, or
 // the script's documents are gone for good (the tab's top commits a document no script of ours ran in, or it closes).
 import { z } from 'zod';
+import { keepNewest } from '../../shared/engine/keep-newest.js';
 import { scriptedTabRules } from './hold-rules.js';
 import type { RuleSet } from './session-rules.js';
 import { tabLives } from './tab-lives.js';
@@ -78,7 +79,7 @@ export class ScriptedTabs {
         // Newest last: past the bound the oldest goes.
         this.kept.delete(tabId);
         this.kept.set(tabId, { origins, gone: false });
-        for (const oldest of this.kept.keys()) if (this.kept.size > KEPT) this.kept.delete(oldest);
+        keepNewest(this.kept, KEPT);
         await this.save();
       }
       await this.apply();
