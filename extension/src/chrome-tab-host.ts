@@ -6,7 +6,6 @@
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import type { Send } from '../../shared/engine/egress-ledger.js';
-import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
 import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import type { Policy } from '../../shared/policy/policy.js';
@@ -196,7 +195,7 @@ export class ChromeTabHost implements TabHost {
     if (method === 'Target.attachedToTarget' && params)
       this.childUrls.set(String(params['sessionId']), (params['targetInfo'] as { url: string }).url);
     if (method === 'Target.detachedFromTarget' && params) this.childUrls.delete(String(params['sessionId']));
-    if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
+    if (method === 'Debugger.scriptParsed' && this.live.get(source.tabId)?.sentScript(String(params?.['url'])))
       this.scriptRan(source.tabId);
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
     if (method === 'Page.frameNavigated' && params && source.sessionId === undefined)
@@ -242,8 +241,11 @@ export class ChromeTabHost implements TabHost {
   }
 
   /**
-   * An agent's script started in the tab (the engine tags its every eval, script-initiator.ts): what it may start that
-   * no debugger session of the tab reaches is held: the windows it opens (the workers of its origin already are).
+   * An agent's script this attachment sent started in the tab (the engine tags its every eval, script-initiator.ts):
+   * what it may start that no debugger session of the tab reaches is held: the windows it opens (the workers of its
+   * origin already are). One an earlier attachment sent, told of again on a re-attach, starts nothing now: a hold
+   * counted from then would outlast its gesture, blocking a window the person opens there and failing a kept window's
+   * navigation before the engine that follows the window again could name it.
    */
   private scriptRan(tabId: number): void {
     this.scriptWindows.listen();

@@ -209,6 +209,27 @@ describe('a window an eval’s script opened, after the extension re-attaches', 
     expect(await reachedBesidesOwn(page, readable)).toEqual([]);
   }, 90_000);
 
+  it('the agent’s session ends and a new one attaches the page again: a window the person opens there loads', async () => {
+    // A function the script leaves keeps it alive: attached anew, the debugger tells of it again, as of a new script.
+    await run('window.leftBehind = () => 0; 0');
+    // Past the eval's own hold of the windows the page opens, which a window the person opens meanwhile meets too.
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    const opener = await linked.browser.evaluate<number>(
+      `chrome.tabs.query({}).then((tabs) => tabs.find((tab) => tab.url === ${JSON.stringify(url)}).id)`,
+    );
+    await endSession();
+    // The new session attaches the page at once, to follow what the script left there.
+    await until(() => attached(opener), Boolean);
+    await page.evaluate(`window.open('${readable.origin}/person-reattached'), 0`, { userGesture: true });
+    expect(
+      await until(
+        async () => readable.requests,
+        (paths) => paths.includes('/person-reattached'),
+        20_000,
+      ),
+    ).toContain('/person-reattached');
+  }, 90_000);
+
   // Last: no core links again after it.
   it('with no engine to follow it again, a window the person opens there loads; the script’s gets nothing to R', async () => {
     const popup = await leaveWindow(
