@@ -111,7 +111,9 @@ export async function inProcessEngine(): Promise<{
 }> {
   const profileDir = mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-trips-'));
   const browser = await launchBrowser({ headless: true, profileDir, log: () => undefined });
-  const policy = () => policyFromFlags({ allow: [], trust: testServerHosts() });
+  // Parsed once, as the core holds its policy: parsing it on every judgement would be counted as the engine's time.
+  const parsed = policyFromFlags({ allow: [], trust: testServerHosts() });
+  const policy = () => parsed;
   const sent: Sent[] = [];
   recordSends(browser.connection, sent);
   const host = new CdpTabHost(browser.connection, new PolicyGate(policy), { windowPerTab: true });

@@ -14,6 +14,16 @@ import { withDeadline } from './deadline.js';
 const DRAIN_MS = 500;
 const EVENT_LOOP_TURN = 'new Promise((resolve) => setTimeout(resolve))';
 
+/**
+ * The drain's first turn as the last line of a script evaluated in REPL mode, which then answers only once it is over:
+ * the separate evaluate it saves is a command, a compile and a Debugger.scriptParsed per eval. Its timer is set from a
+ * first one, so that it comes after those the script's promise jobs set (a separate drain starts once they have run).
+ * A declaration that binds nothing completes empty, so the script's completion value stays its answer; it resolves to
+ * 0, as `{}` destructures no undefined. A script that throws, or answers a promise still to be awaited, never reaches
+ * it: its caller drains then.
+ */
+export const TURN_LINE = '\nlet {} = await new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0, 0)));';
+
 /** The requests a held tab started and has not finished, told by Network events; a drain waits for them. */
 export class InflightRequests {
   private readonly open = new Set<string>();
@@ -34,15 +44,18 @@ export class InflightRequests {
     this.wake();
   }
 
-  /** One turn of the event loop in the session's process, then as many as the requests still in flight take; never throws. */
-  async drain(cdp: Cdp, sessionId: string | undefined): Promise<void> {
+  /**
+   * One turn of the event loop in the session's process (none when the script's own TURN_LINE ran: `turned`), then as
+   * many as the requests still in flight take; never throws.
+   */
+  async drain(cdp: Cdp, sessionId: string | undefined, turned = false): Promise<void> {
     let over = false;
     const turn = () =>
       cdp
         .send('Runtime.evaluate', { expression: EVENT_LOOP_TURN, awaitPromise: true }, sessionId)
         .catch(() => undefined);
     const settle = async () => {
-      await turn();
+      if (!turned) await turn();
       while (!over && this.open.size > 0) {
         await new Promise<void>((resolve) => this.waiters.add(resolve));
         await turn();

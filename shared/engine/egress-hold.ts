@@ -16,8 +16,11 @@ import { networkEnableParams } from './network-log.js';
 export interface EgressWindow {
   /** What was stopped while this window was open. */
   held(): Send[];
-  /** Waits for the sends a script queued without awaiting them (see egress-drain.ts); never throws. */
-  drain(sessionId: string | undefined): Promise<void>;
+  /**
+   * Waits for the sends a script queued without awaiting them (see egress-drain.ts); never throws. `turned`: the script
+   * ended in the drain's turn (TURN_LINE), so only requests still in flight are waited for.
+   */
+  drain(sessionId: string | undefined, turned?: boolean): Promise<void>;
   /**
    * Ends this window; the last one open lifts the hold from every session of the tab, whatever happened before. The
    * commands are not awaited: each session runs them ahead of any the next call sends, so that call finds the tab as
@@ -136,7 +139,7 @@ class TabHold {
     const sends = this.ledger.start();
     return {
       held: sends.held,
-      drain: (sessionId) => this.inflight.drain(this.page.cdp, sessionId),
+      drain: (sessionId, turned) => this.inflight.drain(this.page.cdp, sessionId, turned),
       close: () => this.close(sends.stop),
     };
   }

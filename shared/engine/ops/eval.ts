@@ -6,6 +6,7 @@ import type { OperationContext, OperationResult } from '../../protocol/operation
 import type { EvalArgs } from '../../tools/args.js';
 import { EVAL_GROUP, evaluateInMainWorld, type ExceptionDetails, type RemoteObject } from '../main-world.js';
 import { withDeadline } from '../deadline.js';
+import { TURN_LINE } from '../egress-drain.js';
 import { openEgressWindow, type EgressWindow } from '../egress-hold.js';
 import type { ScriptTrail } from '../egress-trail.js';
 import { egressData, egressNote, type EgressSends } from '../egress-report.js';
@@ -33,7 +34,7 @@ export async function evaluate(page: PageContext, args: EvalArgs, _ctx: Operatio
   if (ahead) {
     const ran = page.trail.running(undefined);
     try {
-      return await run(page, undefined, page.trail.tag(args.expression), ahead.hold, page.trail, ahead);
+      return await run(page, undefined, page.trail.tag(args.expression + TURN_LINE), ahead.hold, page.trail, ahead);
     } finally {
       ran();
       ahead.hold.close();
@@ -115,20 +116,22 @@ async function run(
     });
     // The drain goes right behind the script. A script that finishes in one go has answered before the page takes the
     // drain's turn, which then costs no round trip of its own; one that awaited, or whose value has getters (page code
-    // too) for the description to run, is drained again once that is over.
-    const drained = answeredFirst(answer, hold.drain(sessionId));
+    // too) for the description to run, is drained again once that is over. Ahead, the script's own last line is that
+    // turn (TURN_LINE), reached unless it threw or answered a promise, which are then drained as well.
+    const drained = ahead ? undefined : answeredFirst(answer, hold.drain(sessionId));
     const outcome = await answer;
+    const turned = drained ?? Promise.resolve(!outcome.exceptionDetails && outcome.kept !== true);
     kept = ahead === undefined || outcome.kept === true;
     // Nothing of the answer, not even an exception's text, is read before it is known that it may be.
     await ahead?.confirm();
     if (outcome.exceptionDetails) {
       const changed = documentChanged(outcome.exceptionDetails);
       if (changed) throw changed;
-      if (!(await drained)) await hold.drain(sessionId);
+      await hold.drain(sessionId, await turned);
       return failed(exceptionText(outcome.exceptionDetails), sendsOf(hold, trail));
     }
     const { text, total } = await describe(page, sessionId, outcome.result);
-    if (outcome.result.objectId !== undefined || !(await drained)) await hold.drain(sessionId);
+    await hold.drain(sessionId, outcome.result.objectId === undefined && (await turned));
     const note = total > text.length ? `\n… truncated: ${text.length} of ${total} chars shown` : '';
     const sends = sendsOf(hold, trail);
     return {
