@@ -20,9 +20,12 @@ const EVENT_LOOP_TURN = 'new Promise((resolve) => setTimeout(resolve))';
  * first one, so that it comes after those the script's promise jobs set (a separate drain starts once they have run).
  * A declaration that binds nothing completes empty, so the script's completion value stays its answer; it resolves to
  * 0, as `{}` destructures no undefined. A script that throws, or answers a promise still to be awaited, never reaches
- * it: its caller drains then.
+ * it: its caller drains then. A page whose setTimeout is its own (a test page's fake clock) may never fire it: there the
+ * turn is not waited for, and what the script's timers send later is the trail's to hold, not this call's to report.
  */
-export const TURN_LINE = '\nlet {} = await new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0, 0)));';
+export const TURN_LINE =
+  '\nlet {} = await (typeof setTimeout === "function" && Function.prototype.toString.call(setTimeout).includes("[native code]")' +
+  ' ? new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0, 0))) : 0);';
 
 /** The requests a held tab started and has not finished, told by Network events; a drain waits for them. */
 export class InflightRequests {

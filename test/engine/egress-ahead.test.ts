@@ -8,6 +8,7 @@ import type { OperationResult } from '../../shared/protocol/operations.js';
 import { recordSends, type Sent } from '../../scripts/bench/cdp-ledger.js';
 import { startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { pageEval } from '../support/page-probes.js';
 import { TEST_GATE } from '../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 
@@ -75,3 +76,12 @@ it('drains, as before, a script that throws before its last line, and one that a
   );
   expect(held(promised)).toEqual(['POST W/late (Ping)']);
 });
+
+it('answers on a page whose setTimeout is a fake clock that never fires', async () => {
+  await pageEval(page, `window.realSetTimeout = setTimeout; window.setTimeout = () => 0; 0`);
+  try {
+    expect((await run('6 * 7')).text.split('\n')[0]).toBe('42');
+  } finally {
+    await pageEval(page, `window.setTimeout = window.realSetTimeout; 0`);
+  }
+}, 20_000);
