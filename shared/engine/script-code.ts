@@ -11,13 +11,6 @@ export interface PausedStack {
   asyncStackTraceId?: unknown;
 }
 
-/**
- * Code with no address on the network, which some script wrote and maybe ours, as a blob or data worker's is
- * (egress-trail.ts): a module imported from one, or a <script> loading one, names no creator stack (measured on
- * Chromium 156). The page's own such code is held too, only once an agent's script ran in the tab.
- */
-const WRITTEN = /^(blob|data):/;
-
 export class ScriptCode {
   /** `session:scriptId` of each eval's script and of the code it compiled, as V8 parsed them. */
   private readonly known = new Set<string>();
@@ -32,13 +25,8 @@ export class ScriptCode {
    */
   onEvent({ method, params, sessionId }: CdpEvent): void {
     if (method !== 'Debugger.scriptParsed') return;
-    const url = String(params['url']);
     const creator = params['stackTrace'] as StackTrace | undefined;
-    if (
-      url.startsWith(SCRIPT_TAG) ||
-      WRITTEN.test(url) ||
-      this.initiator(sessionId, { type: 'script', stack: creator })
-    )
+    if (String(params['url']).startsWith(SCRIPT_TAG) || this.initiator(sessionId, { type: 'script', stack: creator }))
       this.known.add(`${sessionId}:${params['scriptId']}`);
   }
 

@@ -43,18 +43,6 @@ describe('a click listener the script compiled, run by the person’s click long
     60_000,
   );
 
-  it(
-    'in a module the script imports from a blob, opening a window through a link: held, and named',
-    () => compiledCases.clicksLink(engine, compilers.blobModule, 'moduleLink'),
-    60_000,
-  );
-
-  it(
-    'in a <script> the script inserts that loads a data URL, fetching: held, and named',
-    () => compiledCases.fetches(engine, compilers.dataScript, 'dataFetch'),
-    60_000,
-  );
-
   // Not covered: V8 names no creator stack for a timer's string (Debugger.scriptParsed has none, measured on Chromium
   // 156), so the code it compiles is no one's known code, and its listener runs with no stack of the script's.
   it.skip(
