@@ -23,6 +23,9 @@ export const compilers = {
     `document.head.append(Object.assign(document.createElement('script'), { textContent: ${js(statement)} }))`,
   /** Code that code the script compiled compiles. */
   nested: (statement: string) => `new Function(${js(`new Function(${js(statement)})()`)})()`,
+  /** A module the script imports from a blob. */
+  blobModule: (statement: string) =>
+    `import(URL.createObjectURL(new Blob([${js(statement)}], { type: 'text/javascript' })))`,
   /** A string a timer of the script's runs. */
   timerString: (statement: string) => `setTimeout(${js(statement)}, 0)`,
   /** A function of the page's that compiles what the script hands it (as jQuery's globalEval does). */
