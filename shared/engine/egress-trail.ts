@@ -8,13 +8,22 @@ import { HandlerSetters } from './handler-setters.js';
 import type { RequestPattern } from './navigation-guard.js';
 import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
-import { fromScript, InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
+import { InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
+import { ScriptCode } from './script-code.js';
 import { GestureListeners } from './gesture-listeners.js';
-import { POPUP_HELD, POPUP_OPENING, POPUP_VERDICT, type PopupOpening, type WindowVerdict } from './popup-events.js';
+import {
+  POPUP_HELD,
+  POPUP_OPENING,
+  POPUP_STACK,
+  POPUP_VERDICT,
+  type PopupOpening,
+  type PopupStack,
+  type WindowVerdict,
+} from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 import { ReturningFrames } from './returning-frames.js';
 import { ScriptFrames } from './script-frames.js';
-import { SrcdocSetters, type Paused as ListenerPause } from './srcdoc-setters.js';
+import { SrcdocSetters } from './srcdoc-setters.js';
 import { UnloadListeners } from './unload-listeners.js';
 import { openEgressWindow } from './egress-hold.js';
 
@@ -60,6 +69,8 @@ export class ScriptTrail {
    */
   private readonly unpaused = new Map<string, Send>();
   private readonly handlers: HandlerSetters;
+  /** Whose code a stack names: every judgement of the trail's asks it. */
+  private readonly code: ScriptCode;
   private readonly gestures: GestureListeners;
   private readonly unloads: UnloadListeners;
   private late: Send[] = [];
@@ -69,27 +80,21 @@ export class ScriptTrail {
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
 
   constructor(private readonly page: PageContext) {
+    this.code = new ScriptCode(
+      (sessionId, scriptId) =>
+        this.written.ranHeld(sessionId, scriptId) || this.handlers.isHandler(sessionId, scriptId),
+    );
+    const byScript = this.code.paused.bind(this.code);
     this.returning = new ReturningFrames(
       page.cdp,
       page.frames.navigation,
       () => this.allowed,
       () => this.documents.evalRunning(),
     );
-    this.setters = new SrcdocSetters(
-      page.cdp,
-      (sessionId, scriptId) => this.written.ranHeld(sessionId, scriptId),
-      (frameId) => this.written.hold(frameId),
-      this.returning,
+    this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
+    this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>
+      this.setters.settled(sessionId),
     );
-    this.handlers = new HandlerSetters(
-      page,
-      `__chromeMcpHandlers${this.nonce}`,
-      (sessionId, paused) => this.setters.fromScript(sessionId, paused),
-      (sessionId) => this.setters.settled(sessionId),
-    );
-    const byScript = (sessionId: string | undefined, paused: ListenerPause) =>
-      this.setters.fromScript(sessionId, paused) ||
-      paused.callFrames.some((frame) => this.handlers.isHandler(sessionId, frame.location.scriptId));
     this.gestures = new GestureListeners(page.cdp, byScript);
     this.unloads = new UnloadListeners(
       page.cdp,
@@ -100,6 +105,7 @@ export class ScriptTrail {
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),
       (frameId) => this.setters.requestedByScript(frameId),
+      (sessionId, stack) => this.code.initiator(sessionId, { type: 'script', stack }),
     );
   }
 
@@ -228,6 +234,7 @@ export class ScriptTrail {
   private onEvent(event: CdpEvent): void {
     // A pause of the handler policy's, of an unload listener or of a gesture's listener is told and resumed there; every
     // other goes on to the srcdoc breakpoints.
+    this.code.onEvent(event);
     if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);
@@ -247,8 +254,7 @@ export class ScriptTrail {
         // A redirect reuses the id: a hop keeps the verdict of the request that started it.
         const started =
           this.isWorkerOfScript(event.sessionId) ||
-          fromScript(sent.initiator) ||
-          this.handlers.fromHandler(event.sessionId, sent.initiator) ||
+          this.code.initiator(event.sessionId, sent.initiator) ||
           this.verdicts.peek(key)?.tainted === true ||
           this.gestures.scriptDispatched() ||
           this.documents.fromScript(sent, this.acting);
@@ -290,6 +296,13 @@ export class ScriptTrail {
         const listened = opening.hasUserGesture === true && this.gestures.scriptListened();
         if (listened || this.documents.startedByScript(opening.frameId, opening.hasUserGesture, this.acting))
           opening.scripted();
+        return;
+      }
+      case POPUP_STACK: {
+        // The window's script ids are its opener's process's: a session of another process that knows the same id as
+        // the script's only holds more.
+        const { initiator, ours } = event.params as unknown as PopupStack;
+        if ([...this.sessions].some((sessionId) => this.code.initiator(sessionId, initiator))) ours();
         return;
       }
       case 'Target.attachedToTarget': {

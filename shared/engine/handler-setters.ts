@@ -9,7 +9,6 @@ import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';
 import { installSource, newDocumentSource, POLICY_URL } from './handler-policy.js';
 import { evaluateInMainWorld } from './main-world.js';
 import type { PageContext } from './page-context.js';
-import type { Initiator } from './script-initiator.js';
 import { keepNewest } from './keep-newest.js';
 
 // A page's install answers at once; a frame that does not is left unobserved rather than holding the eval.
@@ -59,13 +58,6 @@ export class HandlerSetters {
       ...sessions.map((sessionId) => this.start(sessionId, origins)),
       ...frames.filter((frame) => !this.installed.has(frame.frameId)).map((frame) => this.install(frame)),
     ]);
-  }
-
-  /** The handler's code, or a function it called, is one the script wrote, on the request's stack or an async parent. */
-  fromHandler(sessionId: string | undefined, initiator: Initiator | undefined): boolean {
-    for (let stack = initiator?.stack; stack; stack = stack.parent)
-      if (stack.callFrames.some((frame) => this.isHandler(sessionId, frame.scriptId))) return true;
-    return false;
   }
 
   /** The script `scriptId` of `sessionId` is a handler compiled from a text the script wrote. */

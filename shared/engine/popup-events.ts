@@ -2,6 +2,7 @@
 // which the tab's sessions never see): pseudo-events the host emits into the opener's stream, and what the engine
 // judged the window by, which a host that lets go of its tabs keeps to follow it again.
 import type { CdpEvent } from './cdp.js';
+import type { Initiator } from './script-initiator.js';
 
 /**
  * What a host tells a tab's stream when it held the first request of a window the tab's script opened (or, in Electron,
@@ -23,6 +24,26 @@ export const POPUP_OPENING = 'ChromeMcp.popupOpening';
  * the event's sessionId is the opener session's the request pauses in.
  */
 export const POPUP_VERDICT = 'ChromeMcp.popupRequestVerdict';
+
+/**
+ * What a host asks a tab's stream of a request of a window the tab opened: whether its initiator's stack names code of
+ * the tab's script (code it compiled names itself as it likes, and only the opener's trail knows it: script-code.ts).
+ * `params` is a PopupStack, and the trail answers before `tell` returns.
+ */
+export const POPUP_STACK = 'ChromeMcp.popupStack';
+
+export interface PopupStack {
+  initiator: Initiator;
+  /** Called when the stack is the script's. */
+  ours: () => void;
+}
+
+/** Asks a tab's stream (`tell` emits to its listeners, the trail among them) whether its script started the request. */
+export function startedByScript(tell: (event: CdpEvent) => void, initiator: Initiator | undefined): boolean {
+  let ours = false;
+  if (initiator !== undefined) tell({ method: POPUP_STACK, params: { initiator, ours: () => (ours = true) } });
+  return ours;
+}
 
 export interface WindowVerdict {
   requestId: string;

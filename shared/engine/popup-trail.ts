@@ -3,7 +3,14 @@
 // leaves, and the opener's trail told.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { AllowedOrigins } from './egress-origins.js';
-import { openedByScript, POPUP_HELD, POPUP_VERDICT, type PopupJudgement, type WindowVerdict } from './popup-events.js';
+import {
+  openedByScript,
+  POPUP_HELD,
+  POPUP_VERDICT,
+  startedByScript,
+  type PopupJudgement,
+  type WindowVerdict,
+} from './popup-events.js';
 import type { NavigationGuard } from './navigation-guard.js';
 import { fromScript, InitiatorVerdicts, type Initiator } from './script-initiator.js';
 
@@ -87,6 +94,9 @@ export function followPopup(
   // only the written page): one the opener's script opened is the script's whole. Asked as it opens, with a gesture, as
   // Chrome's popup blocker lets no window open without one.
   const openedBlank = opening && openedByScript(opener.tell, { frameId: opener.frameId, hasUserGesture: true });
+  // An eval's own code names itself, known with no trail; code it compiled only the opener's trail knows.
+  const ofScript = (initiator: Initiator | undefined) =>
+    fromScript(initiator) || startedByScript(opener.tell, initiator);
   /** Requests of a written page told held as they were sent: not told again when they pause. */
   const told = new Set<string>();
   const keepJudgement = () => opener.keep?.({ origins, scripted: scripted || openedBlank, whole: written });
@@ -118,13 +128,13 @@ export function followPopup(
     if (!document && opening) {
       // The empty first document the opener wrote into: its requests pause in the opener's session, whose trail judges
       // them by what is told here (a window the script opened, or the script on a request's stack or async parents).
-      const tainted = openedBlank || fromScript(sent.initiator);
+      const tainted = openedBlank || ofScript(sent.initiator);
       const verdict: WindowVerdict = { requestId: sent.requestId, tainted, kind };
       opener.tell({ method: POPUP_VERDICT, params: { ...verdict } });
     }
     // Only the first: the window's later navigations are its own documents' doing, not the opener's.
     const opened = document && opening && sent.initiator?.stack === undefined && byScript(sent.hasUserGesture === true);
-    const tainted = opened || fromScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true;
+    const tainted = opened || ofScript(sent.initiator) || verdicts.peek(sent.requestId)?.tainted === true;
     if (document && opening && tainted && WRITTEN.test(sent.request.url)) written = holdWhole(popup, allowed);
     if (document && opening) judged?.(written);
     if (document) opening = false;

@@ -1,7 +1,7 @@
 // The frames whose document an agent's script wrote (a srcdoc, blob: or data: frame it added, a blank one it holds): that
 // document's own scripts are not the tagged one, so no initiator stack names the script, yet all they send is its doing.
 import type { CdpEvent } from './cdp.js';
-import { fromScript, type Initiator, type StackTrace } from './script-initiator.js';
+import type { Initiator, StackTrace } from './script-initiator.js';
 
 // Documents with no address on the network: whoever made the frame wrote what they hold.
 const WRITTEN = /^(about|blob|data):/;
@@ -23,11 +23,13 @@ export class ScriptFrames {
 
   /**
    * `evalRunning`: an eval of the agent's is under way. `setByScript`: told once per navigation a frame asks for, whether
-   * the script (or nothing known) set its owner since the last (srcdoc-setters.ts).
+   * the script (or nothing known) set its owner since the last (srcdoc-setters.ts). `byScript`: the stack is the
+   * script's (script-code.ts, which asks `ranHeld` too).
    */
   constructor(
     private readonly evalRunning: () => boolean,
     private readonly setByScript: (frameId: string) => boolean,
+    private readonly byScript: (sessionId: string | undefined, stack: StackTrace | undefined) => boolean,
   ) {}
 
   onEvent(event: CdpEvent): void {
@@ -37,7 +39,7 @@ export class ScriptFrames {
         // Measured on Chromium 156: the attaching stack names the eval's sourceURL (its async parents too).
         const stack = params['stack'] as StackTrace | undefined;
         const parent = params['parentFrameId'] as string | undefined;
-        if (fromScript({ type: 'script', stack }) || (parent !== undefined && this.held.has(parent)))
+        if (this.byScript(event.sessionId, stack) || (parent !== undefined && this.held.has(parent)))
           this.held.add(String(params['frameId']));
         return;
       }
@@ -79,10 +81,10 @@ export class ScriptFrames {
    * it commits there (a blob it downloads commits nothing, and leaves the frame's page as it was).
    */
   fromWritten(sessionId: string | undefined, sent: Sent, tainted: boolean): boolean {
-    if (sent.frameId === undefined) return this.namesHeldScript(sessionId, sent.initiator?.stack);
+    if (sent.frameId === undefined) return this.byScript(sessionId, sent.initiator?.stack);
     if (tainted && sent.type === 'Document' && WRITTEN.test(sent.request.url))
       this.asked.set(sent.frameId, sent.request.url);
-    return this.held.has(sent.frameId) || this.namesHeldScript(sessionId, sent.initiator?.stack);
+    return this.held.has(sent.frameId) || this.byScript(sessionId, sent.initiator?.stack);
   }
 
   /** The script wrote into the frame's document (srcdoc-setters.ts): what it holds is the script's writing. */
@@ -93,14 +95,6 @@ export class ScriptFrames {
   /** The script is one a document the script wrote runs. */
   ranHeld(sessionId: string | undefined, scriptId: string): boolean {
     return this.scripts.has(`${sessionId}:${scriptId}`);
-  }
-
-  private namesHeldScript(sessionId: string | undefined, stack: StackTrace | undefined): boolean {
-    for (let at = stack; at; at = at.parent) {
-      if (at.callFrames.some((frame) => frame.scriptId !== undefined && this.ranHeld(sessionId, frame.scriptId)))
-        return true;
-    }
-    return false;
   }
 
   private release(frameId: string): void {

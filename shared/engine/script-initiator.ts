@@ -39,8 +39,13 @@ export interface Verdict {
   kind: string;
 }
 
+export interface StackFrame {
+  url: string;
+  scriptId?: string;
+}
+
 export interface StackTrace {
-  callFrames: { url: string; scriptId?: string }[];
+  callFrames: StackFrame[];
   parent?: StackTrace;
 }
 
@@ -50,12 +55,18 @@ export interface Initiator {
   url?: string;
 }
 
-/** The script's code is on the initiator's stack, or on an async stack that led to it. */
-export function fromScript(initiator: Initiator | undefined): boolean {
+/**
+ * The script's code is on the initiator's stack, or on an async stack that led to it: `ours` tells a frame of it (by
+ * default, one of an eval's own; script-code.ts knows what the script compiled too).
+ */
+export function fromScript(
+  initiator: Initiator | undefined,
+  ours: (frame: StackFrame) => boolean = (frame) => frame.url.startsWith(SCRIPT_TAG),
+): boolean {
   for (let stack = initiator?.stack; stack; stack = stack.parent) {
-    if (stack.callFrames.some((frame) => frame.url.startsWith(SCRIPT_TAG))) return true;
+    if (stack.callFrames.some(ours)) return true;
   }
-  return initiator?.url?.startsWith(SCRIPT_TAG) === true;
+  return initiator?.url !== undefined && ours({ url: initiator.url });
 }
 
 /** The verdict on each request, told by requestWillBeSent, for the Fetch pause that follows it. */

@@ -3,7 +3,7 @@
 // paused stack tells the agent's script from the page, and the page resumes at once.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { ReturningFrames } from './returning-frames.js';
-import { SCRIPT_TAG, type StackTrace } from './script-initiator.js';
+import type { PausedStack } from './script-code.js';
 
 type Setter = 'script' | 'page';
 
@@ -24,12 +24,9 @@ interface DescribedNode {
 }
 
 /** Debugger.paused as the trail reads it: why, where, and the async stack that led there. */
-export interface Paused {
+export interface Paused extends PausedStack {
   reason: string;
   data?: { nodeId?: number; type?: string };
-  callFrames: { location: { scriptId: string } }[];
-  asyncStackTrace?: StackTrace;
-  asyncStackTraceId?: unknown;
 }
 
 export class SrcdocSetters {
@@ -47,19 +44,17 @@ export class SrcdocSetters {
   private readonly inserting = new Set<string>();
   /** Per frame, who last set its owner's attributes since its last navigation was asked for; the script's sticks. */
   private readonly setters = new Map<string, Setter>();
-  /** `session:scriptId` of each script of the agent's, as V8 parsed it. */
-  private readonly tagged = new Set<string>();
   /** Per session, the arming under way: each step waits for the one before, as node ids depend on the document asked. */
   private readonly queues = new Map<string | undefined, Promise<void>>();
 
   /**
-   * `heldScript`: the script is one a document the agent's script wrote runs, whose acts are the script's too.
+   * `byScript`: the paused stack is the agent's script's (script-code.ts).
    * `written`: the script changed the frame's document tree: what it holds is the script's writing from then on.
    * `returning`: the frames of other processes, whose owners are armed in their parent's session too.
    */
   constructor(
     private readonly cdp: Cdp,
-    private readonly heldScript: (sessionId: string | undefined, scriptId: string) => boolean,
+    private readonly byScript: (sessionId: string | undefined, paused: Paused) => boolean,
     private readonly written: (frameId: string) => void,
     private readonly returning: Pick<ReturningFrames, 'remoteIn' | 'ownerSession' | 'scriptSets' | 'notNavigating'>,
   ) {}
@@ -115,9 +110,6 @@ export class SrcdocSetters {
     switch (event.method) {
       case 'Debugger.paused':
         return this.paused(sessionId, params as unknown as Paused);
-      case 'Debugger.scriptParsed':
-        if (String(params['url']).startsWith(SCRIPT_TAG)) this.tagged.add(`${sessionId}:${params['scriptId']}`);
-        return;
       case 'DOM.attributeModified':
       case 'DOM.attributeRemoved': {
         const frameId = this.owners.get(`${sessionId}:${params['nodeId']}`);
@@ -172,25 +164,12 @@ export class SrcdocSetters {
     // An image or a handler the script writes into a frame's document names no stack when it sends (measured: an
     // onerror attribute's fetch, an innerHTML image, a form its written code submits): the frame is held instead.
     const document = this.documents.get(node);
-    if (document !== undefined && this.fromScript(sessionId, paused)) this.written(document);
+    if (document !== undefined && this.byScript(sessionId, paused)) this.written(document);
     const frameId = this.owners.get(node);
     if (frameId === undefined) return;
-    const setter = this.fromScript(sessionId, paused) ? 'script' : 'page';
+    const setter = this.byScript(sessionId, paused) ? 'script' : 'page';
     if (this.setters.get(frameId) !== 'script') this.setters.set(frameId, setter);
     return setter === 'script' ? this.returning.scriptSets(sessionId, frameId) : undefined;
-  }
-
-  /** The agent's script, or a document it wrote, is on the setter's stack or on an async stack that led to it. */
-  fromScript(sessionId: string | undefined, paused: Paused): boolean {
-    // A parent told by another target's debugger is not followed here: unknown, so the script's.
-    if (paused.asyncStackTraceId !== undefined) return true;
-    const ours = (scriptId: string | undefined, url = '') =>
-      url.startsWith(SCRIPT_TAG) ||
-      (scriptId !== undefined && (this.tagged.has(`${sessionId}:${scriptId}`) || this.heldScript(sessionId, scriptId)));
-    if (paused.callFrames.some((frame) => ours(frame.location.scriptId))) return true;
-    for (let stack = paused.asyncStackTrace; stack; stack = stack.parent)
-      if (stack.callFrames.some((frame) => ours(frame.scriptId, frame.url))) return true;
-    return false;
   }
 
   /**

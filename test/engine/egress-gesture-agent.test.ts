@@ -41,10 +41,8 @@ it(
   60_000,
 );
 
-// Not covered yet (found 4 Dec): code the script compiles (new Function, eval), with any sourceURL or none, is not
-// known as the script's: no frame of its stack names the eval's tag, and Debugger.scriptParsed's creator stack is not
-// followed yet (script-frames.ts follows only documents the script wrote). Its listener's window reached the site.
-it.skip(
+// Code the script compiles names itself as it likes: Debugger.scriptParsed's creator stack tells it is the script's.
+it(
   'a listener the script compiles, named as our watch, opening a window with the agent’s click: held',
   () => linkWithAgentsClick('compiled-link', true),
   60_000,

@@ -9,7 +9,7 @@ import { lateOutcome, type LateTab } from './late-tab.js';
 const PAST_THE_EVAL_MS = 6_500;
 
 /** Code that clicks a new link to `url` with a target. */
-const clickLink = (url: string) =>
+export const clickLink = (url: string) =>
   `const a = Object.assign(document.createElement('a'), { href: '${url}', target: '_blank' });
     document.body.append(a); a.click()`;
 
@@ -18,20 +18,27 @@ const submitForm = (url: string) =>
   `const f = Object.assign(document.createElement('form'), { action: '${url}', target: '_blank' });
     document.body.append(f); f.submit()`;
 
+/** A statement that leaves a one-time click listener on the document that runs `then` and sets `marker`. */
+export const listensOnce = (then: string, marker: string) =>
+  `document.addEventListener('click', () => { ${then}; window.${marker} = true; }, { once: true })`;
+
 /**
- * Leaves a one-time click listener on the document (the script's, or the page's when `byPage`) that runs `then` and
- * sets `marker`, lets 6.5 s pass, and has the person click.
+ * Runs `leaves` (a statement leaving a click listener: the script's, or the page's when `byPage`, after an eval), lets
+ * 6.5 s pass, and has the person click.
  */
-async function personClicksAfter(tab: LateTab, then: string, marker: string, byPage = false): Promise<void> {
-  const listener = `document.addEventListener('click', () => { ${then}; window.${marker} = true; }, { once: true }); 0`;
-  await tab.run(byPage ? '1' : listener);
-  if (byPage) await tab.asPage(listener);
+export async function personClicksAfterListening(tab: LateTab, leaves: string, byPage = false): Promise<void> {
+  await tab.run(byPage ? '1' : `${leaves}; 0`);
+  if (byPage) await tab.asPage(`${leaves}; 0`);
   await new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
   await tab.personClicks();
 }
 
+/** Leaves a one-time click listener on the document (the script's, or the page's when `byPage`), as above. */
+const personClicksAfter = (tab: LateTab, then: string, marker: string, byPage = false) =>
+  personClicksAfterListening(tab, listensOnce(then, marker), byPage);
+
 /** A window's navigation as either backend names it: the extension cannot tell the method of a link's or form's. */
-const windowHeld = (path: string) => [expect.stringMatching(new RegExp(`^(GET )?W${path} \\(navigation`))];
+export const windowHeld = (path: string) => [expect.stringMatching(new RegExp(`^(GET )?W${path} \\(navigation`))];
 
 export const gestureCases = {
   async fetches(tab: LateTab): Promise<void> {
