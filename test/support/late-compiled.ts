@@ -10,7 +10,7 @@ type Compiler = (statement: string) => string;
 
 const js = (text: string) => JSON.stringify(text);
 
-export const compilers = {
+const compilers = {
   /** Named as our gesture watch's code is. */
   newFunction: (statement: string) =>
     `new Function(${js(`${statement}\n//# sourceURL=chrome-mcp-gestures://watch`)})()`,
@@ -35,34 +35,77 @@ export const compilers = {
 /** The page's own helper that compiles code, for `compilers.pageFunction`. */
 const PAGE_COMPILES = `window.pageCompiles = (code) => new Function(code)()`;
 
-export const compiledCases = {
-  /** The compiled listener clicks a link with a target: the window is held, and named. */
-  async clicksLink(tab: LateTab, compile: Compiler, id: string): Promise<void> {
+/** What the compiled listener does with the person's click, and what the next eval names as held of it. */
+const acts = {
+  link: (tab: LateTab, id: string) => ({ does: clickLink(`${tab.watched.origin}/${id}`), held: windowHeld(`/${id}`) }),
+  open: (tab: LateTab, id: string) => ({
+    does: `window.open('${tab.watched.origin}/${id}')`,
+    held: windowHeld(`/${id}`),
+  }),
+  fetch: (tab: LateTab, id: string) => ({
+    does: `fetch('${tab.watched.origin}/${id}', { mode: 'no-cors' })`,
+    held: [`GET W/${id} (Fetch)`],
+  }),
+};
+
+/** The compiled listener `act`s on the person's click long after the eval: nothing reaches the site, and it is named. */
+async function held(tab: LateTab, compile: Compiler, act: keyof typeof acts, id: string): Promise<void> {
+  const marker = `${id}Done`;
+  const { does, held: heldLater } = acts[act](tab, id);
+  if (compile === compilers.pageFunction) await tab.asPage(PAGE_COMPILES);
+  await personClicksAfterListening(tab, compile(listensOnce(does, marker)));
+  expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater });
+}
+
+/** A case both backends may run: its test's name, and the case on a tab. */
+interface CompiledCase {
+  name: string;
+  run: (tab: LateTab) => Promise<void>;
+}
+
+const heldCase = (name: string, compiler: keyof typeof compilers, act: keyof typeof acts): CompiledCase => ({
+  name: `${name}: held, and named`,
+  // An identifier (the page's marker is named after it) and a path of its own.
+  run: (tab) => held(tab, compilers[compiler], act, `${compiler}${act[0]!.toUpperCase()}${act.slice(1)}`),
+});
+
+/** The cases V8 tells the script's (script-code.ts), by id. */
+export const heldCompiled = {
+  functionLink: heldCase('by new Function, named as our watch, opening a window through a link', 'newFunction', 'link'),
+  evalLink: heldCase('by eval, named as a file of the page, opening a window through a link', 'eval', 'link'),
+  nestedOpen: heldCase('by code the script compiled, opening a window by window.open', 'nested', 'open'),
+  indirectFetch: heldCase('by an indirect eval, named nothing, fetching', 'indirectEval', 'fetch'),
+  inlineLink: heldCase(
+    'in an inline <script> the script inserts, opening a window through a link',
+    'inlineScript',
+    'link',
+  ),
+  nestedLink: heldCase('by code the script compiled, opening a window through a link', 'nested', 'link'),
+};
+
+/** The cases V8 names no stack of the script's for: written, and skipped with why where they are run. */
+export const unseenCompiled = {
+  blobModule: heldCase(
+    'in a module the script imports from a blob, opening a window through a link',
+    'blobModule',
+    'link',
+  ),
+  timerString: heldCase('by a timer’s string, opening a window through a link', 'timerString', 'link'),
+  pageFunction: heldCase(
+    'by a function of the page’s the script calls, opening a window through a link',
+    'pageFunction',
+    'link',
+  ),
+};
+
+/** The page's own compiled listener, after an eval, clicks a link with a target: the window loads. */
+export const pageOwnCompiled: CompiledCase = {
+  name: 'a click listener it compiles, opening a window through a link: it loads',
+  async run(tab) {
+    const id = 'pageCompiledLink';
     const marker = `${id}Linked`;
-    if (compile === compilers.pageFunction) await tab.asPage(PAGE_COMPILES);
-    await personClicksAfterListening(tab, compile(listensOnce(clickLink(`${tab.watched.origin}/${id}`), marker)));
-    expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater: windowHeld(`/${id}`) });
-  },
-
-  /** The compiled listener opens a window by window.open: held, and named. */
-  async opensWindow(tab: LateTab, compile: Compiler, id: string): Promise<void> {
-    const marker = `${id}Opened`;
-    await personClicksAfterListening(tab, compile(listensOnce(`window.open('${tab.watched.origin}/${id}')`, marker)));
-    expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater: windowHeld(`/${id}`) });
-  },
-
-  /** The compiled listener fetches: held, and named. */
-  async fetches(tab: LateTab, compile: Compiler, id: string): Promise<void> {
-    const marker = `${id}Fetched`;
-    const fetches = `fetch('${tab.watched.origin}/${id}', { mode: 'no-cors' })`;
-    await personClicksAfterListening(tab, compile(listensOnce(fetches, marker)));
-    expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater: [`GET W/${id} (Fetch)`] });
-  },
-
-  /** The page's own compiled listener, after an eval, clicks a link with a target: the window loads. */
-  async pageOwn(tab: LateTab, compile: Compiler, id: string): Promise<void> {
-    const marker = `${id}Linked`;
-    await personClicksAfterListening(tab, compile(listensOnce(clickLink(`${tab.watched.origin}/${id}`), marker)), true);
+    const listener = listensOnce(clickLink(`${tab.watched.origin}/${id}`), marker);
+    await personClicksAfterListening(tab, compilers.newFunction(listener), true);
     await tab.until(marker);
     await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain(`/${id}`);
   },
