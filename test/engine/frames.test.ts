@@ -2,12 +2,31 @@
 import { describe, expect, it } from 'vitest';
 import { withDeadline } from '../../shared/engine/deadline.js';
 import { callOnElement } from '../../shared/engine/targets.js';
+import { PageContext } from '../../shared/engine/page-context.js';
 import { useEngineSuite } from '../support/engine-suite.js';
+import { TEST_GATE } from '../support/test-policy.js';
 import { pageEval } from '../support/page-probes.js';
 
 const suite = useEngineSuite();
 
 describe('frames', () => {
+  it('reports a tab whose first document has not committed as having no page, so a call there is told to wait', async () => {
+    // Chrome reports such a frame's URL as ":", which the policy would refuse as a bad URL rather than say "wait".
+    const tab = await suite.browser.host.create(suite.server.url('slow?ms=4000'), { focus: false });
+    const page = new PageContext(await suite.browser.host.cdp(tab.id), TEST_GATE);
+    try {
+      const main = await page.frames.mainFrameUrl();
+      expect(main.url).toBe('');
+      // Nothing there to read yet; a script is told to wait for the page.
+      expect(TEST_GATE.decide(main, 'read')).toMatchObject({ allowed: true, level: 'none' });
+      expect(TEST_GATE.decide(main, 'trusted')).toMatchObject({ allowed: false, reason: 'no_page' });
+      expect((await page.frames.list())[0]!.url).toBe('');
+    } finally {
+      page.dispose();
+      await suite.browser.host.close(tab.id);
+    }
+  });
+
   it('lists the main, same-origin and cross-origin frames in tree order', async () => {
     const { page } = await suite.browser.open(suite.server.url('frames.html'));
     const frames = await page.frames.list();

@@ -4,6 +4,7 @@ import type { OperationContext, OperationResult } from '../../protocol/operation
 import { wait_for } from '../../tools/act.js';
 import type { WaitForArgs } from '../../tools/args.js';
 import { withDeadline } from '../deadline.js';
+import { urlOf } from '../frame-tree.js';
 import type { Frame } from '../frames.js';
 import type { PageContext } from '../page-context.js';
 import type { WaitCondition } from '../page/wait.js';
@@ -81,8 +82,7 @@ async function waitForUrl(
       const { frameTree } = await page.cdp.send<{ frameTree: { frame: { url: string; urlFragment?: string } } }>(
         'Page.getFrameTree',
       );
-      if ((frameTree.frame.url + (frameTree.frame.urlFragment ?? '')).includes(fragment) === want)
-        return { matched: true };
+      if (urlOf(frameTree.frame).includes(fragment) === want) return { matched: true };
       if (Date.now() >= deadline) return { matched: false };
       await changes.next(Math.min(deadline - Date.now(), ROUND_MS), ctx.signal);
       stopIfAborted(ctx);
