@@ -178,16 +178,25 @@ async function stopWorker(control: CdpConnection, workerTarget: () => Promise<st
     targetId: page.targetId,
     flatten: true,
   });
+  // What the browser says of the extension's worker meanwhile, for a worker that does not go: why it did not.
+  const statuses: string[] = [];
+  const stopListening = control.on((event) => {
+    if (event.method !== 'ServiceWorker.workerVersionUpdated' || event.sessionId !== sessionId) return;
+    const versions = event.params['versions'] as { scriptURL: string; runningStatus: string }[];
+    for (const version of versions) if (version.scriptURL === WORKER_URL) statuses.push(version.runningStatus);
+  });
   try {
     await control.send('ServiceWorker.enable', {}, sessionId);
     // Every worker of the profile: a site's too, which its next event starts again.
     await control.send('ServiceWorker.stopAllWorkers', {}, sessionId);
+    // Gone means that target gone: an event queued for the extension may start a new worker right away.
+    // A wide bound: on a loaded box (CI) the worker took over 2 s to go once.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (await workerTarget()) === running) await sleep(20);
   } finally {
+    stopListening();
     await control.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
   }
-  // Gone means that target gone: an event queued for the extension may start a new worker right away.
-  // A wide bound: on a loaded box (CI) the worker took over 2 s to go once.
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && (await workerTarget()) === running) await sleep(20);
-  if (running !== undefined && (await workerTarget()) === running) throw new Error('the worker did not stop');
+  if (running !== undefined && (await workerTarget()) === running)
+    throw new Error(`the worker did not stop (its version was ${statuses.join(' → ') || 'never told of'})`);
 }
