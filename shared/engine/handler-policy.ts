@@ -1,9 +1,9 @@
-// The page-side half of the handler hold, as sources for a page's main world: Trusted Types' default policy, which Chrome
-// calls with every string that becomes code or HTML (innerHTML, insertAdjacentHTML, DOMParser, document.write, an on*
-// attribute's setAttribute, attr.value, a frame's srcdoc…), pauses the debugger on each that can hold an inline handler
-// or a document, so the paused stack names whoever wrote it. A policy serves its own world only (measured on Chromium
-// 156), and keeps from its install its own references to what it calls: a script that later replaces a prototype's
-// method cannot blind it.
+// The page-side half of the handler hold, as sources for a page's main world: Trusted Types' default policy, which
+// Chrome calls with every string that becomes code or HTML (innerHTML, insertAdjacentHTML, DOMParser, document.write,
+// an on* attribute's setAttribute, attr.value, a frame's srcdoc…), pauses the debugger on each that can hold an inline
+// handler or a document, or is code (a timer's string, a script element's text), so the paused stack names whoever
+// wrote it. A policy serves its own world only (measured on Chromium 156), and keeps from its install its own
+// references to what it calls: a script that later replaces a prototype's method cannot blind it.
 import { installHandlerPolicy, startHandlerPolicy } from './page/handler-policy.js';
 import { shippedCall } from './shipped-call.js';
 

@@ -1,8 +1,9 @@
-// Who set an inline handler's code after an eval, where Chrome names no one when it runs (no stack, no async parent): the
-// page's Trusted Types policy (handler-policy.ts) pauses each write that can hold one, the paused stack tells the agent's
-// script from the page, and the script's handler texts are kept by hash, the name V8 gives the handler's code when it
-// compiles. What a handler of the script's sends is then the script's, however late, whoever's function it calls. The
-// script's srcdoc sets pause there too: the frame's owner is told of them before the set goes on (srcdoc-setters.ts).
+// Who set an inline handler's code after an eval, where Chrome names no one when it runs (no stack, no async parent):
+// the page's Trusted Types policy (handler-policy.ts) pauses each write that can hold one (a timer's string and a
+// script element's text too), the paused stack tells the agent's script from the page, and the script's texts are kept
+// by hash, the name V8 gives the code when it compiles. What a handler of the script's sends is then the script's,
+// however late, whoever's function it calls. The script's srcdoc sets pause there too: the frame's owner is told of
+// them before the set goes on (srcdoc-setters.ts).
 import type { Cdp, CdpEvent } from './cdp.js';
 import { frameOrigin, type Frame } from './frame.js';
 import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';

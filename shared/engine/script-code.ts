@@ -1,7 +1,8 @@
 // Which code is the agent's script's, the one answer every stack the trail judges gets: each eval's (named by its
 // sourceURL tag), the code a document it wrote runs or a handler it set (told by their own watchers), and whatever any
-// of these compiles (eval, new Function, an inline <script> it inserts), however that code names itself.
+// of these compiles (eval, new Function, an inline <script> it inserts) or loads from a blob or data URL.
 import type { CdpEvent } from './cdp.js';
+import { keepNewest } from './keep-newest.js';
 import { fromScript, SCRIPT_TAG, type Initiator, type StackFrame, type StackTrace } from './script-initiator.js';
 
 /** Debugger.paused as the trail reads it: the frames paused in, and the async stack that led there. */
@@ -11,9 +12,16 @@ export interface PausedStack {
   asyncStackTraceId?: unknown;
 }
 
+// The blob and data URLs the script's code loaded as scripts, not yet parsed: far more than a script loads at once.
+const KEPT_LOADS = 1_000;
+// A URL of code written in the page, not fetched from a site: a module imported from one names no creator stack.
+const WRITTEN_URL = /^(blob|data):/;
+
 export class ScriptCode {
-  /** `session:scriptId` of each eval's script and of the code it compiled, as V8 parsed them. */
+  /** `session:scriptId` of each eval's script and of the code it compiled or loaded, as V8 parsed them. */
   private readonly known = new Set<string>();
+  /** `session:url` of each blob or data script the script's code requested, until V8 parses it. */
+  private readonly loads = new Set<string>();
 
   /** `also`: the script is the script's by another watcher's word (a written document's, a handler it set). */
   constructor(private readonly also: (sessionId: string | undefined, scriptId: string) => boolean) {}
@@ -24,10 +32,29 @@ export class ScriptCode {
    * code compiled is the script's, whatever its own URL, and so on down.
    */
   onEvent({ method, params, sessionId }: CdpEvent): void {
+    if (method === 'Network.requestWillBeSent') return this.loading(sessionId, params);
     if (method !== 'Debugger.scriptParsed') return;
+    const url = String(params['url']);
     const creator = params['stackTrace'] as StackTrace | undefined;
-    if (String(params['url']).startsWith(SCRIPT_TAG) || this.initiator(sessionId, { type: 'script', stack: creator }))
+    if (
+      url.startsWith(SCRIPT_TAG) ||
+      this.loads.delete(`${sessionId}:${url}`) ||
+      this.initiator(sessionId, { type: 'script', stack: creator })
+    )
       this.known.add(`${sessionId}:${params['scriptId']}`);
+  }
+
+  /**
+   * A module imported from a blob or data URL (or a <script> loading one) names no creator stack when parsed (measured
+   * on Chromium 156), but its request's initiator is the code that loaded it: one the script's code loaded is the
+   * script's. Only those: the page's own blob code stays the page's.
+   */
+  private loading(sessionId: string | undefined, params: Record<string, unknown>): void {
+    const { url } = params['request'] as { url: string };
+    if (params['type'] !== 'Script' || !WRITTEN_URL.test(url)) return;
+    if (!this.initiator(sessionId, params['initiator'] as Initiator | undefined)) return;
+    this.loads.add(`${sessionId}:${url}`);
+    keepNewest(this.loads, KEPT_LOADS);
   }
 
   /** The script's code is on the initiator's stack, or on an async stack that led to it. */

@@ -7,10 +7,19 @@ import { watchedEgressTab } from './support/watched-egress-tab.js';
 const egress = watchedEgressTab();
 
 describe('a click listener the script compiled, run by the person’s click long after the eval, through the extension', () => {
-  for (const id of ['functionLink', 'nestedOpen', 'indirectFetch', 'inlineLink'] as const)
+  for (const id of [
+    'functionLink',
+    'nestedOpen',
+    'indirectFetch',
+    'inlineLink',
+    'blobModule',
+    'dataFetch',
+    'timerString',
+    'pageScript',
+  ] as const)
     it(heldCompiled[id].name, () => heldCompiled[id].run(egress), 60_000);
 });
 
 describe('the page’s own, after an eval, through the extension', () => {
-  it(pageOwnCompiled.name, () => pageOwnCompiled.run(egress), 60_000);
+  for (const { name, run } of Object.values(pageOwnCompiled)) it(name, () => run(egress), 60_000);
 });

@@ -1,6 +1,7 @@
 // The cases both backends run with a click listener that is code the agent's script compiled (eval, new Function, an
-// inline <script> it inserts, code that code compiles), under any name or none, run by the person's own click well
-// after the eval: its window and its fetch are held and named (script-code.ts); the page's own compiled listener's loads.
+// inline <script>, a timer's string, a blob or data script, code that code compiles), under any name or none, run by the
+// person's own click well after the eval: its window and its fetch are held and named (script-code.ts); the page's own
+// compiled listeners' load.
 import { expect } from 'vitest';
 import { clickLink, listensOnce, personClicksAfterListening, windowHeld } from './late-gestures.js';
 import { lateOutcome, type LateTab } from './late-tab.js';
@@ -26,14 +27,26 @@ const compilers = {
   /** A module the script imports from a blob. */
   blobModule: (statement: string) =>
     `import(URL.createObjectURL(new Blob([${js(statement)}], { type: 'text/javascript' })))`,
+  /** A classic <script> the script inserts, loading its code from a data URL. */
+  dataScript: (statement: string) =>
+    `document.head.append(Object.assign(document.createElement('script'), {
+      src: 'data:text/javascript,' + encodeURIComponent(${js(statement)}),
+    }))`,
   /** A string a timer of the script's runs. */
   timerString: (statement: string) => `setTimeout(${js(statement)}, 0)`,
-  /** A function of the page's that compiles what the script hands it (as jQuery's globalEval does). */
+  /** A function of the page's that compiles what the script hands it by new Function. */
   pageFunction: (statement: string) => `window.pageCompiles(${js(statement)})`,
+  /** A function of the page's that runs what the script hands it in a <script> it inserts (jQuery's globalEval). */
+  pageScript: (statement: string) => `window.pageInserts(${js(statement)})`,
 } satisfies Record<string, Compiler>;
 
-/** The page's own helper that compiles code, for `compilers.pageFunction`. */
-const PAGE_COMPILES = `window.pageCompiles = (code) => new Function(code)()`;
+/** The page's own helpers that compile code, for `compilers.pageFunction` and `compilers.pageScript`. */
+const PAGE_COMPILERS = `window.pageCompiles = (code) => new Function(code)();
+  window.pageInserts = (code) => {
+    const script = document.createElement('script');
+    script.text = code;
+    document.head.appendChild(script).remove();
+  }`;
 
 /** What the compiled listener does with the person's click, and what the next eval names as held of it. */
 const acts = {
@@ -52,7 +65,7 @@ const acts = {
 async function held(tab: LateTab, compile: Compiler, act: keyof typeof acts, id: string): Promise<void> {
   const marker = `${id}Done`;
   const { does, held: heldLater } = acts[act](tab, id);
-  if (compile === compilers.pageFunction) await tab.asPage(PAGE_COMPILES);
+  if (compile === compilers.pageFunction || compile === compilers.pageScript) await tab.asPage(PAGE_COMPILERS);
   await personClicksAfterListening(tab, compile(listensOnce(does, marker)));
   expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater });
 }
@@ -81,16 +94,22 @@ export const heldCompiled = {
     'link',
   ),
   nestedLink: heldCase('by code the script compiled, opening a window through a link', 'nested', 'link'),
-};
-
-/** The cases V8 names no stack of the script's for: written, and skipped with why where they are run. */
-export const unseenCompiled = {
   blobModule: heldCase(
     'in a module the script imports from a blob, opening a window through a link',
     'blobModule',
     'link',
   ),
+  dataFetch: heldCase('in a <script> the script loads from a data URL, fetching', 'dataScript', 'fetch'),
   timerString: heldCase('by a timer’s string, opening a window through a link', 'timerString', 'link'),
+  pageScript: heldCase(
+    'in a <script> a function of the page’s inserts for the script, opening a window through a link',
+    'pageScript',
+    'link',
+  ),
+};
+
+/** The cases V8 names no stack of the script's for: written, and skipped with why where they are run. */
+export const unseenCompiled = {
   pageFunction: heldCase(
     'by a function of the page’s the script calls, opening a window through a link',
     'pageFunction',
@@ -98,15 +117,22 @@ export const unseenCompiled = {
   ),
 };
 
-/** The page's own compiled listener, after an eval, clicks a link with a target: the window loads. */
-export const pageOwnCompiled: CompiledCase = {
-  name: 'a click listener it compiles, opening a window through a link: it loads',
+/** The page's own listener, compiled by `compiler` after an eval, clicks a link with a target: the window loads. */
+const pageOwnCase = (name: string, compiler: keyof typeof compilers): CompiledCase => ({
+  name: `${name}, opening a window through a link: it loads`,
   async run(tab) {
-    const id = 'pageCompiledLink';
+    const id = `page${compiler[0]!.toUpperCase()}${compiler.slice(1)}Link`;
     const marker = `${id}Linked`;
     const listener = listensOnce(clickLink(`${tab.watched.origin}/${id}`), marker);
-    await personClicksAfterListening(tab, compilers.newFunction(listener), true);
+    await personClicksAfterListening(tab, compilers[compiler](listener), true);
     await tab.until(marker);
     await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain(`/${id}`);
   },
+});
+
+/** The page's own compiled listeners: nothing of the script's, so their windows load. */
+export const pageOwnCompiled = {
+  newFunction: pageOwnCase('a click listener it compiles', 'newFunction'),
+  blobModule: pageOwnCase('a click listener in a module it imports from a blob', 'blobModule'),
+  timerString: pageOwnCase('a click listener a timer’s string of its own sets', 'timerString'),
 };
