@@ -12,7 +12,7 @@ export interface PausedStack {
   asyncStackTraceId?: unknown;
 }
 
-// The blob and data URLs the script's code loaded as scripts, not yet parsed: far more than a script loads at once.
+// The blob and data URLs the script's code loaded as scripts: far more than a script loads.
 const KEPT_LOADS = 1_000;
 // A URL of code written in the page, not fetched from a site: a module imported from one names no creator stack.
 const WRITTEN_URL = /^(blob|data):/;
@@ -20,7 +20,7 @@ const WRITTEN_URL = /^(blob|data):/;
 export class ScriptCode {
   /** `session:scriptId` of each eval's script and of the code it compiled or loaded, as V8 parsed them. */
   private readonly known = new Set<string>();
-  /** `session:url` of each blob or data script the script's code requested, until V8 parses it. */
+  /** `session:url` of each blob or data script the script's code requested (each parse of it is the script's). */
   private readonly loads = new Set<string>();
 
   /** `also`: the script is the script's by another watcher's word (a written document's, a handler it set). */
@@ -38,7 +38,7 @@ export class ScriptCode {
     const creator = params['stackTrace'] as StackTrace | undefined;
     if (
       url.startsWith(SCRIPT_TAG) ||
-      this.loads.delete(`${sessionId}:${url}`) ||
+      this.loads.has(`${sessionId}:${url}`) ||
       this.initiator(sessionId, { type: 'script', stack: creator })
     )
       this.known.add(`${sessionId}:${params['scriptId']}`);
@@ -46,7 +46,7 @@ export class ScriptCode {
 
   /**
    * A module imported from a blob or data URL (or a <script> loading one) names no creator stack when parsed (measured
-   * on Chromium 156), but its request's initiator is the code that loaded it: one the script's code loaded is the
+   * on Chromium 150), but its request's initiator is the code that loaded it: one the script's code loaded is the
    * script's. Only those: the page's own blob code stays the page's.
    */
   private loading(sessionId: string | undefined, params: Record<string, unknown>): void {
