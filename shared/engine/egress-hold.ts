@@ -69,9 +69,12 @@ const RESTORE_TIMEOUT_MS = 3_000;
  * every Fetch.enable updates the renderer's loaders, and widening them to every request for the window took eval's p50
  * in `npm run bench` from about 2 ms to 7–9 ms in the fallback and to 7–14 ms through the extension.
  * - Network.setBlockedURLs, every http(s) URL outside the allowed origins. The renderer refuses such a request before
- *   it leaves, so no CORS preflight (which carries the URL) goes out either; redirect hops are checked too.
+ *   it leaves, so no CORS preflight (which carries the URL) goes out either; redirect hops are checked too. The offline
+ *   rule alone stops all of those as well (Chromium 150), but only in the network service: a request the trail's Fetch
+ *   pattern pauses on its way there and releases after the hold lifts goes out (a preflighted XHR did). Refused in the
+ *   renderer, it never pauses.
  * - Network.emulateNetworkConditionsByRule, offline outside the allowed origins. The network service applies it to
- *   what the renderer does not check: WebSocket handshakes.
+ *   what the renderer does not check: WebSocket handshakes, and WebRTC's STUN (measured on Chromium 150).
  * - The tab's dedicated workers get both rules on their own sessions: those running at arming, and each one started
  *   meanwhile before its first line runs (the frame registry keeps it paused until then). A worker's requests meet
  *   only its own session's rules, never the page's.
