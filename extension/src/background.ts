@@ -3,7 +3,6 @@
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { personStopMessage } from '../../shared/engine/presence.js';
 import { ToolError } from '../../shared/protocol/errors.js';
-import type { Policy } from '../../shared/policy/policy.js';
 import type { ExtensionFrame } from '../../shared/protocol/wire.js';
 import { BridgeClient } from './bridge-client.js';
 import type { LinkSession } from './bridge-connection.js';
@@ -12,6 +11,7 @@ import { CommandRouter } from './command-router.js';
 import { credentialsChanged } from './credentials.js';
 import { ensureAlarm, LINK_ALARM } from './link-timers.js';
 import { popupRequest, type PairReply } from './messages.js';
+import type { LinkPolicy } from './policy-holder.js';
 import { keepRouteNamesOnly, openSessionStore } from './session-store.js';
 import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 
@@ -21,8 +21,11 @@ const host = new ChromeTabHost();
 async function startSession(
   session: string,
   send: (frame: ExtensionFrame) => void,
-  policy: () => Policy,
+  linkPolicy: LinkPolicy,
 ): Promise<LinkSession> {
+  const policy = () => linkPolicy.current();
+  // Before the engine's first listener: a window kept from before is handed to it only once this link's policy came.
+  host.follow(linkPolicy);
   const onPersonStop = (where: string) => {
     const message = personStopMessage(where);
     send({ type: 'stop', message });
@@ -36,7 +39,6 @@ async function startSession(
     onPersonStop,
   });
   const router = new CommandRouter(executor, send);
-  host.follow(policy);
   return {
     router,
     policyChanged: () => {

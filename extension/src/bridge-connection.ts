@@ -2,12 +2,11 @@
 // parse, authenticates the server before it authenticates itself (bridge-handshake.ts), keeps the site policy the core
 // sends, runs commands and answers pings only once welcomed by a server that proved itself, and keeps the worker
 // alive with traffic.
-import type { Policy } from '../../shared/policy/policy.js';
 import { coreFrame, decodeFrame, type ExtensionFrame, type CoreFrame } from '../../shared/protocol/wire.js';
 import { ExtensionHandshake, type Greeting } from './bridge-handshake.js';
 import type { CommandRouter } from './command-router.js';
 import { HANDSHAKE_TIMEOUT_MS, KEEPALIVE_MS } from './link-timers.js';
-import { PolicyHolder } from './policy-holder.js';
+import { PolicyHolder, type LinkPolicy } from './policy-holder.js';
 
 export type { Greeting } from './bridge-handshake.js';
 
@@ -32,8 +31,8 @@ export interface ConnectionEnd {
 }
 
 export interface ConnectionHooks {
-  /** `policy` is this link's site policy as it stands at each call: the engine asks it before every step. */
-  startSession(session: string, send: (frame: ExtensionFrame) => void, policy: () => Policy): Promise<LinkSession>;
+  /** `policy` is this link's site policy: the engine asks it before every step. */
+  startSession(session: string, send: (frame: ExtensionFrame) => void, policy: LinkPolicy): Promise<LinkSession>;
   welcomed(): void;
   paired(secret: string): void;
   closed(end: ConnectionEnd): void;
@@ -135,11 +134,7 @@ export class BridgeConnection {
         if (this.session || !this.handshake.serverProved || (this.pairing && !this.pairedDone)) return;
         clearTimeout(this.deadline);
         this.session = this.hooks
-          .startSession(
-            frame.session,
-            (reply) => this.send(reply),
-            () => this.policy.current(),
-          )
+          .startSession(frame.session, (reply) => this.send(reply), this.policy)
           .catch(() => {
             // Without an engine no command could be answered: drop the link and let the client dial again.
             this.socket.close(1011);

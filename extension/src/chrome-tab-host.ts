@@ -9,7 +9,7 @@ import type { Send } from '../../shared/engine/egress-ledger.js';
 import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
 import { POPUP_HELD, type PopupJudgement } from '../../shared/engine/popup-events.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
-import type { Policy } from '../../shared/policy/policy.js';
+import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { isPopupHoldRule } from './hold-rules.js';
@@ -17,6 +17,7 @@ import { NewWindowHolds } from './new-window-hold.js';
 import { OpenerTells } from './opener-tells.js';
 import { letGo, sweepStaleAttachments, type TellFailed } from './let-go.js';
 import { PausedRecord, type ToldHere } from './paused-record.js';
+import type { LinkPolicy } from './policy-holder.js';
 import { PopupHolds } from './popup-holds.js';
 import type { KeptPopup } from './popup-record.js';
 import { ScriptWindows } from './script-windows.js';
@@ -66,6 +67,8 @@ export class ChromeTabHost implements TabHost {
   private readonly orphansTold = new Set<string>();
   /** Each tab's top URL, kept current by the navigation events. */
   private readonly topUrls = new TopUrls();
+  /** The policy of the link now driving tabs; none before the first link, when no engine listens either. */
+  private linkPolicy: LinkPolicy = { current: () => DEFAULT_POLICY, loaded: new Promise(() => undefined) };
 
   async list(): Promise<HostTab[]> {
     // Popup windows too: a page's window.open with features (sign-in, share) opens one, and the agent must find it.
@@ -127,8 +130,9 @@ export class ChromeTabHost implements TabHost {
   }
 
   /** The policy of the link now driving tabs: windows they open never reach a site it refuses, between acts too. */
-  follow(policy: () => Policy): void {
-    this.newWindows.follow(policy);
+  follow(policy: LinkPolicy): void {
+    this.linkPolicy = policy;
+    this.newWindows.follow(() => policy.current());
   }
 
   /** The link's policy changed: the standing rules follow it at once, not at the next act. */
@@ -159,13 +163,16 @@ export class ChromeTabHost implements TabHost {
   private followAgain(tabId: number, listeners: Iterable<(popup: Popup) => Promise<void>>): void {
     const kept = this.popups.offer(tabId);
     if (!kept) return;
-    void chrome.tabs.get(tabId).then(
-      (tab) => {
-        const popup = { ...this.popupOf(tabId, kept.openerId, tab.url || tab.pendingUrl || ''), kept: judged(kept) };
-        for (const listener of listeners) void listener(popup).catch(() => undefined);
-      },
-      () => this.popups.closed(tabId),
-    );
+    // Judged once, and for good when refused (popup-attach.ts): never by the safe default a link starts from.
+    void this.linkPolicy.loaded
+      .then(() => chrome.tabs.get(tabId))
+      .then(
+        (tab) => {
+          const popup = { ...this.popupOf(tabId, kept.openerId, tab.url || tab.pendingUrl || ''), kept: judged(kept) };
+          for (const listener of listeners) void listener(popup).catch(() => undefined);
+        },
+        () => this.popups.closed(tabId),
+      );
   }
 
   /** A window of `openerId` for the engine to follow: what it tells goes to the opener's trail, what it judges is kept. */
