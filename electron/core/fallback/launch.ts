@@ -4,6 +4,7 @@ import { ToolError } from '../../../shared/protocol/errors.js';
 import { BrowserStartError, startBrowserProcess, type BrowserProcess } from './browser-process.js';
 import type { CdpConnection } from './cdp-connection.js';
 import { findBrowser } from './find-browser.js';
+import { turnOffPreloading } from './profile-prefs.js';
 import { recoverProfileLock } from './profile-lock.js';
 
 export interface LaunchOptions {
@@ -85,6 +86,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     });
   }
   mkdirSync(options.profileDir, { recursive: true, mode: 0o700 });
+  turnOffPreloading(options.profileDir);
   let browser: BrowserProcess;
   try {
     browser = await start(options, executable);
