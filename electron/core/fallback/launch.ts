@@ -60,6 +60,8 @@ function browserArgs(options: LaunchOptions, sandbox: boolean): string[] {
 
 /** Starts the browser, without its sandbox where the sandbox cannot work here (logged, so the person knows). */
 async function start(options: LaunchOptions, executable: string): Promise<BrowserProcess> {
+  // Before each start: an orphan cleared from the profile may have written its own prefs back on its way out.
+  turnOffPreloading(options.profileDir);
   const asRoot = process.getuid?.() === 0;
   try {
     return await startBrowserProcess(executable, browserArgs(options, !asRoot));
@@ -86,7 +88,6 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     });
   }
   mkdirSync(options.profileDir, { recursive: true, mode: 0o700 });
-  turnOffPreloading(options.profileDir);
   let browser: BrowserProcess;
   try {
     browser = await start(options, executable);
