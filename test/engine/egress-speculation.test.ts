@@ -18,23 +18,46 @@ afterAll(() => watched?.close());
 // Where the browser preloads, the request reaches the watched site within a few hundred ms of the rule (Chromium 150).
 const PRELOAD_WAIT_MS = 2_000;
 
-/** A script that adds a speculation rule of `kind` for `url` (a JavaScript expression). */
-const rule = (kind: string, url: string): string =>
-  `document.head.append(Object.assign(document.createElement('script'), { type: 'speculationrules', text: JSON.stringify({ ${kind}: [{ source: 'list', urls: [${url}] }] }) })); 1`;
+/** A script that adds a speculation rule of `kind`, `entry` (a JavaScript object literal). */
+const rule = (kind: string, entry: string): string =>
+  `document.head.append(Object.assign(document.createElement('script'), { type: 'speculationrules', text: JSON.stringify({ ${kind}: [${entry}] }) })); 1`;
+/** A rule's entry for one URL (a JavaScript expression). */
+const listed = (url: string): string => `{ source: 'list', urls: [${url}] }`;
 
 describe('a speculation rule the script adds sends nothing to another origin', () => {
   it.each(['prefetch', 'prerender'])('%s', async (kind) => {
     const { page } = await suite.browser.open(suite.server.url('egress-page.html'));
     watched.requests.length = 0;
-    await evaluate(page, { expression: rule(kind, `'${watched.origin}/${kind}?secret=' + document.title`) }, ctx);
+    await evaluate(
+      page,
+      { expression: rule(kind, listed(`'${watched.origin}/${kind}?secret=' + document.title`)) },
+      ctx,
+    );
     await new Promise((resolve) => setTimeout(resolve, PRELOAD_WAIT_MS));
     await watched.settled();
     expect(watched.requests).toEqual([]);
 
     // The page's own rule for its own origin changes nothing either: the navigation it would have sped up still goes.
     const next = suite.server.url('mcp-hello.html');
-    await pageEval(page, rule(kind, JSON.stringify(next)));
+    await pageEval(page, rule(kind, listed(JSON.stringify(next))));
     await navigate(page, { url: next }, ctx);
     expect(await pageEval(page, 'location.pathname')).toBe('/mcp-hello.html');
+  });
+
+  it("the page's own rule for every link, and a link the script adds", async () => {
+    const { page } = await suite.browser.open(suite.server.url('egress-page.html'));
+    watched.requests.length = 0;
+    const everyLink = `{ source: 'document', where: { href_matches: '*://*:*/*' }, eagerness: 'immediate' }`;
+    await pageEval(page, rule('prefetch', everyLink));
+    await evaluate(
+      page,
+      {
+        expression: `document.body.append(Object.assign(document.createElement('a'), { href: '${watched.origin}/link?secret=' + document.title })); 1`,
+      },
+      ctx,
+    );
+    await new Promise((resolve) => setTimeout(resolve, PRELOAD_WAIT_MS));
+    await watched.settled();
+    expect(watched.requests).toEqual([]);
   });
 });
