@@ -18,16 +18,6 @@ import { WORKER_HOLD_ALARM } from './worker-hold-record.js';
 // One host for the worker's life: attachments outlive a link, and a new link's attach must wait for the old one's detach.
 const host = new ChromeTabHost();
 
-/**
- * "Preload pages" off while the extension runs, before a session serves a command: a speculation rule's prefetch or
- * prerender is sent by the browser itself, which neither the debugger's Fetch and Network rules nor a
- * declarativeNetRequest block stop (measured on Chromium 150), so a script of the agent's could send page data with one.
- * Chrome gives the setting back to the person when the extension is disabled or removed.
- */
-function turnOffPreloading(): Promise<void> {
-  return chrome.privacy.network.networkPredictionEnabled.set({ value: false });
-}
-
 async function startSession(
   session: string,
   send: (frame: ExtensionFrame) => void,
@@ -36,7 +26,6 @@ async function startSession(
   const policy = () => linkPolicy.current();
   // Before the engine's first listener: a window kept from before is handed to it only once this link's policy came.
   host.follow(linkPolicy);
-  await turnOffPreloading();
   const onPersonStop = (where: string) => {
     const message = personStopMessage(where);
     send({ type: 'stop', message });

@@ -19,6 +19,7 @@ import { letGo, sweepStaleAttachments, type TellFailed } from './let-go.js';
 import { PausedRecord, type ToldHere } from './paused-record.js';
 import type { LinkPolicy } from './policy-holder.js';
 import { PopupHolds } from './popup-holds.js';
+import { PreloadingSwitch } from './preloading.js';
 import type { KeptPopup } from './popup-record.js';
 import { ScriptWindows } from './script-windows.js';
 import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
@@ -65,6 +66,8 @@ export class ChromeTabHost implements TabHost {
   private readonly swept = this.popups.ready.then(() => sweepStaleAttachments(...this.failedHere()));
   /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
   private readonly orphansTold = new Set<string>();
+  /** Chrome's "Preload pages", turned off before the first script of the agent's runs. */
+  private readonly preloading = new PreloadingSwitch();
   /** Each tab's top URL, kept current by the navigation events. */
   private readonly topUrls = new TopUrls();
   /** The policy of the link now driving tabs; none before the first link, when no engine listens either. */
@@ -340,7 +343,7 @@ export class ChromeTabHost implements TabHost {
     const tab = new DebuggerTab(
       tabId,
       async (sessionId) => {
-        await Promise.allSettled([holdWindows(), this.holdWorkers(tabId, sessionId)]);
+        await Promise.allSettled([holdWindows(), this.holdWorkers(tabId, sessionId), this.preloading.off()]);
         this.tells.scriptSent(tab);
       },
       (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),
