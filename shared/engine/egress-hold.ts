@@ -5,7 +5,6 @@ import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
-import { heldWhole } from './popup-trail.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
 import { TabArming } from './tab-arming.js';
@@ -42,6 +41,11 @@ export function openEgressWindowAhead(
   page: PageContext,
 ): Promise<{ window: EgressWindow; armed: Promise<void> } | undefined> {
   return holdOf(page).openAhead();
+}
+
+/** An eval's hold stands on the tab (from its arming until its restore is sent). */
+export function egressHeld(page: PageContext): boolean {
+  return holds.get(page)?.active ?? false;
 }
 
 function holdOf(page: PageContext): TabHold {
@@ -109,6 +113,10 @@ class TabHold {
   });
 
   constructor(private readonly page: PageContext) {}
+
+  get active(): boolean {
+    return this.arming.active;
+  }
 
   async open(): Promise<EgressWindow> {
     const window = this.window();
@@ -230,13 +238,14 @@ class TabHold {
         const trail = this.page.trail.followed(sessionId);
         if (trail === 'whole') return [];
         // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts);
-        // so does a session refusing other origins while a frame the script sent back returns (returning-frames.ts).
-        const whole = (sessionId === undefined ? heldWhole(cdp) : undefined) ?? this.page.trail.keptRules(sessionId);
+        // so does a session refusing other origins while a frame the script sent back returns (returning-frames.ts). A
+        // socket of the script's still waiting for its handshake keeps its rule (script-sockets.ts).
+        const whole = this.page.trail.keptRules(sessionId);
         return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: whole?.blockPatterns() ?? [] }, sessionId),
           cdp.send(
             'Network.emulateNetworkConditionsByRule',
-            { matchedNetworkConditions: whole?.rules() ?? [] },
+            { matchedNetworkConditions: this.page.trail.liftedRules(sessionId) },
             sessionId,
           ),
           ...(trail === 'requests' || whole
