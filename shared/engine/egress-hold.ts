@@ -78,7 +78,9 @@ const RESTORE_TIMEOUT_MS = 3_000;
  *   pattern pauses on its way there and releases after the hold lifts goes out (a preflighted XHR did). Refused in the
  *   renderer, it never pauses.
  * - Network.emulateNetworkConditionsByRule, offline outside the allowed origins. The network service applies it to
- *   what the renderer does not check: WebSocket handshakes, and WebRTC's STUN (measured on Chromium 150).
+ *   what the renderer does not check: WebSocket handshakes, and WebRTC's STUN (measured on Chromium 150). The browser
+ *   starts one host's handshakes one at a time, each judged as it starts: a socket of the script's still queued when
+ *   the hold lifts keeps a rule for its own URL until its handshake is over (script-sockets.ts).
  * - The tab's dedicated workers get both rules on their own sessions: those running at arming, and each one started
  *   meanwhile before its first line runs (the frame registry keeps it paused until then). A worker's requests meet
  *   only its own session's rules, never the page's.

@@ -99,14 +99,7 @@ export class ScriptTrail {
       byScript: (sessionId, initiator) => this.code.initiator(sessionId, initiator),
       allows: (url) => this.allowed.allows(url),
       held: () => egressHeld(page),
-      changed: (sessionId) =>
-        void page.cdp
-          .send(
-            'Network.emulateNetworkConditionsByRule',
-            { matchedNetworkConditions: this.liftedRules(sessionId) },
-            sessionId,
-          )
-          .catch(() => undefined),
+      changed: (sessionId) => this.relift(sessionId),
       refused: (send) => this.noteHeld(send),
     });
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
@@ -190,6 +183,18 @@ export class ScriptTrail {
   /** The network conditions a session keeps past an eval's end: its kept origins', after the script's open sockets'. */
   liftedRules(sessionId: string | undefined): Record<string, unknown>[] {
     return [...this.sockets.rules(sessionId), ...(this.keptRules(sessionId)?.rules() ?? [])];
+  }
+
+  /** Sends a session's lifted rules again once the script's sockets there changed; a worker held whole keeps its own. */
+  private relift(sessionId: string | undefined): void {
+    if (this.followed(sessionId) === 'whole') return;
+    void this.page.cdp
+      .send(
+        'Network.emulateNetworkConditionsByRule',
+        { matchedNetworkConditions: this.liftedRules(sessionId) },
+        sessionId,
+      )
+      .catch(() => undefined);
   }
 
   /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
