@@ -5,7 +5,6 @@ import { CdpCommandError, type CdpEvent } from './cdp.js';
 import { noAnswerWithin, withDeadline } from './deadline.js';
 import { InflightRequests } from './egress-drain.js';
 import { HeldLedger, type Send } from './egress-ledger.js';
-import { heldWhole } from './popup-trail.js';
 import { AllowedOrigins } from './egress-origins.js';
 import type { PageContext } from './page-context.js';
 import { TabArming } from './tab-arming.js';
@@ -44,6 +43,11 @@ export function openEgressWindowAhead(
   return holdOf(page).openAhead();
 }
 
+/** An eval's hold stands on the tab (from its arming until its restore is sent). */
+export function egressHeld(page: PageContext): boolean {
+  return holds.get(page)?.active ?? false;
+}
+
 function holdOf(page: PageContext): TabHold {
   let hold = holds.get(page);
   if (!hold) {
@@ -74,7 +78,9 @@ const RESTORE_TIMEOUT_MS = 3_000;
  *   pattern pauses on its way there and releases after the hold lifts goes out (a preflighted XHR did). Refused in the
  *   renderer, it never pauses.
  * - Network.emulateNetworkConditionsByRule, offline outside the allowed origins. The network service applies it to
- *   what the renderer does not check: WebSocket handshakes, and WebRTC's STUN (measured on Chromium 150).
+ *   what the renderer does not check: WebSocket handshakes, and WebRTC's STUN (measured on Chromium 150). The browser
+ *   starts one host's handshakes one at a time, each judged as it starts: a socket of the script's still queued when
+ *   the hold lifts keeps a rule for its own URL until its handshake is over (script-sockets.ts).
  * - The tab's dedicated workers get both rules on their own sessions: those running at arming, and each one started
  *   meanwhile before its first line runs (the frame registry keeps it paused until then). A worker's requests meet
  *   only its own session's rules, never the page's.
@@ -109,6 +115,10 @@ class TabHold {
   });
 
   constructor(private readonly page: PageContext) {}
+
+  get active(): boolean {
+    return this.arming.active;
+  }
 
   async open(): Promise<EgressWindow> {
     const window = this.window();
@@ -230,13 +240,14 @@ class TabHold {
         const trail = this.page.trail.followed(sessionId);
         if (trail === 'whole') return [];
         // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts);
-        // so does a session refusing other origins while a frame the script sent back returns (returning-frames.ts).
-        const whole = (sessionId === undefined ? heldWhole(cdp) : undefined) ?? this.page.trail.keptRules(sessionId);
+        // so does a session refusing other origins while a frame the script sent back returns (returning-frames.ts). A
+        // socket of the script's still waiting for its handshake keeps its rule (script-sockets.ts).
+        const whole = this.page.trail.keptRules(sessionId);
         return [
           cdp.send('Network.setBlockedURLs', { urlPatterns: whole?.blockPatterns() ?? [] }, sessionId),
           cdp.send(
             'Network.emulateNetworkConditionsByRule',
-            { matchedNetworkConditions: whole?.rules() ?? [] },
+            { matchedNetworkConditions: this.page.trail.liftedRules(sessionId) },
             sessionId,
           ),
           ...(trail === 'requests' || whole

@@ -62,6 +62,18 @@ export class AllowedOrigins {
   }
 }
 
+/** An offline rule for `url` alone (a WebSocket's), every character URLPattern reads as syntax escaped. */
+export function offlineRule(url: string): Record<string, unknown> {
+  const { protocol, host, pathname, search } = new URL(url);
+  // An empty search after the `?` matches only a URL with none.
+  const urlPattern = `${protocol}//${patternHost(host)}${literal(pathname)}?${literal(search.slice(1))}`;
+  return { urlPattern, offline: true, ...UNTHROTTLED };
+}
+
+function literal(part: string): string {
+  return part.replace(/[\\:*?+(){}[\]]/g, '\\$&');
+}
+
 /** A host[:port] as a URLPattern reads it: an IPv6 literal's colons would otherwise start a port or a named group. */
 function patternHost(host: string): string {
   const literalEnd = host.lastIndexOf(']');

@@ -25,7 +25,9 @@ import { ReturningFrames } from './returning-frames.js';
 import { ScriptFrames } from './script-frames.js';
 import { SrcdocSetters } from './srcdoc-setters.js';
 import { UnloadListeners } from './unload-listeners.js';
-import { openEgressWindow } from './egress-hold.js';
+import { egressHeld, openEgressWindow } from './egress-hold.js';
+import { heldWhole } from './popup-trail.js';
+import { ScriptSockets } from './script-sockets.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
@@ -73,6 +75,7 @@ export class ScriptTrail {
   private readonly code: ScriptCode;
   private readonly gestures: GestureListeners;
   private readonly unloads: UnloadListeners;
+  private readonly sockets: ScriptSockets;
   private late: Send[] = [];
   private lateCount = 0;
 
@@ -90,7 +93,15 @@ export class ScriptTrail {
       page.frames.navigation,
       () => this.allowed,
       () => this.documents.evalRunning(),
+      (sessionId) => this.sockets.rules(sessionId),
     );
+    this.sockets = new ScriptSockets({
+      byScript: (sessionId, initiator) => this.code.initiator(sessionId, initiator),
+      allows: (url) => this.allowed.allows(url),
+      held: () => egressHeld(page),
+      changed: (sessionId) => this.relift(sessionId),
+      refused: (send) => this.noteHeld(send),
+    });
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>
       this.setters.settled(sessionId),
@@ -161,9 +172,29 @@ export class ScriptTrail {
     return this.sessions.has(sessionId) ? 'requests' : undefined;
   }
 
-  /** The rules a session keeps past an eval's end: it refuses other origins while a frame the script sent back returns. */
+  /**
+   * The origins a session keeps to past an eval's end: a window a page of the opener's script holds whole keeps that
+   * page's (popup-trail.ts), a session refuses other origins while a frame the script sent back returns.
+   */
   keptRules(sessionId: string | undefined): AllowedOrigins | undefined {
-    return this.returning.rules(sessionId);
+    return (sessionId === undefined ? heldWhole(this.page.cdp) : undefined) ?? this.returning.rules(sessionId);
+  }
+
+  /** The network conditions a session keeps past an eval's end: its kept origins', after the script's open sockets'. */
+  liftedRules(sessionId: string | undefined): Record<string, unknown>[] {
+    return [...this.sockets.rules(sessionId), ...(this.keptRules(sessionId)?.rules() ?? [])];
+  }
+
+  /** Sends a session's lifted rules again once the script's sockets there changed; a worker held whole keeps its own. */
+  private relift(sessionId: string | undefined): void {
+    if (this.followed(sessionId) === 'whole') return;
+    void this.page.cdp
+      .send(
+        'Network.emulateNetworkConditionsByRule',
+        { matchedNetworkConditions: this.liftedRules(sessionId) },
+        sessionId,
+      )
+      .catch(() => undefined);
   }
 
   /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
@@ -235,6 +266,7 @@ export class ScriptTrail {
     // A pause of the handler policy's, of an unload listener or of a gesture's listener is told and resumed there; every
     // other goes on to the srcdoc breakpoints.
     this.code.onEvent(event);
+    this.sockets.onEvent(event);
     if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);

@@ -29,12 +29,14 @@ export class ReturningFrames {
 
   /**
    * `allowed`: the origins the script may reach. `evalRunning`: an eval's hold stands, whose own end lifts the rules.
+   * `sockets`: the rules the script's sockets keep on a session (script-sockets.ts), which no release lifts.
    */
   constructor(
     private readonly cdp: Cdp,
     private readonly navigation: NavigationGuard,
     private readonly allowed: () => AllowedOrigins,
     private readonly evalRunning: () => boolean,
+    private readonly sockets: (sessionId: string | undefined) => Record<string, unknown>[],
   ) {}
 
   /** The frames of other processes as listed, for those attached before the trail listened. */
@@ -144,7 +146,13 @@ export class ReturningFrames {
     const { cdp } = this;
     return Promise.all([
       cdp.send('Network.setBlockedURLs', { urlPatterns: rules?.blockPatterns() ?? [] }, sessionId),
-      cdp.send('Network.emulateNetworkConditionsByRule', { matchedNetworkConditions: rules?.rules() ?? [] }, sessionId),
+      cdp.send(
+        'Network.emulateNetworkConditionsByRule',
+        {
+          matchedNetworkConditions: [...this.sockets(sessionId), ...(rules?.rules() ?? [])],
+        },
+        sessionId,
+      ),
     ]).catch(() => undefined);
   }
 }
