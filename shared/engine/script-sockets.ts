@@ -33,7 +33,7 @@ export interface SocketWatch {
 }
 
 /**
- * Measured on Chromium 156: 40 sockets an eval opens to one host are all told created before it returns, but the
+ * Measured on Chromium 150: 40 sockets an eval opens to one host are all told created before it returns, but the
  * network service starts their handshakes one after another, seconds apart, and the offline rule is judged at each
  * start; every one ends with webSocketClosed. Only the exact URL keeps its rule: the page's own sockets, even to that
  * host, are not stopped (they wait for the host's lock as they would anyway).
