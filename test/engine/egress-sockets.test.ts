@@ -1,29 +1,19 @@
 // WebSockets the script opens to another origin, which the browser connects one host at a time: those still queued
 // when the eval returns reach no one after the hold lifts, and the page's own sockets to that host still go out.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import type { PageContext } from '../../shared/engine/page-context.js';
-import { ctx, useEngineSuite } from '../support/engine-suite.js';
+import { ctx } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
-import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
-const suite = useEngineSuite();
-let watched: WatchedSite;
-let page: PageContext;
-beforeAll(async () => {
-  watched = await startWatchedSite();
-  ({ page } = await suite.browser.open(suite.server.url('egress-page.html')));
-});
-afterAll(() => watched?.close());
-afterEach(() => {
-  watched.requests.length = 0;
-});
+const tab = watchedEngineTab();
 
 const SOCKETS = 40;
 
 /** Opens `count` sockets to the watched site, each URL carrying page data; the page counts them closed. */
 function opening(path: string, count = SOCKETS): string {
-  const base = JSON.stringify(`${watched.origin.replace('http', 'ws')}/${path}`);
+  const base = JSON.stringify(`${tab.watched.origin.replace('http', 'ws')}/${path}`);
   return `window.socketsClosed = 0; for (let i = 0; i < ${count}; i++) {
     const socket = new WebSocket(${base} + i + '?secret=' + encodeURIComponent(document.title));
     socket.onclose = () => window.socketsClosed++;
@@ -31,7 +21,7 @@ function opening(path: string, count = SOCKETS): string {
 }
 
 /** Waits until the page saw `count` sockets close: the browser tried every handshake by then. */
-async function allClosed(count = SOCKETS): Promise<void> {
+async function allClosed(page: PageContext, count = SOCKETS): Promise<void> {
   const deadline = Date.now() + 60_000;
   while ((await pageEval<number>(page, 'window.socketsClosed')) < count) {
     if (Date.now() > deadline) throw new Error('the sockets never closed');
@@ -40,25 +30,26 @@ async function allClosed(count = SOCKETS): Promise<void> {
 }
 
 it('sockets queued behind one another stay held after the eval, and the page’s own socket there still goes', async () => {
+  const { page } = tab;
   const result = await evaluate(page, { expression: `${opening('s')}; 1` }, ctx);
   expect(result.text).toContain(`Held, not sent: ${SOCKETS} requests to other origins while the script ran`);
   // Opened by the page itself while the script's are still queued: it waits its turn for the host, then goes out.
-  const own = JSON.stringify(`${watched.origin.replace('http', 'ws')}/own`);
+  const own = JSON.stringify(`${tab.watched.origin.replace('http', 'ws')}/own`);
   await pageEval(page, `new WebSocket(${own}).onclose = () => window.socketsClosed++; 1`);
-  await allClosed(SOCKETS + 1);
-  expect(watched.requests).toEqual(['/own']);
+  await allClosed(page, SOCKETS + 1);
+  expect(tab.watched.requests).toEqual(['/own']);
 }, 90_000);
 
 it('sockets the script opens later, from a timer: those the browser queues are held, and named by the next result', async () => {
-  ({ page } = await suite.browser.open(suite.server.url('egress-page.html')));
+  const { page } = await tab.suite.browser.open(tab.suite.server.url('egress-page.html'));
   await evaluate(
     page,
     { expression: `window.socketsClosed = 0; setTimeout(() => { ${opening('late')} }, 300); 1` },
     ctx,
   );
-  await allClosed();
+  await allClosed(page);
   // The first may go out before the trail hears of it (see script-sockets.ts); every one it refused is named.
-  const reached = watched.requests.length;
+  const reached = tab.watched.requests.length;
   expect(reached).toBeLessThan(SOCKETS);
   const next = await evaluate(page, { expression: '1' }, ctx);
   expect(next.text).toContain(`Held, not sent, since the last eval returned: ${SOCKETS - reached} request`);
