@@ -93,7 +93,7 @@ export class ScriptTrail {
       page.frames.navigation,
       () => this.allowed,
       () => this.documents.evalRunning(),
-      (sessionId) => this.sockets.rules(sessionId),
+      (sessionId, origins) => this.conditions(sessionId, origins),
     );
     this.sockets = new ScriptSockets({
       byScript: (sessionId, initiator) => this.code.initiator(sessionId, initiator),
@@ -182,7 +182,12 @@ export class ScriptTrail {
 
   /** The network conditions a session keeps past an eval's end: its kept origins', after the script's open sockets'. */
   liftedRules(sessionId: string | undefined): Record<string, unknown>[] {
-    return [...this.sockets.rules(sessionId), ...(this.keptRules(sessionId)?.rules() ?? [])];
+    return this.conditions(sessionId, this.keptRules(sessionId));
+  }
+
+  /** A session's network conditions under `origins`: the script's open sockets keep theirs ahead of any (script-sockets.ts). */
+  private conditions(sessionId: string | undefined, origins: AllowedOrigins | undefined): Record<string, unknown>[] {
+    return [...this.sockets.rules(sessionId), ...(origins?.rules() ?? [])];
   }
 
   /** Sends a session's lifted rules again once the script's sockets there changed; a worker held whole keeps its own. */

@@ -29,14 +29,18 @@ export class ReturningFrames {
 
   /**
    * `allowed`: the origins the script may reach. `evalRunning`: an eval's hold stands, whose own end lifts the rules.
-   * `sockets`: the rules the script's sockets keep on a session (script-sockets.ts), which no release lifts.
+   * `conditions`: a session's network conditions under the origins given, with those the script's sockets keep there
+   * (script-sockets.ts), which no release lifts.
    */
   constructor(
     private readonly cdp: Cdp,
     private readonly navigation: NavigationGuard,
     private readonly allowed: () => AllowedOrigins,
     private readonly evalRunning: () => boolean,
-    private readonly sockets: (sessionId: string | undefined) => Record<string, unknown>[],
+    private readonly conditions: (
+      sessionId: string | undefined,
+      origins: AllowedOrigins | undefined,
+    ) => Record<string, unknown>[],
   ) {}
 
   /** The frames of other processes as listed, for those attached before the trail listened. */
@@ -148,9 +152,7 @@ export class ReturningFrames {
       cdp.send('Network.setBlockedURLs', { urlPatterns: rules?.blockPatterns() ?? [] }, sessionId),
       cdp.send(
         'Network.emulateNetworkConditionsByRule',
-        {
-          matchedNetworkConditions: [...this.sockets(sessionId), ...(rules?.rules() ?? [])],
-        },
+        { matchedNetworkConditions: this.conditions(sessionId, rules) },
         sessionId,
       ),
     ]).catch(() => undefined);
