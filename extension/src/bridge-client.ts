@@ -14,9 +14,17 @@ export interface PairResult {
 
 const PAIR_TIMEOUT_MS = 10_000;
 
+/**
+ * After a link's end, dial again now: `ask` as any wake-up does (after a refused secret that asks the native host for
+ * a new one), `force` even with a secret refused before; or not now (undefined).
+ */
+type Redial = 'ask' | 'force' | undefined;
+
 export class BridgeClient {
   private connection: BridgeConnection | undefined;
   private dialing: Promise<void> | undefined;
+  /** How the last link ended, while that is still being judged: no wake-up dials before the verdict is stored. */
+  private judging: Promise<void> | undefined;
   private retries = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** The native host was asked for fresh credentials in this outage (the app may have moved to another port). */
@@ -30,6 +38,8 @@ export class BridgeClient {
    * link taken over by another browser is dialled again only when something changed, or when `force`d by the person.
    */
   connect(force = false): Promise<void> {
+    // A link just refused must be marked so before anything dials, or a wake-up would dial with the refused secret.
+    if (this.judging) return this.judging.then(() => this.connect(force));
     if (this.connection) return Promise.resolve();
     this.stopRetry();
     // A dial already under way may be one about to give up (its secret was refused, and nothing has changed): the
@@ -124,23 +134,31 @@ export class BridgeClient {
       },
       closed: (end) => {
         if (this.connection === connection) this.connection = undefined;
-        void this.closed(
+        // A status that could not be stored leaves the next dial to the alarm.
+        const judged = this.closed(
           end,
           greeting.kind === 'pair' && !end.welcomed ? (paired ? 'paired' : 'refused') : 'link',
           port,
-        );
+        ).catch(() => undefined);
+        this.judging = judged.then((next) => {
+          this.judging = undefined;
+          if (next) void this.connect(next === 'force');
+        });
       },
     });
     this.connection = connection;
   }
 
-  /** `pairing` says how a pairing connection ended before any welcome; 'link' is every other connection. */
-  private async closed(end: ConnectionEnd, pairing: 'paired' | 'refused' | 'link', port: number): Promise<void> {
-    if (pairing === 'paired') return this.connect(true);
+  /**
+   * Stores what a link's end means and returns whether to dial again now (`force`: even with a secret refused
+   * before). `pairing` says how a pairing connection ended before any welcome; 'link' is every other connection.
+   */
+  private async closed(end: ConnectionEnd, pairing: 'paired' | 'refused' | 'link', port: number): Promise<Redial> {
+    if (pairing === 'paired') return 'force';
     if (pairing === 'refused') {
       this.settlePair?.({ ok: false, message: pairRefusal(end, port) });
       // An older secret, if there is one, still gets its normal hello.
-      return this.connect(true);
+      return 'force';
     }
     if (end.serverFailedProof) return this.impostor(port);
     const refused = end.unauthorized ?? (end.code === CLOSE_CODES.unauthorized ? 'bad_secret' : undefined);
@@ -151,15 +169,16 @@ export class BridgeClient {
         port,
         detail: 'Another browser with the extension took over the link to the app.',
       });
-      return;
+      return undefined;
     }
     if (refused === 'bad_secret' || refused === 'bad_origin' || refused === 'bad_version' || refused === 'bad_frame') {
       // The app may have been paired again since: the native host is asked once more before giving up.
       await armAlarm(false);
       await writeLinkStatus({ state: 'unauthorized', port, detail: refusalDetail(refused) });
-      return this.connect();
+      return 'ask';
     }
-    return this.retryLater(end, port);
+    await this.retryLater(end, port);
+    return undefined;
   }
 
   /**
@@ -168,10 +187,10 @@ export class BridgeClient {
    * from it dials at once), and otherwise the worker does not dial there again until the credentials change, the
    * person presses Reconnect, or IMPOSTOR_RETRY_MS have passed (the app may have taken its port back by then).
    */
-  private async impostor(port: number): Promise<void> {
+  private async impostor(port: number): Promise<Redial> {
     await armAlarm(false);
     await writeLinkStatus({ state: 'impostor', port, detail: impostorDetail(port), since: Date.now() });
-    return this.connect();
+    return 'ask';
   }
 
   private async retryLater(end: ConnectionEnd, port: number): Promise<void> {

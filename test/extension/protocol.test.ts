@@ -192,14 +192,22 @@ describe('the site policy from the core', () => {
 
 describe('a refused secret', () => {
   it('stops dialling until the credentials change, then proves the new secret', async () => {
+    // Wake-ups while the refusal is being judged (an alarm, the popup opening) must not dial with the refused secret.
+    const popup = await browser.openPage('popup.html');
+    const wakeUps = popup.evaluate(`(async () => {
+      for (const end = Date.now() + 1500; Date.now() < end; await new Promise((r) => setTimeout(r, 2)))
+        chrome.runtime.sendMessage({ type: 'connect', force: false }).catch(() => undefined);
+    })()`);
     link.refuse('bad_secret', CLOSE_CODES.unauthorized);
     await link.closed;
+    await wakeUps;
+    await popup.close();
     // The native host is asked again once (none is installed here), then the extension waits: no new dial.
     const status = await until(
       () => browser.evaluate<{ link?: { state: string } }>('chrome.storage.session.get("link")'),
       (value) => value.link?.state === 'unauthorized',
     );
-    expect(status.link?.state).toBe('unauthorized');
+    expect(status.link).toMatchObject({ state: 'unauthorized' });
     await expect(core.nextLink(2_000)).rejects.toThrow(/no connection/);
 
     const dialled = core.nextLink();
