@@ -343,7 +343,10 @@ export class ChromeTabHost implements TabHost {
     const tab = new DebuggerTab(
       tabId,
       async (sessionId) => {
-        await Promise.allSettled([holdWindows(), this.holdWorkers(tabId, sessionId), this.preloading.off()]);
+        // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same. Preloading
+        // left on would let the browser send what the script puts in a link: then it is refused (PRELOADING_ON).
+        const holds = Promise.allSettled([holdWindows(), this.holdWorkers(tabId, sessionId)]);
+        await Promise.all([holds, this.preloading.off()]);
         this.tells.scriptSent(tab);
       },
       (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),

@@ -15,8 +15,8 @@ export class DebuggerTab extends PromiseCdp {
 
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
-   * once that settles. `sending`: hears each command as it goes to Chrome. `windowsHeld`: holds the windows the tab
-   * opens for a gesture's activation, settling once the rules stand.
+   * once that resolves, and fails unsent with its error when it rejects. `sending`: hears each command as it goes to
+   * Chrome. `windowsHeld`: holds the windows the tab opens for a gesture's activation, settling once the rules stand.
    */
   constructor(
     readonly tabId: number,
@@ -54,18 +54,21 @@ export class DebuggerTab extends PromiseCdp {
       return chrome.debugger.sendCommand(target, method, params);
     };
     if (isTaggedScript(method, params)) {
-      // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same.
-      const armed = (this.arming ?? Promise.resolve()).then(() => this.beforeScript(sessionId)).catch(() => undefined);
+      // A refusal of `beforeScript` refuses the script, unsent; the tab's later commands go all the same.
+      const ready = (this.arming ?? Promise.resolve()).then(() => this.beforeScript(sessionId));
+      const armed = ready.catch(() => undefined);
       this.arming = armed;
       void armed.then(() => {
         if (this.arming === armed) this.arming = undefined;
       });
-      return armed.then(send);
+      return ready.then(send);
     }
     return this.arming ? this.arming.then(send) : send();
   }
 
   protected override commandError(method: string, error: unknown): Error {
+    // Ours, not Chrome's: a script refused before it was sent.
+    if (error instanceof ToolError) return error;
     const message = error instanceof Error ? error.message : String(error);
     // chrome.debugger words these differently from a CDP socket; the engine recognises a gone tab by CDP's words.
     if (/no tab with given id/i.test(message)) return this.goneError(method, TARGET_CLOSED);

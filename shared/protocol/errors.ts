@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   EVAL_FAILED: 'The script could not run in the page. Check the expression and the frame.',
   PASSWORD_FIELD:
     'Scripts never run in a tab that shows a password field. Read the page with `get_text` or `snapshot`, and fill fields with `fill_form`.',
+  PRELOADING_ON:
+    "Chrome's 'Preload pages' setting is on and cannot be turned off here (a policy or another extension controls it), so scripts are refused in this browser: its own preloading could send what a script puts in a link. Reads, clicks, typing and forms still work. To run scripts, ask the person to lift that policy or disable that extension, then retry.",
   CLIPBOARD_REFUSED:
     "Paste, copy and cut keys are sent only on sites the person trusts: they read or overwrite the person's clipboard. Put text in with `type` or `fill_form`; read it with `get_text`.",
   DIALOG_OPEN: 'The page shows a dialog, and nothing runs in it until it is answered. Answer it with `dialog`.',

@@ -41,8 +41,13 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-/** `args`: more Chromium flags (e.g. --auto-open-devtools-for-tabs, which works headless too). */
-export async function startExtensionBrowser(options: { args?: string[] } = {}): Promise<ExtensionBrowser> {
+/**
+ * `args`: more Chromium flags (e.g. --auto-open-devtools-for-tabs, which works headless too). `extensions`: unpacked
+ * folders loaded after ours, so installed later: a browser setting they control is theirs, not ours (measured).
+ */
+export async function startExtensionBrowser(
+  options: { args?: string[]; extensions?: string[] } = {},
+): Promise<ExtensionBrowser> {
   const root = mkdtempSync(join(tmpdir(), 'chrome-mcp-ext-'));
   const profileDir = join(root, 'profile');
   // A private build from the current sources: dist/extension may be stale, and test files run in parallel.
@@ -54,7 +59,7 @@ export async function startExtensionBrowser(options: { args?: string[] } = {}): 
     // Hides the "started debugging this browser" bar, which would shrink the viewport mid-test.
     chromium = await startChromium(
       profileDir,
-      [extensionDir],
+      [extensionDir, ...(options.extensions ?? [])],
       ['--silent-debugger-extension-api', ...(options.args ?? [])],
     );
   } catch (error) {

@@ -46,6 +46,15 @@ export function installFakeChrome(tabs: ReadonlyMap<number, string>): FakeChrome
         ];
       },
     },
+    // "Preload pages" as the extension leaves it where nothing else holds it: off, and its own.
+    privacy: {
+      network: {
+        networkPredictionEnabled: {
+          get: async () => ({ value: false, levelOfControl: 'controlled_by_this_extension' }),
+          set: async () => undefined,
+        },
+      },
+    },
     tabs: {
       TAB_ID_NONE: -1,
       onCreated: event(),
