@@ -171,16 +171,22 @@ export class PageInput {
    * Sends the events in order, all queued at once (one session keeps their order, and a discrete event flushes a mouse
    * move the renderer would hold for its next frame). Before any goes out: focus emulation, the clipboard rule, and the
    * act window's arming; an Escape of ours is told to the presence so it is not taken for the person's stop.
+   * `behind`: run once the events are queued, before the browser answered them (a read-back sent right behind them).
    */
-  async send(events: InputEvent[], target: InputTarget = {}): Promise<void> {
+  async send(events: InputEvent[], target: InputTarget = {}, behind?: () => void): Promise<void> {
     await this.focused();
     const clipboard = events.map(clipboardKey).find((name) => name !== undefined);
     if (clipboard) await this.refuseClipboard(clipboard, target.frame);
     if (!target.leadIn) await this.beforeAct();
     const one = (event: InputEvent) => this.cdp.send(METHODS[event.kind], paramsOf(event), target.sessionId);
     const dispatch = async () => {
-      if (!target.paced) return void (await Promise.all(events.map(one)));
+      if (!target.paced) {
+        const answered = Promise.all(events.map(one));
+        behind?.();
+        return void (await answered);
+      }
       for (const event of events) await one(event);
+      behind?.();
     };
     const escape = events.some((event) => event.kind === 'key' && event.key === 'Escape');
     try {

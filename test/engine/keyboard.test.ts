@@ -148,6 +148,22 @@ describe('type', () => {
     expect(await value(page, 'second')).toBe(`x${'abc'.repeat(10)}`);
   });
 
+  it("takes a read sent behind the text only once the field's own trusted input event carried that text", async () => {
+    const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
+    const frame = await page.frames.mainFrame();
+    await pageEval(
+      page,
+      'document.getElementById("name").focus(); document.getElementById("name").setSelectionRange(3, 3)',
+    );
+    expect(await page.frames.call(frame, 'inputState')).toMatchObject({ editable: true, value: 'old' });
+    // The page's own input event, naming the very text, is no sign the text went in: the read would come too early.
+    await pageEval(page, `document.getElementById("name").dispatchEvent(new InputEvent("input", { data: "abc" }))`);
+    expect(await page.frames.call(frame, 'insertedState', ['abc'])).toBeNull();
+    await page.input.send([{ kind: 'text', text: 'abc' }], { frame, leadIn: true });
+    expect(await page.frames.call(frame, 'insertedState', ['xyz'])).toBeNull();
+    expect(await page.frames.call(frame, 'insertedState', ['abc'])).toMatchObject({ value: 'oldabc' });
+  });
+
   it('types lines into a textarea and a contenteditable without Enter keydowns', async () => {
     const { page } = await suite.browser.open(suite.server.url('act-keyboard.html'));
     await type(page, { selector: '#notes', text: 'line 1\n    line 2' }, ctx);

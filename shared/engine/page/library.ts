@@ -44,9 +44,11 @@ import {
   disarmReplace,
   focusForInput,
   inputState,
+  insertedState,
   isEditable,
   pasteText,
   typedState,
+  watchInserted,
 } from './editing.js';
 import { chooseOptions, fillField, fillFields, visibleLabel } from './form-fields.js';
 import { revealElement, scrollElement, scrollPage, scrollWith } from './scrolling.js';
@@ -117,6 +119,8 @@ const FUNCTIONS = {
   isEditable,
   inputState,
   typedState,
+  watchInserted,
+  insertedState,
   focusForInput,
   armReplace,
   disarmReplace,
