@@ -1,6 +1,7 @@
-// An A/B of two builds' eval, each its own chrome-mcp over MCP stdio (fallback backend, headless), calls interleaved so
-// a busy machine weighs on both alike: `tsx scripts/bench/ab-builds.ts <tree A> <tree B>`, each tree built (`npm run
-// build`). BENCH_ROUNDS sets the rounds, BENCH_ELEMENTS the page's size, BENCH_EXPRESSION what is evaluated.
+// An A/B of two builds' eval or type, each its own chrome-mcp over MCP stdio (fallback backend, headless), calls
+// interleaved so a busy machine weighs on both alike: `tsx scripts/bench/ab-builds.ts <tree A> <tree B>`, each tree
+// built (`npm run build`). BENCH_ROUNDS sets the rounds, BENCH_ELEMENTS the page's size, BENCH_OP the call (eval, or
+// type: the sweep's clear and type of 12 chars), BENCH_EXPRESSION what eval evaluates.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,9 +14,16 @@ import { sizedPage } from './sweep.js';
 const EXPRESSION = process.env['BENCH_EXPRESSION'] ?? 'document.title';
 const ELEMENTS = Number(process.env['BENCH_ELEMENTS'] ?? 100);
 const WARM_UP = 10;
+const CALLS: Record<string, [string, Record<string, unknown>]> = {
+  eval: ['eval', { expression: EXPRESSION }],
+  type: ['type', { selector: '#name', text: 'Ada Lovelace', clear: true }],
+};
+const OP = process.env['BENCH_OP'] ?? 'eval';
 
 async function main(trees: string[]): Promise<void> {
   if (trees.length !== 2) throw new Error('usage: tsx scripts/bench/ab-builds.ts <tree A> <tree B>');
+  const [op, args] = CALLS[OP] ?? [];
+  if (!op) throw new Error(`BENCH_OP is one of ${Object.keys(CALLS).join(', ')}`);
   const server = await startFixtureServer();
   const dataDirs = trees.map(() => mkdtempSync(join(tmpdir(), 'chrome-mcp-bench-ab-')));
   const sides = await Promise.all(
@@ -29,14 +37,14 @@ async function main(trees: string[]): Promise<void> {
     const url = sizedPage(server, ELEMENTS);
     for (const client of sides) {
       await call(client, 'tab_new', { url });
-      for (let round = 0; round < WARM_UP; round++) await call(client, 'eval', { expression: EXPRESSION });
+      for (let round = 0; round < WARM_UP; round++) await call(client, op, args);
     }
     const samples = sides.map((): number[] => []);
     for (let round = 0; round < ROUNDS; round++) {
       // Alternating which goes first: neither always meets the machine just after the other's call.
       for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
         const start = performance.now();
-        await call(sides[index]!, 'eval', { expression: EXPRESSION });
+        await call(sides[index]!, op, args);
         samples[index]!.push(performance.now() - start);
       }
     }
@@ -44,11 +52,12 @@ async function main(trees: string[]): Promise<void> {
     trees.forEach((tree, index) => {
       const taken = samples[index]!;
       console.log(
-        `${'AB'[index]} ${tree}: eval p50 ${ms(percentile(taken, 50))} ms, p95 ${ms(percentile(taken, 95))} ms`,
+        `${'AB'[index]} ${tree}: ${op} p50 ${ms(percentile(taken, 50))} ms, p95 ${ms(percentile(taken, 95))} ms`,
       );
     });
     const [a, b] = samples.map((taken) => percentile(taken, 50));
-    console.log(`B − A p50: ${ms(b! - a!)} ms over ${ROUNDS} interleaved rounds, ${ELEMENTS} elements, ${EXPRESSION}`);
+    const what = op === 'eval' ? EXPRESSION : JSON.stringify(args);
+    console.log(`B − A p50: ${ms(b! - a!)} ms over ${ROUNDS} interleaved rounds, ${ELEMENTS} elements, ${op} ${what}`);
   } finally {
     await Promise.all(sides.map((client) => client.close()));
     await server.close();
