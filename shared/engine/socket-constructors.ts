@@ -3,6 +3,8 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import { keepNewest } from './keep-newest.js';
 
+// The constructors that open a WebSocket: a realm without WebSocketStream has nothing to arm for it.
+const CONSTRUCTORS = ['WebSocket', 'globalThis.WebSocketStream'];
 // Far more documents than a tab loads while the trail follows it; the breakpoint of a long-gone one may be forgotten.
 const KEPT_BREAKPOINTS = 1_000;
 
@@ -14,7 +16,9 @@ interface ExecutionContext {
 /**
  * Measured on Chromium 150: Debugger.setBreakpointOnFunctionCall on a realm's WebSocket pauses every `new WebSocket`
  * there (Reflect.construct too) with reason "other", the caller's frame on top; an offline rule set during that pause
- * refuses the handshake.
+ * refuses the handshake. Each pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s), paid only
+ * in a tab an agent's script ran in. A realm made after the script's code ran (a frame it inserts) is armed a moment
+ * late: a socket its code opens there at once meets only webSocketCreated's rule (script-sockets.ts).
  */
 export class SocketConstructors {
   /** `session:breakpointId` of each constructor's breakpoint. */
@@ -40,10 +44,18 @@ export class SocketConstructors {
   }
 
   private async armIn(sessionId: string | undefined, contextId: number | undefined): Promise<void> {
+    await Promise.all(CONSTRUCTORS.map((expression) => this.armOne(sessionId, contextId, expression)));
+  }
+
+  private async armOne(
+    sessionId: string | undefined,
+    contextId: number | undefined,
+    expression: string,
+  ): Promise<void> {
     try {
       const { result } = await this.cdp.send<{ result: { objectId?: string } }>(
         'Runtime.evaluate',
-        { expression: 'WebSocket', silent: true, ...(contextId === undefined ? {} : { contextId }) },
+        { expression, silent: true, ...(contextId === undefined ? {} : { contextId }) },
         sessionId,
       );
       if (result.objectId === undefined) return;
