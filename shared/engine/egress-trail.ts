@@ -275,13 +275,8 @@ export class ScriptTrail {
     // A pause at a WebSocket constructor, of the handler policy's, of an unload listener or of a gesture's listener is
     // told and resumed there; every other goes on to the srcdoc breakpoints.
     this.code.onEvent(event);
-    if (
-      this.sockets.onEvent(event) ||
-      this.handlers.onEvent(event) ||
-      this.unloads.onEvent(event) ||
-      this.gestures.onEvent(event)
-    )
-      return;
+    if (this.sockets.onEvent(event)) return;
+    if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);
     this.setters.onEvent(event);
