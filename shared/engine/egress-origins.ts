@@ -52,6 +52,16 @@ export class AllowedOrigins {
     ];
   }
 
+  /** Rules that refuse every WebSocket but those to the allowed origins, and leave every other request to later rules. */
+  socketRules(): Record<string, unknown>[] {
+    return [
+      ...this.passing()
+        .filter((urlPattern) => urlPattern.startsWith('ws'))
+        .map((urlPattern) => ({ urlPattern, offline: false, ...UNTHROTTLED })),
+      ...['ws', 'wss'].map((scheme) => ({ urlPattern: `${scheme}://*:*/*`, offline: true, ...UNTHROTTLED })),
+    ];
+  }
+
   /** URLPatterns for the allowed origins, and for WebSockets to them. */
   private passing(): string[] {
     return [...this.origins].flatMap((origin) => {

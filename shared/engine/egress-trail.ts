@@ -95,8 +95,10 @@ export class ScriptTrail {
       () => this.documents.evalRunning(),
       (sessionId, origins) => this.conditions(sessionId, origins),
     );
-    this.sockets = new ScriptSockets({
+    this.sockets = new ScriptSockets(page.cdp, {
       byScript: (sessionId, initiator) => this.code.initiator(sessionId, initiator),
+      pausedInScript: byScript,
+      refusedSockets: () => this.allowed.socketRules(),
       allows: (url) => this.allowed.allows(url),
       held: () => egressHeld(page),
       changed: (sessionId) => this.relift(sessionId),
@@ -191,9 +193,9 @@ export class ScriptTrail {
   }
 
   /** Sends a session's lifted rules again once the script's sockets there changed; a worker held whole keeps its own. */
-  private relift(sessionId: string | undefined): void {
+  private async relift(sessionId: string | undefined): Promise<void> {
     if (this.followed(sessionId) === 'whole') return;
-    void this.page.cdp
+    await this.page.cdp
       .send(
         'Network.emulateNetworkConditionsByRule',
         { matchedNetworkConditions: this.liftedRules(sessionId) },
@@ -245,6 +247,8 @@ export class ScriptTrail {
       this.setters.refresh(sessionId).catch(() => undefined),
       // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
       this.page.frames.navigation.reenable(sessionId),
+      // After Debugger and Runtime are on: the session's sockets pause at their constructor from then on.
+      this.sockets.arm(sessionId),
     ]);
   }
 
@@ -268,10 +272,10 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
-    // A pause of the handler policy's, of an unload listener or of a gesture's listener is told and resumed there; every
-    // other goes on to the srcdoc breakpoints.
+    // A pause at a WebSocket constructor, of the handler policy's, of an unload listener or of a gesture's listener is
+    // told and resumed there; every other goes on to the srcdoc breakpoints.
     this.code.onEvent(event);
-    this.sockets.onEvent(event);
+    if (this.sockets.onEvent(event)) return;
     if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);

@@ -1,10 +1,12 @@
 // WebSockets the agent's script opened to other origins: each keeps an offline rule for its own URL until its handshake
 // is over, as the browser connects one host's sockets one at a time and a queued one would go out once the hold lifts.
-import type { CdpEvent } from './cdp.js';
+import type { Cdp, CdpEvent } from './cdp.js';
 import type { Send } from './egress-ledger.js';
 import { offlineRule } from './egress-origins.js';
 import { keepNewest } from './keep-newest.js';
+import type { PausedStack } from './script-code.js';
 import type { Initiator } from './script-initiator.js';
+import { SocketConstructors } from './socket-constructors.js';
 
 // Far more sockets than a script opens; an older one past this loses its rule.
 const KEPT_SOCKETS = 500;
@@ -22,12 +24,16 @@ interface Socket {
 export interface SocketWatch {
   /** The initiator names the script's code. */
   byScript(sessionId: string | undefined, initiator: Initiator | undefined): boolean;
+  /** The script's code is paused in, or on the async stack that led there. */
+  pausedInScript(sessionId: string | undefined, paused: PausedStack): boolean;
+  /** Offline rules for every WebSocket to an origin the script may not reach. */
+  refusedSockets(): Record<string, unknown>[];
   /** The origin is one the script may reach. */
   allows(url: string): boolean;
   /** An eval's hold stands on the tab: its rules cover every socket, and its restore sends these. */
   held(): boolean;
-  /** The session's sockets changed while no hold stands: its rules are to be sent again. */
-  changed(sessionId: string | undefined): void;
+  /** The session's sockets changed while no hold stands: its rules are to be sent again; resolves once they stand. */
+  changed(sessionId: string | undefined): Promise<void>;
   /** A socket opened after an eval was refused. */
   refused(send: Send): void;
 }
@@ -41,16 +47,45 @@ export interface SocketWatch {
 export class ScriptSockets {
   /** Per `session:requestId`, the script's sockets whose handshake is not over. */
   private readonly open = new Map<string, Socket>();
+  /**
+   * Sessions whose script's code is in a WebSocket constructor not yet told created: every socket to a refused origin
+   * is offline there until it is, as its handshake may start before webSocketCreated reaches the trail.
+   */
+  private readonly constructing = new Set<string | undefined>();
+  private readonly constructors: SocketConstructors;
 
-  constructor(private readonly watch: SocketWatch) {}
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly watch: SocketWatch,
+  ) {
+    this.constructors = new SocketConstructors(cdp);
+  }
 
-  onEvent({ method, params, sessionId }: CdpEvent): void {
+  /** Pauses the session's WebSocket constructors (Runtime and Debugger are on there). */
+  arm(sessionId: string | undefined): Promise<void> {
+    return this.constructors.arm(sessionId);
+  }
+
+  /** True when the event was a pause at a WebSocket constructor, told here and resumed. */
+  onEvent(event: CdpEvent): boolean {
+    this.constructors.onEvent(event);
+    if (event.method === 'Debugger.paused')
+      return this.paused(event.sessionId, event.params as unknown as PausedStack & { hitBreakpoints?: string[] });
+    this.onSocket(event);
+    return false;
+  }
+
+  private onSocket({ method, params, sessionId }: CdpEvent): void {
     const key = `${sessionId}:${String(params['requestId'])}`;
     switch (method) {
       case 'Network.webSocketCreated': {
         const url = String(params['url']);
-        if (this.watch.allows(url) || !this.watch.byScript(sessionId, params['initiator'] as Initiator | undefined))
+        // The constructor the session paused in made this one: the refused origins' rules give way to its own.
+        const told = this.constructing.delete(sessionId);
+        if (this.watch.allows(url) || !this.watch.byScript(sessionId, params['initiator'] as Initiator | undefined)) {
+          if (told) this.changed(sessionId);
           return;
+        }
         this.open.set(key, { sessionId, url, late: !this.watch.held() });
         keepNewest(this.open, KEPT_SOCKETS);
         return this.changed(sessionId);
@@ -65,18 +100,40 @@ export class ScriptSockets {
         if (this.open.delete(key)) this.changed(sessionId);
         return;
       case 'Target.detachedFromTarget':
+        this.constructing.delete(String(params['sessionId']));
         for (const [each, socket] of this.open) if (socket.sessionId === params['sessionId']) this.open.delete(each);
         return;
     }
   }
 
-  /** Offline rules for the session's sockets whose handshake is not over, ahead of any other rule of the session. */
+  /**
+   * Offline rules for the session's sockets whose handshake is not over, and for every refused origin's while the
+   * script constructs one, ahead of any other rule of the session.
+   */
   rules(sessionId: string | undefined): Record<string, unknown>[] {
     const urls = [...this.open.values()].filter((socket) => socket.sessionId === sessionId).map(({ url }) => url);
-    return [...new Set(urls)].map(offlineRule);
+    const constructing = this.constructing.has(sessionId) ? this.watch.refusedSockets() : [];
+    return [...[...new Set(urls)].map(offlineRule), ...constructing];
+  }
+
+  /**
+   * A constructor's pause: the script's keeps every refused origin's sockets offline before it goes on, until its socket
+   * is told. Any pause of the session's thread means its last constructor returned: one told no socket (it threw) lifts.
+   */
+  private paused(sessionId: string | undefined, paused: PausedStack & { hitBreakpoints?: string[] }): boolean {
+    if (!this.constructors.ours(sessionId, paused.hitBreakpoints)) return false;
+    const lifted = this.constructing.delete(sessionId);
+    const byScript = !this.watch.held() && this.watch.pausedInScript(sessionId, paused);
+    if (byScript) this.constructing.add(sessionId);
+    const standing = (byScript || lifted) && !this.watch.held() ? this.watch.changed(sessionId) : Promise.resolve();
+    void standing
+      .catch(() => undefined)
+      .then(() => this.cdp.send('Debugger.resume', {}, sessionId))
+      .catch(() => undefined);
+    return true;
   }
 
   private changed(sessionId: string | undefined): void {
-    if (!this.watch.held()) this.watch.changed(sessionId);
+    if (!this.watch.held()) void this.watch.changed(sessionId);
   }
 }
