@@ -1,13 +1,14 @@
 // The control server handing out the panel: `/` and its assets without the token but with the Host and Origin
 // checks and a strict CSP, nothing else — no path spelling reaches a file beside the panel's folder — and `/api/*`
 // still behind the token.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ControlServer } from '../../electron/core/control/control-server.js';
 import { PANEL_DIR } from '../../electron/core/control/panel-files.js';
 import { makeHub, rawRequest, tempDataDirs } from './support.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const SECRET = 'the-file-beside-the-panel';
 const CSP =
@@ -32,7 +33,7 @@ afterEach(async () => {
 });
 afterAll(() => {
   dirs.cleanup();
-  rmSync(site, { recursive: true, force: true });
+  removeDir(site);
 });
 
 async function serve(dir = panelDir) {

@@ -1,6 +1,6 @@
 // The core's file checks alone: an upload path resolves inside an allowed folder or is refused, and a download's
 // name is made safe whatever the server or page asked for.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { saveDownload } from '../../electron/core/files/save-download.js';
 import { readUploads } from '../../electron/core/files/upload-bytes.js';
 import { resolveUploadPaths } from '../../electron/core/files/upload-paths.js';
 import { ToolError } from '../../shared/protocol/errors.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chrome-mcp-files-unit-'));
 const folders = fileFolders(join(root, 'data'), [join(root, 'extra')]);
@@ -23,7 +24,7 @@ mkdirSync(join(root, 'extra-not'));
 writeFileSync(join(root, 'extra-not', 'c.txt'), 'c');
 symlinkSync(join(root, 'outside'), join(root, 'extra', 'linked-dir'));
 
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => removeDir(root));
 
 function refusal(paths: string[]): string {
   try {

@@ -1,7 +1,7 @@
 // Per-call backend selection end to end (--browser auto): the fallback serves until the extension pairs, the
 // extension takes over, a handle from the other backend reads STALE_TAB (never a wrong tab), and when the person's
 // Chrome goes away the fallback serves again.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +14,7 @@ import { startExtensionBrowser, type ExtensionBrowser } from '../support/extensi
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { textOf } from '../support/tool-result.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
+import { removeDir } from '../support/remove-dir.js';
 
 let fixtures: FixtureServer;
 let client: Client;
@@ -48,7 +49,7 @@ afterAll(async () => {
   await client?.close();
   await browser?.close();
   await fixtures?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 describe('backend selection, per call', () => {

@@ -1,7 +1,7 @@
 // The built `chrome-mcp` is a bundle: copied alone beside its package.json, with no sources, no other dist/ file and no
 // node_modules, it still lists its tools over real stdio and serves the calls that load its lazy parts (the page
 // engine, and the Markdown reader's CommonJS dependencies).
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import type { ToolDefinition } from '../../shared/tools/define.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { textOf } from '../support/tool-result.js';
+import { removeDir } from '../support/remove-dir.js';
 
 // Widened: the catalog's own type is a union of the tools' literal types, and only some of them name a cap.
 const LISTED: readonly ToolDefinition[] = CATALOG;
@@ -38,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await fixtures?.close();
-  rmSync(alone, { recursive: true, force: true, maxRetries: 5 });
+  removeDir(alone);
 });
 
 describe('the bundled CLI', () => {

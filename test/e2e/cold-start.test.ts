@@ -1,7 +1,7 @@
 // The built `chrome-mcp` over real stdio from a cold start: once the client has listed the tools the fallback browser
 // starts ahead of the first call, that first call still judges its site before anything loads, a browser started ahead
 // and never used goes with the server, and the audit log holds every call in order, 0600, after a clean exit.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { processesMentioning } from '../support/processes.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { textOf } from '../support/tool-result.js';
 import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 // Wide: a browser start takes about 1.5 s on a busy two-core box, and several test files share it.
@@ -38,7 +39,7 @@ afterEach(async () => {
 afterAll(async () => {
   await fixtures?.close();
   await watched?.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  for (const dir of dataDirs) removeDir(dir);
 });
 
 /** A fresh server on its own data dir, its tools listed. */

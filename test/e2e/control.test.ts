@@ -2,7 +2,7 @@
 // through the loopback control API it exposes — questions, live policy edits, stop and interjections — plus a bad
 // policy file stopping the start with the place to fix.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { textOf } from '../support/tool-result.js';
 import { testServerFlags } from '../support/test-policy.js';
 import { ALL_CAPS } from '../support/all-caps.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
@@ -56,7 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await fixtures?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 /** The browser's debugging WebSocket, from the file Chromium writes once its port listens (it is up: it served a call). */

@@ -3,7 +3,7 @@
 // popup; `pairing.revoke` cuts the extension off until it is paired again; the code is never written anywhere. With
 // the native host installed the revoke sticks too: the host refuses the extension, whose popup says why, until the
 // person asks for a code; then the host pairs it again by itself.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,6 +19,7 @@ import { startExtensionBrowser, type ExtensionBrowser } from '../support/extensi
 import { startLinkedCore } from '../support/linked-core.js';
 import { SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { NATIVE_HOST_NAME } from '../../shared/protocol/extension-id.js';
+import { removeDir } from '../support/remove-dir.js';
 
 let dataDir: string;
 let client: Client;
@@ -53,7 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await browser?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 async function popupText(popup: { evaluate<T>(expression: string): Promise<T> }, id: string): Promise<string> {

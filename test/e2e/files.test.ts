@@ -1,7 +1,7 @@
 // Files in and out through a real MCP client over stdio, in both backends: the launched browser (--browser fallback)
 // and the person's Chrome through the real extension. The page itself reports what it read from an upload; downloads
 // are checked on disk, in the app's own downloads folder.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { startLinkedCore, type LinkedCore } from '../support/linked-core.js';
 import { registerTestServerPort, TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { dataOf, textOf, type CallResult } from '../support/tool-result.js';
 import { startMcpBackend } from '../support/mcp-backends.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const SECRET = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 const CSV = 'name,amount\nada,12\ngrace,34\n';
@@ -94,7 +95,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await new Promise((resolve) => elsewhere?.close(resolve));
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
+  for (const root of roots) removeDir(root);
 });
 
 interface Running {

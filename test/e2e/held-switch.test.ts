@@ -2,7 +2,7 @@
 // sent from the fallback's tab when the person presses Send after the extension has connected; one held in the
 // person's Chrome is marked gone, saying why, as soon as that Chrome goes away, and nothing is sent; so is one held in the
 // fallback browser when that browser goes away.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +17,7 @@ import { startExtensionBrowser, type ExtensionBrowser } from '../support/extensi
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { testServerFlags } from '../support/test-policy.js';
 import { textOf } from '../support/tool-result.js';
+import { removeDir } from '../support/remove-dir.js';
 
 let site: GateSite;
 let client: Client;
@@ -92,7 +93,7 @@ afterAll(async () => {
   await client?.close();
   await browser?.close();
   await site?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 describe('a held act across a backend switch', () => {

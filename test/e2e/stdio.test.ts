@@ -1,6 +1,6 @@
 // The built `chrome-mcp` binary over real stdio: start-up, status, the whole page task, the eval guard, clean stdout, clean shutdown.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { processesMentioning } from '../support/processes.js';
 import { dataOf, textOf } from '../support/tool-result.js';
 import { runWholeTask } from '../support/whole-task.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 // The exit takes well under 2 s on an idle machine; the bound is wide for a loaded one (CI shares two cores), and still
@@ -85,7 +86,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await fixtures.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dataDirs) removeDir(dir);
 });
 
 describe('chrome-mcp over stdio', () => {

@@ -1,7 +1,7 @@
 // The person switching opt-in tool sets on and off while an agent is connected: the built `chrome-mcp` on stdio with
 // no --caps, a real MCP client, and the control API the panel uses. The client is told the list changed and lists the
 // tools again; a tool switched off is refused by name; the choice is saved in the policy file and read at the next start.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { readControlFile } from '../../electron/core/control/control-file.js';
 import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
 import { textOf } from '../support/tool-result.js';
 import { testServerFlags } from '../support/test-policy.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const chosenBrowser = process.env['CHROME_MCP_CHROMIUM'];
@@ -60,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.client.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 describe('opt-in tool sets the person switches', () => {

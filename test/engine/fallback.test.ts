@@ -1,6 +1,6 @@
 // The fallback executor on a real browser: launches lazily and once, closes what it launched, and starts again
 // after the browser is killed, with old tab handles then reported stale.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { FallbackExecutor } from '../../electron/core/fallback/fallback-executor
 import { ctx, failure } from '../support/engine-suite.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { TEST_POLICY } from '../support/test-policy.js';
+import { removeDir } from '../support/remove-dir.js';
 
 let server: FixtureServer;
 let profileDir: string;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  rmSync(profileDir, { recursive: true, force: true });
+  removeDir(profileDir);
 });
 
 /** Processes started on this profile; `main` is the browser itself (its helpers carry --type=). */

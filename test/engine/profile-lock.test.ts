@@ -1,11 +1,12 @@
 // Profile-lock recovery on real Chromium: a browser orphaned by a killed server (its lock held by a live process
 // on our own profile) is cleared so the next launch succeeds; a lock held by anything else is never touched.
-import { mkdtempSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, symlinkSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from '../../electron/core/fallback/launch.js';
 import { isAlive, recoverProfileLock } from '../../electron/core/fallback/profile-lock.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const launched: LaunchedBrowser[] = [];
 const dirs: string[] = [];
@@ -22,7 +23,7 @@ function lockPid(dir: string): number {
 
 afterEach(async () => {
   for (const browser of launched.splice(0)) await browser.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) removeDir(dir);
 });
 
 describe('profile lock recovery', () => {

@@ -1,15 +1,16 @@
 // The fallback profile's "Preload pages" preference: off before every launch, on a new profile or one the browser kept,
 // with the rest of the profile's prefs as they were.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../electron/core/fallback/launch.js';
 import { turnOffPreloading } from '../../electron/core/fallback/profile-prefs.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs.splice(0)) removeDir(dir);
 });
 
 function profile(): string {

@@ -2,7 +2,7 @@
 // its first request: a popup into a refused site is blocked by the act's declarativeNetRequest hold (proven silent in
 // new-window-hold.test.ts), then reported and closed; a download is refused while downloads are off, also from an
 // allowed site, and never lands in the folder the person's Chrome saves to.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { startLinkedExtension, type LinkedExtension } from './support/linked-ext
 import { until } from './support/until.js';
 import { forgetWatched, openLinksPage as openLinks, withSite } from './support/watched-popups.js';
 import { testServerPolicy } from '../support/test-policy.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const HOME = testServerPolicy('act', ['127.0.0.1']);
 let current: Policy = HOME;
@@ -32,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await linked?.close();
   await watched?.close();
-  if (saved) rmSync(saved, { recursive: true, force: true });
+  if (saved) removeDir(saved);
 });
 
 afterEach(() => forgetWatched(linked, watched));

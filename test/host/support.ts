@@ -1,7 +1,7 @@
 // Shared by the core-socket tests: the built CLI's `serve` and `relay` as real processes, MCP clients through relays,
 // raw JSON-RPC lines over a socket or a pipe, and cleanup of every core a test started (relays start some themselves).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -14,6 +14,7 @@ import { type CoreFile, readCoreFile } from '../../electron/core/host/core-file.
 import { createControlClient, loopbackOrigin, type ControlClient } from '../../shared/control/client.js';
 import { processesMentioning } from '../support/processes.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
+import { removeDir } from '../support/remove-dir.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 
@@ -167,6 +168,6 @@ export async function cleanUpDataDirs(): Promise<void> {
     }
     const deadline = performance.now() + 10_000;
     while (processesMentioning(dir).length > 0 && performance.now() < deadline) await sleep(50);
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
   }
 }

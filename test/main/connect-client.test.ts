@@ -1,7 +1,7 @@
 // The tray's Connect items on real config files in a temp folder: our entry names the helper launcher, and the person
 // is told what happened — connected (restart the client), already connected, or refused with the file left alone;
 // Claude Code through a fake `claude` on PATH, or, with none, the file and what to do for the change to hold.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,9 +9,10 @@ import { CLIENT_NAMES } from '../../electron/core/clients/client-paths.js';
 import { registerClient } from '../../electron/core/clients/register-client.js';
 import { connectClient } from '../../electron/main/connect-client.js';
 import { claudeHome, type FakeClaude } from '../clients/support.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cm-connect-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => removeDir(scratch));
 
 const LAUNCHER = '/home/person/.chrome-mcp/bin/chrome-mcp-helper';
 

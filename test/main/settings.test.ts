@@ -1,13 +1,14 @@
 // The tray app's settings file on a real temp folder: the defaults when there is none, a setting that survives a
 // restart, and a corrupt or foreign file read as the defaults rather than stopping the app.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, readSettings, settingsFile, writeSettings } from '../../electron/main/settings.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cm-settings-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => removeDir(scratch));
 
 const freshFile = (): string => settingsFile(mkdtempSync(join(scratch, 'case-')));
 

@@ -1,6 +1,6 @@
 // End to end over the built `chrome-mcp` on stdio: a page full of planted secrets read through every reading tool;
 // no planted value reaches any tool result, and none reaches the server's log.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { dataOf, textOf, type CallResult } from '../support/tool-result.js';
 import { TEST_POLICY_FLAGS } from '../support/test-policy.js';
 import { ALL_CAPS } from '../support/all-caps.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const JWT =
@@ -57,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await fixtures?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) removeDir(dataDir);
 });
 
 /** Everything the model would see of a result: its text blocks and its structured data. */

@@ -1,5 +1,5 @@
 // Launches the real fallback browser (headless Chromium, ours the only CDP connection) on a fresh profile for engine tests.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, type LaunchedBrowser } from '../../electron/core/fallback/launch.js';
@@ -9,6 +9,7 @@ import type { Cdp } from '../../shared/engine/cdp.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import type { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { TEST_GATE } from './test-policy.js';
+import { removeDir } from './remove-dir.js';
 
 export interface TestBrowser {
   browser: LaunchedBrowser;
@@ -37,7 +38,7 @@ export async function startTestBrowser(
     async close() {
       for (const page of pages) page.dispose();
       await browser.close();
-      rmSync(profileDir, { recursive: true, force: true });
+      removeDir(profileDir);
     },
   };
 }

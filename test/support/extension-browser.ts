@@ -1,6 +1,6 @@
 // Debian Chromium with the built extension loaded (no playwright: its pages would all get focus emulation), plus a
 // browser-level CDP socket for the test to look on: the extension's worker, its storage, its tabs.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.
 import { EXTENSION_ID } from '../../shared/protocol/extension-id.js';
 import { buildExtension } from '../../scripts/build-extension.js';
 import { startChromium, type ChromiumProcess } from './chromium-process.js';
+import { removeDir } from './remove-dir.js';
 
 const WORKER_URL = `chrome-extension://${EXTENSION_ID}/background.js`;
 
@@ -52,7 +53,7 @@ export async function startExtensionBrowser(
   const profileDir = join(root, 'profile');
   // A private build from the current sources: dist/extension may be stale, and test files run in parallel.
   const extensionDir = join(root, 'extension');
-  const removeRoot = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  const removeRoot = () => removeDir(root);
   let chromium: ChromiumProcess;
   try {
     await buildExtension(extensionDir);

@@ -2,7 +2,7 @@
 // as a person's Chrome does. (Playwright turns focus emulation on for every page it sees, and headless Chromium
 // delivers input to background tabs anyway, so neither can show that focus emulation is needed.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBrowserProcess, type BrowserProcess } from '../../electron/core/fallback/browser-process.js';
@@ -13,6 +13,7 @@ import { PausedChain } from '../../shared/engine/paused-chain.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { openTab } from './browser.js';
 import { TEST_GATE } from './test-policy.js';
+import { removeDir } from './remove-dir.js';
 
 export interface HeadedBrowser {
   host: CdpTabHost;
@@ -45,7 +46,7 @@ export async function startHeadedBrowser(): Promise<HeadedBrowser> {
       );
     }
     // The browser's helper processes may still be letting go of the profile for a moment.
-    rmSync(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    removeDir(profileDir);
   };
   let browser: BrowserProcess | undefined;
   const close = async () => {

@@ -1,6 +1,6 @@
 // The built `chrome-mcp` on stdio with --browser extension, paired with the real extension in real Chromium through
 // the native host: the agent's MCP client, the person's control client (from control.json), and the server's stderr.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +12,7 @@ import { until } from '../extension/support/until.js';
 import { CLI, envWithoutKeychain, runCli } from '../pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from './extension-browser.js';
 import { ALL_CAPS } from './all-caps.js';
+import { removeDir } from './remove-dir.js';
 
 export interface LinkedCore {
   /** The agent's side: a real MCP client on the server's stdio. */
@@ -40,7 +41,7 @@ export async function startLinkedCore(flags: readonly string[]): Promise<LinkedC
   const close = async () => {
     await client.close();
     await browser?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDir(dataDir);
   };
   try {
     const transport = new StdioClientTransport({

@@ -1,7 +1,7 @@
 // The built `chrome-mcp` on stdio behind a real MCP client, in either backend: the browser it launches (fallback), or
 // the person's Chromium with the real extension paired through the native host (extension). One shape for both, so a
 // test file runs the same calls on each; every opt-in tool is listed, since these runs cover the whole catalog.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { ALL_CAPS } from './all-caps.js';
 import type { ExtensionBrowser } from './extension-browser.js';
 import { startLinkedCore } from './linked-core.js';
 import { dataOf, textOf, type CallResult } from './tool-result.js';
+import { removeDir } from './remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 
@@ -70,7 +71,7 @@ export async function startMcp(backend: Backend, rules: PolicyRule[]): Promise<M
     },
     async close() {
       await started.close();
-      rmSync(policyDir, { recursive: true, force: true });
+      removeDir(policyDir);
     },
   };
 }
@@ -99,7 +100,7 @@ async function fallback(flags: readonly string[]) {
       await client.close();
       // The browser it launched may still be writing its profile as it exits (a site's service worker storage, on a
       // loaded box, outlasted 1 s of retries).
-      rmSync(dataDir, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
+      removeDir(dataDir);
     },
   };
 }

@@ -3,7 +3,7 @@
 // records its arguments) gets a 0600 file in the data dir, which real Chromium follows on to the panel's address.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +11,10 @@ import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeControlFile } from '../../electron/core/control/control-file.js';
 import { runCli } from '../pairing/support/cli.js';
+import { removeDir } from '../support/remove-dir.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chrome-mcp-ui-command-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => removeDir(root));
 
 const TOKEN = 'A'.repeat(43);
 

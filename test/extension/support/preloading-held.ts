@@ -2,10 +2,11 @@
 // or off (as a content blocker's "disable prefetching" does): the setting is then `controlled_by_other_extensions` for
 // ours, whose set resolves and changes nothing (measured on Chromium 150).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtensionBrowser } from '../../support/extension-browser.js';
+import { removeDir } from '../../support/remove-dir.js';
 
 // Its worker may have gone idle by the time the test wants it to let go: a message from ours starts it again.
 const worker = (value: boolean) => `const setting = chrome.privacy.network.networkPredictionEnabled;
@@ -33,7 +34,7 @@ export function preloadingHeldExtension(value: boolean): PreloadingHeld {
   return {
     dir,
     letGo: (browser) => browser.evaluate(`chrome.runtime.sendMessage(${JSON.stringify(unpackedId(dir))}, 'let go')`),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    remove: () => removeDir(dir),
   };
 }
 

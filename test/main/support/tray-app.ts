@@ -1,5 +1,5 @@
 // What the tray app test files share: the app run from `ready` to Quit in temp folders, and its tray menu clicked.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventEmitter } from 'node:events';
@@ -11,6 +11,7 @@ import { runApp } from '../../../electron/main/app.js';
 import { runRelay } from '../../../electron/helper/relay.js';
 import { cleanUpDataDirs, freshDataDir, initialize, rawRpc } from '../../host/support.js';
 import { FakeBrowserWindow, Tray } from './fake-electron.js';
+import { removeDir } from '../../support/remove-dir.js';
 
 // Electron, electron-log/main and the core module are the test file's to mock (vi.mock is hoisted per file): this
 // module sees the fakes because the file's mocks are in place before anything is imported.
@@ -158,6 +159,6 @@ export function useTrayApp(): void {
 
   afterAll(async () => {
     await cleanUpDataDirs();
-    rmSync(scratch, { recursive: true, force: true });
+    removeDir(scratch);
   });
 }

@@ -1,11 +1,12 @@
 // Runs the built `chrome-mcp` as a real process and captures both streams whole, for the pairing command tests.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openKeychain } from '../../../electron/core/pairing/keychain.js';
 import { SecretStore } from '../../../electron/core/pairing/secret-store.js';
+import { removeDir } from '../../support/remove-dir.js';
 
 export const CLI = fileURLToPath(new URL('../../../dist/electron/helper/cli.js', import.meta.url));
 
@@ -66,7 +67,7 @@ export function tempDirs(prefix: string) {
         const dataDir = join(dir, 'data');
         if (new SecretStore(dataDir).location() === 'keychain')
           await (await openKeychain())?.remove(dataDir).catch(() => undefined);
-        rmSync(dir, { recursive: true, force: true });
+        removeDir(dir);
       }
     },
   };

@@ -2,7 +2,7 @@
 // agent's side, a real MCP client), and the panel it serves opened at the address `chrome-mcp ui --print` gives —
 // the person's side, clicked through playwright-core. Console errors (a CSP refusal among them) are collected.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { readControlFile } from '../../../electron/core/control/control-file.js'
 import { createControlClient, loopbackOrigin, type ControlClient } from '../../../shared/control/client.js';
 import { textOf } from '../../support/tool-result.js';
 import { ALL_CAPS } from '../../support/all-caps.js';
+import { removeDir } from '../../support/remove-dir.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/electron/helper/cli.js', import.meta.url));
 const SHOTS = fileURLToPath(new URL('../../../test-output/ui/', import.meta.url));
@@ -100,7 +101,7 @@ export async function startPanel(flags: readonly string[] = []): Promise<PanelRu
   const close = async () => {
     await panel?.close();
     await client.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDir(dataDir);
   };
   try {
     // Every opt-in tool listed: the panel's tests drive batch, which is opt-in.
