@@ -51,6 +51,11 @@ export interface TabHost {
    */
   onPopup(listener: (popup: Popup) => Promise<void>): () => void;
   /**
+   * The tabs an agent's script ran in that no engine follows now (a restarted extension worker, a session that ended),
+   * for the engine to attach once it knows the policy: it follows what the script left there (Cdp.scriptedBefore).
+   */
+  scriptedTabs?(): Promise<string[]>;
+  /**
    * Runs an act in `openerId` with the first request of any window it opens held to what `policy` lets the agent read.
    * Only a host whose onPopup comes too late to stop that request (chrome.debugger) needs it; the fallback holds
    * popups before they run, with browser-level auto-attach.

@@ -74,9 +74,15 @@ export class TabSession {
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
-  /** Attaches the tabs whose routes an earlier run of the host kept, which sets them again there (tab-setups.ts). */
+  /**
+   * Attaches the tabs whose routes an earlier run of the host kept, which sets them again there (tab-setups.ts), and
+   * those an agent's script ran in that no engine follows now, which follows the script there again.
+   */
   restoreSetups(): void {
     for (const hostId of this.setups.pendingTabs()) void this.page(hostId).catch(() => undefined);
+    void this.host.scriptedTabs?.().then((hostIds) => {
+      for (const hostId of hostIds) void this.page(hostId).catch(() => undefined);
+    });
   }
 
   /** The open tabs, `current` marking the agent's own. */
