@@ -1,8 +1,6 @@
-// The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
-// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
-// a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), on
-// the workers those scripts reach, for as long as their tab lives, and on the windows they opened, followed again after
-// a re-attach.
+// The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach
+// per tab kept until it detaches, agent tabs in the "Chrome MCP" group, word of driven tabs' popups, and rules holding
+// what the agent's acts and scripts start that no attachment follows: first requests, workers, windows, scripted tabs.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import type { Send } from '../../shared/engine/egress-ledger.js';
@@ -25,6 +23,7 @@ import { ScriptedTabs } from './scripted-tabs.js';
 import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
+import { TabChanges } from './tab-changes.js';
 import { TopUrls } from './top-urls.js';
 import { keepNewest } from '../../shared/engine/keep-newest.js';
 
@@ -71,6 +70,9 @@ export class ChromeTabHost implements TabHost {
   private readonly orphansTold = new Set<string>();
   /** Chrome's "Preload pages", turned off before the first script of the agent's runs. */
   private readonly preloading = new PreloadingSwitch();
+  /** Word of each tab's next update or detach: the engine's attaches at start try again then (TabHost.nextChange). */
+  readonly changes = new TabChanges();
+  readonly nextChange = (id: string, ms: number): Promise<void> => this.changes.next(tabIdOf(id), ms);
   /** Each tab's top URL, kept current by the navigation events. */
   private readonly topUrls = new TopUrls();
   /** The policy of the link now driving tabs; none before the first link, when no engine listens either. */

@@ -56,6 +56,11 @@ export interface TabHost {
    */
   scriptedTabs?(): Promise<string[]>;
   /**
+   * Settles at the tab's next change the host hears of (it updated, its debugger let go, it closed), or after `ms`:
+   * when an attach refused a moment ago is worth trying again. Absent: after `ms`.
+   */
+  nextChange?(id: string, ms: number): Promise<void>;
+  /**
    * Runs an act in `openerId` with the first request of any window it opens held to what `policy` lets the agent read.
    * Only a host whose onPopup comes too late to stop that request (chrome.debugger) needs it; the fallback holds
    * popups before they run, with browser-level auto-attach.
