@@ -273,10 +273,7 @@ export class ChromeTabHost implements TabHost {
       this.scripted.navigated(tabId, { url: frame.url, back: type === 'BackForwardCacheRestore' });
   }
 
-  /**
-   * An agent's script is about to run in the tab: kept as scripted (the top's and its frame's origins), and the workers
-   * of the origin it runs in (its session's page) reach that origin only; settles once both stand.
-   */
+  /** A script about to run: the tab kept as scripted (top and frame origins), its origin's workers held to it. */
   private async holdScript(tabId: number, sessionId: string | undefined): Promise<void> {
     const top = urlOrigin(await this.topUrls.url(tabId));
     const origin = sessionId === undefined ? top : urlOrigin(this.childUrls.get(sessionId) ?? '');
