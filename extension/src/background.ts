@@ -60,9 +60,18 @@ const client = new BridgeClient(startSession);
 
 chrome.debugger.onEvent.addListener((source, method, params) => host.onEvent(source, method, params));
 chrome.debugger.onDetach.addListener((source, reason) => {
-  if (source.tabId !== undefined) host.ended(source.tabId, reason);
+  if (source.tabId === undefined) return;
+  host.ended(source.tabId, reason);
+  host.changes.changed(source.tabId);
 });
-chrome.tabs.onRemoved.addListener((tabId) => host.removed(tabId));
+chrome.tabs.onRemoved.addListener((tabId) => {
+  host.removed(tabId);
+  host.changes.changed(tabId);
+});
+// Loading started or finished: an attach refused while the tab was busy may pass now.
+chrome.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.status !== undefined) host.changes.changed(tabId);
+});
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => host.popupOpened(details));
 
 chrome.runtime.onStartup.addListener(() => void client.connect());

@@ -1,18 +1,16 @@
-// The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach per tab
-// kept until it detaches, agent tabs opened in the background inside the "Chrome MCP" group, word of driven tabs' popups,
-// a hold on their first request (where the policy refuses it; during the agent's acts and after its scripts, wider), on
-// the workers those scripts reach, for as long as their tab lives, and on the windows they opened, followed again after
-// a re-attach.
+// The engine's TabHost inside the person's Chrome: chrome.tabs of normal and popup windows, one chrome.debugger attach
+// per tab kept until it detaches, agent tabs in the "Chrome MCP" group, word of driven tabs' popups, and rules holding
+// what the agent's acts and scripts start that no attachment follows: first requests, workers, windows, scripted tabs.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
 import type { Send } from '../../shared/engine/egress-ledger.js';
-import { SCRIPT_TAG } from '../../shared/engine/script-initiator.js';
-import { POPUP_HELD, type PopupJudgement } from '../../shared/engine/popup-events.js';
+import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
 import { ToolError } from '../../shared/protocol/errors.js';
+import { attachDebugger, focusedWindowId, hasId, hostTab, judged, tabIdOf } from './chrome-tabs.js';
 import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
-import { isPopupHoldRule } from './hold-rules.js';
+import { isPopupHoldRule, isScriptedTabRule } from './hold-rules.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { OpenerTells } from './opener-tells.js';
 import { letGo, sweepStaleAttachments, type TellFailed } from './let-go.js';
@@ -20,15 +18,15 @@ import { PausedRecord, type ToldHere } from './paused-record.js';
 import type { LinkPolicy } from './policy-holder.js';
 import { PopupHolds } from './popup-holds.js';
 import { PreloadingSwitch } from './preloading.js';
-import type { KeptPopup } from './popup-record.js';
 import { ScriptWindows } from './script-windows.js';
+import { ScriptedTabs } from './scripted-tabs.js';
 import { isWorkerRule, ScriptedWorkers } from './scripted-workers.js';
 import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
+import { TabChanges } from './tab-changes.js';
 import { TopUrls } from './top-urls.js';
 import { keepNewest } from '../../shared/engine/keep-newest.js';
 
-const PROTOCOL_VERSION = '1.3';
 // The most requests named by address kept (`orphansTold`).
 const KEPT_ORPHANS = 200;
 
@@ -46,6 +44,8 @@ export class ChromeTabHost implements TabHost {
   /** Attached tabs are excluded from it: the debugger already judges their every request. */
   private readonly newWindows = new NewWindowHolds(() => this.live.keys(), this.rules.set());
   private readonly workers = new ScriptedWorkers(this.rules.set(isWorkerRule));
+  /** The tabs an agent's script ran in: held by rules while no engine follows them. */
+  private readonly scripted = new ScriptedTabs(this.rules.set(isScriptedTabRule));
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
   private readonly childUrls = new Map<string, string>();
   private readonly tells = new OpenerTells((tabId) => this.live.get(tabId));
@@ -63,11 +63,16 @@ export class ChromeTabHost implements TabHost {
    * Attachments outlive a stopped worker (measured): the new worker lets go of them before attaching anew, once the
    * windows the old one followed are held by rules instead and what it left paused there is failed.
    */
-  private readonly swept = this.popups.ready.then(() => sweepStaleAttachments(...this.failedHere()));
+  private readonly swept = Promise.all([this.popups.ready, this.scripted.ready]).then(() =>
+    sweepStaleAttachments(...this.failedHere()),
+  );
   /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
   private readonly orphansTold = new Set<string>();
   /** Chrome's "Preload pages", turned off before the first script of the agent's runs. */
   private readonly preloading = new PreloadingSwitch();
+  /** Word of each tab's next update or detach: the engine's attaches at start try again then (TabHost.nextChange). */
+  readonly changes = new TabChanges();
+  readonly nextChange = (id: string, ms: number): Promise<void> => this.changes.next(tabIdOf(id), ms);
   /** Each tab's top URL, kept current by the navigation events. */
   private readonly topUrls = new TopUrls();
   /** The policy of the link now driving tabs; none before the first link, when no engine listens either. */
@@ -130,6 +135,12 @@ export class ChromeTabHost implements TabHost {
         for (const tabId of tabIds) this.followAgain(tabId, [listener]);
       });
     return () => this.popupListeners.delete(listener);
+  }
+
+  /** The tabs an agent's script ran in that no engine follows now, once the last session's detaches are done. */
+  async scriptedTabs(): Promise<string[]> {
+    await Promise.all(this.detaching.values());
+    return (await this.scripted.unfollowedIds()).map(String);
   }
 
   /** The policy of the link now driving tabs: windows they open never reach a site it refuses, between acts too. */
@@ -196,9 +207,11 @@ export class ChromeTabHost implements TabHost {
     if (method === 'Target.attachedToTarget' && params)
       this.childUrls.set(String(params['sessionId']), (params['targetInfo'] as { url: string }).url);
     if (method === 'Target.detachedFromTarget' && params) this.childUrls.delete(String(params['sessionId']));
-    if (method === 'Debugger.scriptParsed' && String(params?.['url']).startsWith(SCRIPT_TAG))
+    if (method === 'Debugger.scriptParsed' && this.live.get(source.tabId)?.sentScript(String(params?.['url'])))
       this.scriptRan(source.tabId);
     if (method === 'Page.frameRequestedNavigation' && params) this.scriptWindows.requested(source.tabId, params);
+    if (method === 'Page.frameNavigated' && params && source.sessionId === undefined)
+      this.topNavigated(source.tabId, params);
     const tab = this.live.get(source.tabId);
     if (tab && method === 'Fetch.requestPaused' && params) this.paused.paused(source.tabId, source.sessionId, params);
     if (tab) return tab.dispatch(method, params ?? {}, source.sessionId);
@@ -240,8 +253,11 @@ export class ChromeTabHost implements TabHost {
   }
 
   /**
-   * An agent's script started in the tab (the engine tags its every eval, script-initiator.ts): what it may start that
-   * no debugger session of the tab reaches is held: the windows it opens (the workers of its origin already are).
+   * An agent's script this attachment sent started in the tab (the engine tags its every eval, script-initiator.ts):
+   * what it may start that no debugger session of the tab reaches is held: the windows it opens (the workers of its
+   * origin already are). One an earlier attachment sent, told of again on a re-attach, starts nothing now: a hold
+   * counted from then would outlast its gesture, blocking a window the person opens there and failing a kept window's
+   * navigation before the engine that follows the window again could name it.
    */
   private scriptRan(tabId: number): void {
     this.scriptWindows.listen();
@@ -250,10 +266,21 @@ export class ChromeTabHost implements TabHost {
     void this.newWindows.scriptRan(tabId).catch(() => undefined);
   }
 
-  /** The workers of the origin a script runs in (its session's page) reach that origin only; settles once they do. */
-  private async holdWorkers(tabId: number, sessionId: string | undefined): Promise<void> {
-    const url = sessionId === undefined ? await this.topUrls.url(tabId) : (this.childUrls.get(sessionId) ?? '');
-    if (this.live.has(tabId)) await this.workers.scriptRan(tabId, urlOrigin(url));
+  /** Page.frameNavigated of a tab's own session: a new top document ends what the script left in the old one. */
+  private topNavigated(tabId: number, params: Record<string, unknown>): void {
+    const { frame, type } = params as { frame: { parentId?: string; url: string }; type?: string };
+    if (frame.parentId === undefined)
+      this.scripted.navigated(tabId, { url: frame.url, back: type === 'BackForwardCacheRestore' });
+  }
+
+  /** A script about to run: the tab kept as scripted (top and frame origins), its origin's workers held to it. */
+  private async holdScript(tabId: number, sessionId: string | undefined): Promise<void> {
+    const top = urlOrigin(await this.topUrls.url(tabId));
+    const origin = sessionId === undefined ? top : urlOrigin(this.childUrls.get(sessionId) ?? '');
+    await Promise.all([
+      this.scripted.ran(tabId, [top, origin]),
+      this.live.has(tabId) ? this.workers.scriptRan(tabId, origin) : undefined,
+    ]);
   }
 
   /**
@@ -266,6 +293,7 @@ export class ChromeTabHost implements TabHost {
     this.live.delete(tabId);
     this.scriptWindows.ended(tabId);
     this.popups.unfollowed(tabId);
+    void this.scripted.unfollowed(tabId);
     this.newWindows.changed();
   }
 
@@ -273,6 +301,7 @@ export class ChromeTabHost implements TabHost {
   removed(tabId: number): void {
     this.popups.closed(tabId);
     this.tells.forget(tabId);
+    this.scripted.closed(tabId);
     this.ended(tabId, TARGET_CLOSED);
     this.workers.closed(tabId);
   }
@@ -300,9 +329,11 @@ export class ChromeTabHost implements TabHost {
       attempts.map(([tabId, attempt]) => {
         // An attach still in flight is let go of too once it lands; a new attach of the tab waits for all of it.
         const done: Promise<void> = attempt
-          .then((tab) => {
+          .then(async (tab) => {
             end(tabId, tab);
             this.popups.unfollowed(tabId);
+            // What a script left in the tab is held by rules before the detach leaves it unfollowed.
+            await this.scripted.unfollowed(tabId);
             return letGo(tabId, this.paused, ...this.failedHere());
           })
           .catch(() => undefined)
@@ -345,12 +376,20 @@ export class ChromeTabHost implements TabHost {
       async (sessionId) => {
         // A hold Chrome refused leaves the script as guarded as before the hold existed: it runs all the same. Preloading
         // left on would let the browser send what the script puts in a link: then it is refused (PRELOADING_ON).
-        const holds = Promise.allSettled([holdWindows(), this.holdWorkers(tabId, sessionId)]);
+        const holds = Promise.allSettled([holdWindows(), this.holdScript(tabId, sessionId)]);
         await Promise.all([holds, this.preloading.off()]);
         this.tells.scriptSent(tab);
       },
       (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),
       holdWindows,
+      // Held by rules until the engine follows again what a script left there (shared/engine/tab-attach.ts).
+      this.scripted.has(tabId)
+        ? {
+            following: () => {
+              if (this.live.get(tabId) === tab) this.scripted.following(tabId);
+            },
+          }
+        : undefined,
     );
     this.live.set(tabId, tab);
     this.newWindows.changed();
@@ -358,54 +397,4 @@ export class ChromeTabHost implements TabHost {
     this.followAgain(tabId, this.popupListeners);
     return tab;
   }
-}
-
-async function attachDebugger(tabId: number): Promise<void> {
-  try {
-    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
-  } catch (error) {
-    throw attachError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** Why an attach failed, as the error the model can act on. */
-function attachError(message: string): ToolError {
-  if (/no tab with given id/i.test(message)) return new ToolError('TAB_NOT_FOUND');
-  // Chrome's one-client-per-tab refusal. Chromium 156 lets DevTools and other CDP clients share a tab with us
-  // (measured) and says this only of this extension's own attachment, which the start-up sweep has let go of.
-  if (/already attached/i.test(message))
-    return new ToolError('DEVTOOLS_OPEN', `Another debugger holds this tab: ${message}`);
-  return new ToolError('CDP_ERROR', `Chrome refused to attach to this tab: ${message}`, {
-    next: "Browser pages (chrome://, the Web Store, other extensions' pages) cannot be driven: use a web page tab.",
-  });
-}
-
-async function focusedWindowId(): Promise<number | undefined> {
-  const window = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => undefined);
-  return window?.id;
-}
-
-function hasId<T extends { id?: number | undefined }>(tab: T): tab is T & { id: number } {
-  return tab.id !== undefined && tab.id !== chrome.tabs.TAB_ID_NONE;
-}
-
-function hostTab(tab: chrome.tabs.Tab & { id: number }, focusedWindow: number | undefined): HostTab {
-  return {
-    id: String(tab.id),
-    url: tab.url || tab.pendingUrl || '',
-    title: tab.title ?? '',
-    // Every window has an active tab; only the one in the window the person last used is in front of them.
-    active: tab.active && tab.windowId === focusedWindow,
-  };
-}
-
-function tabIdOf(id: string): number {
-  const tabId = Number(id);
-  if (!Number.isSafeInteger(tabId)) throw new ToolError('TAB_NOT_FOUND', `No tab ${id}.`);
-  return tabId;
-}
-
-/** What a kept window was judged by, as the engine takes it back. */
-function judged({ origins, scripted, whole }: KeptPopup): PopupJudgement {
-  return { origins, scripted, whole };
 }

@@ -3,26 +3,33 @@
 // attachment ends.
 import { CdpCommandError } from '../../shared/engine/cdp.js';
 import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
-import { isTaggedScript } from '../../shared/engine/script-initiator.js';
+import { keepNewest } from '../../shared/engine/keep-newest.js';
+import { scriptTag } from '../../shared/engine/script-initiator.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 
 /** chrome.debugger.onDetach's reason when the tab itself went away (closed, crashed, browser quitting). */
 export const TARGET_CLOSED = 'target_closed';
+// The tags of the agent's scripts kept: Chrome tells of a script's start right after it is sent.
+const KEPT_TAGS = 64;
 
 export class DebuggerTab extends PromiseCdp {
   /** Set while an agent's script waits for `beforeScript`: the tab's later commands wait too, so none overtakes it. */
   private arming: Promise<void> | undefined;
+  /** The sourceURL tags of the agent's scripts this attachment sent, newest last. */
+  private readonly sentTags = new Set<string>();
 
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
    * once that resolves, and fails unsent with its error when it rejects. `sending`: hears each command as it goes to
    * Chrome. `windowsHeld`: holds the windows the tab opens for a gesture's activation, settling once the rules stand.
+   * `scriptedBefore`: an agent's script ran in the tab before this attachment (Cdp.scriptedBefore).
    */
   constructor(
     readonly tabId: number,
     private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
     private readonly sending: (method: string, params: Record<string, unknown>, sessionId: string | undefined) => void,
     private readonly windowsHeld: () => Promise<void>,
+    readonly scriptedBefore?: { following(): void },
   ) {
     super();
   }
@@ -30,6 +37,15 @@ export class DebuggerTab extends PromiseCdp {
   /** A listener of the agent's script runs with the person's gesture: the windows it may open are held first. */
   holdWindows(): Promise<void> {
     return this.windowsHeld();
+  }
+
+  /**
+   * Whether a script Debugger.scriptParsed tells of (by its `url`) is one of the agent's this attachment sent: enabling
+   * the Debugger domain tells again of every script still alive in the tab, an earlier attachment's too (measured on
+   * Chromium 156), which start nothing now.
+   */
+  sentScript(url: string): boolean {
+    return this.sentTags.has(url);
   }
 
   /** An event of this tab (no sessionId) or of one of its flattened child sessions. */
@@ -53,7 +69,10 @@ export class DebuggerTab extends PromiseCdp {
       this.sending(method, params, sessionId);
       return chrome.debugger.sendCommand(target, method, params);
     };
-    if (isTaggedScript(method, params)) {
+    const tag = scriptTag(method, params);
+    if (tag !== undefined) {
+      this.sentTags.add(tag);
+      keepNewest(this.sentTags, KEPT_TAGS);
       // A refusal of `beforeScript` refuses the script, unsent; the tab's later commands go all the same.
       const ready = (this.arming ?? Promise.resolve()).then(() => this.beforeScript(sessionId));
       const armed = ready.catch(() => undefined);

@@ -48,6 +48,8 @@ const BLIND_PRIORITY = 2 ** 21;
 const SCRIPT_PRIORITY = 2 ** 20;
 // Above the script hold's: for the windows they name, these alone decide (popupHoldRules).
 const POPUP_PRIORITY = SCRIPT_PRIORITY + 2;
+// Above those: for a scripted tab no engine follows, these alone decide (scriptedTabRules).
+const SCRIPTED_TAB_PRIORITY = POPUP_PRIORITY + 2;
 // chrome.tabs.TAB_ID_NONE, spelled out so the module runs outside Chrome.
 const NO_TAB = -1;
 const patternPriority = (pattern: SitePattern, blocked: boolean) => 2 + 2 * specificity(pattern) + (blocked ? 1 : 0);
@@ -165,6 +167,34 @@ export function popupHoldRules(tabIds: readonly number[], origins: readonly stri
 /** A rule popupHoldRules wrote: the next worker takes back those a stopped one left. */
 export function isPopupHoldRule(rule: { priority?: number }): boolean {
   return rule.priority === POPUP_PRIORITY || rule.priority === POPUP_PRIORITY + 1;
+}
+
+/**
+ * The rules of a hold on a tab an agent's script ran in while no engine follows it (a restarted worker, a session that
+ * ended): what its pages send outside `origins` (those the script ran at) is blocked, and so is a navigation one of its
+ * pages starts there, as the script may (`location = …`); one the person starts from the address bar has no initiator,
+ * and goes.
+ */
+export function scriptedTabRules(tabId: number, origins: readonly string[]): object[] {
+  const hosts = origins.flatMap((origin) => (/^https?:\/\//.test(origin) ? [new URL(origin).hostname] : []));
+  const conditions = [
+    { tabIds: [tabId], excludedResourceTypes: ['main_frame'] },
+    ...(hosts.length > 0 ? [{ tabIds: [tabId], resourceTypes: ['main_frame'], initiatorDomains: hosts }] : []),
+  ];
+  const allowed = origins.flatMap((origin) => originRegex(origin) ?? []);
+  return conditions.flatMap((condition) => [
+    { priority: SCRIPTED_TAB_PRIORITY, action: { type: 'block' }, condition },
+    ...allowed.map((regexFilter) => ({
+      priority: SCRIPTED_TAB_PRIORITY + 1,
+      action: { type: 'allow' },
+      condition: { ...condition, regexFilter, isUrlFilterCaseSensitive: false },
+    })),
+  ]);
+}
+
+/** A rule scriptedTabRules wrote: the next worker takes back those a stopped one left. */
+export function isScriptedTabRule(rule: { priority?: number }): boolean {
+  return rule.priority === SCRIPTED_TAB_PRIORITY || rule.priority === SCRIPTED_TAB_PRIORITY + 1;
 }
 
 /** The regex of exactly one web origin (`http://host:port`); undefined for any other kind of origin. */

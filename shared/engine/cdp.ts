@@ -24,6 +24,12 @@ export interface Cdp {
    * before it loads (auto-attach, a window-open handler) have none.
    */
   holdWindows?(): Promise<void>;
+  /**
+   * Set by a host that knows an agent's script ran in the tab before this handle was made (a re-attach, a restarted
+   * extension worker): the engine follows the script's trail from the attach on, as after an eval, and calls
+   * `following` once it does (the host's own hold of the tab meanwhile may then go).
+   */
+  readonly scriptedBefore?: { following(): void };
 }
 
 /** Error a transport throws when the browser answers a command with an error. */

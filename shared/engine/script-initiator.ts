@@ -6,15 +6,25 @@ import { keepNewest } from './keep-newest.js';
 export const SCRIPT_TAG = 'chrome-mcp-eval://';
 /** The last line the engine adds to an agent's script (egress-trail.ts), before the script's own id. */
 export const SCRIPT_TAG_LINE = `\n//# sourceURL=${SCRIPT_TAG}`;
-/** The engine's eval of an agent's script: in the session's own world, or handed to an indirect eval of a frame's. */
-export function isTaggedScript(method: string, params: Record<string, unknown>): boolean {
+/**
+ * The sourceURL (`chrome-mcp-eval://…`, as Debugger.scriptParsed tells it) of the engine's eval of an agent's script: in
+ * the session's own world, or handed to an indirect eval of a frame's. Undefined for any other command.
+ */
+export function scriptTag(method: string, params: Record<string, unknown>): string | undefined {
   const source =
     method === 'Runtime.evaluate'
       ? params['expression']
       : method === 'Runtime.callFunctionOn'
         ? (params['arguments'] as { value?: unknown }[] | undefined)?.[0]?.value
         : undefined;
-  return typeof source === 'string' && source.includes(SCRIPT_TAG_LINE);
+  if (typeof source !== 'string') return undefined;
+  const at = source.lastIndexOf(SCRIPT_TAG_LINE);
+  return at < 0 ? undefined : SCRIPT_TAG + source.slice(at + SCRIPT_TAG_LINE.length);
+}
+
+/** The engine's eval of an agent's script (`scriptTag`). */
+export function isTaggedScript(method: string, params: Record<string, unknown>): boolean {
+  return scriptTag(method, params) !== undefined;
 }
 
 // Network.requestWillBeSent came before Fetch.requestPaused in every measurement; a request whose initiator is not

@@ -63,11 +63,21 @@ export async function attachTab(hostId: string, w: AttachWith): Promise<Attached
     }
     // Once the tab answers, and before the context serves a call when it answers at once (tab-setups.ts).
     const restored = ready.then(() => w.setups.restore(hostId, page)).catch(() => undefined);
-    if (!held) await restored;
+    // What an agent's script left in the tab before this attachment is followed as if its eval had just run.
+    const trailed = ready.then(() => followScriptedBefore(page)).catch(() => undefined);
+    if (!held) await Promise.all([restored, trailed]);
   } catch (error) {
     stop();
     page.dispose();
     throw error;
   }
   return { page, stop };
+}
+
+/** Follows the trail of a script the host says ran before this attachment; the host's hold may go once it stands. */
+async function followScriptedBefore(page: PageContext): Promise<void> {
+  const { scriptedBefore } = page.cdp;
+  if (!scriptedBefore) return;
+  await page.trail.follow();
+  scriptedBefore.following();
 }

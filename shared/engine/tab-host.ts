@@ -51,6 +51,16 @@ export interface TabHost {
    */
   onPopup(listener: (popup: Popup) => Promise<void>): () => void;
   /**
+   * The tabs an agent's script ran in that no engine follows now (a restarted extension worker, a session that ended),
+   * for the engine to attach once it knows the policy: it follows what the script left there (Cdp.scriptedBefore).
+   */
+  scriptedTabs?(): Promise<string[]>;
+  /**
+   * Settles at the tab's next change the host hears of (it updated, its debugger let go, it closed), or after `ms`:
+   * when an attach refused a moment ago is worth trying again. Absent: after `ms`.
+   */
+  nextChange?(id: string, ms: number): Promise<void>;
+  /**
    * Runs an act in `openerId` with the first request of any window it opens held to what `policy` lets the agent read.
    * Only a host whose onPopup comes too late to stop that request (chrome.debugger) needs it; the fallback holds
    * popups before they run, with browser-level auto-attach.

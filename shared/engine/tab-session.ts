@@ -12,6 +12,7 @@ import { TabSetups } from './tab-setups.js';
 import { NewTabs, type OpenedTab } from './new-tabs.js';
 import { attachPopup } from './popup-attach.js';
 import { attachTab, type AttachedTab } from './tab-attach.js';
+import { attachForRestore } from './restore-attach.js';
 import type { HostTab, Popup, TabHost } from './tab-host.js';
 
 export interface SessionTab extends HostTab {
@@ -39,6 +40,8 @@ export class TabSession {
   private readonly attached = new Map<string, Promise<AttachedTab>>();
   /** The same tabs' contexts once attached, for what a listing shows without waiting (an open dialog). */
   private readonly pages = new Map<string, PageContext>();
+  /** The start's attaches still trying (restoreSetups), by tab. */
+  private readonly reattaching = new Map<string, Promise<boolean>>();
   private readonly handles: TabHandles;
   private readonly currents: AgentCurrents;
   private readonly stopPopups: () => void;
@@ -74,9 +77,18 @@ export class TabSession {
     this.stopPopups = host.onPopup((popup) => this.popup(popup));
   }
 
-  /** Attaches the tabs whose routes an earlier run of the host kept, which sets them again there (tab-setups.ts). */
+  /**
+   * Attaches the tabs whose routes an earlier run of the host kept, which sets them again there (tab-setups.ts), and
+   * those an agent's script ran in that no engine follows now, which follows the script there again.
+   */
   restoreSetups(): void {
-    for (const hostId of this.setups.pendingTabs()) void this.page(hostId).catch(() => undefined);
+    for (const hostId of this.setups.pendingTabs())
+      void this.attachAgain(hostId).then((attached) => {
+        if (!attached) this.setups.notRestored(hostId);
+      });
+    void this.host.scriptedTabs?.().then((hostIds) => {
+      for (const hostId of hostIds) void this.attachAgain(hostId);
+    });
   }
 
   /** The open tabs, `current` marking the agent's own. */
@@ -274,12 +286,26 @@ export class TabSession {
     if (!attached) {
       attached = this.attach(hostId);
       this.attached.set(hostId, attached);
-      attached.catch(() => {
-        this.attached.delete(hostId);
-        this.setups.notRestored(hostId);
-      });
+      // Its routes stay to set again: the start's attach tries again (restoreSetups), and so does the next call.
+      attached.catch(() => this.attached.delete(hostId));
     }
     return attached.then((entry) => entry.page);
+  }
+
+  /** A tab attached at the host's start, tried again while its attach is refused for a while (restore-attach.ts). */
+  private attachAgain(hostId: string): Promise<boolean> {
+    // A policy change mid-way calls restoreSetups again: the tries already under way are the ones that count.
+    let trying = this.reattaching.get(hostId);
+    if (!trying) {
+      trying = attachForRestore(
+        hostId,
+        () => this.page(hostId),
+        this.host,
+        (message) => console.warn(`chrome-mcp: ${message}`),
+      ).finally(() => this.reattaching.delete(hostId));
+      this.reattaching.set(hostId, trying);
+    }
+    return trying;
   }
 
   private async attach(hostId: string): Promise<AttachedTab> {

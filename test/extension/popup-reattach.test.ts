@@ -15,6 +15,7 @@ import { startEgressTab, type EgressTab } from './support/egress-tab.js';
 import type { LinkedExtension } from './support/linked-extension.js';
 import type { PageProbe } from './support/page-probe.js';
 import { reachedBesidesOwn } from './support/reached-site.js';
+import { rulesFor as rulesForTab } from './support/session-rules.js';
 import { until } from './support/until.js';
 import { forgetWatched } from './support/watched-popups.js';
 
@@ -104,11 +105,7 @@ const attached = (tabId: number) =>
   );
 
 /** The session rules naming the tab: the hold that stands while no engine follows it. */
-const rulesFor = (tabId: number) =>
-  linked.browser.evaluate<number>(
-    `chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.filter((rule) =>
-      rule.condition.tabIds?.includes(${tabId})).length)`,
-  );
+const rulesFor = (tabId: number) => rulesForTab(linked.browser, tabId);
 
 /**
  * Once the engine follows the window again: let go of (detached, or held by rules meanwhile), then attached with those
@@ -210,6 +207,27 @@ describe('a window an eval’s script opened, after the extension re-attaches', 
     await page.until('goSessionDone');
     expect(await nextHeld()).toEqual(['GET R/after-session?key=[redacted 34 chars] (navigation)']);
     expect(await reachedBesidesOwn(page, readable)).toEqual([]);
+  }, 90_000);
+
+  it('the agent’s session ends and a new one attaches the page again: a window the person opens there loads', async () => {
+    // A function the script leaves keeps it alive: attached anew, the debugger tells of it again, as of a new script.
+    await run('window.leftBehind = () => 0; 0');
+    // Past the eval's own hold of the windows the page opens, which a window the person opens meanwhile meets too.
+    await new Promise((resolve) => setTimeout(resolve, EVAL_ACTIVATION_MS + 500));
+    const opener = await linked.browser.evaluate<number>(
+      `chrome.tabs.query({}).then((tabs) => tabs.find((tab) => tab.url === ${JSON.stringify(url)}).id)`,
+    );
+    await endSession();
+    // The new session attaches the page at once, to follow what the script left there.
+    await until(() => attached(opener), Boolean);
+    await page.evaluate(`window.open('${readable.origin}/person-reattached'), 0`, { userGesture: true });
+    expect(
+      await until(
+        async () => readable.requests,
+        (paths) => paths.includes('/person-reattached'),
+        20_000,
+      ),
+    ).toContain('/person-reattached');
   }, 90_000);
 
   // Last: no core links again after it.

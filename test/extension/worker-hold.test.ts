@@ -1,7 +1,9 @@
 // What an agent's script leaves for the site's workers stays held in the person's Chrome for as long as its tab lives,
-// through the real extension: a blob shared worker or a service-worker message the page starts after the tab was let go
-// (the session ended) or the extension's worker restarted reaches no other origin; once the tab closed and its grace
-// passed, the site's workers are free again; the page's own traffic flows throughout.
+// through the real extension: a blob shared worker or a service-worker message the page starts while no engine follows
+// the tab (the session ended, or the extension's worker restarted, and the core takes no new link) reaches no other
+// origin, nor once an engine follows the tab again; once the tab closed and its grace passed, the site's workers are free
+// again. The page's own traffic to other origins waits for an engine to follow the tab again (the tab's own hold,
+// scripted-tabs.ts, keeps it to the script's origins meanwhile), then flows.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLOSED_GRACE_MS, WORKER_HOLD_ALARM, WORKER_HOLD_KEY } from '../../extension/src/worker-hold-record.js';
 import { laterSenders } from '../support/late-scripts.js';
@@ -62,22 +64,44 @@ const attached = async () =>
     `chrome.debugger.sendCommand({ tabId: ${await tabId()} }, 'Runtime.evaluate', { expression: '1' }).then(() => true, () => false)`,
   );
 
-/** The extension's link ends, as when the agent's session does: the extension lets go of the tab, and links again. */
-async function letGo(): Promise<void> {
-  const relinked = linked.nextLink();
-  linked.bridge.link()?.close(1000, 'the session ended');
-  await relinked;
+/**
+ * The core refuses the extension from now on, and `end` ends its link: the extension lets go of the tab, and no new
+ * session follows it again (one would at once, as it follows every tab a script ran in) until `relink`.
+ */
+async function letGo(end: () => Promise<void> | void): Promise<void> {
+  linked.auth.unpaired = true;
+  await end();
   expect(await until(attached, (held) => !held)).toBe(false);
+}
+
+/** The agent's session ends, as its link does. */
+const sessionEnds = () => linked.bridge.link()?.close(1000, 'the session ended');
+
+/** The core takes the extension back, and the person presses Reconnect: the new session follows the tab again. */
+async function relink(): Promise<void> {
+  linked.auth.unpaired = false;
+  const relinked = linked.nextLink();
+  const popup = await linked.browser.openPage('popup.html');
+  try {
+    await popup.evaluate(`document.getElementById('reconnect').click()`);
+    await relinked;
+  } finally {
+    await popup.close();
+  }
+  expect(await until(attached, Boolean)).toBe(true);
 }
 
 /** The page's own fetch of `target`: 'sent' or 'failed'. */
 const pageSend = (probe: PageProbe, target: string) => probe.evaluate<string>(`pageSend(${JSON.stringify(target)})`);
 
 describe('what a script leaves for the workers stays held while its tab lives, through the extension', () => {
-  it('a blob shared worker the page starts after the tab was let go reaches no other origin; the page’s own send does', async () => {
+  it('a blob shared worker the page starts after the tab was let go reaches no other origin; the page’s own send does once followed', async () => {
     await leaveSenders('/shared-let-go');
-    await letGo();
+    await letGo(sessionEnds);
     expect(await page.evaluate('window.laterShared()')).toBe(true);
+    // No engine tells the page's own sends from the script's: the tab's hold keeps them all.
+    expect(await pageSend(page, `${watched.origin}/page-unfollowed`)).toBe('failed');
+    await relink();
     expect(await pageSend(page, `${watched.origin}/page-own`)).toBe('sent');
     expect(watched.requests).toEqual(['/page-own']);
   });
@@ -85,23 +109,26 @@ describe('what a script leaves for the workers stays held while its tab lives, t
   it('a message posted to the site’s service worker after the tab was let go reaches no other origin', async () => {
     await page.evaluate(CONTROLLED);
     await leaveSenders('/sw-let-go');
-    await letGo();
+    await letGo(sessionEnds);
     expect(await page.evaluate('window.laterMessage()')).toBe(true);
     expect(watched.requests).toEqual([]);
     // The site's worker still fetches its own origin: the page's own request through it goes out.
     expect(await pageSend(page, linked.fixtures.url('egress-late.html?own'))).toBe('sent');
-    // The cost: a request of the page's that its worker fetches again, to another origin, is held with the worker.
+    await relink();
+    // Followed again, the page's own request to another origin goes past the engine; the cost: when its worker
+    // fetches it again, it is held with the worker.
     expect(await pageSend(page, `${watched.origin}/through-worker`)).toBe('failed');
     expect(watched.requests).toEqual([]);
   });
 
   it('stays up across a restart of the extension’s worker', async () => {
     await leaveSenders('/after-restart');
-    const relinked = linked.nextLink();
-    await linked.browser.stopWorker();
-    await relinked;
     // The new worker let go of the old one's attachment (it sweeps them at start).
-    expect(await until(attached, (held) => !held)).toBe(false);
+    await letGo(() => linked.browser.stopWorker());
+    expect(await page.evaluate('window.laterShared()')).toBe(true);
+    expect(await page.evaluate('window.laterMessage()')).toBe(true);
+    expect(watched.requests).toEqual([]);
+    await relink();
     expect(await page.evaluate('window.laterShared()')).toBe(true);
     expect(await page.evaluate('window.laterMessage()')).toBe(true);
     expect(watched.requests).toEqual([]);

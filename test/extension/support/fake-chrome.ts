@@ -10,6 +10,13 @@ class FakeEvent<L extends Listener> {
   addListener(listener: L): void {
     this.listeners.push(listener);
   }
+  hasListener(listener: L): boolean {
+    return this.listeners.includes(listener);
+  }
+  removeListener(listener: L): void {
+    const at = this.listeners.indexOf(listener);
+    if (at >= 0) this.listeners.splice(at, 1);
+  }
   fire(...args: Parameters<L>): void {
     for (const listener of this.listeners) listener(...args);
   }

@@ -8,6 +8,8 @@ export interface PageProbe {
   evaluate<T>(expression: string, opts?: { userGesture?: boolean }): Promise<T>;
   /** A left click at (x, y) through the browser's input, as the person's mouse makes one. */
   click(x: number, y: number): Promise<void>;
+  /** Loads `url` in the tab as the person typing it in the address bar does: the browser starts it, no page. */
+  navigate(url: string): Promise<void>;
   /** Polls `marker` (a global the page sets) until it is true; throws after 20 s. */
   until(marker: string): Promise<void>;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
   return {
     evaluate,
     click: (x, y) => personClickAt((method, params) => control.send(method, params, sessionId), x, y),
+    navigate: (url) => control.send('Page.navigate', { url, transitionType: 'typed' }, sessionId).then(() => undefined),
     async until(marker) {
       const deadline = Date.now() + 20_000;
       while (!(await evaluate<boolean>(`window[${JSON.stringify(marker)}] === true`))) {
