@@ -68,10 +68,6 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   host.removed(tabId);
   host.changes.changed(tabId);
 });
-// Loading started or finished: an attach refused while the tab was busy may pass now.
-chrome.tabs.onUpdated.addListener((tabId, change) => {
-  if (change.status !== undefined) host.changes.changed(tabId);
-});
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => host.popupOpened(details));
 
 chrome.runtime.onStartup.addListener(() => void client.connect());
