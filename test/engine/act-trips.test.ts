@@ -44,14 +44,20 @@ it('a steady click on a site that is not trusted waits on one page call before i
   }
 });
 
-it('a clear and type into a text field sends the focus call, one insertText and the read-back: no keys', async () => {
+const args = { selector: '#name', text: 'Ada Lovelace', clear: true };
+
+/** An executor whose first type into the page's text field turned focus emulation on: the next one is steady. */
+async function typedOnce(): Promise<ReturnType<typeof createEngineExecutor>> {
   const policy = testServerPolicy('act', ['127.0.0.1']);
   const executor = createEngineExecutor(suite.browser.host, { tag: 'act-trips', policy: () => policy });
+  await executor.run('tab_new', { url: suite.server.url('bench-sized.html?n=100') }, ctx);
+  await executor.run('type', args, ctx);
+  return executor;
+}
+
+it('a clear and type into a text field sends the focus call, one insertText and the read-back: no keys', async () => {
+  const executor = await typedOnce();
   try {
-    await executor.run('tab_new', { url: suite.server.url('bench-sized.html?n=100') }, ctx);
-    const args = { selector: '#name', text: 'Ada Lovelace', clear: true };
-    // The first type turns focus emulation on; the one after is the steady one.
-    await executor.run('type', args, ctx);
     sent.length = 0;
     expect((await executor.run('type', args, ctx)).text).toBe('typed 12 chars into textbox "Name"');
     // The lookup and focusForInput, the handle's release, the text, the read-back (read again in the rare round
@@ -67,12 +73,8 @@ it('a clear and type into a text field sends the focus call, one insertText and 
 });
 
 it('a steady type into a text field sends its read-back before the text is answered: two steps, not three', async () => {
-  const policy = testServerPolicy('act', ['127.0.0.1']);
-  const executor = createEngineExecutor(suite.browser.host, { tag: 'act-trips', policy: () => policy });
+  const executor = await typedOnce();
   try {
-    await executor.run('tab_new', { url: suite.server.url('bench-sized.html?n=100') }, ctx);
-    const args = { selector: '#name', text: 'Ada Lovelace', clear: true };
-    await executor.run('type', args, ctx);
     const rounds: Sent[][] = [];
     for (let round = 0; round < 5; round++) {
       sent.length = 0;
