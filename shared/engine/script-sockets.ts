@@ -10,14 +10,14 @@ import { SocketConstructors } from './socket-constructors.js';
 
 // Far more sockets than a script opens; an older one past this loses its rule.
 const KEPT_SOCKETS = 500;
-// The network service's word for a handshake the offline rule refused.
-const REFUSED = /ERR_INTERNET_DISCONNECTED/;
 
 interface Socket {
   sessionId: string | undefined;
   url: string;
   /** Opened while no eval held the tab: named among the late sends once the rule refuses it. */
   late: boolean;
+  /** Its handshake request went out (the browser told it would send it). */
+  sent?: true;
 }
 
 /** What the sockets need of the trail. */
@@ -90,9 +90,16 @@ export class ScriptSockets {
         keepNewest(this.open, KEPT_SOCKETS);
         return this.changed(sessionId);
       }
-      case 'Network.webSocketFrameError': {
+      case 'Network.webSocketWillSendHandshakeRequest': {
         const socket = this.open.get(key);
-        if (socket?.late && REFUSED.test(String(params['errorMessage'])))
+        if (socket) socket.sent = true;
+        return;
+      }
+      case 'Network.webSocketFrameError': {
+        // Failed before its handshake went out: the rule refused it. Not by the error's words, which differ by client
+        // (the fallback's say ERR_INTERNET_DISCONNECTED, chrome.debugger's say nothing; Chromium 150).
+        const socket = this.open.get(key);
+        if (socket?.late && !socket.sent)
           this.watch.refused({ method: 'WebSocket', url: socket.url, kind: 'WebSocket' });
         return;
       }

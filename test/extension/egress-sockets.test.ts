@@ -1,6 +1,6 @@
 // WebSockets an eval's script opens through the real extension, which the browser connects one host at a time: those
 // still queued when the eval returns reach no one after the hold lifts (every one named), nor do those a timer of its
-// opens later.
+// opens later (named in the next result).
 import { expect, it } from 'vitest';
 import { watchedEgressTab } from './support/watched-egress-tab.js';
 
@@ -25,8 +25,10 @@ it('sockets queued behind one another stay held after the eval', async () => {
   expect(egress.watched.requests).toEqual([]);
 });
 
-it('sockets the script opens later, from a timer: none reaches the site', async () => {
+it('sockets the script opens later, from a timer: none reaches the site, and the next result names each', async () => {
   await egress.run(`setTimeout(() => { ${opening('late', 'lateSocketsDone')} }, 300); 1`);
   await egress.until('lateSocketsDone');
   expect(egress.watched.requests).toEqual([]);
+  const next = await egress.run('1');
+  expect(next.text).toContain(`Held, not sent, since the last eval returned: ${SOCKETS} request`);
 });
