@@ -50,9 +50,22 @@ function loggedPage(): Promise<void> {
   return logged;
 }
 
+/** Resolves once the engine has sent no command for `ms` (or after 10 s, leaving the count to judge). */
+async function sentNothingFor(ms: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let seen = -1;
+  while (seen !== sent.length && Date.now() < deadline) {
+    seen = sent.length;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}
+
 describe('reading what the engine keeps', () => {
   it('sends the browser no command, however long the agent polls', async () => {
     await loggedPage();
+    // What the page's loading set off is done first: each new frame's world is armed as it appears (a breakpoint on
+    // its WebSocket constructor, socket-constructors.ts), which no read asks for.
+    await sentNothingFor(500);
     sent.length = 0;
     // Polled as a model watching the console would, past the interval at which a page call tells the page the agent
     // is at work (presence.ts): a read that told it would show here.
