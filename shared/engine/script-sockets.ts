@@ -130,9 +130,11 @@ export class ScriptSockets {
   private paused(sessionId: string | undefined, paused: PausedStack & { hitBreakpoints?: string[] }): boolean {
     if (!this.constructors.ours(sessionId, paused.hitBreakpoints)) return false;
     const lifted = this.constructing.delete(sessionId);
-    const byScript = !this.watch.held() && this.watch.pausedInScript(sessionId, paused);
+    // Under an eval's hold every socket is refused already, and its restore sends the rules.
+    const free = !this.watch.held();
+    const byScript = free && this.watch.pausedInScript(sessionId, paused);
     if (byScript) this.constructing.add(sessionId);
-    const standing = (byScript || lifted) && !this.watch.held() ? this.watch.changed(sessionId) : Promise.resolve();
+    const standing = free && (byScript || lifted) ? this.watch.changed(sessionId) : Promise.resolve();
     void standing
       .catch(() => undefined)
       .then(() => this.cdp.send('Debugger.resume', {}, sessionId))
