@@ -60,14 +60,20 @@ export async function startBrowserProcess(
   const connection = CdpConnection.overPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
 
   const killGroup = () => {
+    if (child.pid === undefined) return;
     try {
-      process.kill(-child.pid!, 'SIGKILL');
+      process.kill(-child.pid, 'SIGKILL');
     } catch {
       // Already gone.
     }
   };
+  // A process that exits before the browser is closed (a stop's deadline passing, an uncaught exception) takes the
+  // group with it: left to quit on its own once the pipe closes, a busy browser goes on writing the profile for
+  // seconds after its server has gone, and whatever starts next on that profile meets it.
+  process.once('exit', killGroup);
+  void exited.then(() => process.off('exit', killGroup));
   const kill = async () => {
-    if (child.pid !== undefined) killGroup();
+    killGroup();
     await exited;
     connection.close();
   };
