@@ -239,8 +239,8 @@ class TabHold {
         // What the script trail follows stays followed: a session keeps telling initiators, a script's worker its rules.
         const trail = this.page.trail.followed(sessionId);
         if (trail === 'whole') return [];
-        // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts);
-        // so does a session refusing other origins while a frame the script sent back returns (returning-frames.ts). A
+        // A window a page of the opener's script holds whole gets that page's rules back, its Network on (popup-trail.ts).
+        // A session keeps other origins offline while a frame the script sent back returns (returning-frames.ts), and a
         // socket of the script's still waiting for its handshake keeps its rule (script-sockets.ts).
         const whole = this.page.trail.keptRules(sessionId);
         return [

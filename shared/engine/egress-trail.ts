@@ -22,6 +22,7 @@ import {
 } from './popup-events.js';
 import { ScriptedDocuments } from './scripted-documents.js';
 import { ReturningFrames } from './returning-frames.js';
+import { UnpausedSends } from './unpaused-sends.js';
 import { ScriptFrames } from './script-frames.js';
 import { SrcdocSetters } from './srcdoc-setters.js';
 import { UnloadListeners } from './unload-listeners.js';
@@ -65,11 +66,7 @@ export class ScriptTrail {
   private readonly written: ScriptFrames;
   private readonly setters: SrcdocSetters;
   private readonly returning: ReturningFrames;
-  /**
-   * Per `session:requestId`, what the script sent late towards another origin and no pause has taken yet: a returning
-   * frame's first requests meet none (returning-frames.ts), and are named when the session's rules fail them.
-   */
-  private readonly unpaused = new Map<string, Send>();
+  private readonly unpaused: UnpausedSends;
   private readonly handlers: HandlerSetters;
   /** Whose code a stack names: every judgement of the trail's asks it. */
   private readonly code: ScriptCode;
@@ -94,7 +91,9 @@ export class ScriptTrail {
       () => this.allowed,
       () => this.documents.evalRunning(),
       (sessionId, origins) => this.conditions(sessionId, origins),
+      (sessionId) => this.unpaused.pending(sessionId),
     );
+    this.unpaused = new UnpausedSends(this.returning);
     this.sockets = new ScriptSockets(page.cdp, {
       byScript: (sessionId, initiator) => this.code.initiator(sessionId, initiator),
       pausedInScript: byScript,
@@ -174,17 +173,14 @@ export class ScriptTrail {
     return this.sessions.has(sessionId) ? 'requests' : undefined;
   }
 
-  /**
-   * The origins a session keeps to past an eval's end: a window a page of the opener's script holds whole keeps that
-   * page's (popup-trail.ts), a session refuses other origins while a frame the script sent back returns.
-   */
+  /** The origins a session keeps to past an eval's end: a held-whole window's (popup-trail.ts), a returning frame's. */
   keptRules(sessionId: string | undefined): AllowedOrigins | undefined {
-    return (sessionId === undefined ? heldWhole(this.page.cdp) : undefined) ?? this.returning.rules(sessionId);
+    return (sessionId === undefined ? heldWhole(this.page.cdp) : undefined) ?? this.returning.blocking(sessionId);
   }
 
-  /** The network conditions a session keeps past an eval's end: its kept origins', after the script's open sockets'. */
+  /** The network conditions a session keeps past an eval's end: its kept or returning origins', after its sockets'. */
   liftedRules(sessionId: string | undefined): Record<string, unknown>[] {
-    return this.conditions(sessionId, this.keptRules(sessionId));
+    return this.conditions(sessionId, this.keptRules(sessionId) ?? this.returning.rules(sessionId));
   }
 
   /** A session's network conditions under `origins`: the script's open sockets keep theirs ahead of any (script-sockets.ts). */
@@ -311,17 +307,19 @@ export class ScriptTrail {
         // Before the verdict is told: a pause waiting for it is answered at once.
         if (tainted && !this.documents.evalRunning() && !this.allowed.allows(sent.request.url)) {
           const { method } = (event.params as { request: { method: string } }).request;
-          this.unpaused.set(key, { method, url: sent.request.url, kind: verdict.kind });
+          this.unpaused.started(key, event.sessionId, { method, url: sent.request.url, kind: verdict.kind });
         }
         return this.verdicts.told(key, verdict);
       }
       case 'Network.loadingFailed':
       case 'Network.loadingFinished': {
         const key = `${event.sessionId}:${event.params['requestId']}`;
-        const send = this.unpaused.get(key);
-        this.unpaused.delete(key);
-        // Failed with no pause: the session's rules refused it (a finished one went out, and is no hold's).
-        if (send && event.params['blockedReason'] === 'inspector') this.noteHeld(send);
+        const refused = this.unpaused.ended(
+          key,
+          event.method === 'Network.loadingFailed',
+          event.params['blockedReason'],
+        );
+        if (refused) this.noteHeld(refused);
         return;
       }
       case POPUP_HELD:
@@ -372,6 +370,9 @@ export class ScriptTrail {
     if (paused.responseStatusCode !== undefined || paused.responseErrorReason !== undefined) return false;
     if (this.allowed.allows(paused.request.url)) return false;
     const key = `${event.sessionId}:${paused.networkId ?? paused.requestId}`;
+    // A returning frame's offline rule stands: judged once it is lifted, the page's own goes out then; the script's waits.
+    const judge = () => void (this.onPaused(event) || this.page.frames.navigation.judge(event));
+    if (this.returning.judgeLater(event.sessionId, judge)) return this.unpaused.paused(key);
     const known = this.verdicts.take(key, paused.resourceType, (verdict: Verdict) => {
       // Not the script's: it goes on as the guard would have sent it.
       if (!verdict.tainted || !this.hold(event, paused, verdict.kind, key)) this.page.frames.navigation.judge(event);
@@ -385,7 +386,7 @@ export class ScriptTrail {
     void this.page.cdp
       .send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId)
       .catch(() => undefined);
-    this.unpaused.delete(key);
+    this.unpaused.paused(key);
     this.noteHeld({ method: paused.request.method, url: paused.request.url, kind });
     return true;
   }

@@ -1,6 +1,8 @@
 // Frames whose document runs in another process, and their return into their parent's: a document committed there on
 // the way back meets no Fetch pause (measured on Chromium 156), so the parent's session is enabled again once it commits,
-// and refuses other origins meanwhile when the agent's script sent the frame back.
+// and refuses other origins meanwhile when the agent's script sent the frame back: blocked in the renderer until that
+// first enable is answered, offline alone after, when the page's own requests, which Fetch pauses, wait for the rule's
+// end instead of failing.
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { AllowedOrigins } from './egress-origins.js';
 import type { Frame } from './frame.js';
@@ -26,11 +28,14 @@ export class ReturningFrames {
   private readonly holds = new Map<string, Hold>();
   /** Frames committed back into their parent's process, per frame: the parent session, until the document loaded. */
   private readonly returned = new Map<string, string | undefined>();
+  /** Per session whose rules a hold keeps: the paused requests waiting for them to be lifted. */
+  private readonly waiting = new Map<string | undefined, (() => void)[]>();
 
   /**
    * `allowed`: the origins the script may reach. `evalRunning`: an eval's hold stands, whose own end lifts the rules.
    * `conditions`: a session's network conditions under the origins given, with those the script's sockets keep there
-   * (script-sockets.ts), which no release lifts.
+   * (script-sockets.ts), which no release lifts. `unpaused`: a send of the script's went out in the session with no Fetch
+   * pause and has not ended: the offline rule judges it only as it reaches the network service, so it stands till then.
    */
   constructor(
     private readonly cdp: Cdp,
@@ -41,6 +46,7 @@ export class ReturningFrames {
       sessionId: string | undefined,
       origins: AllowedOrigins | undefined,
     ) => Record<string, unknown>[],
+    private readonly unpaused: (sessionId: string | undefined) => boolean,
   ) {}
 
   /** The frames of other processes as listed, for those attached before the trail listened. */
@@ -66,6 +72,22 @@ export class ReturningFrames {
   /** The rules `sessionId` keeps while a frame the script sent back is on its way: an eval's end gives them back. */
   rules(sessionId: string | undefined): AllowedOrigins | undefined {
     return [...this.holds.values()].some((hold) => hold.sessionId === sessionId) ? this.allowed() : undefined;
+  }
+
+  /** The rules `sessionId` blocks in the renderer with, until Fetch was enabled again after each return's commit. */
+  blocking(sessionId: string | undefined): AllowedOrigins | undefined {
+    const early = [...this.holds.values()].some((hold) => hold.sessionId === sessionId && !hold.reenabled);
+    return early ? this.allowed() : undefined;
+  }
+
+  /**
+   * While a hold keeps `sessionId`'s rules, `judge` runs once they are lifted, and true is returned. A request Fetch paused
+   * there meanwhile is judged only then: let go at once, the page's own would meet the offline rule and fail.
+   */
+  judgeLater(sessionId: string | undefined, judge: () => void): boolean {
+    if (!this.rules(sessionId)) return false;
+    this.waiting.set(sessionId, [...(this.waiting.get(sessionId) ?? []), judge]);
+    return true;
   }
 
   /**
@@ -132,7 +154,24 @@ export class ReturningFrames {
     const hold = this.holds.get(frameId);
     if (!hold) return;
     Object.assign(hold, step);
-    if (hold.reenabled && hold.loaded) this.release(frameId);
+    // An eval's hold blocks in the renderer itself, and its restore leaves what `blocking` tells.
+    if (step.reenabled && !this.blocking(hold.sessionId) && !this.evalRunning()) void this.unblock(hold.sessionId);
+    this.unpausedEnded(hold.sessionId);
+  }
+
+  /** The script's unpaused sends in `sessionId` ended (or paused): a return followed to its end lets its rules go. */
+  unpausedEnded(sessionId: string | undefined): void {
+    if (this.unpaused(sessionId)) return;
+    for (const [frameId, hold] of this.holds)
+      if (hold.sessionId === sessionId && hold.reenabled && hold.loaded) this.release(frameId);
+  }
+
+  /** The renderer's block goes: the page's own requests, paused by Fetch, now wait for the offline rule's end. */
+  private unblock(sessionId: string | undefined): Promise<unknown> {
+    const kept = sessionId === undefined ? heldWhole(this.cdp) : undefined;
+    return this.cdp
+      .send('Network.setBlockedURLs', { urlPatterns: kept?.blockPatterns() ?? [] }, sessionId)
+      .catch(() => undefined);
   }
 
   private release(frameId: string): void {
@@ -140,10 +179,20 @@ export class ReturningFrames {
     if (!hold) return;
     clearTimeout(hold.timer);
     this.holds.delete(frameId);
-    // An eval's hold lifts its rules itself; another frame's hold keeps them.
-    if (this.evalRunning() || this.rules(hold.sessionId)) return;
+    // Another frame's hold keeps the rules; an eval's hold lifts them itself, and refuses other origins until then.
+    if (this.rules(hold.sessionId)) return;
+    if (this.evalRunning()) return this.wake(hold.sessionId);
     // A window a page of the opener's script holds whole keeps that page's rules (popup-trail.ts).
-    void this.block(hold.sessionId, hold.sessionId === undefined ? heldWhole(this.cdp) : undefined);
+    void this.block(hold.sessionId, hold.sessionId === undefined ? heldWhole(this.cdp) : undefined).then(() =>
+      this.wake(hold.sessionId),
+    );
+  }
+
+  /** The session's rules are lifted: the requests paused meanwhile are judged now. */
+  private wake(sessionId: string | undefined): void {
+    const waiting = this.waiting.get(sessionId) ?? [];
+    this.waiting.delete(sessionId);
+    for (const resolve of waiting) resolve();
   }
 
   private block(sessionId: string | undefined, rules: AllowedOrigins | undefined): Promise<unknown> {
