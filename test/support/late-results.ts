@@ -22,19 +22,12 @@ export async function untilMarker(page: PageContext, marker: string): Promise<vo
 
 /** The paths that reached the watched site, once the page's own send (outside any eval) has arrived there. */
 export async function reachedSite(page: PageContext, watched: WatchedSite): Promise<string[]> {
-  // A few tries: on a loaded box the page's own send can meet a hold a script's frame left a moment longer (seen in
-  // egress-srcdoc-gaps' remote-frame case); it must go through all the same.
-  let sent = 'failed';
-  for (let attempt = 0; attempt < 10 && sent !== 'sent'; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 300));
-    const answer = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
-      expression: `pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`,
-      awaitPromise: true,
-      returnByValue: true,
-    });
-    sent = answer.result.value;
-  }
-  expect(sent).toBe('sent');
+  const sent = await page.cdp.send<{ result: { value: string } }>('Runtime.evaluate', {
+    expression: `pageSend(${JSON.stringify(`${watched.origin}/page-own`)})`,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  expect(sent.result.value).toBe('sent');
   expect(watched.requests).toContain('/page-own');
   return watched.requests.filter((path) => path !== '/page-own');
 }
