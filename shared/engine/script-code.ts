@@ -57,6 +57,7 @@ export class ScriptCode {
     if (method === 'Debugger.scriptFailedToParse') return void this.compiled(sessionId, creator);
     if (method !== 'Debugger.scriptParsed') return;
     const url = String(params['url']);
+    // The paused call is asked first: its wait ends whatever else makes the code the script's.
     if (
       this.compiled(sessionId, creator) ||
       url.startsWith(SCRIPT_TAG) ||
