@@ -3,7 +3,6 @@
 // what the agent's acts and scripts start that no attachment follows: first requests, workers, windows, scripted tabs.
 import type { Cdp } from '../../shared/engine/cdp.js';
 import { urlOrigin } from '../../shared/engine/frame.js';
-import type { Send } from '../../shared/engine/egress-ledger.js';
 import { POPUP_HELD } from '../../shared/engine/popup-events.js';
 import type { HostTab, Popup, TabHost } from '../../shared/engine/tab-host.js';
 import { DEFAULT_POLICY, type Policy } from '../../shared/policy/policy.js';
@@ -13,8 +12,9 @@ import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { isPopupHoldRule, isScriptedTabRule } from './hold-rules.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { OpenerTells } from './opener-tells.js';
-import { letGo, sweepStaleAttachments, type TellFailed } from './let-go.js';
-import { PausedRecord, type ToldHere } from './paused-record.js';
+import { letGo, sweepStaleAttachments } from './let-go.js';
+import { OrphanRequests } from './orphan-requests.js';
+import { PausedRecord } from './paused-record.js';
 import type { LinkPolicy } from './policy-holder.js';
 import { PopupHolds } from './popup-holds.js';
 import { PreloadingSwitch } from './preloading.js';
@@ -25,10 +25,6 @@ import { SessionRules } from './session-rules.js';
 import { addToAgentGroup } from './tab-group.js';
 import { TabChanges } from './tab-changes.js';
 import { TopUrls } from './top-urls.js';
-import { keepNewest } from '../../shared/engine/keep-newest.js';
-
-// The most requests named by address kept (`orphansTold`).
-const KEPT_ORPHANS = 200;
 
 export class ChromeTabHost implements TabHost {
   /** The person's own Chrome: a tab no agent opened is theirs (its dialogs theirs to answer, its size theirs). */
@@ -64,10 +60,14 @@ export class ChromeTabHost implements TabHost {
    * windows the old one followed are held by rules instead and what it left paused there is failed.
    */
   private readonly swept = Promise.all([this.popups.ready, this.scripted.ready]).then(() =>
-    sweepStaleAttachments(...this.failedHere()),
+    sweepStaleAttachments(...this.orphans.naming),
   );
-  /** Requests an attachment no engine holds paused, as `tabId:requestId`: named by address when failed (failOrphan). */
-  private readonly orphansTold = new Set<string>();
+  /** Requests an attachment no engine holds paused: failed, and named to their tab or a kept window's opener. */
+  private readonly orphans = new OrphanRequests((tabId, send) => {
+    void this.popups.failed(tabId, send).then((window) => {
+      if (!window) this.tells.tell(tabId, { method: POPUP_HELD, params: { ...send } });
+    });
+  });
   /** Chrome's "Preload pages", turned off before the first script of the agent's runs. */
   private readonly preloading = new PreloadingSwitch();
   /** Word of each tab's next update or detach: the engine's attaches at start try again then (TabHost.nextChange). */
@@ -215,41 +215,7 @@ export class ChromeTabHost implements TabHost {
     const tab = this.live.get(source.tabId);
     if (tab && method === 'Fetch.requestPaused' && params) this.paused.paused(source.tabId, source.sessionId, params);
     if (tab) return tab.dispatch(method, params ?? {}, source.sessionId);
-    if (method === 'Fetch.requestPaused' && params) this.failOrphan(source.tabId, source, params);
-  }
-
-  /**
-   * A request paused by an attachment no engine of this worker holds (a stopped worker's, before the sweep lets go of
-   * it; or one being let go of): none will answer it, and the detach would send it, past every rule set since
-   * (measured on Chromium 156: a kept window's navigation a stopped worker's attachment paused reached its site once the
-   * next worker detached, its block rules standing). Failed instead, and named: a kept window's to its opener, any other
-   * tab's to its own next eval (a script's `location = …` while the worker was stopped, say).
-   */
-  private failOrphan(tabId: number, source: chrome.debugger.DebuggerSession, params: Record<string, unknown>): void {
-    const paused = params as { requestId: string; resourceType?: string; request: { url: string; method: string } };
-    this.orphansTold.add(`${tabId}:${paused.requestId}`);
-    // Asked of only just after a failure (paused-record.ts): the latest are kept, and a long session does not grow it.
-    keepNewest(this.orphansTold, KEPT_ORPHANS);
-    void chrome.debugger
-      .sendCommand(source, 'Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' })
-      .catch(() => undefined);
-    const kind = paused.resourceType === 'Document' ? 'navigation' : (paused.resourceType ?? 'Other');
-    this.failedLeft(tabId, { method: paused.request.method, url: paused.request.url, kind });
-  }
-
-  /** How a request failed for want of an engine is named, and whether this worker was told of it by its address. */
-  private failedHere(): [TellFailed, ToldHere] {
-    return [
-      (tabId, send) => this.failedLeft(tabId, send),
-      (tabId, requestId) => this.orphansTold.has(`${tabId}:${requestId}`),
-    ];
-  }
-
-  /** A request of `tabId` failed for want of an engine, named: a kept window's to its opener, any other tab's to itself. */
-  private failedLeft(tabId: number, send: Send): void {
-    void this.popups.failed(tabId, send).then((window) => {
-      if (!window) this.tells.tell(tabId, { method: POPUP_HELD, params: { ...send } });
-    });
+    if (method === 'Fetch.requestPaused' && params) this.orphans.paused(source.tabId, source, params);
   }
 
   /**
@@ -334,7 +300,7 @@ export class ChromeTabHost implements TabHost {
             this.popups.unfollowed(tabId);
             // What a script left in the tab is held by rules before the detach leaves it unfollowed.
             await this.scripted.unfollowed(tabId);
-            return letGo(tabId, this.paused, ...this.failedHere());
+            return letGo(tabId, this.paused, ...this.orphans.naming);
           })
           .catch(() => undefined)
           .finally(() => {

@@ -24,7 +24,7 @@ export async function sweepStaleAttachments(tell: TellFailed, toldHere: ToldHere
 
 /**
  * Detaches this worker's attachment of `tabId` once what it paused is failed. Call once no engine answers there any
- * more (its events then go to the host's failOrphan, which fails and names the rest).
+ * more (its events then go to orphan-requests.ts, which fails and names the rest).
  */
 export async function letGo(tabId: number, record: PausedRecord, tell: TellFailed, toldHere: ToldHere): Promise<void> {
   const failed = await record.failLeft(tabId, toldHere).catch(() => []);

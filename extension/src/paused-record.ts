@@ -113,7 +113,7 @@ export class PausedRecord {
  */
 const TOLD_LATE_MS = 300;
 
-/** Says whether this worker was told of a request an attachment paused (failOrphan names it by its address). */
+/** Says whether this worker was told of a request an attachment paused (orphan-requests.ts names it by its address). */
 export type ToldHere = (tabId: number, requestId: string) => boolean;
 
 /** What an attachment left paused: those heard of, and where to look past the last heard of. */

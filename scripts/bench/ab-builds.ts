@@ -1,7 +1,9 @@
 // An A/B of two builds' eval or type, each its own chrome-mcp over MCP stdio (fallback backend, headless), calls
 // interleaved so a busy machine weighs on both alike: `tsx scripts/bench/ab-builds.ts <tree A> <tree B>`, each tree
 // built (`npm run build`). BENCH_ROUNDS sets the rounds, BENCH_ELEMENTS the page's size, BENCH_OP the call (eval, or
-// type: the sweep's clear and type of 12 chars), BENCH_EXPRESSION what eval evaluates.
+// type: the sweep's clear and type of 12 chars), BENCH_EXPRESSION what eval evaluates. BENCH_PAUSE_MS pauses before
+// each timed call, as an agent's calls are apart: on a large page the frame the last call's input left is then drawn,
+// not waited for by the next call (the page's cost, which back to back each call pays for the one before).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +21,7 @@ const CALLS: Record<string, [string, Record<string, unknown>]> = {
   type: ['type', { selector: '#name', text: 'Ada Lovelace', clear: true }],
 };
 const OP = process.env['BENCH_OP'] ?? 'eval';
+const PAUSE_MS = Number(process.env['BENCH_PAUSE_MS'] ?? 0);
 
 async function main(trees: string[]): Promise<void> {
   if (trees.length !== 2) throw new Error('usage: tsx scripts/bench/ab-builds.ts <tree A> <tree B>');
@@ -43,6 +46,7 @@ async function main(trees: string[]): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternating which goes first: neither always meets the machine just after the other's call.
       for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        if (PAUSE_MS > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         const start = performance.now();
         await call(sides[index]!, op, args);
         samples[index]!.push(performance.now() - start);
@@ -57,7 +61,10 @@ async function main(trees: string[]): Promise<void> {
     });
     const [a, b] = samples.map((taken) => percentile(taken, 50));
     const what = op === 'eval' ? EXPRESSION : JSON.stringify(args);
-    console.log(`B − A p50: ${ms(b! - a!)} ms over ${ROUNDS} interleaved rounds, ${ELEMENTS} elements, ${op} ${what}`);
+    const apart = PAUSE_MS > 0 ? `, ${PAUSE_MS} ms apart` : '';
+    console.log(
+      `B − A p50: ${ms(b! - a!)} ms over ${ROUNDS} interleaved rounds${apart}, ${ELEMENTS} elements, ${op} ${what}`,
+    );
   } finally {
     await Promise.all(sides.map((client) => client.close()));
     await server.close();

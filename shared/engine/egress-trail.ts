@@ -10,6 +10,7 @@ import type { PageContext } from './page-context.js';
 import { networkEnableParams } from './network-log.js';
 import { InitiatorVerdicts, SCRIPT_TAG_LINE, type Initiator, type Verdict } from './script-initiator.js';
 import { ScriptCode } from './script-code.js';
+import { ScriptCompiles } from './script-compiles.js';
 import { GestureListeners } from './gesture-listeners.js';
 import {
   POPUP_HELD,
@@ -70,6 +71,7 @@ export class ScriptTrail {
   private readonly handlers: HandlerSetters;
   /** Whose code a stack names: every judgement of the trail's asks it. */
   private readonly code: ScriptCode;
+  private readonly compiles: ScriptCompiles;
   private readonly gestures: GestureListeners;
   private readonly unloads: UnloadListeners;
   private readonly sockets: ScriptSockets;
@@ -84,6 +86,7 @@ export class ScriptTrail {
       (sessionId, scriptId) =>
         this.written.ranHeld(sessionId, scriptId) || this.handlers.isHandler(sessionId, scriptId),
     );
+    this.compiles = new ScriptCompiles(page.cdp, this.code);
     const byScript = this.code.paused.bind(this.code);
     this.returning = new ReturningFrames(
       page.cdp,
@@ -243,8 +246,8 @@ export class ScriptTrail {
       this.setters.refresh(sessionId).catch(() => undefined),
       // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
       this.page.frames.navigation.reenable(sessionId),
-      // After Debugger and Runtime are on: the session's sockets pause at their constructor from then on.
-      this.sockets.arm(sessionId),
+      // After Debugger and Runtime are on: the session's sockets and compiled functions pause at their constructor.
+      ...[this.sockets, this.compiles].map((breakpoints) => breakpoints.arm(sessionId)),
     ]);
   }
 
@@ -268,10 +271,10 @@ export class ScriptTrail {
   }
 
   private onEvent(event: CdpEvent): void {
-    // A pause at a WebSocket constructor, of the handler policy's, of an unload listener or of a gesture's listener is
-    // told and resumed there; every other goes on to the srcdoc breakpoints.
+    // A pause at a WebSocket or Function constructor, of the handler policy's, of an unload listener or of a gesture's
+    // listener is told and resumed there; every other goes on to the srcdoc breakpoints.
     this.code.onEvent(event);
-    if (this.sockets.onEvent(event)) return;
+    if (this.sockets.onEvent(event) || this.compiles.onEvent(event)) return;
     if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);
     this.returning.onEvent(event);

@@ -5,6 +5,13 @@ import type { CdpEvent } from './cdp.js';
 import { keepNewest } from './keep-newest.js';
 import { fromScript, SCRIPT_TAG, type Initiator, type StackFrame, type StackTrace } from './script-initiator.js';
 
+/** Where a frame is paused: at a call, the call's place in its script. */
+export interface Location {
+  scriptId: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
 /** Debugger.paused as the trail reads it: the frames paused in, and the async stack that led there. */
 export interface PausedStack {
   callFrames: { location: { scriptId: string } }[];
@@ -16,12 +23,24 @@ export interface PausedStack {
 const KEPT_LOADS = 1_000;
 // A URL of code written in the page, not fetched from a site: a module imported from one names no creator stack.
 const WRITTEN_URL = /^(blob|data):/;
+// Far more Function calls than are paused at once (one inside another's argument), kept per session.
+const KEPT_COMPILES = 100;
+
+/** A Function constructor's call, paused, whose code is not parsed yet. */
+interface Compile {
+  /** `scriptId:line:column` of the call. */
+  at: string;
+  /** The script's code made the call. */
+  byScript: boolean;
+}
 
 export class ScriptCode {
   /** `session:scriptId` of each eval's script and of the code it compiled or loaded, as V8 parsed them. */
   private readonly known = new Set<string>();
   /** `session:url` of each blob or data script the script's code requested (each parse of it is the script's). */
   private readonly loads = new Set<string>();
+  /** Per session, the Function constructors' calls paused whose code is not parsed yet, the latest last. */
+  private readonly compiles = new Map<string | undefined, Compile[]>();
 
   /** `also`: the script is the script's by another watcher's word (a written document's, a handler it set). */
   constructor(private readonly also: (sessionId: string | undefined, scriptId: string) => boolean) {}
@@ -33,15 +52,40 @@ export class ScriptCode {
    */
   onEvent({ method, params, sessionId }: CdpEvent): void {
     if (method === 'Network.requestWillBeSent') return this.loading(sessionId, params);
+    const creator = params['stackTrace'] as StackTrace | undefined;
+    // Code that did not compile ends its call's wait all the same.
+    if (method === 'Debugger.scriptFailedToParse') return void this.compiled(sessionId, creator);
     if (method !== 'Debugger.scriptParsed') return;
     const url = String(params['url']);
-    const creator = params['stackTrace'] as StackTrace | undefined;
+    // The paused call is asked first: its wait ends whatever else makes the code the script's.
     if (
+      this.compiled(sessionId, creator) ||
       url.startsWith(SCRIPT_TAG) ||
       this.loads.has(`${sessionId}:${url}`) ||
       this.initiator(sessionId, { type: 'script', stack: creator })
     )
       this.known.add(`${sessionId}:${params['scriptId']}`);
+  }
+
+  /**
+   * A Function constructor's call is paused at `at` (script-compiles.ts), made by the script's code or not: the code it
+   * compiles next, whose creator's top frame is that call, is the script's or not.
+   */
+  compiling(sessionId: string | undefined, at: Location, byScript: boolean): void {
+    const compiles = this.compiles.get(sessionId) ?? [];
+    compiles.push({ at: place(at), byScript });
+    this.compiles.set(sessionId, compiles.slice(-KEPT_COMPILES));
+  }
+
+  /**
+   * The paused call that compiled this code made it the script's. Measured on Chromium 150: its creator's top frame is
+   * the call, at the same place; a call inside another's argument compiles first, so the latest at that place is it.
+   */
+  private compiled(sessionId: string | undefined, creator: StackTrace | undefined): boolean {
+    const top = creator?.callFrames[0];
+    const compiles = this.compiles.get(sessionId);
+    const index = top && compiles ? compiles.findLastIndex(({ at }) => at === place(top)) : -1;
+    return index >= 0 && compiles!.splice(index, 1)[0]!.byScript;
   }
 
   /**
@@ -75,4 +119,8 @@ export class ScriptCode {
     const { scriptId } = frame;
     return scriptId !== undefined && (this.known.has(`${sessionId}:${scriptId}`) || this.also(sessionId, scriptId));
   }
+}
+
+function place({ scriptId, lineNumber, columnNumber }: Partial<Location>): string {
+  return `${scriptId}:${lineNumber}:${columnNumber}`;
 }

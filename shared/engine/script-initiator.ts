@@ -42,6 +42,8 @@ export interface Verdict {
 export interface StackFrame {
   url: string;
   scriptId?: string;
+  lineNumber?: number;
+  columnNumber?: number;
 }
 
 export interface StackTrace {

@@ -3,13 +3,21 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import type { Send } from './egress-ledger.js';
 import { offlineRule } from './egress-origins.js';
+import { FunctionBreakpoints } from './function-breakpoints.js';
 import { keepNewest } from './keep-newest.js';
 import type { PausedStack } from './script-code.js';
 import type { Initiator } from './script-initiator.js';
-import { SocketConstructors } from './socket-constructors.js';
 
 // Far more sockets than a script opens; an older one past this loses its rule.
 const KEPT_SOCKETS = 500;
+/**
+ * The constructors that open a WebSocket (a realm without WebSocketStream has nothing to arm for it): each pauses before
+ * its handshake can start, as the trail hears of a socket only at webSocketCreated, and by then the network service may
+ * already be connecting it. Measured on Chromium 150: an offline rule set during the pause refuses the handshake; each
+ * pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s). A socket the script's code opens at
+ * once in a realm armed late (function-breakpoints.ts) meets only webSocketCreated's rule.
+ */
+const CONSTRUCTORS = ['WebSocket', 'globalThis.WebSocketStream'];
 
 interface Socket {
   sessionId: string | undefined;
@@ -52,13 +60,13 @@ export class ScriptSockets {
    * is offline there until it is, as its handshake may start before webSocketCreated reaches the trail.
    */
   private readonly constructing = new Set<string | undefined>();
-  private readonly constructors: SocketConstructors;
+  private readonly constructors: FunctionBreakpoints;
 
   constructor(
     private readonly cdp: Cdp,
     private readonly watch: SocketWatch,
   ) {
-    this.constructors = new SocketConstructors(cdp);
+    this.constructors = new FunctionBreakpoints(cdp, CONSTRUCTORS);
   }
 
   /** Pauses the session's WebSocket constructors (Runtime and Debugger are on there). */

@@ -48,7 +48,7 @@ it('sockets the script opens later, from a timer: none reaches the site, and the
     ctx,
   );
   await allClosed(page);
-  // Each pauses at its constructor, and its handshake meets the refused origins' rule (socket-constructors.ts).
+  // Each pauses at its constructor, and its handshake meets the refused origins' rule (script-sockets.ts).
   expect(tab.watched.requests).toEqual([]);
   const next = await evaluate(page, { expression: '1' }, ctx);
   expect(next.text).toContain(`Held, not sent, since the last eval returned: ${SOCKETS} request`);

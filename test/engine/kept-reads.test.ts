@@ -64,7 +64,7 @@ describe('reading what the engine keeps', () => {
   it('sends the browser no command, however long the agent polls', async () => {
     await loggedPage();
     // What the page's loading set off is done first: each new frame's world is armed as it appears (a breakpoint on
-    // its WebSocket constructor, socket-constructors.ts), which no read asks for.
+    // its WebSocket constructor, script-sockets.ts), which no read asks for.
     await sentNothingFor(500);
     sent.length = 0;
     // Polled as a model watching the console would, past the interval at which a page call tells the page the agent

@@ -16,6 +16,7 @@ describe('a click listener the script compiled, run by the person’s click long
     'dataFetch',
     'timerString',
     'pageScript',
+    'pageFunction',
   ] as const)
     it(heldCompiled[id].name, () => heldCompiled[id].run(egress), 60_000);
 });

@@ -82,7 +82,7 @@ const heldCase = (name: string, compiler: keyof typeof compilers, act: keyof typ
   run: (tab) => held(tab, compilers[compiler], act, `${compiler}${act[0]!.toUpperCase()}${act.slice(1)}`),
 });
 
-/** The cases V8 tells the script's (script-code.ts), by id. */
+/** The cases told the script's (script-code.ts, script-compiles.ts), by id. */
 export const heldCompiled = {
   functionLink: heldCase('by new Function, named as our watch, opening a window through a link', 'newFunction', 'link'),
   evalLink: heldCase('by eval, named as a file of the page, opening a window through a link', 'eval', 'link'),
@@ -106,10 +106,6 @@ export const heldCompiled = {
     'pageScript',
     'link',
   ),
-};
-
-/** The cases V8 names no stack of the script's for: written, and skipped with why where they are run. */
-export const unseenCompiled = {
   pageFunction: heldCase(
     'by a function of the page’s the script calls, opening a window through a link',
     'pageFunction',

@@ -16,9 +16,18 @@ export const MAX_CAPTURE_PX = 16_384;
 const DEFAULT_JPEG_QUALITY = 70;
 /**
  * A capture copies the tab's next drawn frame, and Chrome may draw none for a tab in the background (headless never
- * does): past this the call ends with what to do instead of waiting for good. A drawn frame takes well under a second.
+ * does): past this the call ends with what to do instead of waiting for good. A drawn frame takes well under a second;
+ * a capture beyond the viewport is drawn and encoded for it, which takes longer the more pixels (a 16,384 px page took
+ * over 10 s on a loaded 2-core box), so it is given a second more per million pixels.
  */
 const CAPTURE_TIMEOUT_MS = 10_000;
+const CAPTURE_MS_PER_MEGAPIXEL = 1_000;
+
+function captureTimeoutMs(width: number, height: number, beyondViewport: boolean): number {
+  return beyondViewport
+    ? CAPTURE_TIMEOUT_MS + Math.ceil((width * height) / 1e6) * CAPTURE_MS_PER_MEGAPIXEL
+    : CAPTURE_TIMEOUT_MS;
+}
 
 interface LayoutMetrics {
   layoutViewport: { clientWidth: number };
@@ -76,10 +85,11 @@ export async function screenshot(
       clip: { x: shot.clip.x, y: shot.clip.y, width, height, scale: 1 / dpr },
       captureBeyondViewport: shot.beyondViewport,
     });
-    return withDeadline(captured, CAPTURE_TIMEOUT_MS, () => {
+    const timeoutMs = captureTimeoutMs(width, height, shot.beyondViewport);
+    return withDeadline(captured, timeoutMs, () => {
       throw new ToolError(
         'TIMEOUT',
-        `screenshot: the tab drew no frame within ${CAPTURE_TIMEOUT_MS / 1000} s (Chrome may draw none for a tab in the background).`,
+        `screenshot: the tab drew no frame within ${timeoutMs / 1000} s (Chrome may draw none for a tab in the background).`,
         {
           next: 'Bring the tab to the front with tab_use and focus: true, then take the screenshot again; snapshot and get_text need no frame.',
         },

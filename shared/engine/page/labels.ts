@@ -17,7 +17,7 @@ export function labelsOf(control: Element): HTMLLabelElement[] {
   let byControl = store.__cmLabels.get(scope);
   if (!byControl) {
     byControl = new Map();
-    for (const label of Array.from((scope as ParentNode).querySelectorAll?.('label') ?? [])) {
+    for (const label of Array.from(__cm.labelsIn(scope))) {
       const labelled = label.control;
       if (!labelled) continue;
       const list = byControl.get(labelled);
@@ -27,4 +27,16 @@ export function labelsOf(control: Element): HTMLLabelElement[] {
     store.__cmLabels.set(scope, byControl);
   }
   return byControl.get(control) ?? [];
+}
+
+/**
+ * Every <label> of a document or shadow root. The document's come from its live collection, kept for the document's
+ * life: Chrome caches its items until the DOM's structure changes, so a call on a page that did not change walks none
+ * of it (a querySelectorAll walked all 50,000 elements of a large page on every type and click, 0.5 ms).
+ */
+export function labelsIn(scope: Node): ArrayLike<HTMLLabelElement> {
+  if (!(scope instanceof Document)) return (scope as ParentNode).querySelectorAll?.('label') ?? [];
+  const kept = globalThis as unknown as { __cmLabelTags?: HTMLCollectionOf<HTMLLabelElement> };
+  kept.__cmLabelTags ??= document.getElementsByTagName('label');
+  return scope === document ? kept.__cmLabelTags : scope.getElementsByTagName('label');
 }

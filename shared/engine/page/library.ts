@@ -27,7 +27,7 @@ import {
   visibleText,
   withoutCode,
 } from './text.js';
-import { labelsOf } from './labels.js';
+import { labelsIn, labelsOf } from './labels.js';
 import { isPasswordField, shownPasswordField } from './password.js';
 import { watchedPasswordField } from './password-watch.js';
 import { shadowHostsIn } from './shadow-hosts.js';
@@ -91,6 +91,7 @@ const FUNCTIONS = {
   snapshotReadsHash,
   snapshotRender,
   labelsOf,
+  labelsIn,
   isPasswordField,
   shownPasswordField,
   watchedPasswordField,

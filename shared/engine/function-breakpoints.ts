@@ -1,10 +1,8 @@
-// A breakpoint on each document's WebSocket constructor, so a socket pauses before its handshake can start: the trail
-// hears of one only at webSocketCreated, and by then the network service may already be connecting it.
+// A breakpoint on some functions of each main world a session has (the WebSocket constructors, the Function
+// constructors): a call of one pauses before it runs, its caller's frame on top, so its user judges who called it.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { keepNewest } from './keep-newest.js';
 
-// The constructors that open a WebSocket: a realm without WebSocketStream has nothing to arm for it.
-const CONSTRUCTORS = ['WebSocket', 'globalThis.WebSocketStream'];
 // Far more documents than a tab loads while the trail follows it; the breakpoint of a long-gone one may be forgotten.
 const KEPT_BREAKPOINTS = 1_000;
 
@@ -14,19 +12,22 @@ interface ExecutionContext {
 }
 
 /**
- * Measured on Chromium 150: Debugger.setBreakpointOnFunctionCall on a realm's WebSocket pauses every `new WebSocket`
- * there (Reflect.construct too) with reason "other", the caller's frame on top; an offline rule set during that pause
- * refuses the handshake. Each pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s), paid only
- * in a tab an agent's script ran in. A realm made after the script's code ran (a frame it inserts) is armed a moment
- * late: a socket its code opens there at once meets only webSocketCreated's rule (script-sockets.ts).
+ * Measured on Chromium 150: Debugger.setBreakpointOnFunctionCall on a realm's function pauses each call of it there
+ * (`new`, a plain call, Reflect.construct) with reason "other", the caller's frame on top. Paid only in a tab an agent's
+ * script ran in. A realm made after the script's code ran (a frame it inserts) is armed a moment late: a call its code
+ * makes there at once does not pause.
  */
-export class SocketConstructors {
-  /** `session:breakpointId` of each constructor's breakpoint. */
+export class FunctionBreakpoints {
+  /** `session:breakpointId` of each function's breakpoint. */
   private readonly breakpoints = new Set<string>();
 
-  constructor(private readonly cdp: Cdp) {}
+  /** `expressions`: each names a function in a main world; one a realm lacks (undefined there) is not armed. */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly expressions: readonly string[],
+  ) {}
 
-  /** The session's top document's constructor; its later documents' are armed as their main worlds are created. */
+  /** The session's top document's functions; its later documents' are armed as their main worlds are created. */
   async arm(sessionId: string | undefined): Promise<void> {
     await this.armIn(sessionId, undefined);
   }
@@ -38,13 +39,13 @@ export class SocketConstructors {
     if (context.auxData?.isDefault) void this.armIn(sessionId, context.id);
   }
 
-  /** The pause is at a WebSocket constructor of ours. */
+  /** The pause is at a function of ours. */
   ours(sessionId: string | undefined, hitBreakpoints: readonly string[] | undefined): boolean {
     return hitBreakpoints?.some((id) => this.breakpoints.has(`${sessionId}:${id}`)) === true;
   }
 
   private async armIn(sessionId: string | undefined, contextId: number | undefined): Promise<void> {
-    await Promise.all(CONSTRUCTORS.map((expression) => this.armOne(sessionId, contextId, expression)));
+    await Promise.all(this.expressions.map((expression) => this.armOne(sessionId, contextId, expression)));
   }
 
   private async armOne(
