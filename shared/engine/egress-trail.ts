@@ -29,6 +29,7 @@ import { SrcdocSetters } from './srcdoc-setters.js';
 import { UnloadListeners } from './unload-listeners.js';
 import { egressHeld, openEgressWindow } from './egress-hold.js';
 import { heldWhole } from './popup-trail.js';
+import { LateSends } from './late-sends.js';
 import { ScriptSockets } from './script-sockets.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
@@ -36,7 +37,6 @@ import { ScriptSockets } from './script-sockets.js';
 const ASYNC_DEPTH = 32;
 // Every request of the tab pauses at the request stage once a script has run; the page's own continue at once.
 const EVERY_REQUEST: readonly RequestPattern[] = [{ urlPattern: '*', requestStage: 'Request' }];
-const LATE_LISTED = 50;
 
 interface Paused {
   requestId: string;
@@ -75,8 +75,7 @@ export class ScriptTrail {
   private readonly gestures: GestureListeners;
   private readonly unloads: UnloadListeners;
   private readonly sockets: ScriptSockets;
-  private late: Send[] = [];
-  private lateCount = 0;
+  private readonly late = new LateSends();
 
   /** An act of the agent's is under way, or was within `ms`: a gesture navigation then is the act's. */
   private readonly acting = (ms: number): boolean => this.page.input.actingWithin(ms);
@@ -205,10 +204,7 @@ export class ScriptTrail {
 
   /** What was stopped since the last call, outside any eval (which reports its own): the next result names them. */
   takeLate(): { sends: Send[]; count: number } {
-    const taken = { sends: this.late, count: this.lateCount };
-    this.late = [];
-    this.lateCount = 0;
-    return taken;
+    return this.late.take();
   }
 
   private async start(sessionIds: (string | undefined)[]): Promise<void> {
@@ -395,7 +391,6 @@ export class ScriptTrail {
   }
 
   private noteHeld(send: Send): void {
-    this.lateCount++;
-    if (this.late.length < LATE_LISTED) this.late.push(send);
+    this.late.note(send);
   }
 }
