@@ -103,7 +103,7 @@ export class ScriptTrail {
       allows: (url) => this.allowed.allows(url),
       held: () => egressHeld(page),
       changed: (sessionId) => this.relift(sessionId),
-      refused: (send) => this.noteHeld(send),
+      refused: (send) => this.late.note(send),
     });
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>
@@ -114,7 +114,7 @@ export class ScriptTrail {
       page.cdp,
       byScript,
       () => openEgressWindow(page),
-      (sends) => sends.forEach((send) => this.noteHeld(send)),
+      (sends) => sends.forEach((send) => this.late.note(send)),
     );
     this.written = new ScriptFrames(
       () => this.documents.evalRunning(),
@@ -177,7 +177,7 @@ export class ScriptTrail {
 
   /** The origins a session keeps to past an eval's end: a held-whole window's (popup-trail.ts), a returning frame's. */
   keptRules(sessionId: string | undefined): AllowedOrigins | undefined {
-    return (sessionId === undefined ? heldWhole(this.page.cdp) : undefined) ?? this.returning.blocking(sessionId);
+    return heldWhole(this.page.cdp, sessionId) ?? this.returning.blocking(sessionId);
   }
 
   /** The network conditions a session keeps past an eval's end: its kept or returning origins', after its sockets'. */
@@ -300,7 +300,7 @@ export class ScriptTrail {
         if (event.sessionId !== undefined && this.wholeWorkers.has(event.sessionId)) {
           // No pause follows: the browser's rules block it, and this is where it is told.
           const url = (event.params as { request: { url: string; method: string } }).request;
-          if (!this.allowed.allows(url.url)) this.noteHeld({ method: url.method, url: url.url, kind: verdict.kind });
+          if (!this.allowed.allows(url.url)) this.late.note({ method: url.method, url: url.url, kind: verdict.kind });
           return;
         }
         // Before the verdict is told: a pause waiting for it is answered at once.
@@ -318,11 +318,11 @@ export class ScriptTrail {
           event.method === 'Network.loadingFailed',
           event.params['blockedReason'],
         );
-        if (refused) this.noteHeld(refused);
+        if (refused) this.late.note(refused);
         return;
       }
       case POPUP_HELD:
-        return this.noteHeld(event.params as unknown as Send);
+        return this.late.note(event.params as unknown as Send);
       case POPUP_VERDICT: {
         // A request of a window the tab wrote into, which pauses here while the window's session tells its initiator.
         const { requestId, tainted, kind } = event.params as unknown as WindowVerdict;
@@ -386,11 +386,7 @@ export class ScriptTrail {
       .send('Fetch.failRequest', { requestId: paused.requestId, errorReason }, event.sessionId)
       .catch(() => undefined);
     this.unpaused.paused(key);
-    this.noteHeld({ method: paused.request.method, url: paused.request.url, kind });
+    this.late.note({ method: paused.request.method, url: paused.request.url, kind });
     return true;
-  }
-
-  private noteHeld(send: Send): void {
-    this.late.note(send);
   }
 }

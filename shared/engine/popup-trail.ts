@@ -54,9 +54,12 @@ export interface Opener {
 /** Windows held whole (see `holdWhole`), by their session's Cdp, with what they may reach. */
 const wholeWindows = new WeakMap<Cdp, AllowedOrigins>();
 
-/** What the window on `cdp` may reach, when a page its opener's script wrote holds it whole; its own session only. */
-export function heldWhole(cdp: Cdp): AllowedOrigins | undefined {
-  return wholeWindows.get(cdp);
+/**
+ * What the window on `cdp` may reach, when a page its opener's script wrote holds it whole: on its own session only
+ * (`sessionId` undefined), not its frames' or workers'.
+ */
+export function heldWhole(cdp: Cdp, sessionId: string | undefined): AllowedOrigins | undefined {
+  return sessionId === undefined ? wholeWindows.get(cdp) : undefined;
 }
 
 /**

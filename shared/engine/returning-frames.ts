@@ -168,9 +168,8 @@ export class ReturningFrames {
 
   /** The renderer's block goes: the page's own requests, paused by Fetch, now wait for the offline rule's end. */
   private unblock(sessionId: string | undefined): Promise<unknown> {
-    const kept = sessionId === undefined ? heldWhole(this.cdp) : undefined;
     return this.cdp
-      .send('Network.setBlockedURLs', { urlPatterns: kept?.blockPatterns() ?? [] }, sessionId)
+      .send('Network.setBlockedURLs', { urlPatterns: heldWhole(this.cdp, sessionId)?.blockPatterns() ?? [] }, sessionId)
       .catch(() => undefined);
   }
 
@@ -183,9 +182,7 @@ export class ReturningFrames {
     if (this.rules(hold.sessionId)) return;
     if (this.evalRunning()) return this.wake(hold.sessionId);
     // A window a page of the opener's script holds whole keeps that page's rules (popup-trail.ts).
-    void this.block(hold.sessionId, hold.sessionId === undefined ? heldWhole(this.cdp) : undefined).then(() =>
-      this.wake(hold.sessionId),
-    );
+    void this.block(hold.sessionId, heldWhole(this.cdp, hold.sessionId)).then(() => this.wake(hold.sessionId));
   }
 
   /** The session's rules are lifted: the requests paused meanwhile are judged now. */
