@@ -53,23 +53,29 @@ export class FunctionBreakpoints {
     contextId: number | undefined,
     expression: string,
   ): Promise<void> {
+    let objectId: string | undefined;
     try {
-      const { result } = await this.cdp.send<{ result: { objectId?: string } }>(
-        'Runtime.evaluate',
-        { expression, silent: true, ...(contextId === undefined ? {} : { contextId }) },
-        sessionId,
-      );
-      if (result.objectId === undefined) return;
+      ({ objectId } = (
+        await this.cdp.send<{ result: { objectId?: string } }>(
+          'Runtime.evaluate',
+          { expression, silent: true, ...(contextId === undefined ? {} : { contextId }) },
+          sessionId,
+        )
+      ).result);
+      if (objectId === undefined) return;
       const { breakpointId } = await this.cdp.send<{ breakpointId: string }>(
         'Debugger.setBreakpointOnFunctionCall',
-        { objectId: result.objectId },
+        { objectId },
         sessionId,
       );
       this.breakpoints.add(`${sessionId}:${breakpointId}`);
       keepNewest(this.breakpoints, KEPT_BREAKPOINTS);
-      void this.cdp.send('Runtime.releaseObject', { objectId: result.objectId }, sessionId).catch(() => undefined);
     } catch {
       // A document gone meanwhile, or one armed already (the same function's breakpoint stands): nothing to add.
+    } finally {
+      // Released also when the breakpoint was refused: a document armed twice kept one handle per function otherwise.
+      if (objectId !== undefined)
+        void this.cdp.send('Runtime.releaseObject', { objectId }, sessionId).catch(() => undefined);
     }
   }
 }
