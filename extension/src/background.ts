@@ -60,14 +60,9 @@ const client = new BridgeClient(startSession);
 
 chrome.debugger.onEvent.addListener((source, method, params) => host.onEvent(source, method, params));
 chrome.debugger.onDetach.addListener((source, reason) => {
-  if (source.tabId === undefined) return;
-  host.ended(source.tabId, reason);
-  host.changes.changed(source.tabId);
+  if (source.tabId !== undefined) host.ended(source.tabId, reason);
 });
-chrome.tabs.onRemoved.addListener((tabId) => {
-  host.removed(tabId);
-  host.changes.changed(tabId);
-});
+chrome.tabs.onRemoved.addListener((tabId) => host.removed(tabId));
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => host.popupOpened(details));
 
 chrome.runtime.onStartup.addListener(() => void client.connect());

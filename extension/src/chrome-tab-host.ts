@@ -70,8 +70,8 @@ export class ChromeTabHost implements TabHost {
   });
   /** Chrome's "Preload pages", turned off before the first script of the agent's runs. */
   private readonly preloading = new PreloadingSwitch();
-  /** Word of each tab's next update or detach: the engine's attaches at start try again then (TabHost.nextChange). */
-  readonly changes = new TabChanges();
+  /** Word of each tab's next update, detach or close: the engine's attaches at start try again then (TabHost.nextChange). */
+  private readonly changes = new TabChanges();
   readonly nextChange = (id: string, ms: number): Promise<void> => this.changes.next(tabIdOf(id), ms);
   /** Each tab's top URL, kept current by the navigation events. */
   private readonly topUrls = new TopUrls();
@@ -261,6 +261,8 @@ export class ChromeTabHost implements TabHost {
     this.popups.unfollowed(tabId);
     void this.scripted.unfollowed(tabId);
     this.newWindows.changed();
+    // An attach refused while another debugger held the tab may pass now.
+    this.changes.changed(tabId);
   }
 
   /** tabs.onRemoved: the tab is gone, and with its pages what the scripts left there (its workers' hold has a grace). */

@@ -8,7 +8,7 @@ import { POPUP_HELD, type PopupJudgement } from '../../shared/engine/popup-event
 import { popupHoldRules } from './hold-rules.js';
 import { POPUP_RECORD_KEY, popupRecord, POPUPS_KEPT, type KeptPopup } from './popup-record.js';
 import type { RuleSet } from './session-rules.js';
-import { tabLives } from './tab-lives.js';
+import { liveTabEntries } from './tab-lives.js';
 
 export class PopupHolds {
   private kept = new Map<number, KeptPopup>();
@@ -126,12 +126,7 @@ export class PopupHolds {
 
   /** Reads the record back (storage is the truth across restarts), drops the windows closed meanwhile, holds the rest. */
   private async reconcile(): Promise<void> {
-    const { [POPUP_RECORD_KEY]: raw } = await chrome.storage.session.get(POPUP_RECORD_KEY);
-    const parsed = popupRecord.safeParse(raw ?? []);
-    const lives = await Promise.all(
-      (parsed.success ? parsed.data : []).map(async (entry) => (await tabLives(entry[0])) && entry),
-    );
-    this.kept = new Map(lives.filter((entry) => entry !== false));
+    this.kept = new Map(await liveTabEntries(POPUP_RECORD_KEY, popupRecord));
     await this.save();
     await this.apply();
   }

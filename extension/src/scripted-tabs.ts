@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { keepNewest } from '../../shared/engine/keep-newest.js';
 import { scriptedTabRules } from './hold-rules.js';
 import type { RuleSet } from './session-rules.js';
-import { tabLives } from './tab-lives.js';
+import { liveTabEntries } from './tab-lives.js';
 
 /** The chrome.storage.session key: it outlives a stopped worker and clears with the browser, as tab ids do. */
 export const SCRIPTED_TABS_KEY = 'scriptedTabs';
@@ -145,12 +145,7 @@ export class ScriptedTabs {
 
   /** Reads the record back (storage is the truth across restarts), drops the tabs closed meanwhile, holds the rest. */
   private async reconcile(): Promise<void> {
-    const { [SCRIPTED_TABS_KEY]: raw } = await chrome.storage.session.get(SCRIPTED_TABS_KEY);
-    const parsed = record.safeParse(raw ?? []);
-    const lives = await Promise.all(
-      (parsed.success ? parsed.data : []).map(async (entry) => (await tabLives(entry[0])) && entry),
-    );
-    for (const entry of lives) if (entry) this.kept.set(entry[0], entry[1]);
+    for (const [tabId, entry] of await liveTabEntries(SCRIPTED_TABS_KEY, record)) this.kept.set(tabId, entry);
     await this.save();
     await this.apply();
   }
