@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startFixtureServer } from '../../test/support/fixture-server.js';
 import { call, connect } from './mcp-client.js';
 import { percentile, ROUNDS } from './measure.js';
@@ -46,7 +47,7 @@ async function main(trees: string[]): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternating which goes first: neither always meets the machine just after the other's call.
       for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
-        if (PAUSE_MS > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+        if (PAUSE_MS > 0) await sleep(PAUSE_MS);
         const start = performance.now();
         await call(sides[index]!, op, args);
         samples[index]!.push(performance.now() - start);
