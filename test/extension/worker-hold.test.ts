@@ -12,6 +12,7 @@ import { startWatchedSite, type WatchedSite } from '../support/watched-site.js';
 import { startEgressTab, type EgressTab } from './support/egress-tab.js';
 import type { LinkedExtension } from './support/linked-extension.js';
 import { probePage, type PageProbe } from './support/page-probe.js';
+import { rulesFor } from './support/session-rules.js';
 import { until } from './support/until.js';
 import { withSite } from './support/watched-popups.js';
 
@@ -89,6 +90,13 @@ async function relink(): Promise<void> {
     await popup.close();
   }
   expect(await until(attached, Boolean)).toBe(true);
+  // Followed again once the engine's trail stands there: only then does the tab's own hold (session rules) go.
+  expect(
+    await until(
+      async () => rulesFor(linked.browser, await tabId()),
+      (rules) => rules === 0,
+    ),
+  ).toBe(0);
 }
 
 /** The page's own fetch of `target`: 'sent' or 'failed'. */
