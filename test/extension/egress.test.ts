@@ -46,13 +46,16 @@ describe('eval through the extension', () => {
     expect(watched.requests).toEqual([]);
   });
 
-  it("holds a fetch the script's timer sends a second after it returned, and names it in the next result", async () => {
+  it("holds a fetch the script's timer sends once it returned, and names it in the next result", async () => {
+    // The timer sends once the page is told the eval returned (a fixed delay raced a slow eval on a loaded box).
     const scheduled = await linked.run('eval', {
       tab,
-      expression: `setTimeout(() => fetch('${watched.origin}/late?key=' + encodeURIComponent(document.title))
-        .catch(() => undefined).finally(() => (window.lateDone = true)), 1000); 'scheduled'`,
+      expression: `const waiting = setInterval(() => { if (!window.evalReturned) return; clearInterval(waiting);
+        fetch('${watched.origin}/late?key=' + encodeURIComponent(document.title))
+          .catch(() => undefined).finally(() => (window.lateDone = true)); }, 50); 'scheduled'`,
     });
     expect(scheduled.text).toBe('"scheduled"');
+    await page.evaluate('window.evalReturned = true');
     // The page's own marker says the late send was tried, read with no eval: an eval open as the timer fires would hold
     // the send in its own window and name it in its own `held`, not in a later result's.
     await page.until('lateDone');
