@@ -1,4 +1,5 @@
 // What ops know of a frame: its stable ordinal, its ids, and where its document was when last listed.
+import { keptResults } from './kept-results.js';
 
 export interface Frame {
   /** Stable per tab: 0 is the main frame; refs of frame N are prefixed `fN`. */
@@ -22,13 +23,13 @@ export interface MainFrame {
 }
 
 /** A URL's origin; undefined for a string that is no URL. */
-export function urlOrigin(url: string): string | undefined {
+export const urlOrigin: (url: string) => string | undefined = keptResults((url) => {
   try {
     return new URL(url).origin;
   } catch {
     return undefined;
   }
-}
+});
 
 /** The frame's document origin as Chrome told it, else its URL's (an about:blank frame's comes only from Chrome). */
 export function frameOrigin(frame: Pick<Frame, 'origin' | 'url'>): string | undefined {

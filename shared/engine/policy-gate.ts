@@ -5,6 +5,15 @@ import { evaluatePolicy } from '../policy/evaluate.js';
 import type { AccessLevel } from '../policy/levels.js';
 import type { Policy } from '../policy/policy.js';
 import { siteLabel, siteOf } from '../policy/site.js';
+import { keepNewest } from './keep-newest.js';
+
+/*
+ * Judgements kept per policy: a policy is replaced whole, never changed in place (policy-store.ts, policy-holder.ts), so
+ * one judged against it stays true for as long as it is the policy. A call judges the same few documents several times
+ * (the frame, the tab listing, the script's trail): 0.1–0.3 ms a call on this box, parsing the URL and walking the blind
+ * list each time. Bounded, as a long session meets many documents.
+ */
+const KEPT_JUDGEMENTS = 512;
 
 /** Where a document is: its URL, and its security origin when the browser told it (about:blank and srcdoc take one). */
 export interface DocumentPlace {
@@ -13,6 +22,8 @@ export interface DocumentPlace {
 }
 
 export class PolicyGate {
+  private judged: { policy: Policy; decisions: Map<string, Decision> } | undefined;
+
   constructor(private readonly policy: () => Policy) {}
 
   current(): Policy {
@@ -21,7 +32,7 @@ export class PolicyGate {
 
   /** Judges a document by its own origin (see decideBy), against the policy as it stands now. */
   decide(place: DocumentPlace, need: AccessLevel): Decision {
-    return decideBy(this.policy(), place, need);
+    return this.decideUnder(this.policy(), place, need);
   }
 
   /** Throws the policy's refusal for the document, prefixed with `where` (e.g. "frame f2"), or returns. */
@@ -38,23 +49,12 @@ export class PolicyGate {
   }
 
   /**
-   * `allows` for the many entries of one log read, against the policy as it stands when the read starts. A log holds
-   * hundreds of entries from a handful of documents, and each judgement parses a URL and walks the blind list: ~10 µs,
-   * 3 ms for a 300-line console (measured, Dec 2026). So each document is judged once per read, never kept past it.
+   * `allows` for the many entries of one log read, against the policy as it stands when the read starts: a log holds
+   * hundreds of entries from a handful of documents, each judged once (3 ms for a 300-line console, judged per entry).
    */
   judgeEach(need: AccessLevel): (place: DocumentPlace) => boolean {
     const policy = this.policy();
-    const judged = new Map<string, boolean>();
-    return (place) => {
-      // A URL holds no newline, so the two parts never run together.
-      const key = `${place.url}\n${place.origin ?? ''}`;
-      let allowed = judged.get(key);
-      if (allowed === undefined) {
-        allowed = decideBy(policy, place, need).allowed;
-        judged.set(key, allowed);
-      }
-      return allowed;
-    };
+    return (place) => this.decideUnder(policy, place, need).allowed;
   }
 
   /**
@@ -65,6 +65,22 @@ export class PolicyGate {
   requireBeforeAttach(url: string, where: string): void {
     if (url === '' || siteOf(url).kind === 'inherits') return;
     this.require({ url }, 'read', where);
+  }
+
+  /** decideBy against `policy`, judged once per document and need while `policy` is the one in force. */
+  private decideUnder(policy: Policy, place: DocumentPlace, need: AccessLevel): Decision {
+    if (this.judged?.policy !== policy) this.judged = { policy, decisions: new Map() };
+    const { decisions } = this.judged;
+    // A URL holds no newline, so the parts never run together.
+    const key = `${need}\n${place.url}\n${place.origin ?? ''}`;
+    let decision = decisions.get(key);
+    if (decision === undefined) {
+      // Frozen: the same judgement is handed to every caller.
+      decision = Object.freeze(decideBy(policy, place, need));
+      decisions.set(key, decision);
+      keepNewest(decisions, KEPT_JUDGEMENTS);
+    }
+    return decision;
   }
 }
 

@@ -41,3 +41,32 @@ describe('the policy gate', () => {
     });
   });
 });
+
+describe('judgements kept while a policy stands', () => {
+  it('follow a policy replaced whole at once, for every document and need judged before', () => {
+    let policy = policyFromFlags({ allow: ['shop.example'], trust: [] });
+    const held = new PolicyGate(() => policy);
+    const shop = { url: 'https://shop.example/cart' };
+    expect(held.allows(shop, 'read')).toBe(true);
+    expect(held.allows(shop, 'trusted')).toBe(false);
+    expect(held.allows({ url: 'https://bank.example/' }, 'read')).toBe(false);
+
+    policy = policyFromFlags({ allow: ['bank.example'], trust: ['shop.example'] });
+    expect(held.allows(shop, 'trusted')).toBe(true);
+    expect(held.allows({ url: 'https://bank.example/' }, 'read')).toBe(true);
+
+    policy = policyFromFlags({ allow: [], trust: [] });
+    expect(held.allows(shop, 'read')).toBe(false);
+    expect(held.judgeEach('read')(shop)).toBe(false);
+  });
+
+  it('keep a document’s origin apart from its URL, and hand out judgements no caller can change', () => {
+    const blank = { url: 'about:blank' };
+    expect(gate.allows(blank, 'trusted')).toBe(false);
+    expect(gate.allows({ ...blank, origin: 'https://shop.example' }, 'read')).toBe(true);
+    expect(gate.allows({ ...blank, origin: 'https://bank.example' }, 'read')).toBe(false);
+    const decision = gate.decide({ url: 'https://bank.example/' }, 'read');
+    expect(() => Object.assign(decision, { allowed: true })).toThrow(TypeError);
+    expect(gate.allows({ url: 'https://bank.example/' }, 'read')).toBe(false);
+  });
+});
