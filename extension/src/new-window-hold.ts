@@ -3,11 +3,12 @@
 // window an agent's script opens: declarativeNetRequest session rules block it in the network stack, where
 // chrome.debugger cannot reach in time.
 import { urlOrigin } from '../../shared/engine/frame.js';
+import { keptResults } from '../../shared/engine/kept-results.js';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import { holdRules, refusedRules, scriptHoldRules, type HoldScope } from './hold-rules.js';
 import { ScriptHoldRecord } from './script-hold-record.js';
-import type { RuleSet } from './session-rules.js';
+import type { RuleSet, UnnumberedRule } from './session-rules.js';
 
 /*
  * How long a tab stays held after its act returns: a page may open its window a moment after the click (a handler that
@@ -58,6 +59,9 @@ export class NewWindowHolds {
   private standing: (() => Policy) | undefined;
   /** Rule updates one after another, each from what is held when its turn comes. */
   private updating: Promise<void> = Promise.resolve();
+  /** The rules last built, and what they were built from (`rulesFor`). */
+  private built:
+    { key: string; standing: Policy | undefined; policy: Policy | undefined; rules: UnnumberedRule[] } | undefined;
 
   /** `guarded`: tabs the engine's debugger guards already, whose every request it judges itself. */
   constructor(
@@ -183,12 +187,32 @@ export class NewWindowHolds {
     const origins = this.originsOf(scripted);
     const held = new Map(scriptScope ? scripted.map((tabId) => [tabId, this.originsOf([tabId])]) : []);
     const asked = Date.now();
-    await this.rules.replace([
+    await this.rules.replace(this.rulesFor(standing, drivenScope, actScope, scriptScope, origins));
+    this.record.landed(asked, Date.now(), held);
+  }
+
+  /**
+   * The rules for what is held, the very array built last time when nothing it is made of changed: every eval asks for
+   * them twice (before its script, and as it starts), and building them (regexes from the policy's patterns) cost the
+   * worker 0.2–0.3 ms an eval. Policies are replaced whole, never changed in place, so one is known by its identity.
+   */
+  private rulesFor(
+    standing: Policy | undefined,
+    drivenScope: HoldScope | undefined,
+    actScope: HoldScope | undefined,
+    scriptScope: HoldScope | undefined,
+    origins: string[],
+  ): UnnumberedRule[] {
+    const key = JSON.stringify([drivenScope, actScope, scriptScope, origins]);
+    const built = this.built;
+    if (built?.key === key && built.standing === standing && built.policy === this.policy) return built.rules;
+    const rules = [
       ...(drivenScope && standing ? refusedRules(standing, drivenScope) : []),
       ...(actScope && this.policy ? holdRules(this.policy, actScope) : []),
       ...(scriptScope ? scriptHoldRules(scriptScope, origins) : []),
-    ]);
-    this.record.landed(asked, Date.now(), held);
+    ];
+    this.built = { key, standing, policy: this.policy, rules };
+    return rules;
   }
 
   /** The windows the tabs opened under their script holds. */
@@ -302,11 +326,12 @@ export class NewWindowHolds {
   }
 }
 
-function webHost(url: string): string[] {
+/** The host of an http(s) URL (none for any other); the frames' URLs are asked about on every eval. */
+const webHost = keptResults((url): string[] => {
   try {
     const parsed = new URL(url);
     return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? [parsed.hostname] : [];
   } catch {
     return [];
   }
-}
+});

@@ -38,6 +38,8 @@ export class ScriptedTabs {
   private readonly followed = new Set<number>();
   /** Changes one after another, each written to storage before the rules follow it. */
   private work: Promise<void>;
+  /** Changes queued and not yet over. */
+  private queued = 0;
   /** Settles once the record is read back and its rules stand: before then, no stale attachment is let go of. */
   readonly ready: Promise<void>;
   private readonly onCommitted = (details: chrome.webNavigation.WebNavigationTransitionCallbackDetails) => {
@@ -68,6 +70,15 @@ export class ScriptedTabs {
    * once written.
    */
   ran(tabId: number, reached: readonly (string | undefined)[]): Promise<void> {
+    // Every eval of the tab asks again: one kept already at these origins, with no change waiting its turn (a commit may
+    // be about to mark it gone), changes nothing, and costs no turn of the queue.
+    const before = this.kept.get(tabId);
+    const unchanged =
+      this.queued === 0 &&
+      this.followed.has(tabId) &&
+      before?.gone === false &&
+      reached.every((origin) => origin === undefined || before.origins.includes(origin));
+    if (unchanged) return this.work;
     this.followed.add(tabId);
     this.listen(true);
     return this.queue(async () => {
@@ -139,7 +150,11 @@ export class ScriptedTabs {
   }
 
   private queue(change: () => Promise<void>): Promise<void> {
-    this.work = this.work.then(change).catch(() => undefined);
+    this.queued++;
+    this.work = this.work
+      .then(change)
+      .catch(() => undefined)
+      .finally(() => this.queued--);
     return this.work;
   }
 

@@ -32,6 +32,9 @@ export class ScriptedWorkers {
    * once the rules stand, and never rejects.
    */
   scriptRan(tabId: number, origin: string | undefined): Promise<void> {
+    // Every eval of the tab asks again: an origin held already costs no regex; the change that held it may still be under
+    // way, and the queue's tail settles once it is.
+    if (origin !== undefined && this.held.get(tabId)?.origins.includes(origin)) return this.work;
     if (origin === undefined || originRegex(origin) === undefined) return Promise.resolve();
     return this.queue(async () => {
       const record = this.held.get(tabId) ?? { origins: [] };

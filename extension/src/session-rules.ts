@@ -11,6 +11,8 @@ interface Owned {
   ids: number[];
   /** What the set last wrote; undefined until it has written once (its adopted rules are unknown to it). */
   shape: string | undefined;
+  /** The array last written: the same one again is the same rules, known without serialising them. */
+  written: readonly UnnumberedRule[] | undefined;
   adopts: Adopts | undefined;
 }
 
@@ -26,21 +28,24 @@ export class SessionRules {
 
   /** A new, empty set of rules for one hold; `adopts`: the set takes over the rules of its own a stopped worker left. */
   set(adopts?: Adopts): RuleSet {
-    const owned: Owned = { ids: [], shape: adopts ? undefined : '[]', adopts };
+    const owned: Owned = { ids: [], shape: adopts ? undefined : '[]', written: undefined, adopts };
     this.sets.push(owned);
     return {
       replace: (rules) => {
         const next = this.updating.then(async () => {
+          if (rules === owned.written) return;
           const wanted = JSON.stringify(rules);
-          if (wanted === owned.shape) return;
-          // A late removal can never take rules that replaced them: their ids are new.
-          const addRules = rules.map((rule) => ({ id: this.nextId++, ...rule }));
-          await chrome.declarativeNetRequest.updateSessionRules({
-            removeRuleIds: owned.ids,
-            addRules: addRules as unknown as chrome.declarativeNetRequest.Rule[],
-          });
-          owned.ids = addRules.map((rule) => rule.id);
-          owned.shape = wanted;
+          if (wanted !== owned.shape) {
+            // A late removal can never take rules that replaced them: their ids are new.
+            const addRules = rules.map((rule) => ({ id: this.nextId++, ...rule }));
+            await chrome.declarativeNetRequest.updateSessionRules({
+              removeRuleIds: owned.ids,
+              addRules: addRules as unknown as chrome.declarativeNetRequest.Rule[],
+            });
+            owned.ids = addRules.map((rule) => rule.id);
+            owned.shape = wanted;
+          }
+          owned.written = rules;
         });
         this.updating = next.catch(() => undefined);
         return next;
