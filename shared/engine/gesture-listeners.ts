@@ -6,6 +6,7 @@
 // makes whatever the page's listener sends the script's, even sent a moment later through a channel V8 keeps no async
 // stack across (a MessageChannel, the page's own queue: measured on Chromium 156).
 import type { Cdp, CdpEvent } from './cdp.js';
+import { pathListeners } from './event-path-listeners.js';
 import { tellGesture, watchGestures } from './page/gesture-watch.js';
 import { shippedCall } from './shipped-call.js';
 import type { Paused } from './srcdoc-setters.js';
@@ -150,41 +151,16 @@ export class GestureListeners {
   /**
    * Whether the event paused in our watch has a listener on its path that is neither ours nor the script's: only the
    * page's code may defer a send the stack no longer names, and the page's other sends meanwhile go on when none does.
-   * A native listener (a bound postMessage) is not listed (measured on Chromium 156): a dispatch to it alone is missed.
+   * A native listener (script 0: a bound postMessage) counts as the page's. A path that cannot be read counts as heard.
    */
   private async pageListens(sessionId: string | undefined, paused: Paused, watch: WatchFrame): Promise<boolean> {
-    const { cdp } = this;
-    const { result } = await cdp.send<{ result: { objectId?: string } }>(
-      'Debugger.evaluateOnCallFrame',
-      { callFrameId: watch.callFrameId, expression: '[event.type, ...event.composedPath()]', silent: true },
-      sessionId,
-    );
-    if (result.objectId === undefined) return true;
-    const { result: items } = await cdp.send<{
-      result: { name: string; value?: { objectId?: string; value?: unknown } }[];
-    }>('Runtime.getProperties', { objectId: result.objectId, ownProperties: true }, sessionId);
-    const entries = items.filter((item) => /^\d+$/.test(item.name)).sort((a, b) => Number(a.name) - Number(b.name));
-    const type = entries[0]?.value?.value;
-    const targets = entries
-      .slice(1)
-      .map((item) => item.value?.objectId)
-      .filter((id) => id !== undefined);
-    const listened = await Promise.all(
-      targets.map((objectId) =>
-        cdp.send<{ listeners: { type: string; scriptId: string }[] }>(
-          'DOMDebugger.getEventListeners',
-          { objectId },
-          sessionId,
-        ),
-      ),
-    );
-    return listened.some(({ listeners }) =>
-      listeners.some(
-        (each) =>
-          each.type === type &&
-          !this.watches.has(`${sessionId}:${each.scriptId}`) &&
-          !this.byScript(sessionId, { reason: paused.reason, callFrames: [{ location: { scriptId: each.scriptId } }] }),
-      ),
+    const path = await pathListeners(this.cdp, sessionId, watch.callFrameId);
+    if (!path) return true;
+    return path.listeners.some(
+      (each) =>
+        each.type === path.type &&
+        !this.watches.has(`${sessionId}:${each.scriptId}`) &&
+        !this.byScript(sessionId, { reason: paused.reason, callFrames: [{ location: { scriptId: each.scriptId } }] }),
     );
   }
 

@@ -23,9 +23,7 @@ describe('a timer of the script’s clicks a link whose listener is the page’s
     60_000,
   );
 
-  // Not covered: a native listener never pauses, and DOMDebugger.getEventListeners does not list it (measured on
-  // Chromium 156), so a dispatch to it alone looks like one no code of the page's hears (gesture-listeners.ts).
-  it.skip(
+  it(
     'a native function (a bound postMessage) sending later: held, and named',
     () => lateGestureEscapes.native(engine),
     60_000,

@@ -1,8 +1,8 @@
 // The cases both backends run where a timer the agent's script left clicks an element whose listener is the page's own
-// (a plain function, a bound one, an object with handleEvent; a native one is not seen) and the page sends a moment
-// later, through a MessageChannel V8 keeps no async stack across: the send is the script's, held and named
-// (gesture-listeners.ts), a label's forwarded (trusted) click too. The page's own timer clicking such an element still sends, and the page sees no listener of
-// ours.
+// (a plain function, a bound one, an object with handleEvent, a native one) and the page sends a moment later, through
+// a MessageChannel V8 keeps no async stack across: the send is the script's, held and named (gesture-listeners.ts), a
+// label's forwarded (trusted) click too. The page's own timer clicking such an element still sends, and the page sees
+// no listener of ours.
 import { expect } from 'vitest';
 import { DISPATCH_MS } from '../../shared/engine/gesture-listeners.js';
 import { lateOutcome, type LateTab } from './late-tab.js';
