@@ -17,6 +17,12 @@ describe('a click listener the script compiled, run by the person’s click long
     'timerString',
     'pageScript',
     'pageFunction',
+    'intervalFetch',
+    'pageEvalLink',
+    'pageEvalFetch',
+    'pageTimerLink',
+    'pageIntervalFetch',
+    'pageFrameFunction',
   ] as const)
     it(heldCompiled[id].name, () => heldCompiled[id].run(egress), 60_000);
 });
