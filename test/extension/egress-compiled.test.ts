@@ -20,6 +20,7 @@ describe('a click listener the script compiled, run by the person’s click long
     'intervalFetch',
     'pageEvalLink',
     'pageEvalFetch',
+    'pageEvalLaterFetch',
     'pageTimerLink',
     'pageIntervalFetch',
     'pageFrameFunction',

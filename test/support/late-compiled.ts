@@ -43,6 +43,8 @@ const compilers = {
   pageScript: (statement: string) => `window.pageInserts(${js(statement)})`,
   /** A function of the page's that runs what the script hands it by a direct eval. */
   pageEval: (statement: string) => `window.pageEvals(${js(statement)})`,
+  /** The same function, called by a timer of the script's once the eval is over. */
+  pageEvalLater: (statement: string) => `setTimeout(() => window.pageEvals(${js(statement)}), 3_000)`,
   /** A function of the page's that hands what the script hands it to a timer, as a string. */
   pageTimer: (statement: string) => `window.pageDefers(${js(statement)})`,
   /** A function of the page's that hands what the script hands it to an interval, as a string, run once. */
@@ -63,15 +65,18 @@ const PAGE_COMPILERS = `window.pageCompiles = (code) => new Function(code)();
   window.pageRepeats = (code) => {
     window.pageInterval = setInterval('clearInterval(window.pageInterval);' + code, 0);
   };
-  // The frame's Function, handed the top document: its code's document is the one the person clicks.
-  window.pageCompilesInFrame = (code) => window.pageFrame.contentWindow.Function('document', code)(document);
-  window.pageFrame = document.body.appendChild(document.createElement('iframe'))`;
+  // The frame's Function, handed the top window and document (the person clicks there, the case looks there), its
+  // fetch the frame's own. The frame is hidden, off the corner the person clicks.
+  window.pageCompilesInFrame = (code) =>
+    window.pageFrame.contentWindow.Function('window', 'document', code)(window, document);
+  window.pageFrame = document.body.appendChild(Object.assign(document.createElement('iframe'), { hidden: true }))`;
 
 /** The compilers that call a helper of the page's. */
 const PAGE_HELPERS: readonly Compiler[] = [
   compilers.pageFunction,
   compilers.pageScript,
   compilers.pageEval,
+  compilers.pageEvalLater,
   compilers.pageTimer,
   compilers.pageInterval,
   compilers.pageFrameFunction,
@@ -149,6 +154,11 @@ export const heldCompiled = {
   pageEvalFetch: heldCase(
     'by a direct eval in a function of the page’s the script calls, fetching',
     'pageEval',
+    'fetch',
+  ),
+  pageEvalLaterFetch: heldCase(
+    'by a direct eval in a function of the page’s a timer of the script’s calls, fetching',
+    'pageEvalLater',
     'fetch',
   ),
   pageTimerLink: heldCase(
