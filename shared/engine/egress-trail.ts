@@ -163,12 +163,7 @@ export class ScriptTrail {
   /** The script is about to run in `frame` (the top document when none); call the returned function once it is over. */
   running(frame: Frame | undefined): () => void {
     const where = frame ?? this.listed.find((each) => each.ordinal === 0);
-    const compiling = this.compiles.during(frame?.sessionId);
-    const documents = this.documents.running(this.listed, where && frameOrigin(where));
-    return () => {
-      documents();
-      compiling();
-    };
+    return this.documents.running(this.listed, where && frameOrigin(where));
   }
 
   /**

@@ -80,11 +80,6 @@ export class ScriptCode {
     this.compiles.set(sessionId, compiles.slice(-KEPT_COMPILES));
   }
 
-  /** The script's code compiled the script `scriptId` (told by a pause before it ran, script-compiles.ts). */
-  compiledByScript(sessionId: string | undefined, scriptId: string): void {
-    this.known.add(`${sessionId}:${scriptId}`);
-  }
-
   /**
    * The paused call that compiled this code made it the script's. Measured on Chromium 150: its creator's top frame is
    * the call, at the same place; a call inside another's argument compiles first, so the latest at that place is it.

@@ -1,9 +1,7 @@
 // What a steady eval asks of the browser, on real Chromium: once a page's first eval armed what stays armed and its
 // watch told the document quiet, the next one waits on one round trip (the hold's rules, then the script ending in the
 // drain's turn, sent at once on the tab's session) and asks the browser nothing else before it answers; with the restore
-// after it, five commands in all, and three for the pauses before each script that runs while it does (the script's own
-// resumed within that trip, the breakpoint set ahead and removed after: script-compiles.ts). A count, not a speed: each
-// trip or command added is a cost paid on every eval.
+// after it, five commands in all. A count, not a speed: each trip or command added is a cost paid on every eval.
 import { expect, it, vi } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
@@ -58,29 +56,18 @@ it('a steady eval waits on one round trip and asks nothing else first', async ()
     const answered = Math.max(...sent.filter((entry) => entry.method === 'Runtime.evaluate').map((entry) => entry.end));
     const waited = sent.filter((entry) => entry.start < answered);
     const steps = stepsOf(waited).map((step) => step.map((entry) => entry.method).sort());
-    expect(steps).toEqual([
-      [
-        'Debugger.resume',
-        'Debugger.setInstrumentationBreakpoint',
-        'Network.emulateNetworkConditionsByRule',
-        'Network.setBlockedURLs',
-        'Runtime.evaluate',
-      ],
-    ]);
+    expect(steps).toEqual([['Network.emulateNetworkConditionsByRule', 'Network.setBlockedURLs', 'Runtime.evaluate']]);
   } finally {
     executor.dispose();
   }
 });
 
-it('a steady eval of a value sends eight commands in all: the hold, the script with its drain and its pauses, the restore', async () => {
+it('a steady eval of a value sends five commands in all: the hold, the script with its drain, the restore', async () => {
   const executor = await steadyTab();
   try {
     const methods = await everySent(() => executor.run('eval', { expression: 'document.title' }, ctx));
     // No release (nothing was kept in the eval's object group) and no second service-worker bypass (one per document).
     expect(methods).toEqual([
-      'Debugger.removeBreakpoint',
-      'Debugger.resume',
-      'Debugger.setInstrumentationBreakpoint',
       'Network.emulateNetworkConditionsByRule',
       'Network.emulateNetworkConditionsByRule',
       'Network.setBlockedURLs',
