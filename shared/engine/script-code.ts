@@ -32,6 +32,8 @@ interface Compile {
   at: string;
   /** The script's code made the call. */
   byScript: boolean;
+  /** The pause has ended: only then can the call compile (a parse while paused is an evaluation of someone else's). */
+  resumed: boolean;
 }
 
 export class ScriptCode {
@@ -52,6 +54,7 @@ export class ScriptCode {
    */
   onEvent({ method, params, sessionId }: CdpEvent): void {
     if (method === 'Network.requestWillBeSent') return this.loading(sessionId, params);
+    if (method === 'Debugger.resumed') return this.compiles.get(sessionId)?.forEach((call) => (call.resumed = true));
     const creator = params['stackTrace'] as StackTrace | undefined;
     // Code that did not compile ends its call's wait all the same.
     if (method === 'Debugger.scriptFailedToParse') return void this.compiled(sessionId, creator);
@@ -73,18 +76,20 @@ export class ScriptCode {
    */
   compiling(sessionId: string | undefined, at: Location, byScript: boolean): void {
     const compiles = this.compiles.get(sessionId) ?? [];
-    compiles.push({ at: place(at), byScript });
+    compiles.push({ at: place(at), byScript, resumed: false });
     this.compiles.set(sessionId, compiles.slice(-KEPT_COMPILES));
   }
 
   /**
    * The paused call that compiled this code made it the script's. Measured on Chromium 150: its creator's top frame is
    * the call, at the same place; a call inside another's argument compiles first, so the latest at that place is it.
+   * Code evaluated while the call is paused (the engine's own Runtime.evaluate) names the paused frame as its creator
+   * too (measured on Chromium 156): it took the call's wait, and the call's code went untold. Only a resumed call counts.
    */
   private compiled(sessionId: string | undefined, creator: StackTrace | undefined): boolean {
     const top = creator?.callFrames[0];
     const compiles = this.compiles.get(sessionId);
-    const index = top && compiles ? compiles.findLastIndex(({ at }) => at === place(top)) : -1;
+    const index = top && compiles ? compiles.findLastIndex(({ at, resumed }) => resumed && at === place(top)) : -1;
     return index >= 0 && compiles!.splice(index, 1)[0]!.byScript;
   }
 

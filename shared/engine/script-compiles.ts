@@ -8,7 +8,8 @@ import type { Location, PausedStack, ScriptCode } from './script-code.js';
  * The constructors that compile a function from a string. Measured on Chromium 150: a breakpoint on `Function` pauses
  * `new Function`, `Function()` and Reflect.construct with the page's function on top and the script's frame below it,
  * and the code's scriptParsed (or scriptFailedToParse) follows the resume with the caller's place as its creator's top
- * frame. Each pause costs the page about 2 ms (200 of its own new Function: 0.4 s against 6 ms, CDP alone). Not armed:
+ * frame. Each pause costs the page about 2 ms (200 of its own new Function: 0.4 s against 6 ms, CDP alone). The
+ * breakpoint stands on the builtin, so it pauses every realm's (a frame's Function too: Chromium 156). Not armed:
  * `eval`, whose breakpoint pauses an indirect eval but never a direct one, and would pause every eval of ours into a
  * frame of the tab's process (main-world.ts calls it); a timer's string, parsed later with no creator stack at all.
  */

@@ -1,7 +1,7 @@
 // A click listener that is code the agent's script compiled, run by the person's own click long after the eval, through
 // the real extension (as the engine's egress-compiled test does in the fallback, late-compiled.ts).
 import { describe, it } from 'vitest';
-import { heldCompiled, pageOwnCompiled } from '../support/late-compiled.js';
+import { heldCompiled, openCompiled, pageOwnCompiled } from '../support/late-compiled.js';
 import { watchedEgressTab } from './support/watched-egress-tab.js';
 
 const egress = watchedEgressTab();
@@ -17,10 +17,20 @@ describe('a click listener the script compiled, run by the person’s click long
     'timerString',
     'pageScript',
     'pageFunction',
+    'intervalFetch',
+    'pageEvalLaterFetch',
+    'pageTimerLink',
+    'pageIntervalFetch',
+    'pageFrameFunction',
   ] as const)
     it(heldCompiled[id].name, () => heldCompiled[id].run(egress), 60_000);
 });
 
 describe('the page’s own, after an eval, through the extension', () => {
   for (const { name, run } of Object.values(pageOwnCompiled)) it(name, () => run(egress), 60_000);
+});
+
+// Open (late-compiled.ts says what was measured): fails on main and on this code.
+describe.skip('a direct eval of the page’s the script’s evaluate runs', () => {
+  for (const { name, run } of Object.values(openCompiled)) it(name, () => run(egress), 60_000);
 });

@@ -52,9 +52,12 @@ export function installHandlerPolicy(key: string, atEval: boolean, maker?: Insta
   const define = Object.defineProperty;
   // As handler-texts.ts reads a handler's name; a sink Chrome names "Element onclick" takes a handler's code. So do a
   // timer's string and a script element's text, which V8 compiles naming no writer (a timer's) or only the top frame of
-  // its stack (a page's function inserting it, as jQuery's globalEval does): sink names measured on Chromium 150.
+  // its stack (a page's function inserting it, as jQuery's globalEval does): sink names measured on Chromium 150. And
+  // an eval's string (sink "eval", direct or not: Chromium 156), named by the top frame alone too, and a direct eval
+  // meets no breakpoint on `eval` (script-compiles.ts): a page's function evaluating what the script hands it.
   const handlerAttribute = /[\t\n\f\r /"']on[a-z]+[\t\n\f\r ]*=/i;
-  const handlerSink = / on[a-z]+$|^Window set(Timeout|Interval)$|^HTMLScriptElement (text|textContent|innerText)$/i;
+  const handlerSink =
+    / on[a-z]+$|^Window set(Timeout|Interval)$|^HTMLScriptElement (text|textContent|innerText)$|^eval$/i;
   // A frame's srcdoc is a document's HTML, all the writer's: its frame is told of it (handler-setters.ts).
   const srcdocSink = 'HTMLIFrameElement srcdoc';
   const factoryHere = (window as unknown as { trustedTypes: PolicyFactory }).trustedTypes;
