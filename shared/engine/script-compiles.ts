@@ -37,6 +37,11 @@ export class ScriptCompiles {
     return this.constructors.arm(sessionId);
   }
 
+  /** Resolves once the Function constructors of the session's realms told made so far are armed. */
+  armed(sessionId: string | undefined): Promise<void> {
+    return this.constructors.armed(sessionId);
+  }
+
   /** True when the event was a pause at a Function constructor, told to the script's code and resumed. */
   onEvent(event: CdpEvent): boolean {
     this.constructors.onEvent(event);

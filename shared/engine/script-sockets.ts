@@ -74,6 +74,11 @@ export class ScriptSockets {
     return this.constructors.arm(sessionId);
   }
 
+  /** Resolves once the WebSocket constructors of the session's realms told made so far are armed. */
+  armed(sessionId: string | undefined): Promise<void> {
+    return this.constructors.armed(sessionId);
+  }
+
   /** True when the event was a pause at a WebSocket constructor, told here and resumed. */
   onEvent(event: CdpEvent): boolean {
     this.constructors.onEvent(event);

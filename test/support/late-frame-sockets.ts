@@ -6,7 +6,8 @@ import type { LateTab } from './late-tab.js';
 /** How the timer reaches the new frame's realm. */
 export type FrameSocket = 'frames-index' | 'content-window' | 'srcdoc-stream' | 'same-origin';
 
-// Several sockets per frame, so a run where one handshake beats the rule shows.
+// Several sockets per frame, so a run where one handshake beats the rule shows; then one more in the page's own realm,
+// whose constructor must still pause once the frame's realm is armed.
 const SOCKETS = 3;
 
 /** The statements that insert the frame `frame` and name its realm `realm`. */
@@ -20,15 +21,16 @@ const INSERTS: Record<FrameSocket, string> = {
     document.body.append(frame); const realm = frame.contentWindow;`,
 };
 
-/** The eval's script: a timer that inserts the frame and at once opens the sockets to `base` + i in its realm. */
+/** The eval's script: a timer that inserts the frame, opens sockets to `base` + i in its realm, then `base`-top. */
 export function frameSockets(kind: FrameSocket, base: string, marker: string): string {
   const url = `${JSON.stringify(base)} + i + '?secret=' + encodeURIComponent(document.title)`;
   const open =
     kind === 'srcdoc-stream'
       ? `new realm.WebSocketStream(${url}).closed.catch(() => undefined).then(closed)`
       : `new realm.WebSocket(${url}).onclose = closed`;
-  return `setTimeout(() => { let count = 0; const closed = () => { if (++count === ${SOCKETS}) window.${marker} = true; };
-    ${INSERTS[kind]} for (let i = 0; i < ${SOCKETS}; i++) ${open}; }, 300); 1`;
+  const own = `new WebSocket(${JSON.stringify(`${base}-top`)}).onclose = closed`;
+  return `setTimeout(() => { let count = 0; const closed = () => { if (++count === ${SOCKETS + 1}) window.${marker} = true; };
+    ${INSERTS[kind]} for (let i = 0; i < ${SOCKETS}; i++) ${open}; ${own}; }, 300); 1`;
 }
 
 /** The case's whole body on a backend's tab: no handshake reaches the site, the next result names each socket held. */
@@ -40,6 +42,6 @@ export function frameSocketCase(kind: FrameSocket) {
     await tab.until(marker);
     expect(await tab.reached()).toEqual([]);
     const named = tab.heldLater(await tab.run('1')).filter((entry) => entry.includes(`/${kind}`));
-    expect(named).toHaveLength(SOCKETS);
+    expect(named).toHaveLength(SOCKETS + 1);
   };
 }

@@ -1,0 +1,55 @@
+// A pause as each new document's realm is made, before any code can reach it: the trail arms the realm's constructors
+// there, as a frame a script inserts is reachable in the same task, long before its context's event is answered.
+import type { Cdp, CdpEvent } from './cdp.js';
+
+// Our world, and the URL its one statement names: a pause there is a realm made, not anyone's code.
+const REALM_WORLD = '__chrome_mcp_realms__';
+const REALM_URL = 'chrome-mcp-realms://made';
+const REALM_SOURCE = `debugger;\n//# sourceURL=${REALM_URL}`;
+
+interface Paused {
+  callFrames: { location: { scriptId: string } }[];
+}
+
+/**
+ * Measured on Chromium 156: a document's isolated-world scripts run as its main world is made (a frame just inserted
+ * too, as the script first touches its window), the main world's executionContextCreated told before; the page's code
+ * waits while the pause lasts, so what the trail arms in the new realm stands before the script's next statement.
+ */
+export class RealmPauses {
+  /** `session:scriptId` of our statement in each document. */
+  private readonly ours = new Set<string>();
+
+  /** `armed`: resolves once what the session's new realms get armed stands. */
+  constructor(
+    private readonly cdp: Cdp,
+    private readonly armed: (sessionId: string | undefined) => Promise<unknown>,
+  ) {}
+
+  /** Each new document of the session pauses once (breakpoints are active there). */
+  async arm(sessionId: string | undefined): Promise<void> {
+    await this.cdp.send(
+      'Page.addScriptToEvaluateOnNewDocument',
+      { source: REALM_SOURCE, worldName: REALM_WORLD },
+      sessionId,
+    );
+  }
+
+  /** True when the event was our pause, resumed once the new realm is armed. */
+  onEvent({ method, params, sessionId }: CdpEvent): boolean {
+    if (method === 'Debugger.scriptParsed') {
+      // Only our world is not default: code of the page's naming itself by our URL is no realm made.
+      const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
+      if (params['url'] === REALM_URL && world?.isDefault === false) this.ours.add(`${sessionId}:${params['scriptId']}`);
+      return false;
+    }
+    if (method !== 'Debugger.paused') return false;
+    const top = (params as unknown as Paused).callFrames[0];
+    if (!this.ours.has(`${sessionId}:${top?.location.scriptId}`)) return false;
+    void this.armed(sessionId)
+      .catch(() => undefined)
+      .then(() => this.cdp.send('Debugger.resume', {}, sessionId))
+      .catch(() => undefined);
+    return true;
+  }
+}
