@@ -1,11 +1,14 @@
 // A pause as each new document's realm is made, before any code can reach it: the trail arms the realm's constructors
 // there, as a frame a script inserts is reachable in the same task, long before its context's event is answered.
 import type { Cdp, CdpEvent } from './cdp.js';
+import { keepNewest } from './keep-newest.js';
 
 // Our world, and the URL its one statement names: a pause there is a realm made, not anyone's code.
 const REALM_WORLD = '__chrome_mcp_realms__';
 const REALM_URL = 'chrome-mcp-realms://made';
 const REALM_SOURCE = `debugger;\n//# sourceURL=${REALM_URL}`;
+// Far more documents than a tab loads while the trail follows it; a long-gone one's statement may be forgotten.
+const KEPT_REALMS = 1_000;
 
 interface Paused {
   callFrames: { location: { scriptId: string } }[];
@@ -40,7 +43,9 @@ export class RealmPauses {
     if (method === 'Debugger.scriptParsed') {
       // Only our world is not default: code of the page's naming itself by our URL is no realm made.
       const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
-      if (params['url'] === REALM_URL && world?.isDefault === false) this.ours.add(`${sessionId}:${params['scriptId']}`);
+      if (params['url'] !== REALM_URL || world?.isDefault !== false) return false;
+      this.ours.add(`${sessionId}:${params['scriptId']}`);
+      keepNewest(this.ours, KEPT_REALMS);
       return false;
     }
     if (method !== 'Debugger.paused') return false;
