@@ -248,10 +248,9 @@ export class ScriptTrail {
       this.setters.refresh(sessionId).catch(() => undefined),
       // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
       this.page.frames.navigation.reenable(sessionId),
-      // After Debugger and Runtime are on: the session's sockets and compiled functions pause at their constructor.
-      ...[this.sockets, this.compiles].map((breakpoints) => breakpoints.arm(sessionId)),
-      // Each new realm's constructors then stand before any code reaches it.
-      this.realms.arm(sessionId),
+      // After Debugger and Runtime are on: the session's sockets and compiled functions pause at their constructor, in
+      // each new realm too before any code reaches it.
+      ...[this.sockets, this.compiles, this.realms].map((breakpoints) => breakpoints.arm(sessionId)),
     ]);
   }
 
