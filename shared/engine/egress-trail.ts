@@ -108,9 +108,9 @@ export class ScriptTrail {
       refused: (send) => this.late.note(send),
     });
     // A frame's realm is made as it is inserted: its owner's srcdoc breakpoint stands too before the page goes on.
-    this.realms = new RealmPauses(page.cdp, (sessionId) =>
-      Promise.all([this.sockets.armed(sessionId), this.compiles.armed(sessionId), this.setters.settled(sessionId)]),
-    );
+    const rearm = (sessionId: string | undefined) =>
+      Promise.all([this.sockets, this.compiles].map((each) => each.rearm(sessionId)));
+    this.realms = new RealmPauses(page.cdp, byScript, (sessionId) => this.setters.settled(sessionId), rearm);
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>
       this.setters.settled(sessionId),

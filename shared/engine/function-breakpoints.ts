@@ -14,16 +14,14 @@ interface ExecutionContext {
 /**
  * Measured on Chromium 150: Debugger.setBreakpointOnFunctionCall on a realm's function pauses each call of it there
  * (`new`, a plain call, Reflect.construct) with reason "other", the caller's frame on top. Paid only in a tab an agent's
- * script ran in. A realm made later (a frame a script inserts) is armed while its making pauses (realm-pauses.ts), before
- * the code that made it can call there.
+ * script ran in. A realm the script's code makes later (a frame it inserts) is armed while its making pauses
+ * (realm-pauses.ts), before that code can call there; one the page makes is not (see rearm).
  */
 export class FunctionBreakpoints {
   /** `session:breakpointId` of each function's breakpoint. */
   private readonly breakpoints = new Set<string>();
   /** Per `session:expression`, the breakpoint that stands. */
   private readonly standing = new Map<string, string>();
-  /** Per session, the new realms' arming under way. */
-  private readonly arming = new Map<string | undefined, Set<Promise<void>>>();
 
   /** `expressions`: each names a function in a main world; one a realm lacks (undefined there) is not armed. */
   constructor(
@@ -40,19 +38,17 @@ export class FunctionBreakpoints {
   onEvent({ method, params, sessionId }: CdpEvent): void {
     if (method !== 'Runtime.executionContextCreated') return;
     const context = params['context'] as ExecutionContext;
-    if (!context.auxData?.isDefault) return;
-    const pending = this.arming.get(sessionId) ?? new Set();
-    this.arming.set(sessionId, pending);
-    const arming = this.armIn(sessionId, context.id).finally(() => {
-      pending.delete(arming);
-      if (pending.size === 0) this.arming.delete(sessionId);
-    });
-    pending.add(arming);
+    if (context.auxData?.isDefault) void this.armIn(sessionId, context.id);
   }
 
-  /** Resolves once the session's realms told made so far are armed (or refused it). */
-  async armed(sessionId: string | undefined): Promise<void> {
-    await Promise.all(this.arming.get(sessionId) ?? []);
+  /**
+   * Sets the session's breakpoints again, from its top document: V8 keys each by the function's shared code, the same
+   * in every realm, so a new realm's arming is refused as done, yet its copy does not pause until the breakpoint is set
+   * anew, which reaches every realm's (measured on Chromium 156). Each set walks the page's heap: a 150 MB one costs
+   * about 0.1 s a function.
+   */
+  async rearm(sessionId: string | undefined): Promise<void> {
+    await Promise.all(this.expressions.map((expression) => this.armOne(sessionId, undefined, expression, true)));
   }
 
   /** The pause is at a function of ours. */
@@ -68,10 +64,10 @@ export class FunctionBreakpoints {
     sessionId: string | undefined,
     contextId: number | undefined,
     expression: string,
+    replace = false,
   ): Promise<void> {
     const key = `${sessionId}:${expression}`;
     let objectId: string | undefined;
-    let removed = false;
     try {
       ({ objectId } = (
         await this.cdp.send<{ result: { objectId?: string } }>(
@@ -81,14 +77,8 @@ export class FunctionBreakpoints {
         )
       ).result);
       if (objectId === undefined) return;
-      // V8 keys the breakpoint by the function's shared code, the same in every realm, yet a realm's copy made after it
-      // was set does not pause (measured on Chromium 156): set again, it stands in every realm of the session.
-      const was = this.standing.get(key);
-      if (was !== undefined) {
-        this.standing.delete(key);
-        await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: was }, sessionId);
-        removed = true;
-      }
+      const was = replace ? this.standing.get(key) : undefined;
+      if (was !== undefined) await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: was }, sessionId);
       const { breakpointId } = await this.cdp.send<{ breakpointId: string }>(
         'Debugger.setBreakpointOnFunctionCall',
         { objectId },
@@ -99,9 +89,7 @@ export class FunctionBreakpoints {
       this.standing.set(key, breakpointId);
       keepNewest(this.standing, KEPT_BREAKPOINTS);
     } catch {
-      // A document gone meanwhile, or one armed at once by another call (its breakpoint stands): nothing to add. Gone
-      // after its breakpoint was lifted, the session's top document sets it again, for every realm.
-      if (removed && contextId !== undefined) await this.armOne(sessionId, undefined, expression);
+      // A document gone meanwhile, or one armed already (the same function's breakpoint stands): nothing to add.
     } finally {
       // Released also when the breakpoint was refused: a document armed twice kept one handle per function otherwise.
       if (objectId !== undefined)

@@ -2,6 +2,7 @@
 // there, as a frame a script inserts is reachable in the same task, long before its context's event is answered.
 import type { Cdp, CdpEvent } from './cdp.js';
 import { keepNewest } from './keep-newest.js';
+import type { PausedStack } from './script-code.js';
 
 // Our world, and the URL its one statement names: a pause there is a realm made, not anyone's code.
 const REALM_WORLD = '__chrome_mcp_realms__';
@@ -9,10 +10,6 @@ const REALM_URL = 'chrome-mcp-realms://made';
 const REALM_SOURCE = `debugger;\n//# sourceURL=${REALM_URL}`;
 // Far more documents than a tab loads while the trail follows it; a long-gone one's statement may be forgotten.
 const KEPT_REALMS = 1_000;
-
-interface Paused {
-  callFrames: { location: { scriptId: string } }[];
-}
 
 /**
  * Measured on Chromium 156: a document's isolated-world scripts run as its main world is made (a frame just inserted
@@ -23,10 +20,15 @@ export class RealmPauses {
   /** `session:scriptId` of our statement in each document. */
   private readonly ours = new Set<string>();
 
-  /** `armed`: resolves once what the session's new realms get armed stands. */
+  /**
+   * `byScript`: the stack under our statement is the agent's script's code (script-code.ts). `settled`: resolves once
+   * what the session arms for any new frame stands. `rearm`: the session's constructors set again, for the new realm.
+   */
   constructor(
     private readonly cdp: Cdp,
-    private readonly armed: (sessionId: string | undefined) => Promise<unknown>,
+    private readonly byScript: (sessionId: string | undefined, paused: PausedStack) => boolean,
+    private readonly settled: (sessionId: string | undefined) => Promise<unknown>,
+    private readonly rearm: (sessionId: string | undefined) => Promise<unknown>,
   ) {}
 
   /** Each new document of the session pauses once (breakpoints are active there). */
@@ -38,7 +40,7 @@ export class RealmPauses {
     );
   }
 
-  /** True when the event was our pause, resumed once the new realm is armed. */
+  /** True when the event was our pause, resumed once what the new realm needs stands. */
   onEvent({ method, params, sessionId }: CdpEvent): boolean {
     if (method === 'Debugger.scriptParsed') {
       // Only our world is not default: code of the page's naming itself by our URL is no realm made.
@@ -49,9 +51,12 @@ export class RealmPauses {
       return false;
     }
     if (method !== 'Debugger.paused') return false;
-    const top = (params as unknown as Paused).callFrames[0];
+    const paused = params as unknown as PausedStack;
+    const [top, ...under] = paused.callFrames;
     if (!this.ours.has(`${sessionId}:${top?.location.scriptId}`)) return false;
-    void this.armed(sessionId)
+    // Setting the constructors again walks the page's heap: only for a realm the script's code is making.
+    const script = this.byScript(sessionId, { ...paused, callFrames: under });
+    void Promise.all([this.settled(sessionId), script ? this.rearm(sessionId) : undefined])
       .catch(() => undefined)
       .then(() => this.cdp.send('Debugger.resume', {}, sessionId))
       .catch(() => undefined);

@@ -37,9 +37,9 @@ export class ScriptCompiles {
     return this.constructors.arm(sessionId);
   }
 
-  /** Resolves once the Function constructors of the session's realms told made so far are armed. */
-  armed(sessionId: string | undefined): Promise<void> {
-    return this.constructors.armed(sessionId);
+  /** Sets the session's Function constructors' breakpoints again: a realm made since pauses there too. */
+  rearm(sessionId: string | undefined): Promise<void> {
+    return this.constructors.rearm(sessionId);
   }
 
   /** True when the event was a pause at a Function constructor, told to the script's code and resumed. */

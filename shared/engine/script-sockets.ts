@@ -74,9 +74,9 @@ export class ScriptSockets {
     return this.constructors.arm(sessionId);
   }
 
-  /** Resolves once the WebSocket constructors of the session's realms told made so far are armed. */
-  armed(sessionId: string | undefined): Promise<void> {
-    return this.constructors.armed(sessionId);
+  /** Sets the session's WebSocket constructors' breakpoints again: a realm made since pauses there too. */
+  rearm(sessionId: string | undefined): Promise<void> {
+    return this.constructors.rearm(sessionId);
   }
 
   /** True when the event was a pause at a WebSocket constructor, told here and resumed. */
