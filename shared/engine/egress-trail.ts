@@ -31,6 +31,7 @@ import { egressHeld, openEgressWindow } from './egress-hold.js';
 import { heldWhole } from './popup-trail.js';
 import { LateSends } from './late-sends.js';
 import { ScriptSockets } from './script-sockets.js';
+import { RealmPauses } from './realm-pauses.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
@@ -75,6 +76,7 @@ export class ScriptTrail {
   private readonly gestures: GestureListeners;
   private readonly unloads: UnloadListeners;
   private readonly sockets: ScriptSockets;
+  private readonly realms: RealmPauses;
   private readonly late = new LateSends();
 
   /** An act of the agent's is under way, or was within `ms`: a gesture navigation then is the act's. */
@@ -105,6 +107,10 @@ export class ScriptTrail {
       changed: (sessionId) => this.relift(sessionId),
       refused: (send) => this.late.note(send),
     });
+    // A frame's realm is made as it is inserted: its owner's srcdoc breakpoint stands too before the page goes on.
+    const rearm = (sessionId: string | undefined) =>
+      Promise.all([this.sockets, this.compiles].map((each) => each.rearm(sessionId)));
+    this.realms = new RealmPauses(page.cdp, byScript, (sessionId) => this.setters.settled(sessionId), rearm);
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>
       this.setters.settled(sessionId),
@@ -242,8 +248,9 @@ export class ScriptTrail {
       this.setters.refresh(sessionId).catch(() => undefined),
       // The guard's patterns with the standing one for every request; an act's widening of the session is kept.
       this.page.frames.navigation.reenable(sessionId),
-      // After Debugger and Runtime are on: the session's sockets and compiled functions pause at their constructor.
-      ...[this.sockets, this.compiles].map((breakpoints) => breakpoints.arm(sessionId)),
+      // After Debugger and Runtime are on: the session's sockets and compiled functions pause at their constructor, in
+      // each new realm too before any code reaches it.
+      ...[this.sockets, this.compiles, this.realms].map((breakpoints) => breakpoints.arm(sessionId)),
     ]);
   }
 
@@ -270,6 +277,7 @@ export class ScriptTrail {
     // A pause at a WebSocket or Function constructor, of the handler policy's, of an unload listener or of a gesture's
     // listener is told and resumed there; every other goes on to the srcdoc breakpoints.
     this.code.onEvent(event);
+    if (this.realms.onEvent(event)) return;
     if (this.sockets.onEvent(event) || this.compiles.onEvent(event)) return;
     if (this.handlers.onEvent(event) || this.unloads.onEvent(event) || this.gestures.onEvent(event)) return;
     this.documents.onEvent(event);

@@ -14,12 +14,14 @@ interface ExecutionContext {
 /**
  * Measured on Chromium 150: Debugger.setBreakpointOnFunctionCall on a realm's function pauses each call of it there
  * (`new`, a plain call, Reflect.construct) with reason "other", the caller's frame on top. Paid only in a tab an agent's
- * script ran in. A realm made after the script's code ran (a frame it inserts) is armed a moment late: a call its code
- * makes there at once does not pause.
+ * script ran in. A realm the script's code makes later (a frame it inserts) is armed while its making pauses
+ * (realm-pauses.ts), before that code can call there; one the page makes is not (see rearm).
  */
 export class FunctionBreakpoints {
   /** `session:breakpointId` of each function's breakpoint. */
   private readonly breakpoints = new Set<string>();
+  /** Per `session:expression`, the breakpoint that stands. */
+  private readonly standing = new Map<string, string>();
 
   /** `expressions`: each names a function in a main world; one a realm lacks (undefined there) is not armed. */
   constructor(
@@ -39,6 +41,16 @@ export class FunctionBreakpoints {
     if (context.auxData?.isDefault) void this.armIn(sessionId, context.id);
   }
 
+  /**
+   * Sets the session's breakpoints again, from its top document: V8 keys each by the function's shared code, the same
+   * in every realm, so a new realm's arming is refused as done, yet its copy does not pause until the breakpoint is set
+   * anew, which reaches every realm's (measured on Chromium 156). Each set walks the page's heap: a 150 MB one costs
+   * about 0.1 s a function.
+   */
+  async rearm(sessionId: string | undefined): Promise<void> {
+    await Promise.all(this.expressions.map((expression) => this.armOne(sessionId, undefined, expression, true)));
+  }
+
   /** The pause is at a function of ours. */
   ours(sessionId: string | undefined, hitBreakpoints: readonly string[] | undefined): boolean {
     return hitBreakpoints?.some((id) => this.breakpoints.has(`${sessionId}:${id}`)) === true;
@@ -52,7 +64,9 @@ export class FunctionBreakpoints {
     sessionId: string | undefined,
     contextId: number | undefined,
     expression: string,
+    replace = false,
   ): Promise<void> {
+    const key = `${sessionId}:${expression}`;
     let objectId: string | undefined;
     try {
       ({ objectId } = (
@@ -63,6 +77,8 @@ export class FunctionBreakpoints {
         )
       ).result);
       if (objectId === undefined) return;
+      const was = replace ? this.standing.get(key) : undefined;
+      if (was !== undefined) await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: was }, sessionId);
       const { breakpointId } = await this.cdp.send<{ breakpointId: string }>(
         'Debugger.setBreakpointOnFunctionCall',
         { objectId },
@@ -70,6 +86,8 @@ export class FunctionBreakpoints {
       );
       this.breakpoints.add(`${sessionId}:${breakpointId}`);
       keepNewest(this.breakpoints, KEPT_BREAKPOINTS);
+      this.standing.set(key, breakpointId);
+      keepNewest(this.standing, KEPT_BREAKPOINTS);
     } catch {
       // A document gone meanwhile, or one armed already (the same function's breakpoint stands): nothing to add.
     } finally {

@@ -38,6 +38,11 @@ export class ScriptCompiles {
     return this.constructors.arm(sessionId);
   }
 
+  /** Sets the session's Function constructors' breakpoints again: a realm made since pauses there too. */
+  rearm(sessionId: string | undefined): Promise<void> {
+    return this.constructors.rearm(sessionId);
+  }
+
   /** True when the event was a pause at a Function constructor, told to the script's code and resumed. */
   onEvent(event: CdpEvent): boolean {
     this.constructors.onEvent(event);

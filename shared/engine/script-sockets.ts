@@ -14,8 +14,8 @@ const KEPT_SOCKETS = 500;
  * The constructors that open a WebSocket (a realm without WebSocketStream has nothing to arm for it): each pauses before
  * its handshake can start, as the trail hears of a socket only at webSocketCreated, and by then the network service may
  * already be connecting it. Measured on Chromium 150: an offline rule set during the pause refuses the handshake; each
- * pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s). A socket the script's code opens at
- * once in a realm armed late (function-breakpoints.ts) meets only webSocketCreated's rule.
+ * pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s). A frame's realm a script inserts and
+ * opens sockets through in one task is armed as it is made (realm-pauses.ts).
  */
 const CONSTRUCTORS = ['WebSocket', 'globalThis.WebSocketStream'];
 
@@ -72,6 +72,11 @@ export class ScriptSockets {
   /** Pauses the session's WebSocket constructors (Runtime and Debugger are on there). */
   arm(sessionId: string | undefined): Promise<void> {
     return this.constructors.arm(sessionId);
+  }
+
+  /** Sets the session's WebSocket constructors' breakpoints again: a realm made since pauses there too. */
+  rearm(sessionId: string | undefined): Promise<void> {
+    return this.constructors.rearm(sessionId);
   }
 
   /** True when the event was a pause at a WebSocket constructor, told here and resumed. */

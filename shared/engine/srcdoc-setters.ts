@@ -65,27 +65,7 @@ export class SrcdocSetters {
    * set is untold: held.
    */
   refresh(sessionId: string | undefined): Promise<void> {
-    return this.queue(sessionId, async () => {
-      for (const [key] of this.documents) if (key.startsWith(`${sessionId}:`)) this.documents.delete(key);
-      for (const [key, frameId] of this.owners) {
-        if (!key.startsWith(`${sessionId}:`)) continue;
-        this.owners.delete(key);
-        if (this.setters.get(frameId) === 'page') this.setters.delete(frameId);
-      }
-      await this.cdp.send('DOM.enable', {}, sessionId);
-      const { frameTree } = await this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId);
-      // The session's root frame is the tab's or an out-of-process one, whose owner is another session's; the tree lists
-      // no frame of another process, whose owner is this session's all the same.
-      const children = (tree: FrameTree): string[] =>
-        (tree.childFrames ?? []).flatMap((child) => [child.frame.id, ...children(child)]);
-      const frameIds = [...children(frameTree), ...this.returning.remoteIn(sessionId)];
-      const armAll = () => Promise.all(frameIds.map((frameId) => this.arm(sessionId, frameId)));
-      // Asking for the document again would drop the breakpoints standing: only when no node can be told without it.
-      await armAll().catch(async () => {
-        await this.cdp.send('DOM.getDocument', { depth: 0 }, sessionId);
-        await Promise.all(frameIds.map((frameId) => this.arm(sessionId, frameId).catch(() => undefined)));
-      });
-    });
+    return this.queue(sessionId, () => this.armSession(sessionId));
   }
 
   /** Resolves once the arming under way in the session stands: a frame just inserted has its owner watched. */
@@ -123,7 +103,8 @@ export class SrcdocSetters {
       case 'Page.frameAttached': {
         const frameId = String(params['frameId']);
         this.inserting.add(frameId);
-        const armed = this.queue(sessionId, () => this.arm(sessionId, frameId));
+        // The DOM agent may not know the document yet (no frame was on the page when it was asked): then all anew.
+        const armed = this.queue(sessionId, () => this.arm(sessionId, frameId).catch(() => this.armSession(sessionId)));
         return void armed.catch(() => undefined).finally(() => this.inserting.delete(frameId));
       }
       case 'Page.frameNavigated': {
@@ -141,6 +122,29 @@ export class SrcdocSetters {
         this.setters.delete(String(params['frameId']));
         return this.forget(String(params['frameId']));
     }
+  }
+
+  /** Every frame owner of the session's documents armed anew, the document asked for again only when it must be. */
+  private async armSession(sessionId: string | undefined): Promise<void> {
+    for (const [key] of this.documents) if (key.startsWith(`${sessionId}:`)) this.documents.delete(key);
+    for (const [key, frameId] of this.owners) {
+      if (!key.startsWith(`${sessionId}:`)) continue;
+      this.owners.delete(key);
+      if (this.setters.get(frameId) === 'page') this.setters.delete(frameId);
+    }
+    await this.cdp.send('DOM.enable', {}, sessionId);
+    const { frameTree } = await this.cdp.send<{ frameTree: FrameTree }>('Page.getFrameTree', {}, sessionId);
+    // The session's root frame is the tab's or an out-of-process one, whose owner is another session's; the tree lists
+    // no frame of another process, whose owner is this session's all the same.
+    const children = (tree: FrameTree): string[] =>
+      (tree.childFrames ?? []).flatMap((child) => [child.frame.id, ...children(child)]);
+    const frameIds = [...children(frameTree), ...this.returning.remoteIn(sessionId)];
+    const armAll = () => Promise.all(frameIds.map((frameId) => this.arm(sessionId, frameId)));
+    // Asking for the document again would drop the breakpoints standing: only when no node can be told without it.
+    await armAll().catch(async () => {
+      await this.cdp.send('DOM.getDocument', { depth: 0 }, sessionId);
+      await Promise.all(frameIds.map((frameId) => this.arm(sessionId, frameId).catch(() => undefined)));
+    });
   }
 
   private rearm(sessionId: string | undefined, frameId: string): void {
