@@ -133,6 +133,8 @@ export class GestureListeners {
    * (a `sourceURL` comment), and taken for ours its listener would pass unseen. Only the page's own world is default.
    */
   private onScript({ params, sessionId }: CdpEvent): void {
+    // An id parsed again is another script's, in a new renderer process (script-code.ts).
+    this.watches.delete(`${sessionId}:${params['scriptId']}`);
     const url = String(params['url']);
     const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
     if ((url !== WATCH_URL && url !== TELLER_URL) || world?.isDefault !== false) return;

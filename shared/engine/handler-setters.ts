@@ -70,10 +70,15 @@ export class HandlerSetters {
   onEvent(event: CdpEvent): boolean {
     const { params, sessionId } = event;
     switch (event.method) {
-      case 'Debugger.scriptParsed':
-        if (params['url'] === POLICY_URL) this.policies.add(`${sessionId}:${params['scriptId']}`);
-        else if (this.texts.has(String(params['hash']))) this.handlers.add(`${sessionId}:${params['scriptId']}`);
+      case 'Debugger.scriptParsed': {
+        // An id parsed again is another script's, in a new renderer process (script-code.ts).
+        const key = `${sessionId}:${params['scriptId']}`;
+        this.policies.delete(key);
+        this.handlers.delete(key);
+        if (params['url'] === POLICY_URL) this.policies.add(key);
+        else if (this.texts.has(String(params['hash']))) this.handlers.add(key);
         return false;
+      }
       case 'Debugger.paused': {
         const paused = params as unknown as PolicyPause;
         const top = paused.callFrames[0]?.location.scriptId;

@@ -43,6 +43,8 @@ export class RealmPauses {
   /** True when the event was our pause, resumed once what the new realm needs stands. */
   onEvent({ method, params, sessionId }: CdpEvent): boolean {
     if (method === 'Debugger.scriptParsed') {
+      // An id parsed again is another script's, in a new renderer process (script-code.ts).
+      this.ours.delete(`${sessionId}:${params['scriptId']}`);
       // Only our world is not default: code of the page's naming itself by our URL is no realm made.
       const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
       if (params['url'] !== REALM_URL || world?.isDefault !== false) return false;

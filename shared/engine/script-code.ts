@@ -59,6 +59,10 @@ export class ScriptCode {
     // Code that did not compile ends its call's wait all the same.
     if (method === 'Debugger.scriptFailedToParse') return void this.compiled(sessionId, creator);
     if (method !== 'Debugger.scriptParsed') return;
+    const key = `${sessionId}:${params['scriptId']}`;
+    // V8 never reuses an id in one isolate, so an id parsed again names another script: the session's page went to a new
+    // renderer process, whose ids start over (a tab that left for another site and came back, Chromium 156).
+    this.known.delete(key);
     const url = String(params['url']);
     // The paused call is asked first: its wait ends whatever else makes the code the script's.
     if (
@@ -67,7 +71,7 @@ export class ScriptCode {
       this.loads.has(`${sessionId}:${url}`) ||
       this.initiator(sessionId, { type: 'script', stack: creator })
     )
-      this.known.add(`${sessionId}:${params['scriptId']}`);
+      this.known.add(key);
   }
 
   /**

@@ -66,9 +66,11 @@ export class ScriptFrames {
         this.asked.delete(String(params['frameId']));
         return this.release(String(params['frameId']));
       case 'Debugger.scriptParsed': {
+        const key = `${event.sessionId}:${params['scriptId']}`;
+        // An id parsed again is another script's, in a new renderer process (script-code.ts).
+        this.scripts.delete(key);
         const frameId = (params['executionContextAuxData'] as { frameId?: string } | undefined)?.frameId;
-        if (frameId !== undefined && this.held.has(frameId))
-          this.scripts.set(`${event.sessionId}:${params['scriptId']}`, frameId);
+        if (frameId !== undefined && this.held.has(frameId)) this.scripts.set(key, frameId);
         return;
       }
     }
