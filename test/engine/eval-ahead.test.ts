@@ -53,5 +53,7 @@ it('goes ahead again once the field is gone; a new document waits for its own wa
   expect(page.quiet.now()).toBeDefined();
   await pageEval(page, `location.reload()`).catch(() => undefined);
   await expect.poll(() => page.quiet.now(), { timeout: 10_000 }).toBeUndefined();
+  // An eval may run before the new document has parsed its title (it waits for no load): the title once it has.
+  await expect.poll(() => pageEval(page, 'document.readyState'), { timeout: 10_000 }).toBe('complete');
   expect((await run(page, 'document.title')).text).toBe('"Hello from the fixture"');
 });
