@@ -5,6 +5,7 @@
 // into its frame's main world first. There a native listener (a bound postMessage, `fetch.bind(…)`) is listed too, as
 // script 0.
 import type { Cdp } from './cdp.js';
+import { nodeInMainWorld } from './main-world.js';
 
 const GROUP = 'chrome-mcp-event-path';
 
@@ -46,7 +47,8 @@ export async function pathListeners(
     );
     const entries = items.filter((item) => /^\d+$/.test(item.name)).sort((a, b) => Number(a.name) - Number(b.name));
     const nodes = entries.slice(1).flatMap((item) => item.value?.objectId ?? []);
-    const inPage = await Promise.all(nodes.map((objectId) => mainWorldObject(cdp, sessionId, objectId)));
+    const resolved = await Promise.all(nodes.map((objectId) => nodeInMainWorld(cdp, sessionId, objectId, GROUP)));
+    const inPage = resolved.filter((objectId) => objectId !== undefined);
     // The window is no node: reached from the document's own object, in the page's world.
     const window = inPage.length > 0 ? await windowOf(cdp, sessionId, inPage[inPage.length - 1]!) : undefined;
     const listed = await Promise.all(
@@ -60,17 +62,6 @@ export async function pathListeners(
   } finally {
     void cdp.send('Runtime.releaseObjectGroup', { objectGroup: GROUP }, sessionId).catch(() => undefined);
   }
-}
-
-/** The same node as the page's own world sees it (DOM.resolveNode with no context resolves in the frame's main world). */
-async function mainWorldObject(cdp: Cdp, sessionId: string | undefined, objectId: string): Promise<string> {
-  const { node } = await cdp.send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId }, sessionId);
-  const { object } = await cdp.send<{ object: { objectId: string } }>(
-    'DOM.resolveNode',
-    { backendNodeId: node.backendNodeId, objectGroup: GROUP },
-    sessionId,
-  );
-  return object.objectId;
 }
 
 async function windowOf(cdp: Cdp, sessionId: string | undefined, objectId: string): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // Runs script in a frame's MAIN world (the page's own globals), not our isolated one: eval must see what the page sees.
 import { ToolError } from '../protocol/errors.js';
 import type { Frame } from './frames.js';
+import type { Cdp } from './cdp.js';
 import type { PageContext } from './page-context.js';
 
 export interface RemoteObject {
@@ -115,4 +116,23 @@ function keeping(answer: MainWorldResult): MainWorldResult {
 async function rootsSession(page: PageContext, frame: Frame): Promise<boolean> {
   const parent = (await page.frames.list()).find((candidate) => candidate.frameId === frame.parentFrameId);
   return !parent || parent.sessionId !== frame.sessionId;
+}
+
+/**
+ * The node `objectId` names (in any world) as its frame's main world sees it: DOM.resolveNode with no context resolves
+ * there. What lives only in the page's world is reached through it (its listeners, an editor's API).
+ */
+export async function nodeInMainWorld(
+  cdp: Cdp,
+  sessionId: string | undefined,
+  objectId: string,
+  objectGroup?: string,
+): Promise<string | undefined> {
+  const { node } = await cdp.send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId }, sessionId);
+  const { object } = await cdp.send<{ object: { objectId?: string } }>(
+    'DOM.resolveNode',
+    { backendNodeId: node.backendNodeId, ...(objectGroup === undefined ? {} : { objectGroup }) },
+    sessionId,
+  );
+  return object.objectId;
 }

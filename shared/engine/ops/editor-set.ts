@@ -5,7 +5,7 @@ import { ToolError } from '../../protocol/errors.js';
 import type { OperationResult } from '../../protocol/operations.js';
 import type { TypeArgs } from '../../tools/args.js';
 import { focusedField } from '../focused-field.js';
-import type { ExceptionDetails } from '../main-world.js';
+import { nodeInMainWorld, type ExceptionDetails } from '../main-world.js';
 import { editorBuffer, type EditorWrite } from '../page/editor-buffer.js';
 import type { InputState } from '../page/editing.js';
 import type { Frame } from '../frames.js';
@@ -80,24 +80,14 @@ export async function withEditorValue(page: PageContext, frame: Frame, state: In
 /** Calls editorBuffer on the same element as the page's own world sees it, where the editor's API lives. */
 async function inPageWorld(page: PageContext, editor: ElementHandle, text: string | null): Promise<EditorWrite> {
   const session = editor.frame.sessionId;
-  const { node } = await page.cdp.send<{ node: { backendNodeId: number } }>(
-    'DOM.describeNode',
-    { objectId: editor.objectId },
-    session,
-  );
-  // No execution context named: the node resolves in its frame's main world.
-  const { object } = await page.cdp.send<{ object: { objectId?: string } }>(
-    'DOM.resolveNode',
-    { backendNodeId: node.backendNodeId, objectGroup: EDITOR_GROUP },
-    session,
-  );
+  const objectId = await nodeInMainWorld(page.cdp, session, editor.objectId, EDITOR_GROUP);
   try {
     // The arrow shippedCall makes keeps this function's `this`: the editor's element.
     const declaration = `function (text) { return ${shippedCall(editorBuffer, 'this, text')}; }`;
     const answer = await page.cdp.send<{ result: { value?: unknown }; exceptionDetails?: ExceptionDetails }>(
       'Runtime.callFunctionOn',
       {
-        objectId: object.objectId,
+        objectId,
         functionDeclaration: declaration,
         arguments: [{ value: text }],
         returnByValue: true,

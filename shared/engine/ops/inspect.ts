@@ -10,6 +10,7 @@ import type { PageContext } from '../page-context.js';
 import { sourceName, sourceReadable } from '../source-access.js';
 import { callOnElement, resolveTarget, type ElementHandle } from '../targets.js';
 import { boxLines, type BoxModel } from '../box-model.js';
+import { nodeInMainWorld } from '../main-world.js';
 
 /** What a developer looks at first; `styles` asks for others. Empty values (a mixed border) are left out. */
 const DEFAULT_STYLES = [
@@ -148,25 +149,17 @@ function matchedRules(page: PageContext, handle: ElementHandle): Promise<string[
  */
 async function listenersOf(page: PageContext, handle: ElementHandle): Promise<Listener[]> {
   const session = handle.frame.sessionId;
-  const { node } = await page.cdp.send<{ node: { backendNodeId: number } }>(
-    'DOM.describeNode',
-    { objectId: handle.objectId },
-    session,
-  );
-  const { object } = await page.cdp.send<{ object: { objectId: string } }>(
-    'DOM.resolveNode',
-    { backendNodeId: node.backendNodeId },
-    session,
-  );
+  const objectId = await nodeInMainWorld(page.cdp, session, handle.objectId);
+  if (objectId === undefined) return [];
   try {
     const { listeners } = await page.cdp.send<{ listeners: Listener[] }>(
       'DOMDebugger.getEventListeners',
-      { objectId: object.objectId },
+      { objectId },
       session,
     );
     return listeners;
   } finally {
-    void page.cdp.send('Runtime.releaseObject', { objectId: object.objectId }, session).catch(() => undefined);
+    void page.cdp.send('Runtime.releaseObject', { objectId }, session).catch(() => undefined);
   }
 }
 
