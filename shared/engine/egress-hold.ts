@@ -254,8 +254,10 @@ class TabHold {
             ? []
             : [
                 cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-                // While the network log captures (network-log.ts), Network stays on for it.
-                ...(this.page.network.capturing ? [] : [cdp.send('Network.disable', {}, sessionId)]),
+                // While the network log captures (network-log.ts) or an act is judged (gate/tab-gate.ts), Network stays on.
+                ...(this.page.network.capturing || this.page.input.actingWithin(0)
+                  ? []
+                  : [cdp.send('Network.disable', {}, sessionId)]),
               ]),
         ].map((sent) => sent.catch(() => undefined));
       }),

@@ -181,6 +181,33 @@ describe('a risky act on a site allowed to act', () => {
     expect(await receivedAfter('refresh')).toEqual(['POST /api/drafts']);
   });
 
+  it('holds a write whose large body reaches the interceptor only after the act answered, every time', async () => {
+    await run('tab_new', { url: site.url('gate-large.html') });
+    for (let round = 0; round < 6; round++) {
+      const { card } = await held('click', { selector: '#tidy' });
+      expect(card).toMatchObject({ method: 'DELETE', url: `${site.origin}/api/messages/7` });
+      await run('release_held', { id: card.id, release: false });
+    }
+    expect(await receivedAfter('refresh')).toEqual([]);
+  });
+
+  it("leaves a large harmless send of the step before to that step: the next step's card holds its own send only", async () => {
+    await run('tab_new', { url: site.url('gate-large.html') });
+    for (let round = 0; round < 4; round++) {
+      const error = await failure(
+        run('batch', {
+          steps: [
+            { tool: 'click', args: { selector: '#draft' } },
+            { tool: 'click', args: { selector: '#send' } },
+          ],
+        }),
+      );
+      expect(error.message).toMatch(/: POST \S+\/api\/messages \(held as tg\.h\d+\)\. Steps after it did not run\.$/);
+      await run('release_held', { id: (error.data?.['held'] as HeldCard).id, release: false });
+    }
+    expect(await receivedAfter('refresh')).toEqual(Array(4).fill('POST /api/drafts'));
+  });
+
   it('holds a send an SPA starts after the click handler returned (a validation first), judged by the control alone', async () => {
     await mail();
     const { card } = await held('click', { selector: '#later' });

@@ -80,6 +80,18 @@ describe('a risky act through the extension', () => {
     expect(await writesReceived()).toEqual([]);
   });
 
+  it('holds a write whose large body reaches the interceptor only after the act answered, every time', async () => {
+    await linked.run('navigate', { url: site.url('gate-large.html') });
+    for (let round = 0; round < 5; round++) {
+      const error = (await linked.run('click', { selector: '#tidy' }).catch((thrown: unknown) => thrown)) as ToolError;
+      expect(error.code, error.message).toBe('HELD');
+      const card = error.data?.['held'] as HeldCard;
+      expect(card).toMatchObject({ method: 'DELETE', url: `${site.origin}/api/messages/7` });
+      await linked.run('release_held', { id: card.id, release: false });
+    }
+    expect(await writesReceived()).toEqual([]);
+  });
+
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
     const card = await heldSend();
     const relinked = linked.nextLink();

@@ -21,6 +21,7 @@ import { bodyText, contentType, resendBody } from './paused-body.js';
 import { readBody, type SentBody } from './request-body.js';
 import { documentOf } from './replay.js';
 import { isWrite, requestSends, roughlySameSite } from './risk.js';
+import { StartedWrites } from './started-writes.js';
 import { TabGate, type PausedSend } from './tab-gate.js';
 
 interface Judged {
@@ -38,6 +39,9 @@ interface Judged {
 // the page starts later, or from a timer behind a control that does not say it sends, is not held.
 const TAIL_MS = 400;
 const FLUSH_MS = 250;
+// A write the act started is waited for this long to reach the interceptor (a large body takes a while): a bound, as a
+// request a service worker answers may end without a pause telling us.
+const REACH_MS = 3_000;
 
 /** The gate's side of one act, opened by the executor around it; the tab's input (input.ts) reaches it. */
 export class ActWindow implements InputWindow {
@@ -55,6 +59,7 @@ export class ActWindow implements InputWindow {
   private finished: Promise<void> | undefined;
   private closed = false;
   private readonly wrote = signal();
+  private readonly started: StartedWrites;
   private readonly unsubscribe: () => void;
   private readonly leave: () => void;
 
@@ -65,6 +70,7 @@ export class ActWindow implements InputWindow {
     private readonly main: DocumentPlace,
   ) {
     this.place = main;
+    this.started = new StartedWrites(page.cdp);
     this.unsubscribe = page.cdp.on((event) => {
       // The act led to a new page: what that page sends on its own is not the act's.
       if (event.method !== 'Page.frameNavigated' || event.sessionId !== undefined) return;
@@ -115,6 +121,7 @@ export class ActWindow implements InputWindow {
     await this.armed;
     await this.verdict;
     this.judging = true;
+    this.started.count();
     this.stopJudging ??= TabGate.of(this.page).judgeWith((paused, sessionId) => this.judge(paused, sessionId));
   }
 
@@ -131,6 +138,7 @@ export class ActWindow implements InputWindow {
     this.closed = true;
     this.judging = false;
     this.stopJudging?.();
+    this.started.stop();
     this.unsubscribe();
     this.leave();
     if (this.armed) TabGate.of(this.page).disarm();
@@ -225,10 +233,12 @@ export class ActWindow implements InputWindow {
    * another channel than our commands: one more round trip through the renderer lets its pause arrive first. Not a
    * turn of the page's event loop: after input a renderer runs no task (a timer, a message) before its next frame,
    * 15-50 ms in a background tab (measured, Chromium 156), which every act would pay. The url watch's round trip on
-   * the same session, made after the same input, is that round trip: judging goes on until this one answers.
+   * the same session, made after the same input, is that round trip: judging goes on until this one answers, and then
+   * until each write the renderer said the act started has been paused (started-writes.ts).
    */
   private async tail(flush: ActFlush): Promise<void> {
     await withDeadline(flush.through(this.frame?.sessionId), FLUSH_MS, () => undefined);
+    if (this.judging) await withDeadline(this.started.reached(), REACH_MS, () => undefined);
     if (!this.judging || this.held.length > 0 || !(await this.verdict)?.sends) return;
     await withDeadline(this.wrote.promise, TAIL_MS, () => undefined);
   }

@@ -1,7 +1,10 @@
 // A tab's interception for the gate on risky acts: while an act may send, its sessions pause what a send uses
-// (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always), each paused request goes to the
-// act's judge, and the guard's documents-only patterns come back when the last act is done.
+// (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always) and tell each request as it
+// starts (Network, for gate/started-writes.ts), each paused request goes to the act's judge, and the guard's
+// documents-only patterns come back when the last act is done.
 import type { CdpEvent } from '../cdp.js';
+import { egressHeld } from '../egress-hold.js';
+import { networkEnableParams } from '../network-log.js';
 import type { RequestPattern } from '../navigation-guard.js';
 import type { PageContext } from '../page-context.js';
 import { TabArming } from '../tab-arming.js';
@@ -47,8 +50,7 @@ export class TabGate {
    */
   private readonly arming = new TabArming({
     arm: () => this.widen(),
-    restore: (sessions) =>
-      Promise.all(sessions.map((sessionId) => this.page.frames.navigation.enable(sessionId).catch(() => undefined))),
+    restore: (sessions) => Promise.all(sessions.map((sessionId) => this.narrow(sessionId))),
     hook: () => this.hook(),
     restoreTimeoutMs: RESTORE_TIMEOUT_MS,
   });
@@ -87,9 +89,7 @@ export class TabGate {
     this.arming.listen();
     const sessions = new Set((await this.page.frames.list()).map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.arming.track(sessionId);
-    const outcomes = await Promise.allSettled(
-      [...sessions].map((sessionId) => this.page.frames.navigation.enable(sessionId, SEND_PATTERNS)),
-    );
+    const outcomes = await Promise.allSettled([...sessions].map((sessionId) => this.widenSession(sessionId)));
     // A child frame that went away meanwhile has nothing left to send; the tab's own session must be widened.
     const main = outcomes[[...sessions].indexOf(undefined)];
     if (main?.status === 'rejected') throw main.reason;
@@ -127,6 +127,28 @@ export class TabGate {
     if ((event.params['targetInfo'] as { type: string }).type !== 'iframe') return;
     const sessionId = String(event.params['sessionId']);
     this.arming.track(sessionId);
-    void this.page.frames.navigation.enable(sessionId, SEND_PATTERNS).catch(() => undefined);
+    void this.widenSession(sessionId).catch(() => undefined);
+  }
+
+  private async widenSession(sessionId: string | undefined): Promise<void> {
+    const { cdp, network } = this.page;
+    await Promise.all([
+      this.page.frames.navigation.enable(sessionId, SEND_PATTERNS),
+      cdp.send('Network.enable', networkEnableParams(network), sessionId),
+    ]);
+  }
+
+  /** Network stays on where another layer needs it: the network log, the script trail, an eval's hold. */
+  private narrow(sessionId: string | undefined): Promise<unknown> {
+    const { cdp, network, trail } = this.page;
+    const needed =
+      network.capturing ||
+      trail.followed(sessionId) !== undefined ||
+      trail.keptRules(sessionId) !== undefined ||
+      egressHeld(this.page);
+    return Promise.all([
+      this.page.frames.navigation.enable(sessionId),
+      ...(needed ? [] : [cdp.send('Network.disable', {}, sessionId)]),
+    ]).catch(() => undefined);
   }
 }
