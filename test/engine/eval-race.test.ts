@@ -24,6 +24,7 @@ let gate: PolicyGate;
 const RACES = 200;
 let readOnly: { server: Server; origin: string };
 let page: PageContext;
+let mainFrameId: string;
 
 beforeAll(async () => {
   // Each page answers after ?ms, so the commit falls at a different moment of the eval in each race.
@@ -41,6 +42,8 @@ beforeAll(async () => {
   const tab = await suite.browser.host.create('about:blank', { focus: false });
   page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
   await page.frames.init();
+  const { frameTree } = (await page.cdp.send('Page.getFrameTree', {})) as { frameTree: { frame: { id: string } } };
+  mainFrameId = frameTree.frame.id;
 });
 
 afterAll(async () => {
@@ -49,19 +52,21 @@ afterAll(async () => {
   await new Promise((resolve) => readOnly?.server.close(resolve));
 });
 
-/** Resolves once the tab's main frame has committed a document at `origin`, or after `ms` (a navigation the hold stopped). */
+/**
+ * Resolves once the tab's main frame has committed a document at `origin` (true), or stopped loading without one (false:
+ * a navigation the hold stopped), or after `ms`.
+ */
 function committedAt(origin: string, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(false), ms);
+    let started = false;
     const off = page.cdp.on((event) => {
+      if (event.sessionId) return;
       const frame = event.params['frame'] as { parentId?: string; url: string } | undefined;
-      if (
-        event.method === 'Page.frameNavigated' &&
-        !event.sessionId &&
-        !frame?.parentId &&
-        frame?.url.startsWith(origin)
-      )
-        done(true);
+      if (event.method === 'Page.frameNavigated' && !frame?.parentId && frame?.url.startsWith(origin)) done(true);
+      if (event.params['frameId'] !== mainFrameId) return;
+      if (event.method === 'Page.frameStartedLoading') started = true;
+      if (event.method === 'Page.frameStoppedLoading' && started) done(false);
     });
     function done(committed: boolean) {
       clearTimeout(timer);
