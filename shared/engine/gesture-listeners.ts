@@ -10,6 +10,7 @@ import { pathListeners } from './event-path-listeners.js';
 import { tellGesture, watchGestures } from './page/gesture-watch.js';
 import { shippedCall } from './shipped-call.js';
 import type { Paused } from './srcdoc-setters.js';
+import { EVAL_ACTIVATION_MS } from './scripted-documents.js';
 
 /**
  * The events a person's gesture fires, whose listeners run with its activation and may open a window with it. Not the
@@ -29,8 +30,6 @@ const GESTURE_EVENTS = [
   'touchend',
   'submit',
 ];
-// Chrome's transient activation lasts 5 s after the gesture; a second more for the clock.
-const ACTIVATION_MS = 6_000;
 /**
  * How long after an event the script dispatched the tab's sends to other origins are the script's: what a listener
  * defers to a later task, unseen by V8's async stacks, goes within it (over-holds the page's own sends meanwhile, named).
@@ -123,7 +122,7 @@ export class GestureListeners {
       resume();
       return true;
     }
-    this.scriptUntil = Date.now() + ACTIVATION_MS;
+    this.scriptUntil = Date.now() + EVAL_ACTIVATION_MS;
     void (this.cdp.holdWindows?.() ?? Promise.resolve()).catch(() => undefined).finally(resume);
     return true;
   }

@@ -4,7 +4,8 @@
 import type { CdpEvent } from './cdp.js';
 import { frameOrigin, type Frame } from './frame.js';
 
-// An eval runs with a user gesture, and Chrome's transient activation lasts 5 s after it; a second more for the clock.
+// An eval (or an event the script dispatches) runs with a user gesture, and Chrome's transient activation lasts 5 s
+// after it; a second more for the clock.
 export const EVAL_ACTIVATION_MS = 6_000;
 // A page may submit a little after the act's click (a handler that checks the form first): the act's, not the script's.
 const ACT_SETTLE_MS = 2_000;
