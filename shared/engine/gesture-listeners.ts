@@ -8,9 +8,10 @@
 import type { Cdp, CdpEvent } from './cdp.js';
 import { pathListeners } from './event-path-listeners.js';
 import { tellGesture, watchGestures } from './page/gesture-watch.js';
+import { ScriptMarks } from './script-marks.js';
+import { EVAL_ACTIVATION_MS } from './scripted-documents.js';
 import { shippedCall } from './shipped-call.js';
 import type { Paused } from './srcdoc-setters.js';
-import { EVAL_ACTIVATION_MS } from './scripted-documents.js';
 
 /**
  * The events a person's gesture fires, whose listeners run with its activation and may open a window with it. Not the
@@ -60,7 +61,7 @@ export class GestureListeners {
   /** Until when a send of the tab to another origin is the script's: it dispatched a gesture's event. */
   private dispatchedUntil = 0;
   /** `session:scriptId` of our watch's code. */
-  private readonly watches = new Set<string>();
+  private readonly watches = new ScriptMarks();
 
   /** `byScript`: the paused stack is the agent's script's (or code it wrote: a handler, a written document's). */
   constructor(
@@ -104,7 +105,7 @@ export class GestureListeners {
     const [listener, ...under] = paused.callFrames;
     const dispatched = this.byScript(sessionId, { ...paused, callFrames: under });
     // Ours is no listener of anyone's: the window stays with whoever's listener ran last.
-    if (this.watches.has(`${sessionId}:${listener?.location.scriptId}`)) {
+    if (this.watches.has(sessionId, listener?.location.scriptId)) {
       if (!dispatched) resume();
       // The script dispatched it: a listener of the page's on its path may send later (held until the page goes on).
       else
@@ -132,14 +133,12 @@ export class GestureListeners {
    * (a `sourceURL` comment), and taken for ours its listener would pass unseen. Only the page's own world is default.
    */
   private onScript({ params, sessionId }: CdpEvent): void {
-    // An id parsed again is another script's, in a new renderer process (script-code.ts).
-    this.watches.delete(`${sessionId}:${params['scriptId']}`);
     const url = String(params['url']);
     const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
-    if ((url !== WATCH_URL && url !== TELLER_URL) || world?.isDefault !== false) return;
+    const ours = (url === WATCH_URL || url === TELLER_URL) && world?.isDefault === false;
     const scriptId = String(params['scriptId']);
-    this.watches.add(`${sessionId}:${scriptId}`);
-    if (url === WATCH_URL)
+    this.watches.parsed(sessionId, scriptId, () => (ours ? true : undefined));
+    if (ours && url === WATCH_URL)
       void this.cdp
         .send('Debugger.setBlackboxedRanges', { scriptId, positions: WHOLE_SCRIPT }, sessionId)
         .catch(() => undefined);
@@ -160,7 +159,7 @@ export class GestureListeners {
     return path.listeners.some(
       (each) =>
         each.type === path.type &&
-        !this.watches.has(`${sessionId}:${each.scriptId}`) &&
+        !this.watches.has(sessionId, each.scriptId) &&
         !this.byScript(sessionId, { reason: paused.reason, callFrames: [{ location: { scriptId: each.scriptId } }] }),
     );
   }

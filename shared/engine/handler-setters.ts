@@ -6,11 +6,12 @@
 // them before the set goes on (srcdoc-setters.ts).
 import type { Cdp, CdpEvent } from './cdp.js';
 import { frameOrigin, type Frame } from './frame.js';
-import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';
 import { installSource, newDocumentSource, POLICY_URL } from './handler-policy.js';
+import { handlerTextsOfHtml, scriptHash } from './handler-texts.js';
+import { keepNewest } from './keep-newest.js';
 import { evaluateInMainWorld } from './main-world.js';
 import type { PageContext } from './page-context.js';
-import { keepNewest } from './keep-newest.js';
+import { ScriptMarks } from './script-marks.js';
 
 // A page's install answers at once; a frame that does not is left unobserved rather than holding the eval.
 const INSTALL_MS = 2_000;
@@ -25,16 +26,14 @@ export interface PolicyPause {
 }
 
 export class HandlerSetters {
-  /** `session:scriptId` of the policy's code: a pause in it is a write told. */
-  private readonly policies = new Set<string>();
+  /** The policy's code (a pause in it is a write told), and each handler compiled from a text the script wrote. */
+  private readonly scripts = new ScriptMarks<'policy' | 'handler'>();
   /** Frames whose current document has the policy installed (or refused it); a new document asks again. */
   private readonly installed = new Set<string>();
   /** Per session: the new-document script's id, and the origins it keeps a page's own default policy for. */
   private readonly starts = new Map<string | undefined, { identifier: Promise<string>; origins: string }>();
   /** Hashes of the handler texts the script wrote. */
   private readonly texts = new Set<string>();
-  /** `session:scriptId` of each handler compiled from one of them. */
-  private readonly handlers = new Set<string>();
 
   /**
    * `byScript`: the paused stack is the agent's script's, or a document's it wrote (srcdoc-setters.ts). `srcdocSet`: the
@@ -63,7 +62,7 @@ export class HandlerSetters {
 
   /** The script `scriptId` of `sessionId` is a handler compiled from a text the script wrote. */
   isHandler(sessionId: string | undefined, scriptId: string | undefined): boolean {
-    return this.handlers.has(`${sessionId}:${scriptId}`);
+    return this.scripts.get(sessionId, scriptId) === 'handler';
   }
 
   /** True when the event was a pause of the policy's, told here and resumed. */
@@ -71,19 +70,17 @@ export class HandlerSetters {
     const { params, sessionId } = event;
     switch (event.method) {
       case 'Debugger.scriptParsed': {
-        // An id parsed again is another script's, in a new renderer process (script-code.ts).
-        const key = `${sessionId}:${params['scriptId']}`;
-        this.policies.delete(key);
-        this.handlers.delete(key);
-        if (params['url'] === POLICY_URL) this.policies.add(key);
-        else if (this.texts.has(String(params['hash']))) this.handlers.add(key);
+        this.scripts.parsed(sessionId, params['scriptId'], () => {
+          if (params['url'] === POLICY_URL) return 'policy';
+          return this.texts.has(String(params['hash'])) ? 'handler' : undefined;
+        });
         return false;
       }
       case 'Debugger.paused': {
         const paused = params as unknown as PolicyPause;
         const top = paused.callFrames[0]?.location.scriptId;
         // The policy's `debugger;` statement: a pause of reason "other" (measured on Chromium 156).
-        if (paused.reason !== 'other' || !this.policies.has(`${sessionId}:${top}`)) return false;
+        if (paused.reason !== 'other' || this.scripts.get(sessionId, top) !== 'policy') return false;
         void this.told(sessionId, paused).finally(() => this.resume(sessionId));
         return true;
       }

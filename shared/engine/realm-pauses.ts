@@ -1,8 +1,8 @@
 // A pause as each new document's realm is made, before any code can reach it: the trail arms the realm's constructors
 // there, as a frame a script inserts is reachable in the same task, long before its context's event is answered.
 import type { Cdp, CdpEvent } from './cdp.js';
-import { keepNewest } from './keep-newest.js';
 import type { PausedStack } from './script-code.js';
+import { ScriptMarks } from './script-marks.js';
 
 // Our world, and the URL its one statement names: a pause there is a realm made, not anyone's code.
 const REALM_WORLD = '__chrome_mcp_realms__';
@@ -18,7 +18,7 @@ const KEPT_REALMS = 1_000;
  */
 export class RealmPauses {
   /** `session:scriptId` of our statement in each document. */
-  private readonly ours = new Set<string>();
+  private readonly ours = new ScriptMarks(KEPT_REALMS);
 
   /**
    * `byScript`: the stack under our statement is the agent's script's code (script-code.ts). `settled`: resolves once
@@ -43,19 +43,17 @@ export class RealmPauses {
   /** True when the event was our pause, resumed once what the new realm needs stands. */
   onEvent({ method, params, sessionId }: CdpEvent): boolean {
     if (method === 'Debugger.scriptParsed') {
-      // An id parsed again is another script's, in a new renderer process (script-code.ts).
-      this.ours.delete(`${sessionId}:${params['scriptId']}`);
       // Only our world is not default: code of the page's naming itself by our URL is no realm made.
       const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
-      if (params['url'] !== REALM_URL || world?.isDefault !== false) return false;
-      this.ours.add(`${sessionId}:${params['scriptId']}`);
-      keepNewest(this.ours, KEPT_REALMS);
+      this.ours.parsed(sessionId, params['scriptId'], () =>
+        params['url'] === REALM_URL && world?.isDefault === false ? true : undefined,
+      );
       return false;
     }
     if (method !== 'Debugger.paused') return false;
     const paused = params as unknown as PausedStack;
     const [top, ...under] = paused.callFrames;
-    if (!this.ours.has(`${sessionId}:${top?.location.scriptId}`)) return false;
+    if (!this.ours.has(sessionId, top?.location.scriptId)) return false;
     // Setting the constructors again walks the page's heap: only for a realm the script's code is making.
     const script = this.byScript(sessionId, { ...paused, callFrames: under });
     void Promise.all([this.settled(sessionId), script ? this.rearm(sessionId) : undefined])

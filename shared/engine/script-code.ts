@@ -4,6 +4,7 @@
 import type { CdpEvent } from './cdp.js';
 import { keepNewest } from './keep-newest.js';
 import { fromScript, SCRIPT_TAG, type Initiator, type StackFrame, type StackTrace } from './script-initiator.js';
+import { ScriptMarks } from './script-marks.js';
 
 /** Where a frame is paused: at a call, the call's place in its script. */
 export interface Location {
@@ -38,7 +39,7 @@ interface Compile {
 
 export class ScriptCode {
   /** `session:scriptId` of each eval's script and of the code it compiled or loaded, as V8 parsed them. */
-  private readonly known = new Set<string>();
+  private readonly known = new ScriptMarks();
   /** `session:url` of each blob or data script the script's code requested (each parse of it is the script's). */
   private readonly loads = new Set<string>();
   /** Per session, the Function constructors' calls paused whose code is not parsed yet, the latest last. */
@@ -59,19 +60,16 @@ export class ScriptCode {
     // Code that did not compile ends its call's wait all the same.
     if (method === 'Debugger.scriptFailedToParse') return void this.compiled(sessionId, creator);
     if (method !== 'Debugger.scriptParsed') return;
-    const key = `${sessionId}:${params['scriptId']}`;
-    // V8 never reuses an id in one isolate, so an id parsed again names another script: the session's page went to a new
-    // renderer process, whose ids start over (a tab that left for another site and came back, Chromium 156).
-    this.known.delete(key);
     const url = String(params['url']);
     // The paused call is asked first: its wait ends whatever else makes the code the script's.
-    if (
+    this.known.parsed(sessionId, params['scriptId'], () =>
       this.compiled(sessionId, creator) ||
       url.startsWith(SCRIPT_TAG) ||
       this.loads.has(`${sessionId}:${url}`) ||
       this.initiator(sessionId, { type: 'script', stack: creator })
-    )
-      this.known.add(key);
+        ? true
+        : undefined,
+    );
   }
 
   /**
@@ -126,7 +124,7 @@ export class ScriptCode {
   private frame(sessionId: string | undefined, frame: StackFrame): boolean {
     if (frame.url.startsWith(SCRIPT_TAG)) return true;
     const { scriptId } = frame;
-    return scriptId !== undefined && (this.known.has(`${sessionId}:${scriptId}`) || this.also(sessionId, scriptId));
+    return scriptId !== undefined && (this.known.has(sessionId, scriptId) || this.also(sessionId, scriptId));
   }
 }
 

@@ -2,6 +2,7 @@
 // document's own scripts are not the tagged one, so no initiator stack names the script, yet all they send is its doing.
 import type { CdpEvent } from './cdp.js';
 import type { Initiator, StackTrace } from './script-initiator.js';
+import { ScriptMarks } from './script-marks.js';
 
 // Documents with no address on the network: whoever made the frame wrote what they hold.
 const WRITTEN = /^(about|blob|data):/;
@@ -16,8 +17,8 @@ interface Sent {
 export class ScriptFrames {
   /** Frames whose current document the script wrote, or that such a document holds. */
   private readonly held = new Set<string>();
-  /** `session:scriptId` of each script a held document ran, with its frame: a stack naming one is that document's. */
-  private readonly scripts = new Map<string, string>();
+  /** Each script a held document ran, marked with its frame: a stack naming one is that document's. */
+  private readonly scripts = new ScriptMarks<string>();
   /** Per frame, the page with no address the script asked it to load: held once that page commits there. */
   private readonly asked = new Map<string, string>();
 
@@ -66,11 +67,10 @@ export class ScriptFrames {
         this.asked.delete(String(params['frameId']));
         return this.release(String(params['frameId']));
       case 'Debugger.scriptParsed': {
-        const key = `${event.sessionId}:${params['scriptId']}`;
-        // An id parsed again is another script's, in a new renderer process (script-code.ts).
-        this.scripts.delete(key);
         const frameId = (params['executionContextAuxData'] as { frameId?: string } | undefined)?.frameId;
-        if (frameId !== undefined && this.held.has(frameId)) this.scripts.set(key, frameId);
+        this.scripts.parsed(event.sessionId, params['scriptId'], () =>
+          frameId !== undefined && this.held.has(frameId) ? frameId : undefined,
+        );
         return;
       }
     }
@@ -96,11 +96,11 @@ export class ScriptFrames {
 
   /** The script is one a document the script wrote runs. */
   ranHeld(sessionId: string | undefined, scriptId: string): boolean {
-    return this.scripts.has(`${sessionId}:${scriptId}`);
+    return this.scripts.has(sessionId, scriptId);
   }
 
   private release(frameId: string): void {
     if (!this.held.delete(frameId)) return;
-    for (const [script, frame] of this.scripts) if (frame === frameId) this.scripts.delete(script);
+    this.scripts.forget((frame) => frame === frameId);
   }
 }
