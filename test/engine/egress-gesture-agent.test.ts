@@ -3,12 +3,11 @@
 import { expect, it } from 'vitest';
 import { click } from '../../shared/engine/ops/pointer.js';
 import { ctx } from '../support/engine-suite.js';
+import { pastTheEval } from '../support/late-gestures.js';
 import { lateOutcome } from '../support/late-tab.js';
 import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
 const engine = watchedEngineTab({ popups: true });
-/** Past the six seconds after an eval in which any window the tab opens is taken for the script's. */
-const PAST_THE_EVAL_MS = 6_500;
 
 /** The page's own button `#id`; the script leaves a one-time click listener on it that runs `then` and sets `marker`. */
 async function scriptListens(id: string, then: string, marker: string, compiled = false): Promise<void> {
@@ -27,7 +26,7 @@ async function linkWithAgentsClick(id: string, compiled: boolean): Promise<void>
   const link = `const a = Object.assign(document.createElement('a'), { href: '${engine.watched.origin}/${id}',
     target: '_blank' }); document.body.append(a); a.click()`;
   await scriptListens(id, link, `${id.replace('-', '_')}Linked`, compiled);
-  await new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
+  await pastTheEval();
   await click(engine.page, { selector: `#${id}` }, ctx);
   expect(await lateOutcome(engine, `${id.replace('-', '_')}Linked`)).toEqual({
     reached: [],

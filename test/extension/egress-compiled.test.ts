@@ -1,36 +1,41 @@
 // A click listener that is code the agent's script compiled, run by the person's own click long after the eval, through
 // the real extension (as the engine's egress-compiled test does in the fallback, late-compiled.ts).
-import { describe, it } from 'vitest';
+import { describe } from 'vitest';
+import { itEachOnItsOwnTab } from '../support/late-cases.js';
 import { heldCompiled, openCompiled, pageOwnCompiled } from '../support/late-compiled.js';
 import { watchedEgressTab } from './support/watched-egress-tab.js';
 
 const egress = watchedEgressTab();
 
 describe('a click listener the script compiled, run by the person’s click long after the eval, through the extension', () => {
-  for (const id of [
-    'functionLink',
-    'nestedOpen',
-    'indirectFetch',
-    'inlineLink',
-    'blobModule',
-    'dataFetch',
-    'timerString',
-    'pageScript',
-    'pageFunction',
-    'intervalFetch',
-    'pageEvalLaterFetch',
-    'pageTimerLink',
-    'pageIntervalFetch',
-    'pageFrameFunction',
-  ] as const)
-    it(heldCompiled[id].name, () => heldCompiled[id].run(egress), 60_000);
+  itEachOnItsOwnTab(
+    (
+      [
+        'functionLink',
+        'nestedOpen',
+        'indirectFetch',
+        'inlineLink',
+        'blobModule',
+        'dataFetch',
+        'timerString',
+        'pageScript',
+        'pageFunction',
+        'intervalFetch',
+        'pageEvalLaterFetch',
+        'pageTimerLink',
+        'pageIntervalFetch',
+        'pageFrameFunction',
+      ] as const
+    ).map((id) => heldCompiled[id]),
+    () => egress.openTab(),
+  );
 });
 
 describe('the page’s own, after an eval, through the extension', () => {
-  for (const { name, run } of Object.values(pageOwnCompiled)) it(name, () => run(egress), 60_000);
+  itEachOnItsOwnTab(Object.values(pageOwnCompiled), () => egress.openTab());
 });
 
 // Open (late-compiled.ts says what was measured): fails on main and on this code.
 describe.skip('a direct eval of the page’s the script’s evaluate runs', () => {
-  for (const { name, run } of Object.values(openCompiled)) it(name, () => run(egress), 60_000);
+  itEachOnItsOwnTab(Object.values(openCompiled), () => egress.openTab());
 });

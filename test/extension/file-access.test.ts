@@ -71,14 +71,15 @@ async function setFileAccess(on: boolean): Promise<void> {
 
 /**
  * tryPathsOnce, again if the extension's own worker, starting after the reload, let go of the test's attachment (it
- * detaches what an earlier worker left attached; on a loaded machine that can come after the test attached).
+ * detaches what an earlier worker left attached; on a loaded machine that can come after the test attached, in the
+ * middle of a command or between two).
  */
 async function tryPaths(file: string): Promise<{ direct: string; chooser: string; chooserOpened: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await tryPathsOnce(file);
     } catch (error) {
-      if (attempt === 3 || !String(error).includes('Detached while handling command')) throw error;
+      if (attempt === 3 || !/Detached while handling command|Debugger is not attached/.test(String(error))) throw error;
     }
   }
 }

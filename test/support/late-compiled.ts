@@ -3,7 +3,8 @@
 // person's own click well after the eval: its window and its fetch are held and named (script-code.ts); the page's own
 // compiled listeners' load.
 import { expect } from 'vitest';
-import { clickLink, listensOnce, personClicksAfterListening, windowHeld } from './late-gestures.js';
+import { clickLink, leavesListener, listensOnce, windowHeld } from './late-gestures.js';
+import type { LateCase } from './late-cases.js';
 import { lateOutcome, type LateTab } from './late-tab.js';
 
 /** How the script makes code of a statement, and runs it. */
@@ -95,25 +96,25 @@ const acts = {
   }),
 };
 
-/** The compiled listener `act`s on the person's click long after the eval: nothing reaches the site, and it is named. */
-async function held(tab: LateTab, compile: Compiler, act: keyof typeof acts, id: string): Promise<void> {
+/**
+ * The compiled listener `act`s on the person's click long after the eval: nothing reaches the site, and it is named.
+ * Returns the click and its check, for once the eval is past.
+ */
+async function held(tab: LateTab, compile: Compiler, act: keyof typeof acts, id: string): Promise<() => Promise<void>> {
   const marker = `${id}Done`;
   const { does, held: heldLater } = acts[act](tab, id);
   if (PAGE_HELPERS.includes(compile)) await tab.asPage(PAGE_COMPILERS);
-  await personClicksAfterListening(tab, compile(listensOnce(does, marker)));
-  expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater });
+  await leavesListener(tab, compile(listensOnce(does, marker)));
+  return async () => {
+    await tab.personClicks();
+    expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater });
+  };
 }
 
-/** A case both backends may run: its test's name, and the case on a tab. */
-interface CompiledCase {
-  name: string;
-  run: (tab: LateTab) => Promise<void>;
-}
-
-const heldCase = (name: string, compiler: keyof typeof compilers, act: keyof typeof acts): CompiledCase => ({
+const heldCase = (name: string, compiler: keyof typeof compilers, act: keyof typeof acts): LateCase => ({
   name: `${name}: held, and named`,
   // An identifier (the page's marker is named after it) and a path of its own.
-  run: (tab) => held(tab, compilers[compiler], act, `${compiler}${act[0]!.toUpperCase()}${act.slice(1)}`),
+  prepare: (tab) => held(tab, compilers[compiler], act, `${compiler}${act[0]!.toUpperCase()}${act.slice(1)}`),
 });
 
 /** The cases told the script's (script-code.ts, script-compiles.ts), by id. */
@@ -191,16 +192,19 @@ export const openCompiled = {
 };
 
 /** The page's own listener, compiled by `compiler` after an eval, clicks a link with a target: the window loads. */
-const pageOwnCase = (name: string, compiler: keyof typeof compilers): CompiledCase => ({
+const pageOwnCase = (name: string, compiler: keyof typeof compilers): LateCase => ({
   name: `${name}, opening a window through a link: it loads`,
-  async run(tab) {
+  async prepare(tab) {
     const id = `page${compiler[0]!.toUpperCase()}${compiler.slice(1)}Link`;
     const marker = `${id}Linked`;
     const listener = listensOnce(clickLink(`${tab.watched.origin}/${id}`), marker);
     if (PAGE_HELPERS.includes(compilers[compiler])) await tab.asPage(PAGE_COMPILERS);
-    await personClicksAfterListening(tab, compilers[compiler](listener), true);
-    await tab.until(marker);
-    await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain(`/${id}`);
+    await leavesListener(tab, compilers[compiler](listener), true);
+    return async () => {
+      await tab.personClicks();
+      await tab.until(marker);
+      await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain(`/${id}`);
+    };
   },
 });
 

@@ -3,6 +3,7 @@
 // and windows are held and named, a window it opens through a link or a form with a target too (gesture-listeners.ts);
 // the page's own listener's window loads, and its `debugger;` statement does not stop it.
 import { expect } from 'vitest';
+import type { LateCase } from './late-cases.js';
 import { lateOutcome, type LateTab } from './late-tab.js';
 
 /** Past the six seconds after an eval in which any window the tab opens is taken for the script's. */
@@ -22,62 +23,70 @@ const submitForm = (url: string) =>
 export const listensOnce = (then: string, marker: string) =>
   `document.addEventListener('click', () => { ${then}; window.${marker} = true; }, { once: true })`;
 
-/**
- * Runs `leaves` (a statement leaving a click listener: the script's, or the page's when `byPage`, after an eval), lets
- * 6.5 s pass, and has the person click.
- */
-export async function personClicksAfterListening(tab: LateTab, leaves: string, byPage = false): Promise<void> {
+/** Runs `leaves` (a statement leaving a click listener: the script's, or the page's when `byPage`, after an eval). */
+export async function leavesListener(tab: LateTab, leaves: string, byPage = false): Promise<void> {
   await tab.run(byPage ? '1' : `${leaves}; 0`);
   if (byPage) await tab.asPage(`${leaves}; 0`);
-  await new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
-  await tab.personClicks();
 }
 
-/** Leaves a one-time click listener on the document (the script's, or the page's when `byPage`), as above. */
-const personClicksAfter = (tab: LateTab, then: string, marker: string, byPage = false) =>
-  personClicksAfterListening(tab, listensOnce(then, marker), byPage);
+/** Lets the six seconds after the tab's last eval pass. */
+export const pastTheEval = () => new Promise((resolve) => setTimeout(resolve, PAST_THE_EVAL_MS));
 
 /** A window's navigation as either backend names it: the extension cannot tell the method of a link's or form's. */
 export const windowHeld = (path: string) => [expect.stringMatching(new RegExp(`^(GET )?W${path} \\(navigation`))];
 
-export const gestureCases = {
-  async fetches(tab: LateTab): Promise<void> {
-    await personClicksAfter(tab, `fetch('${tab.watched.origin}/click-fetch', { mode: 'no-cors' })`, 'clickFetched');
-    expect(await lateOutcome(tab, 'clickFetched')).toEqual({ reached: [], heldLater: ['GET W/click-fetch (Fetch)'] });
+/** The script's listener runs `then` (given the watched origin) on the person's click long after the eval: held, named. */
+const heldCase = (name: string, then: (origin: string) => string, marker: string, held: unknown[]): LateCase => ({
+  name: `${name}: held, and named`,
+  async prepare(tab) {
+    await leavesListener(tab, listensOnce(then(tab.watched.origin), marker));
+    return async () => {
+      await tab.personClicks();
+      expect(await lateOutcome(tab, marker)).toEqual({ reached: [], heldLater: held });
+    };
   },
+});
 
-  async opensWindow(tab: LateTab): Promise<void> {
-    await personClicksAfter(tab, `window.open('${tab.watched.origin}/click-open')`, 'clickOpened');
-    expect(await lateOutcome(tab, 'clickOpened')).toEqual({
-      reached: [],
-      heldLater: windowHeld('/click-open'),
-    });
-  },
+/** The script's listeners (late-cases.ts runs them). */
+export const gestureCases = [
+  heldCase('fetching', (origin) => `fetch('${origin}/click-fetch', { mode: 'no-cors' })`, 'clickFetched', [
+    'GET W/click-fetch (Fetch)',
+  ]),
+  heldCase(
+    'opening a window by window.open',
+    (origin) => `window.open('${origin}/click-open')`,
+    'clickOpened',
+    windowHeld('/click-open'),
+  ),
+  heldCase(
+    'opening a window through a link with a target',
+    (origin) => clickLink(`${origin}/click-link`),
+    'clickLinked',
+    windowHeld('/click-link'),
+  ),
+  heldCase(
+    'opening a window through a form with a target',
+    (origin) => submitForm(`${origin}/click-form`),
+    'clickSubmitted',
+    windowHeld('/click-form'),
+  ),
+];
 
-  async clicksLink(tab: LateTab): Promise<void> {
-    await personClicksAfter(tab, clickLink(`${tab.watched.origin}/click-link`), 'clickLinked');
-    expect(await lateOutcome(tab, 'clickLinked')).toEqual({
-      reached: [],
-      heldLater: windowHeld('/click-link'),
-    });
-  },
-
-  async submitsForm(tab: LateTab): Promise<void> {
-    await personClicksAfter(tab, submitForm(`${tab.watched.origin}/click-form`), 'clickSubmitted');
-    expect(await lateOutcome(tab, 'clickSubmitted')).toEqual({
-      reached: [],
-      heldLater: windowHeld('/click-form'),
-    });
-  },
-
-  async pageOwnLink(tab: LateTab): Promise<void> {
-    await personClicksAfter(tab, clickLink(`${tab.watched.origin}/page-link`), 'pageLinked', true);
-    await tab.until('pageLinked');
-    await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain('/page-link');
-  },
-
-  async pageDebuggerStatement(tab: LateTab): Promise<void> {
-    await tab.run('1');
-    expect(await tab.asPage(`(() => { debugger; return 'went on'; })()`)).toBe('went on');
+/** The page's own listener, left after an eval: its window loads. */
+export const pageOwnLink: LateCase = {
+  name: 'a click listener opening a window through a link: it loads',
+  async prepare(tab) {
+    await leavesListener(tab, listensOnce(clickLink(`${tab.watched.origin}/page-link`), 'pageLinked'), true);
+    return async () => {
+      await tab.personClicks();
+      await tab.until('pageLinked');
+      await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain('/page-link');
+    };
   },
 };
+
+/** The page's own `debugger;` statement, after an eval, does not stop it. */
+export async function pageDebuggerStatement(tab: LateTab): Promise<void> {
+  await tab.run('1');
+  expect(await tab.asPage(`(() => { debugger; return 'went on'; })()`)).toBe('went on');
+}

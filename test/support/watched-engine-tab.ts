@@ -55,6 +55,8 @@ export interface WatchedEngineTab extends WatchedEngine, LateTab {
   /** The tab's id at the browser's host. */
   readonly tabId: string;
   readonly page: PageContext;
+  /** Another background tab on egress-late.html, closed with the file's tab (late-cases.ts). */
+  openTab(): Promise<LateTab>;
 }
 
 /**
@@ -65,24 +67,30 @@ export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}):
   const engine = useWatchedEngine();
   const { suite, gate } = engine;
   let opened: { tabId: string; page: PageContext } | undefined;
+  const more: PageContext[] = [];
   let stopPopups: (() => void) | undefined;
-  beforeAll(async () => {
-    if (popups) stopPopups = suite.browser.host.onPopup(async () => undefined);
+  const openPage = async () => {
     const tab = await suite.browser.host.create('about:blank', { focus: false });
     const page = new PageContext(await suite.browser.host.cdp(tab.id), gate);
-    opened = { tabId: tab.id, page };
     await page.frames.init();
     await loadUrl(page, suite.server.url('egress-late.html'));
+    return { tabId: tab.id, page };
+  };
+  beforeAll(async () => {
+    if (popups) stopPopups = suite.browser.host.onPopup(async () => undefined);
+    opened = await openPage();
   });
   afterAll(() => {
     stopPopups?.();
     opened?.page.dispose();
+    for (const page of more) page.dispose();
   });
   afterEach(() => {
     engine.watched.requests.length = 0;
   });
   const page = () => running(opened, 'tab').page;
   return {
+    ...actsOn(page, engine),
     suite,
     gate,
     get watched() {
@@ -94,6 +102,22 @@ export function watchedEngineTab({ popups = false }: { popups?: boolean } = {}):
     get page() {
       return page();
     },
+    async openTab() {
+      const { page: another } = await openPage();
+      more.push(another);
+      return {
+        ...actsOn(() => another, engine),
+        get watched() {
+          return engine.watched;
+        },
+      };
+    },
+  };
+}
+
+/** What a LateTab does on `page`'s tab, which judges by `engine`'s policy (its site read only once the file runs). */
+function actsOn(page: () => PageContext, engine: WatchedEngine): Omit<LateTab, 'watched'> {
+  return {
     run: (expression) => evaluate(page(), { expression }, ctx),
     asPage: async (expression) =>
       (

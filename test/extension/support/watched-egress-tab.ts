@@ -7,7 +7,7 @@ import { testServerPolicy, type TestHost } from '../../support/test-policy.js';
 import { startWatchedSite, type WatchedSite } from '../../support/watched-site.js';
 import { startEgressTab, type EgressTab } from './egress-tab.js';
 import type { LinkedExtension } from './linked-extension.js';
-import type { PageProbe } from './page-probe.js';
+import { probePage, type PageProbe } from './page-probe.js';
 import { reachedBesidesOwn } from './reached-site.js';
 import { forgetWatched, withSite } from './watched-popups.js';
 
@@ -17,6 +17,8 @@ export interface WatchedEgressTab extends LateTab {
   readonly tab: string;
   /** The test's own session on the tab's page. */
   readonly page: PageProbe;
+  /** Another tab on egress-late.html, in front, closed with the file's browser (late-cases.ts). */
+  openTab(): Promise<LateTab>;
 }
 
 /**
@@ -37,7 +39,14 @@ export function watchedEgressTab(hosts: readonly TestHost[] = ['127.0.0.1']): Wa
   const site = () => running(watched);
   const egress = () => running(started);
   afterEach(() => forgetWatched(egress().linked, site()));
+  let opened = 0;
   return {
+    ...actsOn(
+      () => egress().tab,
+      () => egress().page,
+      egress,
+      site,
+    ),
     get watched() {
       return site();
     },
@@ -50,11 +59,40 @@ export function watchedEgressTab(hosts: readonly TestHost[] = ['127.0.0.1']): Wa
     get page() {
       return egress().page;
     },
-    run: (expression) => egress().linked.run('eval', { tab: egress().tab, expression }),
-    asPage: (expression) => egress().page.evaluate(expression),
-    personClicks: () => egress().page.click(5, 5),
-    until: (marker) => egress().page.until(marker),
-    reached: () => reachedBesidesOwn(egress().page, site()),
+    async openTab() {
+      const { linked } = egress();
+      // Its own address, so the probe finds this tab.
+      const url = linked.fixtures.url(`egress-late.html?tab=${++opened}`);
+      const tab = String((await linked.run('tab_new', { url, focus: true })).data?.['tab']);
+      const page = await probePage(linked.browser, url);
+      return {
+        ...actsOn(
+          () => tab,
+          () => page,
+          egress,
+          site,
+        ),
+        get watched() {
+          return site();
+        },
+      };
+    },
+  };
+}
+
+/** What a LateTab does on the tab `tab` names, probed by `page` (the set-up read only once the file runs). */
+function actsOn(
+  tab: () => string,
+  page: () => PageProbe,
+  egress: () => EgressTab,
+  site: () => WatchedSite,
+): Omit<LateTab, 'watched'> {
+  return {
+    run: (expression) => egress().linked.run('eval', { tab: tab(), expression }),
+    asPage: (expression) => page().evaluate(expression),
+    personClicks: () => page().click(5, 5),
+    until: (marker) => page().until(marker),
+    reached: () => reachedBesidesOwn(page(), site()),
     heldLater: (result) => heldLater(result, site()),
   };
 }
