@@ -189,7 +189,7 @@ describe('a risky act on a site allowed to act', () => {
       await run('release_held', { id: card.id, release: false });
     }
     expect(await receivedAfter('refresh')).toEqual([]);
-  });
+  }, 90_000);
 
   it("leaves a large harmless send of the step before to that step: the next step's card holds its own send only", async () => {
     await run('tab_new', { url: site.url('gate-large.html') });
@@ -206,7 +206,7 @@ describe('a risky act on a site allowed to act', () => {
       await run('release_held', { id: (error.data?.['held'] as HeldCard).id, release: false });
     }
     expect(await receivedAfter('refresh')).toEqual(Array(4).fill('POST /api/drafts'));
-  });
+  }, 90_000);
 
   it('holds a send an SPA starts after the click handler returned (a validation first), judged by the control alone', async () => {
     await mail();

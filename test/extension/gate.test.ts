@@ -90,7 +90,7 @@ describe('a risky act through the extension', () => {
       await linked.run('release_held', { id: card.id, release: false });
     }
     expect(await writesReceived()).toEqual([]);
-  });
+  }, 90_000);
 
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
     const card = await heldSend();

@@ -38,9 +38,9 @@ interface Judged {
 // first, a timer). Bounded, and only for such a control, so an act that sends nothing stays as fast as it was; a send
 // the page starts later, or from a timer behind a control that does not say it sends, is not held.
 const TAIL_MS = 400;
-const FLUSH_MS = 250;
-// A write the act started is waited for this long to reach the interceptor (a large body takes a while): a bound, as a
-// request a service worker answers may end without a pause telling us.
+// The act's round trip, then each write it started reaching the interceptor (a large body takes a while), is waited
+// for this long at most: a renderer busy in a script answers no round trip, and a request a service worker answers may
+// end without a pause telling us.
 const REACH_MS = 3_000;
 
 /** The gate's side of one act, opened by the executor around it; the tab's input (input.ts) reaches it. */
@@ -229,16 +229,22 @@ export class ActWindow implements InputWindow {
   }
 
   /**
-   * What the act's own handlers sent (a fetch in a click handler, after its microtasks) travels to the interceptor on
-   * another channel than our commands: one more round trip through the renderer lets its pause arrive first. Not a
-   * turn of the page's event loop: after input a renderer runs no task (a timer, a message) before its next frame,
-   * 15-50 ms in a background tab (measured, Chromium 156), which every act would pay. The url watch's round trip on
-   * the same session, made after the same input, is that round trip: judging goes on until this one answers, and then
-   * until each write the renderer said the act started has been paused (started-writes.ts).
+   * What the act's own handlers sent (a fetch in a click handler, after its microtasks) reaches the interceptor on
+   * another channel than our commands, and may come well after them (a large body). The renderer tells each request as
+   * it starts on the channel our commands answer on, so one round trip through it after the input makes every write
+   * the act started known, and each is waited for until it is paused (started-writes.ts). Not a turn of the page's
+   * event loop: after input a renderer runs no task (a timer, a message) before its next frame, 15-50 ms in a
+   * background tab (measured, Chromium 156), which every act would pay. The url watch's round trip on the same session,
+   * made after the same input, is that round trip.
    */
   private async tail(flush: ActFlush): Promise<void> {
-    await withDeadline(flush.through(this.frame?.sessionId), FLUSH_MS, () => undefined);
-    if (this.judging) await withDeadline(this.started.reached(), REACH_MS, () => undefined);
+    // Writes are counted until the round trip answers, then each is waited for; bounded, as a renderer busy in a script
+    // answers nothing (and what it starts meanwhile is judged while the bound lasts).
+    const reached = async () => {
+      await flush.through(this.frame?.sessionId);
+      if (this.judging) await this.started.reached();
+    };
+    await withDeadline(reached(), REACH_MS, () => undefined);
     if (!this.judging || this.held.length > 0 || !(await this.verdict)?.sends) return;
     await withDeadline(this.wrote.promise, TAIL_MS, () => undefined);
   }

@@ -131,24 +131,29 @@ export class TabGate {
   }
 
   private async widenSession(sessionId: string | undefined): Promise<void> {
-    const { cdp, network } = this.page;
     await Promise.all([
       this.page.frames.navigation.enable(sessionId, SEND_PATTERNS),
-      cdp.send('Network.enable', networkEnableParams(network), sessionId),
+      ...(this.networkKept(sessionId)
+        ? []
+        : [this.page.cdp.send('Network.enable', networkEnableParams(this.page.network), sessionId)]),
     ]);
   }
 
-  /** Network stays on where another layer needs it: the network log, the script trail, an eval's hold. */
   private narrow(sessionId: string | undefined): Promise<unknown> {
-    const { cdp, network, trail } = this.page;
-    const needed =
+    return Promise.all([
+      this.page.frames.navigation.enable(sessionId),
+      ...(this.networkKept(sessionId) ? [] : [this.page.cdp.send('Network.disable', {}, sessionId)]),
+    ]).catch(() => undefined);
+  }
+
+  /** Network is on, and stays on, for another layer: the network log, the script trail, an eval's hold. */
+  private networkKept(sessionId: string | undefined): boolean {
+    const { network, trail } = this.page;
+    return (
       network.capturing ||
       trail.followed(sessionId) !== undefined ||
       trail.keptRules(sessionId) !== undefined ||
-      egressHeld(this.page);
-    return Promise.all([
-      this.page.frames.navigation.enable(sessionId),
-      ...(needed ? [] : [cdp.send('Network.disable', {}, sessionId)]),
-    ]).catch(() => undefined);
+      egressHeld(this.page)
+    );
   }
 }
