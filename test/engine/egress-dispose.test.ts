@@ -56,8 +56,10 @@ function busySend(path: string, done: string, options = ''): string {
 describe('as the engine lets go of a tab', () => {
   it("fails, not sends, a script's request paused while its initiator is not told yet", async () => {
     const page = await openPage();
+    // Listened for first: on a loaded box the script's timer (300 ms) can fire before the eval's answer arrives.
+    const paused = pausedAt(page.cdp, '/disposed');
     await evaluate(page, { expression: busySend('/disposed', 'disposedDone') }, ctx);
-    await pausedAt(page.cdp, '/disposed');
+    await paused;
     const failed = page.dispose();
     opened = undefined;
     await untilMarker(page, 'disposedDone');
@@ -74,8 +76,9 @@ describe('as the engine lets go of a tab', () => {
 
   it('fails, not sends, what a tab held paused as the engine session ends, and answers what it failed', async () => {
     const { executor, cdp } = await executorTab('td', 'session');
+    const paused = pausedAt(cdp, '/session-end');
     await executor.run('eval', { expression: busySend('/session-end', 'endDone') }, ctx);
-    await pausedAt(cdp, '/session-end');
+    await paused;
     const failed = executor.dispose();
     // A context of the tab's own, as the next session's: it sends nothing to the tab until asked to.
     const probe = new PageContext(cdp, gate);
@@ -90,8 +93,9 @@ describe('as the engine lets go of a tab', () => {
   it("fails, not sends, a script's keepalive send paused as the agent closes the tab", async () => {
     const { executor, cdp } = await executorTab('tc', 'close');
     // A keepalive request outlives its page: closing the tab does not cancel it.
+    const paused = pausedAt(cdp, '/closed');
     await executor.run('eval', { expression: busySend('/closed', 'closedDone', ', keepalive: true') }, ctx);
-    await pausedAt(cdp, '/closed');
+    await paused;
     await executor.run('tab_close', {}, ctx);
     await executor.dispose();
     await engine.watched.settled();

@@ -85,8 +85,10 @@ async function reachedAfter(): Promise<string[]> {
 /** The person closes the tab while a script's `send` waits paused: resolves once the tab is gone. */
 async function closeWhileHeld(send: 'fetch' | 'beacon' | 'image', path: string, browser: TestBrowser): Promise<void> {
   const { tabId, page } = await openPage(false, browser.host);
+  // Listened for first: on a loaded box the script's timer (300 ms) can fire before the eval's answer arrives.
+  const paused = pausedAt(page.cdp, path);
   await evaluate(page, { expression: busySend(path, send) }, ctx);
-  await pausedAt(page.cdp, path);
+  await paused;
   // The person's close, from the browser's side: the engine is not asked.
   await browser.browser.connection.send('Target.closeTarget', { targetId: tabId });
   await untilGone(tabId, browser.host);
@@ -112,8 +114,9 @@ describe('a held send as its tab goes without the engine', () => {
 
   it('the page closes itself: a held keepalive fetch reaches no one', async () => {
     const { tabId, page } = await openPage(true);
+    const paused = pausedAt(page.cdp, '/page-closed');
     await evaluate(page, { expression: busySend('/page-closed', 'fetch', 'window.close();') }, ctx);
-    await pausedAt(page.cdp, '/page-closed');
+    await paused;
     await untilGone(tabId);
     expect(await reachedAfter()).toEqual([]);
   });
