@@ -250,7 +250,7 @@ class TabHold {
             { matchedNetworkConditions: this.page.trail.liftedRules(sessionId) },
             sessionId,
           ),
-          ...(trail === 'requests' || whole
+          ...(this.page.trail.keepsNetwork(sessionId)
             ? []
             : [
                 cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),

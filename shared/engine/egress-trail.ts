@@ -186,6 +186,11 @@ export class ScriptTrail {
     return heldWhole(this.page.cdp, sessionId) ?? this.returning.blocking(sessionId);
   }
 
+  /** The session keeps Network on past an eval's end, for the trail: it is followed, or keeps rules of its own. */
+  keepsNetwork(sessionId: string | undefined): boolean {
+    return this.followed(sessionId) !== undefined || this.keptRules(sessionId) !== undefined;
+  }
+
   /** The network conditions a session keeps past an eval's end: its kept or returning origins', after its sockets'. */
   liftedRules(sessionId: string | undefined): Record<string, unknown>[] {
     return this.conditions(sessionId, this.keptRules(sessionId) ?? this.returning.rules(sessionId));

@@ -137,7 +137,7 @@ export class GestureListeners {
     const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
     const ours = (url === WATCH_URL || url === TELLER_URL) && world?.isDefault === false;
     const scriptId = String(params['scriptId']);
-    this.watches.parsed(sessionId, scriptId, () => (ours ? true : undefined));
+    this.watches.parsed(sessionId, scriptId, () => ours);
     if (ours && url === WATCH_URL)
       void this.cdp
         .send('Debugger.setBlackboxedRanges', { scriptId, positions: WHOLE_SCRIPT }, sessionId)

@@ -45,9 +45,7 @@ export class RealmPauses {
     if (method === 'Debugger.scriptParsed') {
       // Only our world is not default: code of the page's naming itself by our URL is no realm made.
       const world = params['executionContextAuxData'] as { isDefault?: boolean } | undefined;
-      this.ours.parsed(sessionId, params['scriptId'], () =>
-        params['url'] === REALM_URL && world?.isDefault === false ? true : undefined,
-      );
+      this.ours.parsed(sessionId, params['scriptId'], () => params['url'] === REALM_URL && world?.isDefault === false);
       return false;
     }
     if (method !== 'Debugger.paused') return false;

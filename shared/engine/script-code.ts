@@ -62,13 +62,14 @@ export class ScriptCode {
     if (method !== 'Debugger.scriptParsed') return;
     const url = String(params['url']);
     // The paused call is asked first: its wait ends whatever else makes the code the script's.
-    this.known.parsed(sessionId, params['scriptId'], () =>
-      this.compiled(sessionId, creator) ||
-      url.startsWith(SCRIPT_TAG) ||
-      this.loads.has(`${sessionId}:${url}`) ||
-      this.initiator(sessionId, { type: 'script', stack: creator })
-        ? true
-        : undefined,
+    this.known.parsed(
+      sessionId,
+      params['scriptId'],
+      () =>
+        this.compiled(sessionId, creator) ||
+        url.startsWith(SCRIPT_TAG) ||
+        this.loads.has(`${sessionId}:${url}`) ||
+        this.initiator(sessionId, { type: 'script', stack: creator }),
     );
   }
 

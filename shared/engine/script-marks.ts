@@ -15,13 +15,13 @@ export class ScriptMarks<Mark = true> {
 
   /**
    * A parse of `scriptId` on `sessionId`: the earlier script's mark is gone before `mark` is asked (it may ask this set),
-   * and what it answers (undefined: none) is the mark of the script parsed now.
+   * and what it answers (undefined or false: none) is the mark of the script parsed now.
    */
-  parsed(sessionId: string | undefined, scriptId: unknown, mark: () => Mark | undefined): void {
+  parsed(sessionId: string | undefined, scriptId: unknown, mark: () => Mark | undefined | false): void {
     const key = keyOf(sessionId, scriptId);
     this.marks.delete(key);
     const now = mark();
-    if (now === undefined) return;
+    if (now === undefined || now === false) return;
     this.marks.set(key, now);
     keepNewest(this.marks, this.max);
   }

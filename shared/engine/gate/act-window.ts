@@ -59,7 +59,8 @@ export class ActWindow implements InputWindow {
   private finished: Promise<void> | undefined;
   private closed = false;
   private readonly wrote = signal();
-  private readonly started: StartedWrites;
+  /** Made as judging starts: a trusted act follows no writes. */
+  private started: StartedWrites | undefined;
   private readonly unsubscribe: () => void;
   private readonly leave: () => void;
 
@@ -70,7 +71,6 @@ export class ActWindow implements InputWindow {
     private readonly main: DocumentPlace,
   ) {
     this.place = main;
-    this.started = new StartedWrites(page.cdp);
     this.unsubscribe = page.cdp.on((event) => {
       // The act led to a new page: what that page sends on its own is not the act's.
       if (event.method !== 'Page.frameNavigated' || event.sessionId !== undefined) return;
@@ -121,6 +121,7 @@ export class ActWindow implements InputWindow {
     await this.armed;
     await this.verdict;
     this.judging = true;
+    this.started ??= new StartedWrites(this.page.cdp);
     this.started.count();
     this.stopJudging ??= TabGate.of(this.page).judgeWith((paused, sessionId) => this.judge(paused, sessionId));
   }
@@ -138,7 +139,7 @@ export class ActWindow implements InputWindow {
     this.closed = true;
     this.judging = false;
     this.stopJudging?.();
-    this.started.stop();
+    this.started?.stop();
     this.unsubscribe();
     this.leave();
     if (this.armed) TabGate.of(this.page).disarm();
@@ -242,7 +243,7 @@ export class ActWindow implements InputWindow {
     // answers nothing (and what it starts meanwhile is judged while the bound lasts).
     const reached = async () => {
       await flush.through(this.frame?.sessionId);
-      if (this.judging) await this.started.reached();
+      if (this.judging) await this.started?.reached();
     };
     await withDeadline(reached(), REACH_MS, () => undefined);
     if (!this.judging || this.held.length > 0 || !(await this.verdict)?.sends) return;

@@ -148,12 +148,6 @@ export class TabGate {
 
   /** Network is on, and stays on, for another layer: the network log, the script trail, an eval's hold. */
   private networkKept(sessionId: string | undefined): boolean {
-    const { network, trail } = this.page;
-    return (
-      network.capturing ||
-      trail.followed(sessionId) !== undefined ||
-      trail.keptRules(sessionId) !== undefined ||
-      egressHeld(this.page)
-    );
+    return this.page.network.capturing || this.page.trail.keepsNetwork(sessionId) || egressHeld(this.page);
   }
 }
