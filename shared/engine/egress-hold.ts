@@ -250,14 +250,13 @@ class TabHold {
             { matchedNetworkConditions: this.page.trail.liftedRules(sessionId) },
             sessionId,
           ),
-          ...(this.page.trail.keepsNetwork(sessionId)
+          // While an act is judged (gate/tab-gate.ts), Network stays on and service workers bypassed; while the network
+          // log captures (network-log.ts), Network stays on.
+          ...(this.page.trail.keepsNetwork(sessionId) || this.page.input.actingWithin(0)
             ? []
             : [
                 cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),
-                // While the network log captures (network-log.ts) or an act is judged (gate/tab-gate.ts), Network stays on.
-                ...(this.page.network.capturing || this.page.input.actingWithin(0)
-                  ? []
-                  : [cdp.send('Network.disable', {}, sessionId)]),
+                ...(this.page.network.capturing ? [] : [cdp.send('Network.disable', {}, sessionId)]),
               ]),
         ].map((sent) => sent.catch(() => undefined));
       }),

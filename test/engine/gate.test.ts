@@ -191,6 +191,24 @@ describe('a risky act on a site allowed to act', () => {
     expect(await receivedAfter('refresh')).toEqual([]);
   }, 90_000);
 
+  it('holds a Send that a service worker of the site fetches again from its own target', async () => {
+    const served = await startGateSite();
+    try {
+      await run('tab_new', { url: served.url('gate-mail.html?sw') });
+      expect((await run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
+      const { card } = await held('click', { selector: '#send' });
+      expect(card).toMatchObject({ method: 'POST', url: `${served.origin}/api/messages` });
+      // The page's own GET goes through the worker too: once it arrived, a Send let through would have.
+      await run('click', { selector: '#refresh' });
+      await served.arrival('/api/inbox');
+      expect(served.received.filter((entry) => entry.method !== 'GET')).toEqual([]);
+      await run('release_held', { id: card.id, release: true });
+      expect(JSON.parse((await served.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
+    } finally {
+      await served.close();
+    }
+  });
+
   it("leaves a large harmless send of the step before to that step: the next step's card holds its own send only", async () => {
     await run('tab_new', { url: site.url('gate-large.html') });
     for (let round = 0; round < 4; round++) {

@@ -11,14 +11,19 @@ import { testServerPolicy } from '../support/test-policy.js';
 const ACT = testServerPolicy('act', ['127.0.0.1']);
 let linked: LinkedExtension;
 let site: GateSite;
+// A site of its own for the service worker case, so the worker controls none of the other cases' pages. Started before
+// the link, as the policy the extension is given names the ports served then.
+let served: GateSite;
 
 beforeAll(async () => {
   site = await startGateSite();
+  served = await startGateSite();
   linked = await startLinkedExtension({ policy: () => ACT });
 });
 afterAll(async () => {
   await linked?.close();
   await site?.close();
+  await served?.close();
 });
 beforeEach(async () => {
   site.received.length = 0;
@@ -91,6 +96,21 @@ describe('a risky act through the extension', () => {
     }
     expect(await writesReceived()).toEqual([]);
   }, 90_000);
+
+  it('holds a Send that a service worker of the site fetches again from its own target', async () => {
+    await linked.run('navigate', { url: served.url('gate-mail.html?sw') });
+    expect((await linked.run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
+    const error = (await linked.run('click', { selector: '#send' }).catch((thrown: unknown) => thrown)) as ToolError;
+    expect(error.code, error.message).toBe('HELD');
+    const card = error.data?.['held'] as HeldCard;
+    expect(card).toMatchObject({ method: 'POST', url: `${served.origin}/api/messages` });
+    // The page's own GET goes through the worker too: once it arrived, a Send let through would have.
+    await linked.run('click', { selector: '#refresh' });
+    await served.arrival('/api/inbox');
+    expect(served.received.filter((entry) => entry.method !== 'GET')).toEqual([]);
+    await linked.run('release_held', { id: card.id, release: true });
+    expect(JSON.parse((await served.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
+  });
 
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
     const card = await heldSend();

@@ -44,9 +44,11 @@ export async function startGateSite(): Promise<GateSite> {
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      if (/^\/gate-[\w-]+\.html$/.test(name) && request.method === 'GET') {
+      // The gate's pages, and the pass-through service worker gate-mail.html?sw registers.
+      if (/^\/(gate-[\w-]+\.html|egress-sw\.js)$/.test(name) && request.method === 'GET') {
+        const type = name.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8';
         void readFile(`${FIXTURES}${name.slice(1)}`).then(
-          (page) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page),
+          (page) => response.writeHead(200, { 'content-type': type }).end(page),
           () => response.writeHead(404).end(),
         );
         return;

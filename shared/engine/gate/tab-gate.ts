@@ -1,6 +1,6 @@
 // A tab's interception for the gate on risky acts: while an act may send, its sessions pause what a send uses
-// (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always) and tell each request as it
-// starts (Network, for gate/started-writes.ts), each paused request goes to the act's judge, and the guard's
+// (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always), bypass service workers, and
+// tell each request as it starts (Network, for gate/started-writes.ts), each paused request goes to the act's judge, and the guard's
 // documents-only patterns come back when the last act is done.
 import type { CdpEvent } from '../cdp.js';
 import { egressHeld } from '../egress-hold.js';
@@ -130,24 +130,35 @@ export class TabGate {
     void this.widenSession(sessionId).catch(() => undefined);
   }
 
+  /**
+   * Service workers are bypassed while widened: a send a worker of the site fetches again would leave from the
+   * worker's own target, which no pattern of the tab's pauses (measured: an SPA's Send went out unjudged).
+   */
   private async widenSession(sessionId: string | undefined): Promise<void> {
+    const { cdp, frames, network } = this.page;
     await Promise.all([
-      this.page.frames.navigation.enable(sessionId, SEND_PATTERNS),
-      ...(this.networkKept(sessionId)
-        ? []
-        : [this.page.cdp.send('Network.enable', networkEnableParams(this.page.network), sessionId)]),
+      frames.navigation.enable(sessionId, SEND_PATTERNS),
+      ...(this.networkKept(sessionId) ? [] : [cdp.send('Network.enable', networkEnableParams(network), sessionId)]),
+      ...(this.bypassKept(sessionId) ? [] : [cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId)]),
     ]);
   }
 
   private narrow(sessionId: string | undefined): Promise<unknown> {
+    const { cdp, frames } = this.page;
     return Promise.all([
-      this.page.frames.navigation.enable(sessionId),
-      ...(this.networkKept(sessionId) ? [] : [this.page.cdp.send('Network.disable', {}, sessionId)]),
+      frames.navigation.enable(sessionId),
+      ...(this.bypassKept(sessionId) ? [] : [cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId)]),
+      ...(this.networkKept(sessionId) ? [] : [cdp.send('Network.disable', {}, sessionId)]),
     ]).catch(() => undefined);
   }
 
   /** Network is on, and stays on, for another layer: the network log, the script trail, an eval's hold. */
   private networkKept(sessionId: string | undefined): boolean {
-    return this.page.network.capturing || this.page.trail.keepsNetwork(sessionId) || egressHeld(this.page);
+    return this.page.network.capturing || this.bypassKept(sessionId);
+  }
+
+  /** Service workers are bypassed, and stay so, for the script trail or an eval's hold (egress-hold.ts). */
+  private bypassKept(sessionId: string | undefined): boolean {
+    return this.page.trail.keepsNetwork(sessionId) || egressHeld(this.page);
   }
 }
