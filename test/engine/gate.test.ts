@@ -209,6 +209,24 @@ describe('a risky act on a site allowed to act', () => {
     }
   });
 
+  const workerSend = (selector: string) => async () => {
+    await mail();
+    const { card } = await held('click', { selector });
+    expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
+    await run('release_held', { id: card.id, release: false });
+    expect(await receivedAfter('refresh')).toEqual([]);
+  };
+  it(
+    'holds a Send the page hands to a dedicated worker, which makes the request from its own target',
+    workerSend('#worker-send'),
+  );
+  // Open: a shared worker's requests belong to no tab, so no session of the tab pauses them (measured: the POST went
+  // out, Chromium 156, both backends); its target is the browser's (worker-targets.ts), not the tab's.
+  it.skip(
+    'holds a Send the page hands to a shared worker, which makes it from a target of no tab',
+    workerSend('#shared-send'),
+  );
+
   it("leaves a large harmless send of the step before to that step: the next step's card holds its own send only", async () => {
     await run('tab_new', { url: site.url('gate-large.html') });
     for (let round = 0; round < 4; round++) {

@@ -112,6 +112,15 @@ describe('a risky act through the extension', () => {
     expect(JSON.parse((await served.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
   });
 
+  it('holds a Send the page hands to a dedicated worker, which makes the request from its own target', async () => {
+    const error = (await linked
+      .run('click', { selector: '#worker-send' })
+      .catch((thrown: unknown) => thrown)) as ToolError;
+    expect(error.code, error.message).toBe('HELD');
+    expect(error.data?.['held']).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
+    expect(await writesReceived()).toEqual([]);
+  });
+
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
     const card = await heldSend();
     const relinked = linked.nextLink();
