@@ -250,9 +250,9 @@ class TabHold {
             { matchedNetworkConditions: this.page.trail.liftedRules(sessionId) },
             sessionId,
           ),
-          // While an act is judged (gate/tab-gate.ts), Network stays on and service workers bypassed; while the network
-          // log captures (network-log.ts), Network stays on.
-          ...(this.page.trail.keepsNetwork(sessionId) || this.page.input.actingWithin(0)
+          // While the act gate has the tab widened (gate/tab-gate.ts), Network stays on and service workers bypassed;
+          // while the network log captures (network-log.ts), Network stays on.
+          ...(this.page.trail.keepsNetwork(sessionId) || this.page.input.gateWidened
             ? []
             : [
                 cdp.send('Network.setBypassServiceWorker', { bypass: false }, sessionId),

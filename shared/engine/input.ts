@@ -98,6 +98,8 @@ export interface InputWindow {
 
 /** Per tab, on its PageContext: the act windows open on it, and its focus emulation. */
 export class PageInput {
+  /** The act gate has the tab's sessions widened (gate/tab-gate.ts): other layers leave Network on meanwhile. */
+  gateWidened = false;
   private readonly windows: InputWindow[] = [];
   private lastClosed = -Infinity;
   private focus: Promise<void> | undefined;

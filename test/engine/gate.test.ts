@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineExecutor, type EngineExecutor } from '../../shared/engine/executor.js';
 import type { HeldCard } from '../../shared/engine/gate/card.js';
 import { readBody } from '../../shared/engine/gate/request-body.js';
+import { LINGER_MS } from '../../shared/engine/gate/tab-gate.js';
 import { isWrite, requestSends, roughlySameSite } from '../../shared/engine/gate/risk.js';
 import type { Policy } from '../../shared/policy/policy.js';
 import type { ToolError } from '../../shared/protocol/errors.js';
@@ -395,10 +396,10 @@ describe('what the gate lets through', () => {
     expect((await failure(run('click', { selector: '#out' }))).code).toBe('DOMAIN_CONFIRMATION_REQUIRED');
     expect((await failure(run('navigate', { url: `${watched.origin}/` }))).code).toBe('DOMAIN_CONFIRMATION_REQUIRED');
     expect(watched.requests).toEqual([]);
-    // Past the act's bounded tail the tab pauses documents only: the page's timer sends, not even paused (and so not
-    // held: the gate's known limit).
-    await run('tab_new', { url: site.url('gate-mail.html?own=1') });
-    const tab = (await suite.browser.host.list()).find((each) => each.url.endsWith('?own=1'))!;
+    // Past the act's bounded tail and the widening's linger the tab pauses documents only: the page's timer sends, not
+    // even paused (and so not held: the gate's known limit).
+    await run('tab_new', { url: site.url(`gate-mail.html?delay=${LINGER_MS + 2_000}`) });
+    const tab = (await suite.browser.host.list()).find((each) => each.url.includes('?delay='))!;
     const paused: string[] = [];
     const stop = (await suite.browser.host.cdp(tab.id)).on((event) => {
       if (event.method === 'Fetch.requestPaused') paused.push((event.params['request'] as { url: string }).url);

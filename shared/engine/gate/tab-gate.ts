@@ -34,23 +34,33 @@ const SEND_PATTERNS: readonly RequestPattern[] = ['XHR', 'Fetch', 'Ping', 'Other
 }));
 // Lifting the widened patterns waits no longer than this: a busy session applies them when it is free.
 const RESTORE_TIMEOUT_MS = 3_000;
+// How long the tab stays widened after an act: each widening is a round trip through the renderer, which an agent's
+// next act (a form's fields, then its submit) would otherwise pay again. Meanwhile the page's own sends pause a moment.
+export const LINGER_MS = 2_000;
 
 const gates = new WeakMap<PageContext, TabGate>();
 
 /**
  * Each Fetch.enable is a round trip through the renderer (its loaders are updated), so the tab is widened once for
- * however many acts overlap on it, and the restore is sent without the act's result waiting for it: commands on a
- * session apply in order, so the next call's own finds the tab as it was.
+ * however many acts overlap on it or follow within LINGER_MS, and the restore is sent without the act's result waiting
+ * for it: commands on a session apply in order, so the next call's own finds the tab as it was.
  */
 export class TabGate {
   private readonly judges: Judge[] = [];
+  /** Whether the latest arming took (see `disarm`). */
+  private widened: Promise<boolean> = Promise.resolve(false);
+  /** The share of the widening the last act left, until LINGER_MS after it. */
+  private lingering: ReturnType<typeof setTimeout> | undefined;
   /**
    * The widening: active while the tab pauses sends too, not documents only. Its listeners stay until the restore is
    * answered, so no request paused under the wide patterns reaches the guard.
    */
   private readonly arming = new TabArming({
     arm: () => this.widen(),
-    restore: (sessions) => Promise.all(sessions.map((sessionId) => this.narrow(sessionId))),
+    restore: (sessions) => {
+      this.page.input.gateWidened = false;
+      return Promise.all(sessions.map((sessionId) => this.narrow(sessionId)));
+    },
     hook: () => this.hook(),
     restoreTimeoutMs: RESTORE_TIMEOUT_MS,
   });
@@ -68,11 +78,32 @@ export class TabGate {
 
   /** Widens every session of the tab; resolves once each pauses sends. Pair each call with one `disarm`. */
   arm(): Promise<void> {
-    return this.arming.join();
+    const joined = this.arming.join();
+    this.widened = joined.then(
+      () => true,
+      () => false,
+    );
+    return joined;
   }
 
-  /** Back to the guard's own patterns once the last act is done; a request held stays paused (measured, Chromium 156). */
+  /**
+   * Back to the guard's own patterns once the last act is done and LINGER_MS passed with no other; a request held stays
+   * paused (measured, Chromium 156).
+   */
   disarm(): void {
+    void this.widened.then((widened) => {
+      // One act's share of the widening lingers, so the next act within it finds the tab widened and sends nothing
+      // first; at most one share lingers. A widening that failed does not: the next act tries again.
+      if (this.lingering) this.endLinger();
+      if (!widened) return this.arming.leave();
+      this.lingering = setTimeout(() => this.endLinger(), LINGER_MS);
+      this.lingering.unref?.();
+    });
+  }
+
+  private endLinger(): void {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
     this.arming.leave();
   }
 
@@ -86,6 +117,7 @@ export class TabGate {
   }
 
   private async widen(): Promise<void> {
+    this.page.input.gateWidened = true;
     this.arming.listen();
     const sessions = new Set((await this.page.frames.list()).map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.arming.track(sessionId);
