@@ -23,6 +23,7 @@ describe('a click listener the script compiled, run by the person’s click long
         'pageEvalLink',
         'pageEvalFetch',
         'pageEvalDeepFetch',
+        'pageEvalPausedFetch',
         'intervalFetch',
         'pageEvalLaterFetch',
         'pageTimerLink',

@@ -46,6 +46,8 @@ const compilers = {
   pageEval: (statement: string) => `window.pageEvals(${js(statement)})`,
   /** The same function, called once the script's microtasks ran two hundred deep (still its evaluate's task). */
   pageEvalDeep: (statement: string) => `for (let i = 0; i < 200; i++) await 0; window.pageEvals(${js(statement)})`,
+  /** The same function, called once a new Function of the script's paused it (the end mark may run in that pause). */
+  pageEvalPaused: (statement: string) => `new Function('')(); window.pageEvals(${js(statement)})`,
   /** The same function, called by a timer of the script's once the eval is over. */
   pageEvalLater: (statement: string) => `setTimeout(() => window.pageEvals(${js(statement)}), 3_000)`,
   /** A function of the page's that hands what the script hands it to a timer, as a string. */
@@ -80,6 +82,7 @@ const PAGE_HELPERS: readonly Compiler[] = [
   compilers.pageScript,
   compilers.pageEval,
   compilers.pageEvalDeep,
+  compilers.pageEvalPaused,
   compilers.pageEvalLater,
   compilers.pageTimer,
   compilers.pageInterval,
@@ -164,6 +167,11 @@ export const heldCompiled = {
   pageEvalDeepFetch: heldCase(
     'by a direct eval in a function of the page’s the script calls two hundred microtasks deep, fetching',
     'pageEvalDeep',
+    'fetch',
+  ),
+  pageEvalPausedFetch: heldCase(
+    'by a direct eval in a function of the page’s the script calls after a pause of its own, fetching',
+    'pageEvalPaused',
     'fetch',
   ),
   pageEvalLaterFetch: heldCase(
