@@ -123,7 +123,7 @@ const heldCase = (name: string, compiler: keyof typeof compilers, act: keyof typ
   prepare: (tab) => held(tab, compilers[compiler], act, `${compiler}${act[0]!.toUpperCase()}${act.slice(1)}`),
 });
 
-/** The cases told the script's (script-code.ts, script-compiles.ts), by id. */
+/** The cases told the script's (script-code.ts, script-compiles.ts, eval-spans.ts), by id. */
 export const heldCompiled = {
   functionLink: heldCase('by new Function, named as our watch, opening a window through a link', 'newFunction', 'link'),
   evalLink: heldCase('by eval, named as a file of the page, opening a window through a link', 'eval', 'link'),
