@@ -84,6 +84,7 @@ export class ScriptTrail {
 
   constructor(private readonly page: PageContext) {
     this.code = new ScriptCode(
+      page.cdp,
       (sessionId, scriptId) =>
         this.written.ranHeld(sessionId, scriptId) || this.handlers.isHandler(sessionId, scriptId),
     );
@@ -133,6 +134,11 @@ export class ScriptTrail {
   tag(source: string): string {
     // On a line of its own after the script: a trailing line comment of the script cannot swallow it.
     return `${source}${SCRIPT_TAG_LINE}${this.nonce}/${++this.serial}`;
+  }
+
+  /** The tagged script was just sent on the session: what compiles while it runs is the script's (eval-spans.ts). */
+  sent(sessionId: string | undefined): void {
+    this.code.spans.behind(sessionId);
   }
 
   /**

@@ -35,9 +35,10 @@ export const EVAL_GROUP = 'chrome-mcp-eval';
  * world's context id short of Runtime.enable (which replays the console and is shared state other tools rely on);
  * its document, resolved through DOM.resolveNode, lives in that main world, and an indirect eval called on it runs
  * there. DevTools evaluation is exempt from the page's CSP, so this works where the page forbids eval.
- * `gesture`: the script runs as a user gesture, giving the frame (and its ancestors) a user activation. Only the agent's
- * own script asks: our checks would otherwise hand a page they refused, or a frame the script never ran in, the right
- * to open windows and use gesture-gated APIs.
+ * `agentScript`: the agent's own script, which runs as a user gesture, giving the frame (and its ancestors) a user
+ * activation (our checks would otherwise hand a page they refused, or a frame the script never ran in, the right to
+ * open windows and use gesture-gated APIs); its `sent` is called once the command is on its way, before any other of
+ * the session's can overtake it.
  */
 export async function evaluateInMainWorld(
   page: PageContext,
@@ -45,10 +46,11 @@ export async function evaluateInMainWorld(
   expression: string,
   timeoutMs: number,
   uniqueContextId?: string,
-  gesture = false,
+  agentScript?: { sent(sessionId: string | undefined): void },
 ): Promise<MainWorldResult> {
+  const gesture = agentScript !== undefined;
   if (frame === undefined || (await rootsSession(page, frame))) {
-    const evaluated = await page.cdp.send<MainWorldResult>(
+    const evaluating = page.cdp.send<MainWorldResult>(
       'Runtime.evaluate',
       {
         expression,
@@ -62,6 +64,8 @@ export async function evaluateInMainWorld(
       },
       frame?.sessionId,
     );
+    agentScript?.sent(frame?.sessionId);
+    const evaluated = await evaluating;
     // REPL mode awaits its own wrapper, not a promise the expression evaluates to; that one is awaited here.
     const { result } = evaluated;
     if (evaluated.exceptionDetails || result.subtype !== 'promise' || !result.objectId) return keeping(evaluated);
@@ -88,7 +92,7 @@ export async function evaluateInMainWorld(
     { backendNodeId: node.contentDocument.backendNodeId, objectGroup: EVAL_GROUP },
     frame.sessionId,
   );
-  const called = await page.cdp.send<MainWorldResult>(
+  const calling = page.cdp.send<MainWorldResult>(
     'Runtime.callFunctionOn',
     {
       objectId: object.objectId,
@@ -100,7 +104,8 @@ export async function evaluateInMainWorld(
     },
     frame.sessionId,
   );
-  return { ...called, kept: true };
+  agentScript?.sent(frame.sessionId);
+  return { ...(await calling), kept: true };
 }
 
 /**

@@ -1,7 +1,8 @@
 // Which code is the agent's script's, the one answer every stack the trail judges gets: each eval's (named by its
 // sourceURL tag), the code a document it wrote runs or a handler it set (told by their own watchers), and whatever any
 // of these compiles (eval, new Function, an inline <script> it inserts) or loads from a blob or data URL.
-import type { CdpEvent } from './cdp.js';
+import type { Cdp, CdpEvent } from './cdp.js';
+import { EvalSpans, type Parsed } from './eval-spans.js';
 import { keepNewest } from './keep-newest.js';
 import { fromScript, SCRIPT_TAG, type Initiator, type StackFrame, type StackTrace } from './script-initiator.js';
 import { ScriptMarks } from './script-marks.js';
@@ -44,9 +45,16 @@ export class ScriptCode {
   private readonly loads = new Set<string>();
   /** Per session, the Function constructors' calls paused whose code is not parsed yet, the latest last. */
   private readonly compiles = new Map<string | undefined, Compile[]>();
+  /** What compiles while an eval's evaluate runs (a page's function's direct eval of what the script hands it). */
+  readonly spans: EvalSpans;
 
   /** `also`: the script is the script's by another watcher's word (a written document's, a handler it set). */
-  constructor(private readonly also: (sessionId: string | undefined, scriptId: string) => boolean) {}
+  constructor(
+    cdp: Cdp,
+    private readonly also: (sessionId: string | undefined, scriptId: string) => boolean,
+  ) {
+    this.spans = new EvalSpans(cdp);
+  }
 
   /**
    * Debugger.scriptParsed names the code that compiled a script (measured on Chromium 156: its top frame only, with or
@@ -55,12 +63,17 @@ export class ScriptCode {
    */
   onEvent({ method, params, sessionId }: CdpEvent): void {
     if (method === 'Network.requestWillBeSent') return this.loading(sessionId, params);
-    if (method === 'Debugger.resumed') return this.compiles.get(sessionId)?.forEach((call) => (call.resumed = true));
+    if (method === 'Debugger.resumed') {
+      this.spans.resumed(sessionId);
+      return this.compiles.get(sessionId)?.forEach((call) => (call.resumed = true));
+    }
     const creator = params['stackTrace'] as StackTrace | undefined;
     // Code that did not compile ends its call's wait all the same.
     if (method === 'Debugger.scriptFailedToParse') return void this.compiled(sessionId, creator);
     if (method !== 'Debugger.scriptParsed') return;
     const url = String(params['url']);
+    // Every parse moves the eval's span along, whatever else tells the code.
+    const duringEval = this.spans.parsed(sessionId, params as unknown as Parsed);
     // The paused call is asked first: its wait ends whatever else makes the code the script's.
     this.known.parsed(
       sessionId,
@@ -68,6 +81,7 @@ export class ScriptCode {
       () =>
         this.compiled(sessionId, creator) ||
         url.startsWith(SCRIPT_TAG) ||
+        duringEval ||
         this.loads.has(`${sessionId}:${url}`) ||
         this.initiator(sessionId, { type: 'script', stack: creator }),
     );

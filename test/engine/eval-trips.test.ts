@@ -1,7 +1,8 @@
 // What a steady eval asks of the browser, on real Chromium: once a page's first eval armed what stays armed and its
 // watch told the document quiet, the next one waits on one round trip (the hold's rules, then the script ending in the
-// drain's turn, sent at once on the tab's session) and asks the browser nothing else before it answers; with the restore
-// after it, five commands in all. A count, not a speed: each trip or command added is a cost paid on every eval.
+// drain's turn and the end mark of its evaluate's task right behind it, sent at once on the tab's session) and asks the
+// browser nothing else before it answers; with the restore after it, six commands in all. A count, not a speed: each
+// trip or command added is a cost paid on every eval.
 import { expect, it, vi } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
@@ -52,17 +53,20 @@ it('a steady eval waits on one round trip and asks nothing else first', async ()
     sent.length = 0;
     const result = await executor.run('eval', { expression: 'document.title' }, ctx);
     expect(result.text).toBe('"Hello from the fixture"');
-    // Up to the script's answer: what follows it (the restore) goes unawaited.
-    const answered = Math.max(...sent.filter((entry) => entry.method === 'Runtime.evaluate').map((entry) => entry.end));
+    // Up to the script's answer (the first evaluate; its end mark, eval-spans.ts, goes right behind it unawaited): what
+    // follows it (the restore) goes unawaited.
+    const answered = sent.find((entry) => entry.method === 'Runtime.evaluate')!.end;
     const waited = sent.filter((entry) => entry.start < answered);
     const steps = stepsOf(waited).map((step) => step.map((entry) => entry.method).sort());
-    expect(steps).toEqual([['Network.emulateNetworkConditionsByRule', 'Network.setBlockedURLs', 'Runtime.evaluate']]);
+    expect(steps).toEqual([
+      ['Network.emulateNetworkConditionsByRule', 'Network.setBlockedURLs', 'Runtime.evaluate', 'Runtime.evaluate'],
+    ]);
   } finally {
     executor.dispose();
   }
 });
 
-it('a steady eval of a value sends five commands in all: the hold, the script with its drain, the restore', async () => {
+it('a steady eval of a value sends six commands in all: the hold, the script with its drain, its end mark, the restore', async () => {
   const executor = await steadyTab();
   try {
     const methods = await everySent(() => executor.run('eval', { expression: 'document.title' }, ctx));
@@ -72,6 +76,7 @@ it('a steady eval of a value sends five commands in all: the hold, the script wi
       'Network.emulateNetworkConditionsByRule',
       'Network.setBlockedURLs',
       'Network.setBlockedURLs',
+      'Runtime.evaluate',
       'Runtime.evaluate',
     ]);
   } finally {

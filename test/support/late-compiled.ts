@@ -44,6 +44,10 @@ const compilers = {
   pageScript: (statement: string) => `window.pageInserts(${js(statement)})`,
   /** A function of the page's that runs what the script hands it by a direct eval. */
   pageEval: (statement: string) => `window.pageEvals(${js(statement)})`,
+  /** The same function, called once the script's microtasks ran two hundred deep (still its evaluate's task). */
+  pageEvalDeep: (statement: string) => `for (let i = 0; i < 200; i++) await 0; window.pageEvals(${js(statement)})`,
+  /** The same function, called once a new Function of the script's paused it (the end mark may run in that pause). */
+  pageEvalPaused: (statement: string) => `new Function('')(); window.pageEvals(${js(statement)})`,
   /** The same function, called by a timer of the script's once the eval is over. */
   pageEvalLater: (statement: string) => `setTimeout(() => window.pageEvals(${js(statement)}), 3_000)`,
   /** A function of the page's that hands what the script hands it to a timer, as a string. */
@@ -77,6 +81,8 @@ const PAGE_HELPERS: readonly Compiler[] = [
   compilers.pageFunction,
   compilers.pageScript,
   compilers.pageEval,
+  compilers.pageEvalDeep,
+  compilers.pageEvalPaused,
   compilers.pageEvalLater,
   compilers.pageTimer,
   compilers.pageInterval,
@@ -117,7 +123,7 @@ const heldCase = (name: string, compiler: keyof typeof compilers, act: keyof typ
   prepare: (tab) => held(tab, compilers[compiler], act, `${compiler}${act[0]!.toUpperCase()}${act.slice(1)}`),
 });
 
-/** The cases told the script's (script-code.ts, script-compiles.ts), by id. */
+/** The cases told the script's (script-code.ts, script-compiles.ts, eval-spans.ts), by id. */
 export const heldCompiled = {
   functionLink: heldCase('by new Function, named as our watch, opening a window through a link', 'newFunction', 'link'),
   evalLink: heldCase('by eval, named as a file of the page, opening a window through a link', 'eval', 'link'),
@@ -147,6 +153,27 @@ export const heldCompiled = {
     'link',
   ),
   intervalFetch: heldCase('by an interval’s string, fetching', 'intervalString', 'fetch'),
+  // Compiled while the evaluate runs, exempt from CSP so Trusted Types never hears it: told by order (eval-spans.ts).
+  pageEvalLink: heldCase(
+    'by a direct eval in a function of the page’s the script calls, opening a window through a link',
+    'pageEval',
+    'link',
+  ),
+  pageEvalFetch: heldCase(
+    'by a direct eval in a function of the page’s the script calls, fetching',
+    'pageEval',
+    'fetch',
+  ),
+  pageEvalDeepFetch: heldCase(
+    'by a direct eval in a function of the page’s the script calls two hundred microtasks deep, fetching',
+    'pageEvalDeep',
+    'fetch',
+  ),
+  pageEvalPausedFetch: heldCase(
+    'by a direct eval in a function of the page’s the script calls after a pause of its own, fetching',
+    'pageEvalPaused',
+    'fetch',
+  ),
   pageEvalLaterFetch: heldCase(
     'by a direct eval in a function of the page’s a timer of the script’s calls, fetching',
     'pageEvalLater',
@@ -169,28 +196,6 @@ export const heldCompiled = {
   ),
 };
 
-/**
- * Open: a direct eval of the page's that the script's evaluate runs. Its code names only the page's function as its
- * creator (Debugger.scriptParsed's stack is its top frame alone: Chromium 156), no breakpoint on `eval` pauses a direct
- * eval, and Runtime.evaluate runs the script and its microtasks exempt from CSP, so Trusted Types' default policy never
- * hears the string (the same eval in a later task does: pageEvalLaterFetch). Measured to work: an instrumentation
- * breakpoint (beforeScriptExecution) set for the eval's span, whose pause shows the script below the page's function;
- * it cost a round trip per eval (1.3 → 4.5 ms, CDP alone) and made egress-documents' window cases time out (cause not
- * found in time), so it is not shipped.
- */
-export const openCompiled = {
-  pageEvalLink: heldCase(
-    'by a direct eval in a function of the page’s the script calls, opening a window through a link',
-    'pageEval',
-    'link',
-  ),
-  pageEvalFetch: heldCase(
-    'by a direct eval in a function of the page’s the script calls, fetching',
-    'pageEval',
-    'fetch',
-  ),
-};
-
 /** The page's own listener, compiled by `compiler` after an eval, clicks a link with a target: the window loads. */
 const pageOwnCase = (name: string, compiler: keyof typeof compilers): LateCase => ({
   name: `${name}, opening a window through a link: it loads`,
@@ -208,6 +213,37 @@ const pageOwnCase = (name: string, compiler: keyof typeof compilers): LateCase =
   },
 });
 
+/**
+ * The page's helper evaluates the page's own listener in a task of the page's that runs while an eval awaits a timer:
+ * compiled after the script's parse and before its answer, but in no task of the script's. The page waits for the
+ * script's word (an interval of its own, not a timer the script set), the script for the page's.
+ */
+const pageEvalAwaited: LateCase = {
+  name: 'a click listener its helper’s direct eval sets while an eval awaits a timer, opening a window through a link: it loads',
+  async prepare(tab) {
+    const id = 'pageEvalAwaitedLink';
+    const marker = `${id}Linked`;
+    const listener = listensOnce(clickLink(`${tab.watched.origin}/${id}`), marker);
+    await tab.asPage(`${PAGE_COMPILERS};
+      window.pageWaits = setInterval(() => {
+        if (!window.scriptAwaits) return;
+        clearInterval(window.pageWaits);
+        setTimeout(() => {
+          window.pageEvals(${js(listener)});
+          window.pageEvaled = true;
+        }, 100);
+      }, 10); 0`);
+    await tab.run(
+      'window.scriptAwaits = true; while (!window.pageEvaled) await new Promise((r) => setTimeout(r, 200)); 0',
+    );
+    return async () => {
+      await tab.personClicks();
+      await tab.until(marker);
+      await expect.poll(() => tab.watched.requests, { timeout: 10_000 }).toContain(`/${id}`);
+    };
+  },
+};
+
 /** The page's own compiled listeners: nothing of the script's, so their windows load. */
 export const pageOwnCompiled = {
   newFunction: pageOwnCase('a click listener it compiles', 'newFunction'),
@@ -216,5 +252,6 @@ export const pageOwnCompiled = {
   eval: pageOwnCase('a click listener its direct eval sets', 'eval'),
   intervalString: pageOwnCase('a click listener an interval’s string of its own sets', 'intervalString'),
   pageEval: pageOwnCase('a click listener its helper’s direct eval sets', 'pageEval'),
+  pageEvalAwaited,
   pageTimer: pageOwnCase('a click listener a timer’s string its helper sets', 'pageTimer'),
 };

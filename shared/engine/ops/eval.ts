@@ -102,7 +102,7 @@ async function run(
   // per call. The slow path always releases: the guard's and the trail's reads of a same-process frame keep its document.
   let kept = true;
   try {
-    const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId, true).catch(
+    const evaluated = evaluateInMainWorld(page, frame, source, EVAL_TIMEOUT_MS, ahead?.uniqueContextId, trail).catch(
       (error: unknown) => {
         // The world named is gone ("uniqueContextId not found"): the document changed before the script could run.
         if (ahead && error instanceof CdpCommandError && /uniqueContextId|Cannot find context/i.test(error.cdpMessage))
