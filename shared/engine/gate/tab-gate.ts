@@ -97,7 +97,6 @@ export class TabGate {
       if (this.lingering) this.endLinger();
       if (!widened) return this.arming.leave();
       this.lingering = setTimeout(() => this.endLinger(), LINGER_MS);
-      this.lingering.unref?.();
     });
   }
 
