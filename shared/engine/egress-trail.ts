@@ -108,9 +108,11 @@ export class ScriptTrail {
       changed: (sessionId) => this.relift(sessionId),
       refused: (send) => this.late.note(send),
     });
-    // A frame's realm is made as it is inserted: its owner's srcdoc breakpoint stands too before the page goes on.
-    const rearm = (sessionId: string | undefined) =>
-      Promise.all([this.sockets, this.compiles].map((each) => each.rearm(sessionId)));
+    // A frame's realm is made as it is inserted: its owner's srcdoc breakpoint stands too before the page goes on. The
+    // Function constructors' breakpoint pauses every realm's already (script-compiles.ts): set again only for the
+    // script's realms; the WebSocket ones for every realm (realm-pauses.ts).
+    const rearm = (sessionId: string | undefined, byScript: boolean) =>
+      Promise.all([this.sockets.rearm(sessionId), byScript ? this.compiles.rearm(sessionId) : undefined]);
     this.realms = new RealmPauses(page.cdp, byScript, (sessionId) => this.setters.settled(sessionId), rearm);
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>

@@ -15,7 +15,8 @@ interface ExecutionContext {
  * Measured on Chromium 150: Debugger.setBreakpointOnFunctionCall on a realm's function pauses each call of it there
  * (`new`, a plain call, Reflect.construct) with reason "other", the caller's frame on top. Paid only in a tab an agent's
  * script ran in. A realm the script's code makes later (a frame it inserts) is armed while its making pauses
- * (realm-pauses.ts), before that code can call there; one the page makes is not (see rearm).
+ * (realm-pauses.ts), before that code can call there, and so is one the page makes, which the script's code may reach
+ * later (see rearm).
  */
 export class FunctionBreakpoints {
   /** `session:breakpointId` of each function's breakpoint. */

@@ -22,13 +22,14 @@ export class RealmPauses {
 
   /**
    * `byScript`: the stack under our statement is the agent's script's code (script-code.ts). `settled`: resolves once
-   * what the session arms for any new frame stands. `rearm`: the session's constructors set again, for the new realm.
+   * what the session arms for any new frame stands. `rearm`: the session's constructors set again, for the new realm;
+   * `byScript` tells whether the script's code is making it.
    */
   constructor(
     private readonly cdp: Cdp,
     private readonly byScript: (sessionId: string | undefined, paused: PausedStack) => boolean,
     private readonly settled: (sessionId: string | undefined) => Promise<unknown>,
-    private readonly rearm: (sessionId: string | undefined) => Promise<unknown>,
+    private readonly rearm: (sessionId: string | undefined, byScript: boolean) => Promise<unknown>,
   ) {}
 
   /** Each new document of the session pauses once (breakpoints are active there). */
@@ -52,9 +53,11 @@ export class RealmPauses {
     const paused = params as unknown as PausedStack;
     const [top, ...under] = paused.callFrames;
     if (!this.ours.has(sessionId, top?.location.scriptId)) return false;
-    // Setting the constructors again walks the page's heap: only for a realm the script's code is making.
+    // A realm the page makes is set again too, before the page goes on: the script's code may reach it any time later
+    // (frames[0].WebSocket from a timer), and a set after the pause would leave every realm unarmed between its
+    // remove and its set while the page's code runs.
     const script = this.byScript(sessionId, { ...paused, callFrames: under });
-    void Promise.all([this.settled(sessionId), script ? this.rearm(sessionId) : undefined])
+    void Promise.all([this.settled(sessionId), this.rearm(sessionId, script)])
       .catch(() => undefined)
       .then(() => this.cdp.send('Debugger.resume', {}, sessionId))
       .catch(() => undefined);

@@ -14,8 +14,9 @@ const KEPT_SOCKETS = 500;
  * The constructors that open a WebSocket (a realm without WebSocketStream has nothing to arm for it): each pauses before
  * its handshake can start, as the trail hears of a socket only at webSocketCreated, and by then the network service may
  * already be connecting it. Measured on Chromium 150: an offline rule set during the pause refuses the handshake; each
- * pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s). A frame's realm a script inserts and
- * opens sockets through in one task is armed as it is made (realm-pauses.ts).
+ * pause costs the page about 10 ms (200 sockets of its own: 2.3 s against 0.2 s). A frame's realm is armed as it is
+ * made (realm-pauses.ts): one a script inserts and opens sockets through in one task, one the page made that the
+ * script's code reaches later.
  */
 const CONSTRUCTORS = ['WebSocket', 'globalThis.WebSocketStream'];
 
