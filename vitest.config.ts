@@ -7,18 +7,18 @@ import { defineConfig } from 'vitest/config';
  */
 const SHARED = ['policy', 'control', 'core', 'mcp', 'bridge', 'clients'].map((dir) => `test/${dir}/**/*.test.ts`);
 
+// What each project runs with. Not inherited from the root (extends): that would run the global setup once per project.
+const PROJECT = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
+
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
     maxWorkers: 2,
     // Builds dist/ when stale: the stdio tests spawn the real `chrome-mcp` binary.
     globalSetup: ['./test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      { test: { ...PROJECT, name: 'shared', include: SHARED, isolate: false } },
+      { test: { ...PROJECT, name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
     ],
   },
 });
