@@ -13,8 +13,9 @@ const PROJECT = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as c
 export default defineConfig({
   test: {
     maxWorkers: 2,
-    // Builds dist/ when stale: the stdio tests spawn the real `chrome-mcp` binary.
-    globalSetup: ['./test/support/global-setup.ts'],
+    // Builds dist/ when stale: the stdio tests spawn the real `chrome-mcp` binary. Builds the extension the test
+    // browsers load, once.
+    globalSetup: ['./test/support/global-setup.ts', './test/support/extension-build.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       { test: { ...PROJECT, name: 'shared', include: SHARED, isolate: false } },

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
 import { EXTENSION_ID } from '../../shared/protocol/extension-id.js';
-import { buildExtension } from '../../scripts/build-extension.js';
 import { startChromium, type ChromiumProcess } from './chromium-process.js';
+import { privateExtension } from './extension-build.js';
 import { removeDir } from './remove-dir.js';
 
 const WORKER_URL = `chrome-extension://${EXTENSION_ID}/background.js`;
@@ -56,7 +56,7 @@ export async function startExtensionBrowser(
   const removeRoot = () => removeDir(root);
   let chromium: ChromiumProcess;
   try {
-    await buildExtension(extensionDir);
+    await privateExtension(extensionDir);
     // Hides the "started debugging this browser" bar, which would shrink the viewport mid-test.
     chromium = await startChromium(
       profileDir,

@@ -10,7 +10,8 @@ const BUILT_CLI = join(ROOT, 'dist/electron/helper/cli.js');
 const BUILT_PANEL = join(ROOT, 'dist/renderer/index.html');
 const SOURCE = /\.(ts|tsx|css|html)$/;
 
-function newestSource(dir: string): number {
+/** The newest modification time of a source file under dir. */
+export function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
