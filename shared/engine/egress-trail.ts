@@ -113,7 +113,13 @@ export class ScriptTrail {
     // script's realms; the WebSocket ones for every realm (realm-pauses.ts).
     const rearm = (sessionId: string | undefined, byScript: boolean) =>
       Promise.all([this.sockets.rearm(sessionId), byScript ? this.compiles.rearm(sessionId) : undefined]);
-    this.realms = new RealmPauses(page.cdp, byScript, (sessionId) => this.setters.settled(sessionId), rearm);
+    this.realms = new RealmPauses(
+      page.cdp,
+      byScript,
+      (sessionId) => this.setters.settled(sessionId),
+      rearm,
+      (sessionId, frameId) => sessionId === undefined && page.frames.isKnownMainFrame(frameId),
+    );
     this.setters = new SrcdocSetters(page.cdp, byScript, (frameId) => this.written.hold(frameId), this.returning);
     this.handlers = new HandlerSetters(page, `__chromeMcpHandlers${this.nonce}`, byScript, (sessionId) =>
       this.setters.settled(sessionId),
