@@ -1,7 +1,7 @@
 // A tab's interception for the gate on risky acts: while an act may send, its sessions pause what a send uses
 // (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always), bypass service workers, and
-// tell each request as it starts (Network, for gate/started-writes.ts), each paused request goes to the act's judge, and the guard's
-// documents-only patterns come back when the last act is done.
+// tell each request as it starts (Network, for gate/started-writes.ts), each paused request goes to the act's judge,
+// and the guard's documents-only patterns come back LINGER_MS after the last act is done.
 import type { CdpEvent } from '../cdp.js';
 import { egressHeld } from '../egress-hold.js';
 import { networkEnableParams } from '../network-log.js';
