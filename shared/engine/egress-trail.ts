@@ -32,6 +32,7 @@ import { heldWhole } from './popup-trail.js';
 import { LateSends } from './late-sends.js';
 import { ScriptSockets } from './script-sockets.js';
 import { RealmPauses } from './realm-pauses.js';
+import { randomHex } from './random-hex.js';
 
 // Async stacks (Debugger.setAsyncCallStackDepth) carry the script through setTimeout, promise jobs, events and image
 // loads: measured on Chromium 156, a `new Image()` set in a `.then` has no synchronous stack at all, only async parents.
@@ -51,9 +52,7 @@ interface Paused {
 export class ScriptTrail {
   private started: Promise<void> | undefined;
   private serial = 0;
-  private readonly nonce = [...crypto.getRandomValues(new Uint8Array(8))]
-    .map((byte) => byte.toString(16).padStart(2, '0'))
-    .join('');
+  private readonly nonce = randomHex(8);
   /** Per `session:requestId`: whether the agent's script started it, and what the browser calls it. */
   private readonly verdicts = new InitiatorVerdicts();
   /** Sessions armed, and the script URL of each worker session (a blob or data worker's code is not the page's own). */

@@ -1,6 +1,7 @@
 // What a page's function compiles while the agent's script's evaluate runs, told by the order V8 parses code: from the
 // script's own parse to an end mark the engine sends right behind it, whatever compiles with a creator is the script's.
 import type { Cdp } from './cdp.js';
+import { randomHex } from './random-hex.js';
 import { SCRIPT_TAG } from './script-initiator.js';
 
 // Our tag's scheme, so no host or log takes the mark for the page's code; never the tag of a script.
@@ -32,9 +33,7 @@ interface Span {
  * isolated worlds'. Later tasks of the script's go through Trusted Types (handler-policy.ts) and are judged by stack.
  */
 export class EvalSpans {
-  private readonly secret = [...crypto.getRandomValues(new Uint8Array(8))]
-    .map((byte) => byte.toString(16).padStart(2, '0'))
-    .join('');
+  private readonly secret = randomHex(8);
   private serial = 0;
   private readonly spans = new Map<string | undefined, Span>();
 

@@ -1,6 +1,7 @@
 // Binds an agent's script to the document the policy judged: a navigation between the check and the run refuses it.
 import { ToolError } from '../protocol/errors.js';
 import type { ExceptionDetails } from './main-world.js';
+import { randomHex } from './random-hex.js';
 
 /**
  * Why not an execution context id: Runtime.evaluate takes `contextId`, but a numeric id is per renderer process, and a
@@ -20,10 +21,7 @@ export interface JudgedDocument {
 const REFUSAL = 'chrome-mcp: the document changed before the script ran';
 
 export function judgedDocument(): JudgedDocument {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const key = JSON.stringify(
-    `__chrome_mcp_judged_${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`,
-  );
+  const key = JSON.stringify(`__chrome_mcp_judged_${randomHex(16)}`);
   return {
     mark: `globalThis[${key}] = true; location.href`,
     // One `if`, so the script's completion value is the agent's own (a declaration after it leaves it undefined).
