@@ -25,13 +25,15 @@ export interface Cdp {
    */
   holdWindows?(): Promise<void>;
   /**
-   * Lends the engine the workers of `origins` that belong to no tab (shared and service workers), each handed to `take`
-   * as a session of this handle (its events come through `on`, `send` reaches it): those running now, and each that
-   * starts until the returned give-back is called, before its first line. Settles once `take` settled for those
-   * running now. The gate pauses their sends while it judges an act, as a page may hand its send to such a worker,
-   * whose request no session of the tab pauses (measured, Chromium 156). Absent: a host that reaches no such worker.
+   * Lends the engine the workers of `origins` that belong to no tab (shared and service workers), those running now
+   * and each that starts before the returned give-back is called: while lent, every request such a worker makes pauses,
+   * at the request stage, and comes through `on` as Fetch.requestPaused under a session id of the worker's own, which
+   * `told` hears and `send` answers by. Settles once they pause. A worker lent to several handles is heard by the
+   * latest; once none has it, what it pauses goes on. The gate takes them while it judges an act, as a page may hand its
+   * send to such a worker, whose request no session of the tab pauses (measured, Chromium 156). Absent: a host that
+   * reaches none.
    */
-  lendWorkers?(origins: readonly string[], take: (sessionId: string) => Promise<void>): Promise<() => void>;
+  lendWorkers?(origins: readonly string[], told: (sessionId: string) => void): Promise<() => void>;
   /**
    * Set by a host that knows an agent's script ran in the tab before this handle was made (a re-attach, a restarted
    * extension worker): the engine follows the script's trail from the attach on, as after an eval, and calls

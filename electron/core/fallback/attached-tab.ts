@@ -16,6 +16,20 @@ export interface TargetInfo {
   openerFrameId?: string;
 }
 
+/** What the host does for one tab about the browser's workers no tab owns (worker-targets.ts). */
+export interface TabWorkers {
+  /**
+   * An agent's script is about to be sent to the target with this id (the tab's or a child's), whose document is at
+   * `url` when its session told it: holds what it needs held there, and settles once it is.
+   */
+  beforeScript(targetId: string, url: string | undefined): Promise<void>;
+  /** Lends the tab the workers of `origins`, as Cdp.lendWorkers says, its events to `deliver`; answers the give-back. */
+  lend(
+    origins: readonly string[],
+    tab: { told: (sessionId: string) => void; deliver: (event: CdpEvent) => void },
+  ): Promise<() => void>;
+}
+
 /** One attached tab: its own session plus the child sessions Chrome auto-attaches under it. */
 export class AttachedTab implements Cdp {
   private readonly children = new Set<string>();
@@ -23,6 +37,10 @@ export class AttachedTab implements Cdp {
   readonly childTargets = new Set<string>();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly unsubscribe: () => void;
+  /** The give-backs of the workers lent to the tab's engine (`lendWorkers`): a tab that goes gives them back. */
+  private readonly lent = new Set<() => void>();
+  /** The sessions lent workers' pauses are told under: answered at the browser's interceptor (lent-workers.ts). */
+  private readonly browserPauses = new Set<string>();
   /** The hold the latest agent's script asked for (see `send`), settled once it stands or could not. */
   private scriptHeld: Promise<void> = Promise.resolve();
 
@@ -42,17 +60,13 @@ export class AttachedTab implements Cdp {
   /** The host's guard on a popup and the engine's guard after it answer through this one chain (`guardPopup`). */
   readonly pausedChain = new PausedChain(this);
 
-  /**
-   * `beforeScript`: an agent's script is about to be sent to the target with this id (the tab's or a child's), whose
-   * document is at `url` when its session told it: holds what it needs held there, and settles once it is.
-   */
   constructor(
     private readonly connection: CdpConnection,
     readonly sessionId: string,
     private readonly targetId: string,
     private readonly beforeSend: () => Promise<void>,
     private readonly onGone: () => void,
-    private readonly beforeScript: (targetId: string, url: string | undefined) => Promise<void>,
+    private readonly workers: TabWorkers,
   ) {
     this.unsubscribe = connection.on((event) => this.route(event));
   }
@@ -64,9 +78,13 @@ export class AttachedTab implements Cdp {
     // Later commands queue behind that hold, as the extension's do (debugger-tab.ts): none overtakes the script.
     if (isTaggedScript(method, params ?? {})) {
       const targetId = this.targetOf(sessionId);
-      this.scriptHeld = this.beforeScript(targetId, this.shown.get(targetId)).catch(() => undefined);
+      this.scriptHeld = this.workers.beforeScript(targetId, this.shown.get(targetId)).catch(() => undefined);
     }
     await this.scriptHeld;
+    if (sessionId !== undefined && this.browserPauses.has(sessionId)) {
+      this.pausedChain.sent(method, params, sessionId);
+      return this.connection.send<R>(method, params);
+    }
     const own = (sessionId ?? this.sessionId) === this.sessionId;
     // The engine's restore may switch the bypass off: the next script there switches it on again.
     if ((method === 'Network.setBypassServiceWorker' && params?.['bypass'] !== true) || method === 'Network.disable')
@@ -98,6 +116,21 @@ export class AttachedTab implements Cdp {
     return { ...params, patterns: [...asked, ...this.pins] };
   }
 
+  async lendWorkers(origins: readonly string[], told: (sessionId: string) => void): Promise<() => void> {
+    const giveBack = await this.workers.lend(origins, {
+      told: (sessionId) => {
+        this.browserPauses.add(sessionId);
+        told(sessionId);
+      },
+      deliver: (event) => this.emit(event),
+    });
+    this.lent.add(giveBack);
+    return () => {
+      this.lent.delete(giveBack);
+      giveBack();
+    };
+  }
+
   on(listener: (event: CdpEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -106,6 +139,13 @@ export class AttachedTab implements Cdp {
   dispose(): void {
     this.unsubscribe();
     this.listeners.clear();
+    this.giveWorkersBack();
+  }
+
+  /** A worker lent to a tab that went would pause what it sends for nobody to answer. */
+  private giveWorkersBack(): void {
+    for (const giveBack of this.lent) giveBack();
+    this.lent.clear();
   }
 
   private route(event: CdpEvent): void {
@@ -116,6 +156,7 @@ export class AttachedTab implements Cdp {
     if (!mine && !child) {
       if (event.method === 'Target.detachedFromTarget' && event.params['sessionId'] === this.sessionId) {
         this.emit({ method: 'Inspector.detached', params: { reason: 'target closed' } });
+        this.giveWorkersBack();
         this.onGone();
       }
       return;

@@ -37,9 +37,9 @@ export class CdpTabHost implements TabHost {
     private readonly gate: PolicyGate,
     private readonly options: { windowPerTab?: boolean } = {},
   ) {
-    this.workers = new WorkerTargets(connection);
     // Stands before any tab is attached: what a tab's session holds paused as it goes is failed there, never sent.
     const released = new ReleasedPauses(connection);
+    this.workers = new WorkerTargets(connection, released);
     connection.on((event) => this.onBrowserEvent(event));
     // A page-level auto-attach does not reach popups (they are new page targets); the browser-level one does, and
     // pauses each new page before its first request until we let it run. A window.open popup waits in its renderer,
@@ -128,7 +128,10 @@ export class CdpTabHost implements TabHost {
       id,
       () => this.noDownloads,
       () => this.forget(id),
-      (targetId, url) => this.holdWorkers(targetId, url),
+      {
+        beforeScript: (targetId, url) => this.holdWorkers(targetId, url),
+        lend: (origins, take) => this.workers.lend(origins, take),
+      },
     );
   }
 
@@ -152,7 +155,7 @@ export class CdpTabHost implements TabHost {
     const sessionId = String(event.params['sessionId']);
     const info = event.params['targetInfo'] as TargetInfo;
     const waiting = event.params['waitingForDebugger'] === true;
-    if (info.type !== 'page') return this.workers.attached(sessionId, info.url, waiting);
+    if (info.type !== 'page') return this.workers.attached(sessionId, info.targetId, info.url, waiting);
     if (!waiting) return;
     const openerId = info.openerId === undefined ? undefined : this.drivenTab(info.openerId);
     if (openerId === undefined || this.popupListeners.size === 0) {

@@ -1,7 +1,9 @@
 // The browser's own Fetch interceptor, the last word on a request a tab's session held paused when that session went:
-// Chrome lets such a request go on (a keepalive fetch or beacon outlives its page), and here it is failed instead.
+// Chrome lets such a request go on (a keepalive fetch or beacon outlives its page), and here it is failed instead. The
+// site's workers a tab's gate borrows pause here too (lent-workers.ts).
 import type { CdpEvent } from '../../../shared/engine/cdp.js';
 import type { CdpConnection } from './cdp-connection.js';
+import type { BrowserInterceptor } from './lent-workers.js';
 import { keepNewest } from '../../../shared/engine/keep-newest.js';
 
 interface Paused {
@@ -26,7 +28,7 @@ const KEPT_RELEASED = 200;
 // gone session let go pauses here at once (measured), so one that has not come by then never will.
 const NARROW_AFTER_MS = 5_000;
 
-export class ReleasedPauses {
+export class ReleasedPauses implements BrowserInterceptor {
   /** Settles (never rejects) once the browser's interceptor stands; a browser that refuses it is left as it is. */
   readonly ready: Promise<void>;
   /** Per networkId, the session that paused the request and, as far as its events tell, has not answered it yet. */
@@ -35,8 +37,13 @@ export class ReleasedPauses {
   private readonly released = new Set<string>();
   /** Of `paused`, the sends (not documents): while any waits, the interceptor stands wide. */
   private readonly sends = new Set<string>();
-  private widened = false;
+  /** The latest widening, settled once it stands; undefined while dormant. */
+  private widened: Promise<void> | undefined;
   private narrowing: ReturnType<typeof setTimeout> | undefined;
+  /** How many keep it wide (`keepWide`). */
+  private keptWide = 0;
+  /** Offered every pause first (`takeFirst`). */
+  private taker: ((params: Record<string, unknown>) => boolean) | undefined;
 
   constructor(private readonly connection: CdpConnection) {
     connection.on((event) => this.onEvent(event));
@@ -44,6 +51,23 @@ export class ReleasedPauses {
       () => undefined,
       () => undefined,
     );
+  }
+
+  keepWide(): { ready: Promise<void>; release(): void } {
+    this.keptWide++;
+    const ready = this.widen();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--this.keptWide === 0 && this.sends.size === 0) this.quietThenNarrow();
+    };
+    return { ready, release };
+  }
+
+  /** Each pause here goes to `take` first: one it takes (true) it answers itself. */
+  takeFirst(take: (params: Record<string, unknown>) => boolean): void {
+    this.taker = take;
   }
 
   private onEvent(event: CdpEvent): void {
@@ -64,7 +88,7 @@ export class ReleasedPauses {
     // A response paused was sent already; what the session let go of then reaches only its page, which is gone.
     if (paused.networkId === undefined || atResponse(paused)) return;
     if (paused.resourceType !== 'Document') {
-      this.widen();
+      void this.widen();
       this.sends.add(paused.networkId);
       keepNewest(this.sends, KEPT_PAUSED);
     }
@@ -84,12 +108,14 @@ export class ReleasedPauses {
    * before the engine answers this pause, on the same connection, so the widening stands before the session lets it go.
    * Until then the person's browsing pays nothing: documents alone a session's going takes with it.
    */
-  private widen(): void {
+  private widen(): Promise<void> {
     clearTimeout(this.narrowing);
     this.narrowing = undefined;
-    if (this.widened) return;
-    this.widened = true;
-    this.connection.send('Fetch.enable', EVERY_REQUEST).catch(() => undefined);
+    this.widened ??= this.connection.send('Fetch.enable', EVERY_REQUEST).then(
+      () => undefined,
+      () => undefined,
+    );
+    return this.widened;
   }
 
   /**
@@ -100,8 +126,8 @@ export class ReleasedPauses {
     clearTimeout(this.narrowing);
     this.narrowing = setTimeout(() => {
       this.narrowing = undefined;
-      if (this.sends.size > 0 || !this.widened) return;
-      this.widened = false;
+      if (this.sends.size > 0 || this.keptWide > 0 || !this.widened) return;
+      this.widened = undefined;
       this.released.clear();
       this.connection.send('Fetch.enable', DORMANT).catch(() => undefined);
     }, NARROW_AFTER_MS);
@@ -123,6 +149,7 @@ export class ReleasedPauses {
 
   /** A request at the browser's interceptor: one a gone session let go is failed; everything else goes on at once. */
   private judge(params: Record<string, unknown>): void {
+    if (this.taker?.(params)) return;
     const paused = params as unknown as Paused;
     const networkId = paused.networkId ?? '';
     // A session's request reaches here once the session let it go, as its answer: it is the session's no longer.

@@ -1,10 +1,15 @@
 // The browser's shared and service workers, which no tab's sessions reach (measured: neither Fetch nor setBlockedURLs
 // on the page): one made from a blob: or data: URL reaches its own origin only for its life; any other does so once a
-// tab of its origin has run an agent's script, since a message the script posts makes the site's own worker send.
+// tab of its origin has run an agent's script, since a message the script posts makes the site's own worker send. A
+// tab's gate borrows those of its origins while it judges an act there (`lend`).
 import { AllowedOrigins } from '../../../shared/engine/egress-origins.js';
+import type { CdpEvent } from '../../../shared/engine/cdp.js';
 import type { CdpConnection } from './cdp-connection.js';
+import { LentWorkers } from './lent-workers.js';
+import type { ReleasedPauses } from './released-pauses.js';
 
 interface Worker {
+  targetId: string;
   origin: string | undefined;
   held: boolean;
 }
@@ -14,11 +19,20 @@ export class WorkerTargets {
   private readonly workers = new Map<string, Worker>();
   /** Origins where a tab ran an agent's script, each with the holding of the workers it had then. */
   private readonly scripted = new Map<string, Promise<void>>();
+  private readonly lent: LentWorkers;
 
-  constructor(private readonly connection: CdpConnection) {
+  constructor(
+    private readonly connection: CdpConnection,
+    interceptor: ReleasedPauses,
+  ) {
+    this.lent = new LentWorkers(interceptor);
+    interceptor.takeFirst((params) => this.lent.takePause(params));
     connection.on((event) => {
-      if (event.method === 'Target.detachedFromTarget' && event.sessionId === undefined)
-        this.workers.delete(String(event.params['sessionId']));
+      if (event.method !== 'Target.detachedFromTarget' || event.sessionId !== undefined) return;
+      const sessionId = String(event.params['sessionId']);
+      const worker = this.workers.get(sessionId);
+      this.workers.delete(sessionId);
+      if (worker) this.lent.gone(worker.targetId);
     });
   }
 
@@ -26,15 +40,24 @@ export class WorkerTargets {
    * A worker the browser-level auto-attach brought (paused when it is starting): held before its first line when it
    * must be, then let run. One the browser would not hold stays paused: run, it would send.
    */
-  attached(sessionId: string, url: string, waiting: boolean): void {
+  attached(sessionId: string, targetId: string, url: string, waiting: boolean): void {
     const origin = originOf(url);
-    const worker: Worker = { origin, held: false };
+    const worker: Worker = { targetId, origin, held: false };
     this.workers.set(sessionId, worker);
     const now = /^(blob|data):/.test(url) || (origin !== undefined && this.scripted.has(origin));
+    this.lent.starting(worker);
     void (now ? this.hold(sessionId, worker) : Promise.resolve(true)).then((held) => {
       if (held && waiting)
         void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
     });
+  }
+
+  /** Lends a tab's gate the workers of `origins`, running and starting, until the give-back (lent-workers.ts). */
+  lend(
+    origins: readonly string[],
+    tab: { told: (sessionId: string) => void; deliver: (event: CdpEvent) => void },
+  ): Promise<() => void> {
+    return this.lent.lend(origins, [...this.workers.values()], tab);
   }
 
   /**

@@ -24,9 +24,15 @@ import { isWrite, requestSends, roughlySameSite } from './risk.js';
 import { StartedWrites } from './started-writes.js';
 import { TabGate, type PausedSend } from './tab-gate.js';
 
+/** Where a held request is sent again from, if released. */
+interface Sender {
+  sessionId: string | undefined;
+  frameId: string | undefined;
+}
+
 interface Judged {
   paused: PausedSend;
-  sessionId: string | undefined;
+  sender: Sender;
   send: HeldSend;
   /** The request's own method, endpoint or operation names a send (the DOM alone may say so of an analytics call). */
   bySelf: boolean;
@@ -214,9 +220,20 @@ export class ActWindow implements InputWindow {
     // every paused request go (measured, Chromium 156), and a frame's pending navigation would keep the tab from
     // answering us. It is failed here (Aborted commits no error page) and a release sends its record again.
     answer('Fetch.failRequest', { errorReason: document ? 'Aborted' : 'BlockedByClient' });
-    const loader = documentOf(this.page, sessionId, paused.frameId);
+    const sender = await this.senderOf(paused, sessionId);
+    const loader = documentOf(this.page, sender.sessionId, sender.frameId);
     const send = { method, url, document, body, reasons };
-    this.held.push({ paused, sessionId, bySelf: said !== undefined, send, loader });
+    this.held.push({ paused, sender, bySelf: said !== undefined, send, loader });
+  }
+
+  /**
+   * A request of one of the site's workers that no tab owns (tab-gate.ts) came from no frame of the tab: released, it
+   * is sent from the act's frame, which handed it to the worker.
+   */
+  private async senderOf(paused: PausedSend, sessionId: string | undefined): Promise<Sender> {
+    if (!TabGate.of(this.page).isWorker(sessionId)) return { sessionId, frameId: paused.frameId };
+    const frame = this.frame ?? (await this.page.frames.mainFrame());
+    return { sessionId: frame.sessionId, frameId: frame.frameId };
   }
 
   private async settle(flush: ActFlush, actText: string | undefined): Promise<void> {
@@ -265,9 +282,8 @@ export class ActWindow implements InputWindow {
     const first = sends[0]!;
     const id = this.acts.add(
       this.page,
-      held.map(({ paused, sessionId, send }) => ({
-        sessionId,
-        frameId: paused.frameId,
+      held.map(({ paused, sender, send }) => ({
+        ...sender,
         method: send.method,
         url: send.url,
         headers: paused.request.headers,

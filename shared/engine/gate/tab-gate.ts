@@ -1,11 +1,13 @@
 // A tab's interception for the gate on risky acts: while an act may send, its sessions pause what a send uses
 // (fetch, XHR, sendBeacon, Other; documents are paused by the NavigationGuard always), bypass service workers, and
-// tell each request as it starts (Network, for gate/started-writes.ts), each paused request goes to the act's judge,
-// and the guard's documents-only patterns come back LINGER_MS after the last act is done.
+// tell each request as it starts (Network, for gate/started-writes.ts), and the site's workers that no tab owns pause
+// what they send too; each paused request goes to the act's judge, and the guard's documents-only patterns come back
+// LINGER_MS after the last act is done.
 import type { CdpEvent } from '../cdp.js';
 import { egressHeld } from '../egress-hold.js';
 import { networkEnableParams } from '../network-log.js';
 import type { RequestPattern } from '../navigation-guard.js';
+import { frameOrigin } from '../frame.js';
 import type { PageContext } from '../page-context.js';
 import { TabArming } from '../tab-arming.js';
 
@@ -51,6 +53,9 @@ export class TabGate {
   private widened: Promise<boolean> = Promise.resolve(false);
   /** The share of the widening the last act left, until LINGER_MS after it. */
   private lingering: ReturnType<typeof setTimeout> | undefined;
+  /** The workers the host lent for the widening (Cdp.lendWorkers), and how to give them back once it is restored. */
+  private readonly workers = new Set<string>();
+  private giveBack: (() => void) | undefined;
   /**
    * The widening: active while the tab pauses sends too, not documents only. Its listeners stay until the restore is
    * answered, so no request paused under the wide patterns reaches the guard.
@@ -59,7 +64,11 @@ export class TabGate {
     arm: () => this.widen(),
     restore: (sessions) => {
       this.page.input.gateWidened = false;
-      return Promise.all(sessions.map((sessionId) => this.narrow(sessionId)));
+      const giveBack = this.giveBack;
+      this.giveBack = undefined;
+      this.workers.clear();
+      // The workers go back once the tab's narrowing is answered: what they pause until then is still judged here.
+      return Promise.all(sessions.map((sessionId) => this.narrow(sessionId))).finally(() => giveBack?.());
     },
     hook: () => this.hook(),
     restoreTimeoutMs: RESTORE_TIMEOUT_MS,
@@ -118,12 +127,33 @@ export class TabGate {
   private async widen(): Promise<void> {
     this.page.input.gateWidened = true;
     this.arming.listen();
-    const sessions = new Set((await this.page.frames.list()).map((frame) => frame.sessionId));
+    const frames = await this.page.frames.list();
+    const sessions = new Set(frames.map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.arming.track(sessionId);
-    const outcomes = await Promise.allSettled([...sessions].map((sessionId) => this.widenSession(sessionId)));
+    const origins = new Set(frames.map(frameOrigin).filter((origin) => origin !== undefined));
+    const [outcomes] = await Promise.all([
+      Promise.allSettled([...sessions].map((sessionId) => this.widenSession(sessionId))),
+      this.borrowWorkers([...origins]),
+    ]);
     // A child frame that went away meanwhile has nothing left to send; the tab's own session must be widened.
     const main = outcomes[[...sessions].indexOf(undefined)];
     if (main?.status === 'rejected') throw main.reason;
+  }
+
+  /** A session the host lent: one of the site's workers that no tab owns. */
+  isWorker(sessionId: string | undefined): boolean {
+    return sessionId !== undefined && this.workers.has(sessionId);
+  }
+
+  /**
+   * A page may hand its send to its shared worker, or post it to its service worker, whose request leaves from the
+   * worker's own target (measured: the Send went out unjudged, Chromium 156): the workers of the tab's origins pause
+   * what they send while the tab is widened, those that start meanwhile too. A host that has none lends none.
+   */
+  private async borrowWorkers(origins: string[]): Promise<void> {
+    const { cdp } = this.page;
+    if (!cdp.lendWorkers || origins.length === 0) return;
+    this.giveBack = await cdp.lendWorkers(origins, (sessionId) => this.workers.add(sessionId));
   }
 
   private hook(): () => void {

@@ -1,0 +1,89 @@
+// The site's workers that no tab owns, lent to a tab's gate while it judges an act there (Cdp.lendWorkers). They pause
+// at the browser's own interceptor (released-pauses.ts), kept wide while any tab has one: a Fetch.enable on a shared
+// worker's own session pauses nothing unless it stood before the worker started, and even one sent as the worker is
+// held waiting lost that race at times (measured, Chromium 156), while the browser's stands from the launch. Each pause
+// goes to the tab that borrowed its worker last; one no tab has goes on, as the page's own requests do.
+import type { CdpEvent } from '../../../shared/engine/cdp.js';
+
+/** A worker as the browser attached it. */
+export interface RunningWorker {
+  targetId: string;
+  origin: string | undefined;
+}
+
+/** One tab's borrowing. */
+interface Lending {
+  origins: ReadonlySet<string>;
+  told: (sessionId: string) => void;
+  deliver: (event: CdpEvent) => void;
+  /** Target ids of its workers. */
+  targets: Set<string>;
+}
+
+/** What the browser's interceptor offers the lending: kept wide while held, its pauses offered first. */
+export interface BrowserInterceptor {
+  /** Keeps every request pausing there until `release`; `ready` settles once that stands. */
+  keepWide(): { ready: Promise<void>; release(): void };
+}
+
+/** The session id a worker's pauses are told under, and answered by (attached-tab.ts sends those to the browser's). */
+export function browserPauseSession(targetId: string): string {
+  return `browser-pause:${targetId}`;
+}
+
+export class LentWorkers {
+  /** In the order lent: the last that has a worker hears its pauses. */
+  private readonly lendings: Lending[] = [];
+  private wide: { ready: Promise<void>; release(): void } | undefined;
+
+  constructor(private readonly interceptor: BrowserInterceptor) {}
+
+  /**
+   * Lends a tab the workers of `origins` among `running`, and those that start later (`starting`), until the returned
+   * give-back; settles once the browser's interceptor pauses what they send.
+   */
+  async lend(
+    origins: readonly string[],
+    running: RunningWorker[],
+    tab: Pick<Lending, 'told' | 'deliver'>,
+  ): Promise<() => void> {
+    const lending: Lending = { origins: new Set(origins), targets: new Set(), ...tab };
+    this.lendings.push(lending);
+    this.wide ??= this.interceptor.keepWide();
+    for (const worker of running) this.take(lending, worker);
+    await this.wide.ready;
+    return () => this.giveBack(lending);
+  }
+
+  /** A worker starts: each tab borrowing its origin has it from its first request. */
+  starting(worker: RunningWorker): void {
+    for (const lending of this.lendings) this.take(lending, worker);
+  }
+
+  gone(targetId: string): void {
+    for (const lending of this.lendings) lending.targets.delete(targetId);
+  }
+
+  /** A request paused at the browser's interceptor: taken (true) when it is a lent worker's, for its tab to answer. */
+  takePause(params: Record<string, unknown>): boolean {
+    const targetId = String(params['frameId']);
+    const owner = this.lendings.findLast((lending) => lending.targets.has(targetId));
+    owner?.deliver({ method: 'Fetch.requestPaused', params, sessionId: browserPauseSession(targetId) });
+    return owner !== undefined;
+  }
+
+  private take(lending: Lending, worker: RunningWorker): void {
+    if (worker.origin === undefined || !lending.origins.has(worker.origin)) return;
+    lending.targets.add(worker.targetId);
+    lending.told(browserPauseSession(worker.targetId));
+  }
+
+  private giveBack(lending: Lending): void {
+    const index = this.lendings.indexOf(lending);
+    if (index < 0) return;
+    this.lendings.splice(index, 1);
+    if (this.lendings.length > 0) return;
+    this.wide?.release();
+    this.wide = undefined;
+  }
+}
