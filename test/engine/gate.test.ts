@@ -228,6 +228,14 @@ describe('a risky act on a site allowed to act', () => {
     expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
   });
 
+  it('holds a Send from a shared worker the click itself starts', async () => {
+    await mail();
+    const { card } = await held('click', { selector: '#new-shared-send' });
+    expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
+    await run('release_held', { id: card.id, release: false });
+    expect(await receivedAfter('refresh')).toEqual([]);
+  });
+
   it('holds a Send the page posts to its service worker, which makes it from its own target', async () => {
     const served = await startGateSite();
     try {

@@ -49,15 +49,13 @@ export class LentWorkers {
   ): Promise<() => void> {
     const lending: Lending = { origins: new Set(origins), targets: new Set(), ...tab };
     this.lendings.push(lending);
-    this.wide ??= this.interceptor.keepWide();
-    for (const worker of running) this.take(lending, worker);
-    await this.wide.ready;
+    await Promise.all(running.map((worker) => this.take(lending, worker)));
     return () => this.giveBack(lending);
   }
 
-  /** A worker starts: each tab borrowing its origin has it from its first request. */
-  starting(worker: RunningWorker): void {
-    for (const lending of this.lendings) this.take(lending, worker);
+  /** A worker starts, waiting before its first line: settles once each tab borrowing its origin has it. */
+  starting(worker: RunningWorker): Promise<void> {
+    return Promise.all(this.lendings.map((lending) => this.take(lending, worker))).then(() => undefined);
   }
 
   gone(targetId: string): void {
@@ -72,17 +70,20 @@ export class LentWorkers {
     return owner !== undefined;
   }
 
-  private take(lending: Lending, worker: RunningWorker): void {
+  /** Widens the browser's interceptor only once a tab has a worker: a site with none pays nothing for its acts. */
+  private async take(lending: Lending, worker: RunningWorker): Promise<void> {
     if (worker.origin === undefined || !lending.origins.has(worker.origin)) return;
     lending.targets.add(worker.targetId);
     lending.told(browserPauseSession(worker.targetId));
+    this.wide ??= this.interceptor.keepWide();
+    await this.wide.ready;
   }
 
   private giveBack(lending: Lending): void {
     const index = this.lendings.indexOf(lending);
     if (index < 0) return;
     this.lendings.splice(index, 1);
-    if (this.lendings.length > 0) return;
+    if (this.lendings.some((each) => each.targets.size > 0)) return;
     this.wide?.release();
     this.wide = undefined;
   }

@@ -45,8 +45,8 @@ export class WorkerTargets {
     const worker: Worker = { targetId, origin, held: false };
     this.workers.set(sessionId, worker);
     const now = /^(blob|data):/.test(url) || (origin !== undefined && this.scripted.has(origin));
-    this.lent.starting(worker);
-    void (now ? this.hold(sessionId, worker) : Promise.resolve(true)).then((held) => {
+    const lent = this.lent.starting(worker);
+    void Promise.all([now ? this.hold(sessionId, worker) : Promise.resolve(true), lent]).then(([held]) => {
       if (held && waiting)
         void this.connection.send('Runtime.runIfWaitingForDebugger', {}, sessionId).catch(() => undefined);
     });
