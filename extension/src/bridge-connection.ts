@@ -112,6 +112,10 @@ export class BridgeConnection {
   }
 
   private async handle(frame: CoreFrame): Promise<void> {
+    // Until it proved itself a server may only challenge us or turn us away: a welcome, a secret or a command first is
+    // a server that skipped its proof, refused as one that failed it (shown, and dialled again only after a backoff).
+    if (!this.handshake.serverProved && frame.type !== 'challenge' && frame.type !== 'unauthorized')
+      return this.refuseServer();
     switch (frame.type) {
       case 'challenge': {
         const proof = await this.handshake.answer(frame);
@@ -120,8 +124,8 @@ export class BridgeConnection {
         return;
       }
       case 'paired': {
-        // Only from a server that proved the code, and only once; a seal that does not open is a failed proof.
-        if (this.pairedDone || !this.handshake.serverProved) return;
+        // Only once; a seal that does not open is a failed proof.
+        if (this.pairedDone) return;
         const secret = await this.handshake.unwrap(frame.wrapped);
         if (secret === undefined) return this.refuseServer();
         this.pairedDone = true;
@@ -129,9 +133,8 @@ export class BridgeConnection {
         return;
       }
       case 'welcome':
-        // A welcome from a server that has not proved itself (or, pairing, before it handed over the secret) is no
-        // welcome at all: nothing runs on its say.
-        if (this.session || !this.handshake.serverProved || (this.pairing && !this.pairedDone)) return;
+        // Pairing, a welcome before the secret was handed over is no welcome at all: nothing runs on its say.
+        if (this.session || (this.pairing && !this.pairedDone)) return;
         clearTimeout(this.deadline);
         this.session = this.hooks
           .startSession(frame.session, (reply) => this.send(reply), this.policy)
