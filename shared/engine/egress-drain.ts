@@ -52,6 +52,8 @@ export class InflightRequests {
    * many as the requests still in flight take; never throws.
    */
   async drain(cdp: Cdp, sessionId: string | undefined, turned = false): Promise<void> {
+    // A steady eval's script ended in the turn with nothing in flight: no timer for a bound, no promise to wait on.
+    if (turned && this.open.size === 0) return;
     let over = false;
     const turn = () =>
       cdp

@@ -174,9 +174,8 @@ class TabHold {
   /** Sends the arming to every session of the tab; `alone` when that is the tab's own session only. */
   private send(frames: Frame[]): { alone: boolean; outcomes: Promise<PromiseSettledResult<unknown>[]> } {
     // A frame the policy does not let us read (one loaded before we attached) lends its origin no trust.
-    this.allowed = new AllowedOrigins(
-      frames.filter((frame) => this.page.frames.allows(frame, 'read')).map(frameOrigin),
-    );
+    const origins = frames.filter((frame) => this.page.frames.allows(frame, 'read')).map(frameOrigin);
+    if (!this.allowed.same(origins)) this.allowed = new AllowedOrigins(origins);
     this.arming.listen();
     const sessions = new Set(frames.map((frame) => frame.sessionId));
     for (const sessionId of sessions) this.arming.track(sessionId);

@@ -12,6 +12,9 @@ const UNTHROTTLED = { latency: 0, downloadThroughput: -1, uploadThroughput: -1 }
  */
 export class AllowedOrigins {
   private readonly origins: Set<string>;
+  // Built once: a steady eval arms with the same origins every call, and nothing mutates what is sent.
+  private patterns: Record<string, unknown>[] | undefined;
+  private conditions: Record<string, unknown>[] | undefined;
 
   /** `origins` as documents report them (`https://host[:port]`); opaque ones ("null", "://") allow nothing. */
   constructor(origins: Iterable<string | undefined>) {
@@ -34,22 +37,28 @@ export class AllowedOrigins {
   }
 
   /** Patterns for Network.setBlockedURLs, first match wins: the allowed origins pass, every other http(s) URL is blocked. */
-  blockPatterns(): Record<string, unknown>[] {
-    return [
+  blockPatterns(): readonly Record<string, unknown>[] {
+    return (this.patterns ??= [
       ...this.passing().map((urlPattern) => ({ urlPattern, block: false })),
       { urlPattern: '*://*:*/*', block: true },
-    ];
+    ]);
   }
 
   /**
    * Rules for Network.emulateNetworkConditionsByRule, first match wins: the allowed origins (and WebSockets to them)
    * pass untouched, and the last rule, whose empty pattern matches every request and p2p connection, is offline.
    */
-  rules(): Record<string, unknown>[] {
-    return [
+  rules(): readonly Record<string, unknown>[] {
+    return (this.conditions ??= [
       ...this.passing().map((urlPattern) => ({ urlPattern, offline: false, ...UNTHROTTLED })),
       { urlPattern: '', offline: true, ...UNTHROTTLED },
-    ];
+    ]);
+  }
+
+  /** Allows exactly `origins` (as the constructor filters them): a hold armed again with the same frames keeps this. */
+  same(origins: readonly (string | undefined)[]): boolean {
+    const kept = new AllowedOrigins(origins).origins;
+    return kept.size === this.origins.size && [...kept].every((origin) => this.origins.has(origin));
   }
 
   /** Rules that refuse every WebSocket but those to the allowed origins, and leave every other request to later rules. */

@@ -155,14 +155,16 @@ export class ScriptTrail {
   async follow(): Promise<void> {
     const frames = await this.page.frames.list();
     this.listed = frames;
-    this.allowed = new AllowedOrigins(this.readable(frames).map(frameOrigin));
+    const readable = this.readable(frames);
+    const origins = readable.map(frameOrigin);
+    if (!this.allowed.same(origins)) this.allowed = new AllowedOrigins(origins);
     if (!this.started) {
       this.returning.learn(frames);
       this.started = this.start(frames.map((frame) => frame.sessionId));
       this.started.catch(() => (this.started = undefined));
     }
     await this.started;
-    await this.handlers.arm(this.readable(frames));
+    await this.handlers.arm(readable);
   }
 
   /**

@@ -294,4 +294,13 @@ describe('the origins a held script may reach', () => {
     ]);
     expect(allowed.blockPatterns().at(-1)).toEqual({ urlPattern: '*://*:*/*', block: true });
   });
+
+  it('are kept for an arming with the same frames, and built anew when a frame brings another origin', () => {
+    // What a hold may reuse from its last arming: an opaque origin adds nothing, order does not count.
+    expect(allowed.same(['http://[::1]:9000', 'https://app.example', 'http://127.0.0.1:8080', 'null'])).toBe(true);
+    expect(allowed.same(['https://app.example', 'http://127.0.0.1:8080'])).toBe(false);
+    expect(allowed.same(['https://app.example', 'http://127.0.0.1:8080', 'http://[::1]:9000', 'https://x.test'])).toBe(
+      false,
+    );
+  });
 });
