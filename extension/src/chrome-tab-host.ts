@@ -361,7 +361,7 @@ export class ChromeTabHost implements TabHost {
       },
       (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),
       holdWindows,
-      (origins, borrower) => this.lentWorkers.lend(origins, borrower),
+      this.lentWorkers,
       // Held by rules until the engine follows again what a script left there (shared/engine/tab-attach.ts).
       this.scripted.has(tabId)
         ? {

@@ -6,7 +6,7 @@ import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
 import { keepNewest } from '../../shared/engine/keep-newest.js';
 import { scriptTag } from '../../shared/engine/script-initiator.js';
 import { ToolError } from '../../shared/protocol/errors.js';
-import { workerTarget, type Borrower } from './lent-workers.js';
+import { workerTarget, type WorkerLender } from './lent-workers.js';
 
 /** chrome.debugger.onDetach's reason when the tab itself went away (closed, crashed, browser quitting). */
 export const TARGET_CLOSED = 'target_closed';
@@ -25,7 +25,7 @@ export class DebuggerTab extends PromiseCdp {
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
    * once that resolves, and fails unsent with its error when it rejects. `sending`: hears each command as it goes to
    * Chrome. `windowsHeld`: holds the windows the tab opens for a gesture's activation, settling once the rules stand.
-   * `lend`: lends the tab the site's workers no tab owns, as Cdp.lendWorkers says, answering the give-back.
+   * `workers`: lends the tab the site's workers no tab owns (Cdp.lendWorkers), and reaches them.
    * `scriptedBefore`: an agent's script ran in the tab before this attachment (Cdp.scriptedBefore).
    */
   constructor(
@@ -33,7 +33,7 @@ export class DebuggerTab extends PromiseCdp {
     private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
     private readonly sending: (method: string, params: Record<string, unknown>, sessionId: string | undefined) => void,
     private readonly windowsHeld: () => Promise<void>,
-    private readonly lend: (origins: readonly string[], tab: Borrower) => Promise<() => void>,
+    private readonly workers: WorkerLender,
     readonly scriptedBefore?: { following(): void },
   ) {
     super();
@@ -45,7 +45,7 @@ export class DebuggerTab extends PromiseCdp {
   }
 
   async lendWorkers(origins: readonly string[], told: (sessionId: string) => void): Promise<() => void> {
-    const giveBack = await this.lend(origins, {
+    const giveBack = await this.workers.lend(origins, {
       told,
       deliver: (method, params, sessionId) => this.dispatch(method, params, sessionId),
     });
@@ -87,7 +87,7 @@ export class DebuggerTab extends PromiseCdp {
     const workerId = workerTarget(sessionId);
     // A lent worker's answers go straight to it: they are no script, and nothing of the tab's waits for them.
     if (workerId !== undefined)
-      return chrome.debugger.sendCommand({ targetId: workerId }, method, params).catch((error: unknown) => {
+      return this.workers.send(workerId, method, params).catch((error: unknown) => {
         throw new CdpCommandError(method, error instanceof Error ? error.message : String(error));
       });
     const target: chrome.debugger.DebuggerSession =

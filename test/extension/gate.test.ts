@@ -125,10 +125,7 @@ describe('a risky act through the extension', () => {
     expect(await writesReceived()).toEqual([]);
   });
 
-  // Open: a shared worker's requests belong to no tab, and Fetch on its own target (attached by targetId) pauses none
-  // of them once it runs; it must stand before the worker starts, and nothing tells the extension a worker started
-  // (measured, Chromium 156: test/extension/tabless-worker-reach.test.ts on h/swext). The POST goes out unjudged.
-  it.skip('holds a Send the page hands to a shared worker, which makes it from a target of no tab', async () => {
+  it('holds a Send the page hands to a shared worker, which makes it from a target of no tab', async () => {
     const error = (await linked
       .run('click', { selector: '#shared-send' })
       .catch((thrown: unknown) => thrown)) as ToolError;
