@@ -7,6 +7,7 @@ import { ToolError } from '../../shared/protocol/errors.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { testServerPolicy } from '../support/test-policy.js';
+import { until } from './support/until.js';
 
 const ACT = testServerPolicy('act', ['127.0.0.1']);
 let linked: LinkedExtension;
@@ -53,6 +54,19 @@ async function writesReceived(): Promise<string[]> {
     .slice(0, before)
     .filter((entry) => entry.method !== 'GET')
     .map((entry) => `${entry.method} ${entry.path}`);
+}
+
+/**
+ * The workers of no tab at `origin` the extension holds attached: none once an act's lending is over. Told by an attach
+ * of the extension's own, refused while it has one (the tab's auto-attach, another client's, do not count).
+ */
+function workersAttached(origin: string): Promise<string[]> {
+  return linked.browser.evaluate<string[]>(`chrome.debugger.getTargets().then((targets) => Promise.all(targets
+    .filter((target) => target.type === 'worker' && target.url.includes(${JSON.stringify(origin)}))
+    .map((target) => chrome.debugger.attach({ targetId: target.id }, '1.3').then(
+      () => chrome.debugger.detach({ targetId: target.id }).then(() => []),
+      () => [target.url],
+    )))).then((found) => found.flat())`);
 }
 
 describe('a risky act through the extension', () => {
@@ -136,6 +150,12 @@ describe('a risky act through the extension', () => {
     // Released, it is sent from the page that handed it over.
     await linked.run('release_held', { id: card.id, release: true });
     expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
+    expect(
+      await until(
+        () => workersAttached(site.origin),
+        (urls) => urls.length === 0,
+      ),
+    ).toEqual([]);
   });
 
   it('holds a Send the page posts to its service worker, which makes it from its own target', async () => {
@@ -150,6 +170,13 @@ describe('a risky act through the extension', () => {
     await linked.run('click', { selector: '#refresh' });
     await posted.arrival('/api/inbox');
     expect(posted.received.filter((entry) => entry.method !== 'GET')).toEqual([]);
+    // Given back once the act's widening is over: an attached service worker would be kept alive.
+    expect(
+      await until(
+        () => workersAttached(posted.origin),
+        (urls) => urls.length === 0,
+      ),
+    ).toEqual([]);
   });
 
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
