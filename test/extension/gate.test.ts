@@ -158,6 +158,17 @@ describe('a risky act through the extension', () => {
     ).toEqual([]);
   });
 
+  // Open: chrome.debugger tells the extension of no worker as it starts (Target.setDiscoverTargets is refused), so one
+  // the click starts is not lent, and a Send it makes at once goes out unjudged (measured: not HELD, Chromium 156).
+  it.skip('holds a Send from a shared worker the click itself starts', async () => {
+    const error = (await linked
+      .run('click', { selector: '#new-shared-send' })
+      .catch((thrown: unknown) => thrown)) as ToolError;
+    expect(error.code, error.message).toBe('HELD');
+    expect(error.data?.['held']).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
+    expect(await writesReceived()).toEqual([]);
+  });
+
   it('holds a Send the page posts to its service worker, which makes it from its own target', async () => {
     await linked.run('navigate', { url: posted.url('gate-mail.html?sw') });
     expect((await linked.run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
