@@ -61,6 +61,7 @@ const client = new BridgeClient(startSession);
 chrome.debugger.onEvent.addListener((source, method, params) => host.onEvent(source, method, params));
 chrome.debugger.onDetach.addListener((source, reason) => {
   if (source.tabId !== undefined) host.ended(source.tabId, reason);
+  else if (source.targetId !== undefined) host.workerEnded(source.targetId);
 });
 chrome.tabs.onRemoved.addListener((tabId) => host.removed(tabId));
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => host.popupOpened(details));

@@ -12,6 +12,7 @@ import { DebuggerTab, TARGET_CLOSED } from './debugger-tab.js';
 import { isPopupHoldRule, isScriptedTabRule } from './hold-rules.js';
 import { NewWindowHolds } from './new-window-hold.js';
 import { OpenerTells } from './opener-tells.js';
+import { LentWorkers } from './lent-workers.js';
 import { letGo, sweepStaleAttachments } from './let-go.js';
 import { OrphanRequests } from './orphan-requests.js';
 import { PausedRecord } from './paused-record.js';
@@ -40,6 +41,8 @@ export class ChromeTabHost implements TabHost {
   /** Attached tabs are excluded from it: the debugger already judges their every request. */
   private readonly newWindows = new NewWindowHolds(() => this.live.keys(), this.rules.set());
   private readonly workers = new ScriptedWorkers(this.rules.set(isWorkerRule));
+  /** The site's workers no tab owns, lent to a tab's gate during an act (Cdp.lendWorkers). */
+  private readonly lentWorkers = new LentWorkers();
   /** The tabs an agent's script ran in: held by rules while no engine follows them. */
   private readonly scripted = new ScriptedTabs(this.rules.set(isScriptedTabRule));
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */
@@ -203,7 +206,10 @@ export class ChromeTabHost implements TabHost {
 
   /** chrome.debugger.onEvent, registered at the worker's top level. */
   onEvent(source: chrome.debugger.DebuggerSession, method: string, params: Record<string, unknown> | undefined): void {
-    if (source.tabId === undefined) return;
+    if (source.tabId === undefined) {
+      if (source.targetId !== undefined) this.lentWorkers.event(source.targetId, method, params ?? {});
+      return;
+    }
     if (method === 'Target.attachedToTarget' && params)
       this.childUrls.set(String(params['sessionId']), (params['targetInfo'] as { url: string }).url);
     if (method === 'Target.detachedFromTarget' && params) this.childUrls.delete(String(params['sessionId']));
@@ -263,6 +269,11 @@ export class ChromeTabHost implements TabHost {
     this.newWindows.changed();
     // An attach refused while another debugger held the tab may pass now.
     this.changes.changed(tabId);
+  }
+
+  /** chrome.debugger.onDetach of a target attached by its id: a lent worker stopped, or was let go of. */
+  workerEnded(targetId: string): void {
+    this.lentWorkers.detached(targetId);
   }
 
   /** tabs.onRemoved: the tab is gone, and with its pages what the scripts left there (its workers' hold has a grace). */
@@ -350,6 +361,7 @@ export class ChromeTabHost implements TabHost {
       },
       (method, params, sessionId) => this.paused.sent(tabId, method, params, sessionId),
       holdWindows,
+      this.lentWorkers,
       // Held by rules until the engine follows again what a script left there (shared/engine/tab-attach.ts).
       this.scripted.has(tabId)
         ? {

@@ -1,11 +1,12 @@
 // One tab's chrome.debugger attachment as the engine's Cdp: commands go by {tabId, sessionId}, an agent's script only
 // once the host has armed what holds its later windows; the host routes the tab's events in and tells it when the
-// attachment ends.
+// attachment ends. The site's workers lent to its gate (lent-workers.ts) are reached by their own target ids.
 import { CdpCommandError } from '../../shared/engine/cdp.js';
 import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
 import { keepNewest } from '../../shared/engine/keep-newest.js';
 import { scriptTag } from '../../shared/engine/script-initiator.js';
 import { ToolError } from '../../shared/protocol/errors.js';
+import { workerTarget, type WorkerLender } from './lent-workers.js';
 
 /** chrome.debugger.onDetach's reason when the tab itself went away (closed, crashed, browser quitting). */
 export const TARGET_CLOSED = 'target_closed';
@@ -17,11 +18,14 @@ export class DebuggerTab extends PromiseCdp {
   private arming: Promise<void> | undefined;
   /** The sourceURL tags of the agent's scripts this attachment sent, newest last. */
   private readonly sentTags = new Set<string>();
+  /** The give-backs of the workers lent to the tab's engine (`lendWorkers`): a tab that goes gives them back. */
+  private readonly lent = new Set<() => void>();
 
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
    * once that resolves, and fails unsent with its error when it rejects. `sending`: hears each command as it goes to
    * Chrome. `windowsHeld`: holds the windows the tab opens for a gesture's activation, settling once the rules stand.
+   * `workers`: lends the tab the site's workers no tab owns (Cdp.lendWorkers), and reaches them.
    * `scriptedBefore`: an agent's script ran in the tab before this attachment (Cdp.scriptedBefore).
    */
   constructor(
@@ -29,6 +33,7 @@ export class DebuggerTab extends PromiseCdp {
     private readonly beforeScript: (sessionId: string | undefined) => Promise<void>,
     private readonly sending: (method: string, params: Record<string, unknown>, sessionId: string | undefined) => void,
     private readonly windowsHeld: () => Promise<void>,
+    private readonly workers: WorkerLender,
     readonly scriptedBefore?: { following(): void },
   ) {
     super();
@@ -37,6 +42,20 @@ export class DebuggerTab extends PromiseCdp {
   /** A listener of the agent's script runs with the person's gesture: the windows it may open are held first. */
   holdWindows(): Promise<void> {
     return this.windowsHeld();
+  }
+
+  async lendWorkers(origins: readonly string[], told: (sessionId: string) => void): Promise<() => void> {
+    const giveBack = await this.workers.lend(origins, {
+      told,
+      deliver: (method, params, sessionId) => this.dispatch(method, params, sessionId),
+    });
+    // A tab gone meanwhile has none to judge what they pause.
+    if (!this.attached) giveBack();
+    else this.lent.add(giveBack);
+    return () => {
+      this.lent.delete(giveBack);
+      giveBack();
+    };
   }
 
   /**
@@ -56,6 +75,8 @@ export class DebuggerTab extends PromiseCdp {
   /** The attachment ended: fails calls in flight and tells the engine, which drops its page context for the tab. */
   detached(reason: string): void {
     this.end(reason);
+    for (const giveBack of this.lent) giveBack();
+    this.lent.clear();
   }
 
   protected override call(
@@ -63,6 +84,12 @@ export class DebuggerTab extends PromiseCdp {
     params: Record<string, unknown>,
     sessionId: string | undefined,
   ): Promise<unknown> {
+    const workerId = workerTarget(sessionId);
+    // A lent worker's answers go straight to it: they are no script, and nothing of the tab's waits for them.
+    if (workerId !== undefined)
+      return this.workers.send(workerId, method, params).catch((error: unknown) => {
+        throw new CdpCommandError(method, error instanceof Error ? error.message : String(error));
+      });
     const target: chrome.debugger.DebuggerSession =
       sessionId === undefined ? { tabId: this.tabId } : { tabId: this.tabId, sessionId };
     const send = () => {
@@ -86,8 +113,8 @@ export class DebuggerTab extends PromiseCdp {
   }
 
   protected override commandError(method: string, error: unknown): Error {
-    // Ours, not Chrome's: a script refused before it was sent.
-    if (error instanceof ToolError) return error;
+    // Ours, not Chrome's: a script refused before it was sent, or a lent worker's refusal, which is no word on the tab.
+    if (error instanceof ToolError || error instanceof CdpCommandError) return error;
     const message = error instanceof Error ? error.message : String(error);
     // chrome.debugger words these differently from a CDP socket; the engine recognises a gone tab by CDP's words.
     if (/no tab with given id/i.test(message)) return this.goneError(method, TARGET_CLOSED);

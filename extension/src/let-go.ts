@@ -18,7 +18,13 @@ export async function sweepStaleAttachments(tell: TellFailed, toldHere: ToldHere
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
   const failed = await failLeftPaused(tabIds, toldHere).catch(() => new Map<number, Send[]>());
   for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
-  await Promise.all(tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)));
+  // A site's worker a stopped worker's gate borrowed (lent-workers.ts) would pause its every request for no one, kept
+  // alive by the attachment: let go too (what it holds goes on, as after a give-back); another client's refuses.
+  const workers = targets.flatMap((target) => (target.attached && target.type === 'worker' ? [target.id] : []));
+  await Promise.all([
+    ...tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)),
+    ...workers.map((targetId) => chrome.debugger.detach({ targetId }).catch(() => undefined)),
+  ]);
   return new Set(tabIds);
 }
 

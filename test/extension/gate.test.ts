@@ -7,6 +7,7 @@ import { ToolError } from '../../shared/protocol/errors.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { testServerPolicy } from '../support/test-policy.js';
+import { until } from './support/until.js';
 
 const ACT = testServerPolicy('act', ['127.0.0.1']);
 let linked: LinkedExtension;
@@ -14,16 +15,20 @@ let site: GateSite;
 // A site of its own for the service worker case, so the worker controls none of the other cases' pages. Started before
 // the link, as the policy the extension is given names the ports served then.
 let served: GateSite;
+// And one for the Send posted to a service worker: its page is told "controlled" only as the worker first claims it.
+let posted: GateSite;
 
 beforeAll(async () => {
   site = await startGateSite();
   served = await startGateSite();
+  posted = await startGateSite();
   linked = await startLinkedExtension({ policy: () => ACT });
 });
 afterAll(async () => {
   await linked?.close();
   await site?.close();
   await served?.close();
+  await posted?.close();
 });
 beforeEach(async () => {
   site.received.length = 0;
@@ -49,6 +54,19 @@ async function writesReceived(): Promise<string[]> {
     .slice(0, before)
     .filter((entry) => entry.method !== 'GET')
     .map((entry) => `${entry.method} ${entry.path}`);
+}
+
+/**
+ * The workers of no tab at `origin` the extension holds attached: none once an act's lending is over. Told by an attach
+ * of the extension's own, refused while it has one (the tab's auto-attach, another client's, do not count).
+ */
+function workersAttached(origin: string): Promise<string[]> {
+  return linked.browser.evaluate<string[]>(`chrome.debugger.getTargets().then((targets) => Promise.all(targets
+    .filter((target) => target.type === 'worker' && target.url.includes(${JSON.stringify(origin)}))
+    .map((target) => chrome.debugger.attach({ targetId: target.id }, '1.3').then(
+      () => chrome.debugger.detach({ targetId: target.id }).then(() => []),
+      () => [target.url],
+    )))).then((found) => found.flat())`);
 }
 
 describe('a risky act through the extension', () => {
@@ -119,6 +137,57 @@ describe('a risky act through the extension', () => {
     expect(error.code, error.message).toBe('HELD');
     expect(error.data?.['held']).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
     expect(await writesReceived()).toEqual([]);
+  });
+
+  it('holds a Send the page hands to a shared worker, which makes it from a target of no tab', async () => {
+    const error = (await linked
+      .run('click', { selector: '#shared-send' })
+      .catch((thrown: unknown) => thrown)) as ToolError;
+    expect(error.code, error.message).toBe('HELD');
+    const card = error.data?.['held'] as HeldCard;
+    expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
+    expect(await writesReceived()).toEqual([]);
+    // Released, it is sent from the page that handed it over.
+    await linked.run('release_held', { id: card.id, release: true });
+    expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
+    expect(
+      await until(
+        () => workersAttached(site.origin),
+        (urls) => urls.length === 0,
+      ),
+    ).toEqual([]);
+  });
+
+  // Open: chrome.debugger tells the extension of no worker as it starts (Target.setDiscoverTargets is refused), so one
+  // the click starts is not lent, and a Send it makes at once goes out unjudged (measured: not HELD, Chromium 156).
+  it.skip('holds a Send from a shared worker the click itself starts', async () => {
+    const error = (await linked
+      .run('click', { selector: '#new-shared-send' })
+      .catch((thrown: unknown) => thrown)) as ToolError;
+    expect(error.code, error.message).toBe('HELD');
+    expect(error.data?.['held']).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
+    expect(await writesReceived()).toEqual([]);
+  });
+
+  it('holds a Send the page posts to its service worker, which makes it from its own target', async () => {
+    await linked.run('navigate', { url: posted.url('gate-mail.html?sw') });
+    expect((await linked.run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
+    const error = (await linked.run('click', { selector: '#sw-send' }).catch((thrown: unknown) => thrown)) as ToolError;
+    expect(error.code, error.message).toBe('HELD');
+    const card = error.data?.['held'] as HeldCard;
+    expect(card).toMatchObject({ method: 'POST', url: `${posted.origin}/api/messages` });
+    await linked.run('release_held', { id: card.id, release: false });
+    // The page's own GET goes through the worker too: once it arrived, a Send let through would have.
+    await linked.run('click', { selector: '#refresh' });
+    await posted.arrival('/api/inbox');
+    expect(posted.received.filter((entry) => entry.method !== 'GET')).toEqual([]);
+    // Given back once the act's widening is over: an attached service worker would be kept alive.
+    expect(
+      await until(
+        () => workersAttached(posted.origin),
+        (urls) => urls.length === 0,
+      ),
+    ).toEqual([]);
   });
 
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
