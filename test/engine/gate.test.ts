@@ -192,13 +192,19 @@ describe('a risky act on a site allowed to act', () => {
     expect(await receivedAfter('refresh')).toEqual([]);
   }, 90_000);
 
+  /** The card of a Send clicked on a site of its own, once that site's service worker controls the page. */
+  async function heldUnderWorker(served: GateSite, selector: string): Promise<HeldCard> {
+    await run('tab_new', { url: served.url('gate-mail.html?sw') });
+    expect((await run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
+    const { card } = await held('click', { selector });
+    expect(card).toMatchObject({ method: 'POST', url: `${served.origin}/api/messages` });
+    return card;
+  }
+
   it('holds a Send that a service worker of the site fetches again from its own target', async () => {
     const served = await startGateSite();
     try {
-      await run('tab_new', { url: served.url('gate-mail.html?sw') });
-      expect((await run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
-      const { card } = await held('click', { selector: '#send' });
-      expect(card).toMatchObject({ method: 'POST', url: `${served.origin}/api/messages` });
+      const card = await heldUnderWorker(served, '#send');
       // The page's own GET goes through the worker too: once it arrived, a Send let through would have.
       await run('click', { selector: '#refresh' });
       await served.arrival('/api/inbox');
@@ -210,13 +216,19 @@ describe('a risky act on a site allowed to act', () => {
     }
   });
 
-  it('holds a Send the page hands to a dedicated worker, which makes the request from its own target', async () => {
+  /** A Send the page hands to a worker by clicking `selector`: held, rejected, never received. */
+  const workerSend = (selector: string) => async () => {
     await mail();
-    const { card } = await held('click', { selector: '#worker-send' });
+    const { card } = await held('click', { selector });
     expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
     await run('release_held', { id: card.id, release: false });
     expect(await receivedAfter('refresh')).toEqual([]);
-  });
+  };
+
+  it(
+    'holds a Send the page hands to a dedicated worker, which makes the request from its own target',
+    workerSend('#worker-send'),
+  );
 
   it('holds a Send the page hands to a shared worker, which makes it from a target of no tab', async () => {
     await mail();
@@ -228,21 +240,12 @@ describe('a risky act on a site allowed to act', () => {
     expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
   });
 
-  it('holds a Send from a shared worker the click itself starts', async () => {
-    await mail();
-    const { card } = await held('click', { selector: '#new-shared-send' });
-    expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
-    await run('release_held', { id: card.id, release: false });
-    expect(await receivedAfter('refresh')).toEqual([]);
-  });
+  it('holds a Send from a shared worker the click itself starts', workerSend('#new-shared-send'));
 
   it('holds a Send the page posts to its service worker, which makes it from its own target', async () => {
     const served = await startGateSite();
     try {
-      await run('tab_new', { url: served.url('gate-mail.html?sw') });
-      expect((await run('wait_for', { text: 'controlled' })).data).toMatchObject({ matched: true });
-      const { card } = await held('click', { selector: '#sw-send' });
-      expect(card).toMatchObject({ method: 'POST', url: `${served.origin}/api/messages` });
+      const card = await heldUnderWorker(served, '#sw-send');
       await run('release_held', { id: card.id, release: false });
       await run('click', { selector: '#refresh' });
       await served.arrival('/api/inbox');
