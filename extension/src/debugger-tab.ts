@@ -2,6 +2,7 @@
 // once the host has armed what holds its later windows; the host routes the tab's events in and tells it when the
 // attachment ends. The site's workers lent to its gate (lent-workers.ts) are reached by their own target ids.
 import { CdpCommandError } from '../../shared/engine/cdp.js';
+import { GiveBacks } from '../../shared/engine/give-backs.js';
 import { PromiseCdp } from '../../shared/engine/promise-cdp.js';
 import { keepNewest } from '../../shared/engine/keep-newest.js';
 import { scriptTag } from '../../shared/engine/script-initiator.js';
@@ -18,8 +19,7 @@ export class DebuggerTab extends PromiseCdp {
   private arming: Promise<void> | undefined;
   /** The sourceURL tags of the agent's scripts this attachment sent, newest last. */
   private readonly sentTags = new Set<string>();
-  /** The give-backs of the workers lent to the tab's engine (`lendWorkers`): a tab that goes gives them back. */
-  private readonly lent = new Set<() => void>();
+  private readonly lent = new GiveBacks();
 
   /**
    * `beforeScript`: arms the holds an agent's script needs in the tab, given the session it runs in; its script is sent
@@ -49,13 +49,10 @@ export class DebuggerTab extends PromiseCdp {
       told,
       deliver: (method, params, sessionId) => this.dispatch(method, params, sessionId),
     });
+    const kept = this.lent.keep(giveBack);
     // A tab gone meanwhile has none to judge what they pause.
-    if (!this.attached) giveBack();
-    else this.lent.add(giveBack);
-    return () => {
-      this.lent.delete(giveBack);
-      giveBack();
-    };
+    if (!this.attached) kept();
+    return kept;
   }
 
   /**
@@ -75,8 +72,7 @@ export class DebuggerTab extends PromiseCdp {
   /** The attachment ended: fails calls in flight and tells the engine, which drops its page context for the tab. */
   detached(reason: string): void {
     this.end(reason);
-    for (const giveBack of this.lent) giveBack();
-    this.lent.clear();
+    this.lent.all();
   }
 
   protected override call(

@@ -4,7 +4,9 @@ import type { Cdp, CdpEvent } from '../../../shared/engine/cdp.js';
 import type { RequestPattern } from '../../../shared/engine/navigation-guard.js';
 import type { CdpConnection } from './cdp-connection.js';
 import { isTaggedScript, SCRIPT_TAG } from '../../../shared/engine/script-initiator.js';
+import { GiveBacks } from '../../../shared/engine/give-backs.js';
 import { PausedChain } from '../../../shared/engine/paused-chain.js';
+import type { Borrower } from './lent-workers.js';
 
 export interface TargetInfo {
   targetId: string;
@@ -23,11 +25,8 @@ export interface TabWorkers {
    * `url` when its session told it: holds what it needs held there, and settles once it is.
    */
   beforeScript(targetId: string, url: string | undefined): Promise<void>;
-  /** Lends the tab the workers of `origins`, as Cdp.lendWorkers says, its events to `deliver`; answers the give-back. */
-  lend(
-    origins: readonly string[],
-    tab: { told: (sessionId: string) => void; deliver: (event: CdpEvent) => void },
-  ): Promise<() => void>;
+  /** Lends the tab the workers of `origins`, as Cdp.lendWorkers says; answers the give-back. */
+  lend(origins: readonly string[], tab: Borrower): Promise<() => void>;
 }
 
 /** One attached tab: its own session plus the child sessions Chrome auto-attaches under it. */
@@ -37,8 +36,7 @@ export class AttachedTab implements Cdp {
   readonly childTargets = new Set<string>();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private readonly unsubscribe: () => void;
-  /** The give-backs of the workers lent to the tab's engine (`lendWorkers`): a tab that goes gives them back. */
-  private readonly lent = new Set<() => void>();
+  private readonly lent = new GiveBacks();
   /** The sessions lent workers' pauses are told under: answered at the browser's interceptor (lent-workers.ts). */
   private readonly browserPauses = new Set<string>();
   /** The hold the latest agent's script asked for (see `send`), settled once it stands or could not. */
@@ -124,11 +122,7 @@ export class AttachedTab implements Cdp {
       },
       deliver: (event) => this.emit(event),
     });
-    this.lent.add(giveBack);
-    return () => {
-      this.lent.delete(giveBack);
-      giveBack();
-    };
+    return this.lent.keep(giveBack);
   }
 
   on(listener: (event: CdpEvent) => void): () => void {
@@ -139,13 +133,8 @@ export class AttachedTab implements Cdp {
   dispose(): void {
     this.unsubscribe();
     this.listeners.clear();
-    this.giveWorkersBack();
-  }
-
-  /** A worker lent to a tab that went would pause what it sends for nobody to answer. */
-  private giveWorkersBack(): void {
-    for (const giveBack of this.lent) giveBack();
-    this.lent.clear();
+    // A worker lent to a tab that went would pause what it sends for nobody to answer.
+    this.lent.all();
   }
 
   private route(event: CdpEvent): void {
@@ -156,7 +145,7 @@ export class AttachedTab implements Cdp {
     if (!mine && !child) {
       if (event.method === 'Target.detachedFromTarget' && event.params['sessionId'] === this.sessionId) {
         this.emit({ method: 'Inspector.detached', params: { reason: 'target closed' } });
-        this.giveWorkersBack();
+        this.lent.all();
         this.onGone();
       }
       return;

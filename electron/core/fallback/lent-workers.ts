@@ -11,11 +11,15 @@ export interface RunningWorker {
   origin: string | undefined;
 }
 
-/** One tab's borrowing. */
-interface Lending {
-  origins: ReadonlySet<string>;
+/** A tab borrowing: hears of each worker it has (`told`), then that worker's pauses (`deliver`). */
+export interface Borrower {
   told: (sessionId: string) => void;
   deliver: (event: CdpEvent) => void;
+}
+
+/** One tab's borrowing. */
+interface Lending extends Borrower {
+  origins: ReadonlySet<string>;
   /** Target ids of its workers. */
   targets: Set<string>;
 }
@@ -42,11 +46,7 @@ export class LentWorkers {
    * Lends a tab the workers of `origins` among `running`, and those that start later (`starting`), until the returned
    * give-back; settles once the browser's interceptor pauses what they send.
    */
-  async lend(
-    origins: readonly string[],
-    running: RunningWorker[],
-    tab: Pick<Lending, 'told' | 'deliver'>,
-  ): Promise<() => void> {
+  async lend(origins: readonly string[], running: RunningWorker[], tab: Borrower): Promise<() => void> {
     const lending: Lending = { origins: new Set(origins), targets: new Set(), ...tab };
     this.lendings.push(lending);
     await Promise.all(running.map((worker) => this.take(lending, worker)));

@@ -3,9 +3,8 @@
 // tab of its origin has run an agent's script, since a message the script posts makes the site's own worker send. A
 // tab's gate borrows those of its origins while it judges an act there (`lend`).
 import { AllowedOrigins } from '../../../shared/engine/egress-origins.js';
-import type { CdpEvent } from '../../../shared/engine/cdp.js';
 import type { CdpConnection } from './cdp-connection.js';
-import { LentWorkers } from './lent-workers.js';
+import { LentWorkers, type Borrower } from './lent-workers.js';
 import type { ReleasedPauses } from './released-pauses.js';
 
 interface Worker {
@@ -53,10 +52,7 @@ export class WorkerTargets {
   }
 
   /** Lends a tab's gate the workers of `origins`, running and starting, until the give-back (lent-workers.ts). */
-  lend(
-    origins: readonly string[],
-    tab: { told: (sessionId: string) => void; deliver: (event: CdpEvent) => void },
-  ): Promise<() => void> {
+  lend(origins: readonly string[], tab: Borrower): Promise<() => void> {
     return this.lent.lend(origins, [...this.workers.values()], tab);
   }
 
