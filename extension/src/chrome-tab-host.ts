@@ -42,7 +42,7 @@ export class ChromeTabHost implements TabHost {
   private readonly newWindows = new NewWindowHolds(() => this.live.keys(), this.rules.set());
   private readonly workers = new ScriptedWorkers(this.rules.set(isWorkerRule));
   /** The site's workers no tab owns, lent to a tab's gate during an act (Cdp.lendWorkers). */
-  private readonly lentWorkers = new LentWorkers();
+  private readonly lentWorkers = new LentWorkers(this.rules.set());
   /** The tabs an agent's script ran in: held by rules while no engine follows them. */
   private readonly scripted = new ScriptedTabs(this.rules.set(isScriptedTabRule));
   /** The URL each child session (an out-of-process frame) was attached at, to say which origin ran a script there. */

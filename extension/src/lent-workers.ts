@@ -1,16 +1,37 @@
 // The site's workers that no tab owns, lent to a tab's gate while it judges an act there (Cdp.lendWorkers): each found
-// by chrome.debugger.getTargets and attached by its own targetId beside the tab, its pauses told to the tab under a
-// session of its own. A service worker's Fetch pauses its requests there. A shared worker's pauses nothing once it runs
-// (measured, Chromium 156), so while lent it is closed instead (shared-worker-block.ts): each write it makes is told as
-// a pause of a request already blocked. Each pause goes to the tab that borrowed its worker last; one no tab has goes
-// on, and a worker none has is let go of at once: DevTools keeps an attached service worker alive.
+// by chrome.debugger.getTargets and attached by its own targetId beside the tab, the writes it makes told to the tab as
+// pauses under a session of its own, of requests the act's rules stopped (lent-worker-writes.ts). Each pause goes to the
+// tab that borrowed its worker last, and a worker none has is let go of at once: DevTools keeps an attached service
+// worker alive. A worker that starts while lent, or that the act wakes, chrome.debugger never hears of: the same rules
+// stop its writes, though no card can show them.
 import { urlOrigin } from '../../shared/engine/frame.js';
-import { blockedPause, BLOCK_ALL, isBlockedPause, UNBLOCK_ALL } from './shared-worker-block.js';
+import { CLOSE, isStoppedPause, OBSERVE, REOPEN, stoppedPause, UNOBSERVE } from './lent-worker-writes.js';
+import type { RuleSet } from './session-rules.js';
 
 const PROTOCOL_VERSION = '1.3';
 const SESSION_PREFIX = 'worker:';
-/** Every request a service worker makes, before it is sent. */
-const PAUSE_ALL = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
+// Above scripted-workers.ts's rules, the only others of requests of no tab: while an act is judged, these decide.
+const ACT_PRIORITY = 3;
+// The gate's writes (risk.ts isWrite), as declarativeNetRequest names methods.
+const WRITE_METHODS = ['post', 'put', 'patch', 'delete'];
+
+/**
+ * While tabs borrow the workers of `origins`, every worker of no tab at their hosts is refused its writes: those lent
+ * are told to the gate, which sends a released one again from the act's frame; one the act starts or wakes (a shared
+ * worker its click names afresh, a service worker it wakes) has nothing to tell it by, and its Send is only stopped.
+ */
+function actRules(origins: Iterable<string>): object[] {
+  const hosts = [
+    ...new Set([...origins].flatMap((origin) => (/^https?:/.test(origin) ? [new URL(origin).hostname] : []))),
+  ];
+  if (hosts.length === 0) return [];
+  const condition = {
+    tabIds: [chrome.tabs.TAB_ID_NONE],
+    initiatorDomains: hosts.sort(),
+    requestMethods: WRITE_METHODS,
+  };
+  return [{ priority: ACT_PRIORITY, action: { type: 'block' }, condition }];
+}
 
 /** The session id a lent worker's events are told under, and its commands sent by (debugger-tab.ts). */
 export function workerSession(targetId: string): string {
@@ -30,7 +51,8 @@ export interface WorkerLender {
   send(targetId: string, method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
-type Kind = 'service_worker' | 'shared_worker';
+/** What undoes what a lent worker's attachment set up, before its detach. */
+type Undo = typeof UNOBSERVE;
 
 /** A tab borrowing: hears of each worker it has (`told`) and then its events (`deliver`). */
 export interface Borrower {
@@ -42,26 +64,31 @@ interface Lending {
   tab: Borrower;
   /** Target ids of its workers. */
   targets: Set<string>;
+  origins: readonly string[];
 }
 
 export class LentWorkers implements WorkerLender {
   /** In the order lent: the last that has a worker hears it. */
   private readonly lendings: Lending[] = [];
-  /** Per worker attached (or being attached): its kind once its requests pause or are blocked; undefined if neither. */
-  private readonly attachments = new Map<string, Promise<Kind | undefined>>();
+  /** Per worker attached (or being attached): what undoes it once its writes are told; undefined if they cannot be. */
+  private readonly attachments = new Map<string, Promise<Undo | undefined>>();
   /** Per worker being let go of: a new attachment waits for the detach. */
   private readonly releasing = new Map<string, Promise<void>>();
 
+  /** `rules`: the set that refuses the lent origins' workers their writes while any tab borrows them. */
+  constructor(private readonly rules: RuleSet) {}
+
   /**
    * Lends `tab` the service and shared workers of `origins` running now until the returned give-back; settles once
-   * their requests pause (or are blocked). One the page starts later is missed: nothing tells the extension of it.
+   * the act's rules stand and the workers tell their writes. One the page starts later is not lent: nothing tells the
+   * extension of it.
    */
   async lend(origins: readonly string[], tab: Borrower): Promise<() => void> {
-    const lending: Lending = { tab, targets: new Set() };
+    const lending: Lending = { tab, targets: new Set(), origins };
     this.lendings.push(lending);
     const wanted = new Set(origins);
     const own = chrome.runtime.getURL('');
-    const targets = await chrome.debugger.getTargets().catch(() => []);
+    const [targets, stopped] = await Promise.all([chrome.debugger.getTargets().catch(() => []), this.refuseWrites()]);
     const workers = targets.filter(
       (target) =>
         target.type === 'worker' &&
@@ -74,32 +101,28 @@ export class LentWorkers implements WorkerLender {
         // Counted as had before it is attached: a give-back meanwhile lets it go once the attach landed.
         lending.targets.add(id);
         tab.told(workerSession(id));
-        if ((await this.attach(id)) === undefined) this.drop(lending, id);
+        if ((await this.attach(id, stopped ? OBSERVE : CLOSE)) === undefined) this.drop(lending, id);
       }),
     );
     return () => this.giveBack(lending);
   }
 
   send(targetId: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-    // A shared worker's write was blocked before the tab heard of it: there is nothing left to answer.
-    if (isBlockedPause(method, params)) return Promise.resolve({});
+    // A write stopped before the tab heard of it: there is nothing left to answer.
+    if (isStoppedPause(method, params)) return Promise.resolve({});
     return chrome.debugger.sendCommand({ targetId }, method, params);
   }
 
   /**
-   * chrome.debugger.onEvent from a worker's own target: a pause to the tab that has it, or let go on. Nothing else is
-   * told: a shared worker's Network events would read to the tab as its own requests.
+   * chrome.debugger.onEvent from a worker's own target: a write, to the tab that has the worker. Nothing else is told: a
+   * worker's Network events would read to the tab as its own requests.
    */
   event(targetId: string, method: string, params: Record<string, unknown>): void {
-    const paused = method === 'Fetch.requestPaused' ? params : blockedPause(method, params);
+    const paused = stoppedPause(method, params);
     if (!paused) return;
     const owner = this.lendings.findLast((lending) => lending.targets.has(targetId));
-    if (owner) return owner.tab.deliver('Fetch.requestPaused', paused, workerSession(targetId));
-    // Paused after its last tab gave it back, before the Fetch.disable landed: the act is over.
-    if (method === 'Fetch.requestPaused')
-      void chrome.debugger
-        .sendCommand({ targetId }, 'Fetch.continueRequest', { requestId: params['requestId'] })
-        .catch(() => undefined);
+    // None after its last tab gave it back: the act is over, and its rules fell with it.
+    owner?.tab.deliver('Fetch.requestPaused', paused, workerSession(targetId));
   }
 
   /** chrome.debugger.onDetach of a worker's own target: it stopped (or another let it go), and is had no more. */
@@ -108,25 +131,22 @@ export class LentWorkers implements WorkerLender {
     for (const lending of this.lendings) lending.targets.delete(targetId);
   }
 
-  /** The worker's attachment, made once however many tabs borrow it. */
-  private attach(targetId: string): Promise<Kind | undefined> {
+  /** The worker's attachment, made once however many tabs borrow it (the first says how: `setUp`). */
+  private attach(targetId: string, setUp: typeof OBSERVE): Promise<Undo | undefined> {
     let attachment = this.attachments.get(targetId);
     if (!attachment) {
-      const made = (this.releasing.get(targetId) ?? Promise.resolve()).then(() => this.attachNow(targetId));
+      const made = (this.releasing.get(targetId) ?? Promise.resolve()).then(() => this.attachNow(targetId, setUp));
       attachment = made;
       this.attachments.set(targetId, made);
-      void made.then((kind) => {
-        if (kind === undefined && this.attachments.get(targetId) === made) this.attachments.delete(targetId);
+      void made.then((undo) => {
+        if (undo === undefined && this.attachments.get(targetId) === made) this.attachments.delete(targetId);
       });
     }
     return attachment;
   }
 
-  /**
-   * Attaches a worker and pauses (a service worker) or blocks (a shared one) its requests: its kind once they do,
-   * undefined (detached again) when they cannot.
-   */
-  private async attachNow(targetId: string): Promise<Kind | undefined> {
+  /** Attaches a worker and sets it up: what undoes that once it does, undefined (detached again) when it cannot. */
+  private async attachNow(targetId: string, setUp: typeof OBSERVE): Promise<Undo | undefined> {
     const target = { targetId };
     const attached = await chrome.debugger.attach(target, PROTOCOL_VERSION).then(
       () => true,
@@ -134,19 +154,10 @@ export class LentWorkers implements WorkerLender {
     );
     if (!attached) return undefined;
     try {
-      const { targetInfo } = (await chrome.debugger.sendCommand(target, 'Target.getTargetInfo', {})) as {
-        targetInfo: { type: string };
-      };
-      if (targetInfo.type === 'service_worker') {
-        await chrome.debugger.sendCommand(target, 'Fetch.enable', PAUSE_ALL);
-        return targetInfo.type;
-      }
-      if (targetInfo.type === 'shared_worker') {
-        await Promise.all(BLOCK_ALL.map(([method, params]) => chrome.debugger.sendCommand(target, method, params)));
-        return targetInfo.type;
-      }
+      await Promise.all(setUp.map(([method, params]) => chrome.debugger.sendCommand(target, method, params)));
+      return setUp === OBSERVE ? UNOBSERVE : REOPEN;
     } catch {
-      // Gone meanwhile, or refused: nothing of it pauses.
+      // Gone meanwhile, or refused: nothing of it is told.
     }
     await chrome.debugger.detach(target).catch(() => undefined);
     return undefined;
@@ -161,20 +172,28 @@ export class LentWorkers implements WorkerLender {
     const index = this.lendings.indexOf(lending);
     if (index < 0) return;
     this.lendings.splice(index, 1);
+    void this.refuseWrites();
     for (const targetId of lending.targets)
       if (!this.lendings.some((each) => each.targets.has(targetId))) this.release(targetId);
   }
 
-  /** No tab has the worker: what it pauses goes on (the act is over), and the attachment that kept it alive goes. */
+  /** Sets the act rules of the origins lent now; settles to whether they stand (Chrome may refuse them). */
+  private refuseWrites(): Promise<boolean> {
+    return this.rules.replace(actRules(this.lendings.flatMap((lending) => lending.origins))).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** No tab has the worker: the attachment that kept it alive goes. */
   private release(targetId: string): void {
     const attachment = this.attachments.get(targetId);
     if (!attachment) return;
     this.attachments.delete(targetId);
     const target = { targetId };
     const done: Promise<void> = attachment
-      .then(async (kind) => {
-        if (kind === undefined) return;
-        const undo = kind === 'service_worker' ? [['Fetch.disable', {}] as const] : UNBLOCK_ALL;
+      .then(async (undo) => {
+        if (undo === undefined) return;
         await Promise.all(
           undo.map(([method, params]) => chrome.debugger.sendCommand(target, method, params).catch(() => undefined)),
         );

@@ -9,12 +9,16 @@ import type { Adopts, RuleSet } from './session-rules.js';
 import { tabLives } from './tab-lives.js';
 import { CLOSED_GRACE_MS, heldRecord, WORKER_HOLD_ALARM, WORKER_HOLD_KEY, type Held } from './worker-hold-record.js';
 
-// These rules match only requests of no tab, which no other hold's rules do: their priorities are their own.
+// These rules match only requests of no tab, as an act's (lent-workers.ts, above these) alone do besides.
 const BLOCK_PRIORITY = 1;
 const ALLOW_PRIORITY = 2;
 
-/** This hold's rules, the only ones naming requests of no tab: the next worker takes back those a stopped one left. */
-export const isWorkerRule: Adopts = (rule) => rule.condition.tabIds?.includes(chrome.tabs.TAB_ID_NONE) === true;
+/**
+ * This hold's rules, of requests of no tab at its priorities: the next worker takes back those a stopped one left (not
+ * an act's, over with the worker that judged it).
+ */
+export const isWorkerRule: Adopts = (rule) =>
+  rule.condition.tabIds?.includes(chrome.tabs.TAB_ID_NONE) === true && (rule.priority ?? 1) <= ALLOW_PRIORITY;
 
 export class ScriptedWorkers {
   /** Per tab an agent's script ran in, its record (worker-hold-record.ts). */
