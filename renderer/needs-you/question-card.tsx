@@ -1,6 +1,13 @@
 // One question for the person: a site the agent needs (allow once, always, deny) or the agent's own question (a reply).
 import { useState } from 'react';
-import type { AgentQuestion, Question, SiteAnswer, SiteQuestion } from '../../shared/control/question.js';
+import {
+  allowedLevel,
+  SITE_GRANTS,
+  type AgentQuestion,
+  type Question,
+  type SiteAnswer,
+  type SiteQuestion,
+} from '../../shared/control/question.js';
 import { useAction } from '../live/use-action.js';
 import { usePanel } from '../live/panel-context.js';
 import { Card, clock, Problem } from '../parts.js';
@@ -15,8 +22,6 @@ export function QuestionCard({ question, onAnswered }: { question: Question; onA
   );
 }
 
-const NEED: Record<SiteQuestion['need'], string> = { read: 'read', act: 'read and act on', trusted: 'run scripts on' };
-
 const ANSWERS: { answer: SiteAnswer; label: string; className?: string }[] = [
   { answer: 'once', label: 'Allow once', className: 'primary' },
   { answer: 'always', label: 'Always' },
@@ -29,7 +34,7 @@ function SiteCard({ question, onAnswered }: { question: SiteQuestion; onAnswered
   const answer = (answer: SiteAnswer) =>
     action.run(async () => onAnswered((await client.call('questions.answer', { id: question.id, answer })).questions));
   return (
-    <Card className="question" title={`The agent wants to ${NEED[question.need]} ${question.site}`}>
+    <Card className="question" title={`The agent wants to ${SITE_GRANTS[question.need]} ${question.site}`}>
       <p className="quiet">
         {question.tool}
         {question.url ? (
@@ -40,7 +45,10 @@ function SiteCard({ question, onAnswered }: { question: SiteQuestion; onAnswered
         ) : null}{' '}
         · asked {clock(question.asked)}
       </p>
-      <p className="quiet">"Allow once" lasts until chrome-mcp stops; "Always" saves a rule.</p>
+      <p className="quiet">
+        Allowing lets it {SITE_GRANTS[allowedLevel(question.need)]} the site. "Allow once" lasts until chrome-mcp stops;
+        "Always" saves a rule.
+      </p>
       <div className="buttons">
         {ANSWERS.map(({ answer: value, label, className }) => (
           <button

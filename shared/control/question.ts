@@ -18,6 +18,22 @@ export const SiteQuestionSchema = z.strictObject({
 });
 export type SiteQuestion = z.infer<typeof SiteQuestionSchema>;
 
+/**
+ * The level an allow grants when the person picks none: reading is granted with acting, as an agent sent to read a page
+ * is there to act on it (risky acts there still wait for the person), and every prompt says so (`SITE_GRANTS`);
+ * running scripts only when asked for.
+ */
+export function allowedLevel(need: AccessLevel): AccessLevel {
+  return need === 'trusted' ? 'trusted' : 'act';
+}
+
+/** What a question's need and an allow's level say to the person. */
+export const SITE_GRANTS: Record<(typeof ACCESS_LEVELS)[number], string> = {
+  read: 'read',
+  act: 'read and act on',
+  trusted: 'run scripts on',
+};
+
 export const AgentQuestionSchema = z.strictObject({
   id: z.string(),
   kind: z.literal('agent'),

@@ -62,7 +62,10 @@ describe('an "Always" answer', () => {
   it('on localhost:8888 grants that origin only: another local port, or https on the same one, still asks', async () => {
     const { hub, navigate, decide, asked } = await connect();
     expect(await navigate('http://localhost:8888/tree')).toBe('navigated');
-    expect(asked).toEqual(['The agent wants to read http://localhost:8888 (navigate). Allow it?']);
+    // What the answer grants is what the person was told: reading, with acting (not scripts).
+    expect(asked).toEqual([
+      'The agent wants to read http://localhost:8888 (navigate). Allow it to read and act on it?',
+    ]);
     expect((await hub.call('policy.get', {})).rules).toEqual([{ site: 'http://localhost:8888', level: 'act' }]);
     expect(decide('http://localhost:8889/')).toBe('ask');
     expect(decide('https://localhost:8888/')).toBe('ask');

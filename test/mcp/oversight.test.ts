@@ -197,7 +197,7 @@ describe('an undecided site', () => {
       elicit: (message) => (asked.push(message), { answer: 'Allow for this session' }),
     });
     expect((await call('snapshot')).text).toBe('snapshot done');
-    expect(asked).toEqual(['The agent wants to read https://shop.example (snapshot). Allow it?']);
+    expect(asked).toEqual(['The agent wants to read https://shop.example (snapshot). Allow it to read and act on it?']);
   });
 
   it('stays refused when the person declines or denies in the client', async () => {

@@ -32,6 +32,8 @@ describe('needs you', () => {
       .locator('.card.question')
       .filter({ hasText: `The agent wants to read ${fixtures.crossOrigin}` });
     await card.waitFor();
+    // The card says what an allow grants: more than the read asked for.
+    await card.getByText('Allowing lets it read and act on the site.').waitFor();
     await run.shot('needs-you-question');
     await card.getByRole('button', { name: 'Allow once' }).click();
     await card.waitFor({ state: 'detached' });

@@ -1,12 +1,13 @@
 // Questions waiting for the person: sites the agent needs (deduplicated, answered into the policy) and the agent's
 // own questions (a promise the agent's tool awaits). Answered or withdrawn questions leave the list.
 import { ControlError } from '../../../shared/control/errors.js';
-import type {
-  AgentQuestion,
-  AnswerInput,
-  Question,
-  SiteAnswer,
-  SiteQuestion,
+import {
+  allowedLevel,
+  type AgentQuestion,
+  type AnswerInput,
+  type Question,
+  type SiteAnswer,
+  type SiteQuestion,
 } from '../../../shared/control/question.js';
 import { grantProblem } from '../../../shared/policy/breadth.js';
 import { evaluatePolicy } from '../../../shared/policy/evaluate.js';
@@ -142,7 +143,7 @@ export class Questions {
     const decision: SiteDecision =
       input.answer === 'deny'
         ? { answer: 'deny', level: 'blocked' }
-        : { answer: input.answer, level: input.level ?? (question.need === 'trusted' ? 'trusted' : 'act') };
+        : { answer: input.answer, level: input.level ?? allowedLevel(question.need) };
     const rule = { site: pattern, level: decision.level };
     if (decision.answer === 'always') this.policy.addRule(rule);
     else this.policy.grant(rule);

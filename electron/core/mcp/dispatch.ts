@@ -119,7 +119,7 @@ export function createDispatch(deps: DispatchDeps, session: SessionDeps): Dispat
       const { origin, need } = refused.data;
       const url = typeof args['url'] === 'string' ? { url: args['url'] } : {};
       const question = control.askSite({ site: origin, need, tool: tool.name, ...url });
-      const answer = await session.elicitor.siteAnswer(question.site, need, tool.name, signal);
+      const answer = await session.elicitor.siteAnswer(question.site, question.need, tool.name, signal);
       if (answer === undefined)
         throw new ToolError(refused.code, `${refused.message} The person is asked (question ${question.id}).`, {
           next: refused.next,

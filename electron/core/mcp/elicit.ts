@@ -2,7 +2,7 @@
 // chat they are already watching instead of in the panel.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
-import type { SiteAnswer } from '../../../shared/control/question.js';
+import { allowedLevel, SITE_GRANTS, type SiteAnswer, type SiteQuestion } from '../../../shared/control/question.js';
 
 export interface Elicitor {
   /** The person's reply; null when they declined; undefined when this client cannot ask (use the panel). */
@@ -12,7 +12,12 @@ export interface Elicitor {
     signal: AbortSignal,
   ): Promise<string | null | undefined>;
   /** once / always / deny for a site; undefined when this client cannot ask or the person dismissed it. */
-  siteAnswer(site: string, need: string, tool: string, signal: AbortSignal): Promise<SiteAnswer | undefined>;
+  siteAnswer(
+    site: string,
+    need: SiteQuestion['need'],
+    tool: string,
+    signal: AbortSignal,
+  ): Promise<SiteAnswer | undefined>;
   /** Send or not (a held risky act); undefined when this client cannot ask or the person dismissed it. */
   confirm(message: string, signal: AbortSignal): Promise<boolean | undefined>;
 }
@@ -57,9 +62,10 @@ export function mcpElicitor(server: Server): Elicitor {
         signal,
       ),
     async siteAnswer(site, need, tool, signal) {
-      const verb = need === 'trusted' ? 'run scripts on' : need === 'act' ? 'read and act on' : 'read';
+      const granted = allowedLevel(need);
+      const allow = granted === need ? 'Allow it?' : `Allow it to ${SITE_GRANTS[granted]} it?`;
       const picked = await ask(
-        `The agent wants to ${verb} ${site} (${tool}). Allow it?`,
+        `The agent wants to ${SITE_GRANTS[need]} ${site} (${tool}). ${allow}`,
         { type: 'string', title: 'Decision', enum: Object.keys(SITE_CHOICES) },
         signal,
       );
