@@ -19,8 +19,13 @@ const dirs = tempDirs('doctor-port');
 const fileSecret = (dataDir: string) => new SecretStore(dataDir, () => Promise.resolve(undefined)).ensure();
 afterAll(() => dirs.cleanup());
 
+interface Report {
+  code: number;
+  out: string;
+}
+
 /** Runs the squatter and doctor on each data dir inside one private network namespace. */
-function doctorsBesideSquatter(dataDirs: string[]): Promise<Array<{ code: number; out: string }>> {
+function doctorsBesideSquatter(dataDirs: string[]): Promise<Report[]> {
   const child = spawn('unshare', [...IN_NAMESPACE, process.execPath, '--import', 'tsx', SCRIPT, ...dataDirs], {
     env: envWithoutKeychain(),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -49,7 +54,11 @@ describe('doctor, default port squatted', () => {
       await fileSecret(coreDied);
       new BridgeStateFile(coreDied, 2 ** 22 + 12_345).started(40_001);
 
-      const [secretHeld, noneHeld, died] = await doctorsBesideSquatter([withSecret, noSecret, coreDied]);
+      const [secretHeld, noneHeld, died] = (await doctorsBesideSquatter([withSecret, noSecret, coreDied])) as [
+        Report,
+        Report,
+        Report,
+      ];
       expect(secretHeld.code).toBe(1);
       expect(secretHeld.out).toContain(`!! core: not running (no bridge.json in ${withSecret})`);
       expect(secretHeld.out).toContain(impostor('could not prove it holds the pairing secret'));
