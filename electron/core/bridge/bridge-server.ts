@@ -160,9 +160,7 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
       ...this.settings,
       port: this.port,
       otherVersion: (v) => this.emit('otherVersion', v),
-    }).finally(
-      () => this.unauthenticated--,
-    );
+    }).finally(() => this.unauthenticated--);
     if (!admission || ws.readyState !== WebSocket.OPEN || this.closing) return;
     // Checked here, in the same turn as adopting: no revoke can land between this check and the link going live.
     if (epoch !== this.epoch) {
