@@ -118,6 +118,7 @@ export async function startCore(config: Config, log: Log, options: CoreOptions =
     stateFile.extensionConnected(true);
     control.recordLink('connected', link.identity.chrome);
   });
+  bridge.on('otherVersion', (v) => stateFile.otherVersion(v));
   bridge.on('disconnected', (link, why) => {
     log(`extension disconnected: ${why}`);
     control.recordLink('disconnected', link.identity.chrome);

@@ -171,10 +171,17 @@ export class BridgeClient {
       });
       return undefined;
     }
-    if (refused === 'bad_secret' || refused === 'bad_origin' || refused === 'bad_version' || refused === 'bad_frame') {
+    if (refused === 'bad_version' || refused === 'bad_frame') {
+      // The app could not read our hello (another wire version or build): the secret was not even checked, so the slow
+      // alarm keeps dialling with it, and links as soon as the older end is updated.
+      await armAlarm(false);
+      await writeLinkStatus({ state: 'other_version', port, detail: OTHER_VERSION });
+      return undefined;
+    }
+    if (refused === 'bad_secret' || refused === 'bad_origin') {
       // The app may have been paired again since: the native host is asked once more before giving up.
       await armAlarm(false);
-      await writeLinkStatus({ state: 'unauthorized', port, detail: refusalDetail(refused) });
+      await writeLinkStatus({ state: 'unauthorized', port, detail: REFUSED });
       return 'ask';
     }
     await this.retryLater(end, port);
@@ -260,9 +267,6 @@ function sameCredentials(a: Credentials, b: Credentials): boolean {
   return a.port === b.port && a.secret === b.secret;
 }
 
-function refusalDetail(reason: 'bad_secret' | 'bad_origin' | 'bad_version' | 'bad_frame'): string {
-  // The app could not read our hello: it speaks another wire version, or another build of the protocol.
-  if (reason === 'bad_version' || reason === 'bad_frame')
-    return 'The app and the extension are different versions: update the one that is older.';
-  return 'The app refused this browser: pair again (`chrome-mcp pair`, then enter the code here).';
-}
+const REFUSED = 'The app refused this browser: pair again (`chrome-mcp pair`, then enter the code here).';
+const OTHER_VERSION =
+  'The app and the extension are different versions: update the one that is older. It links again by itself once both are current, no pairing needed.';

@@ -5,6 +5,7 @@ const linkStatus = z.object({
   /**
    * `revoked`: the native host says the person revoked the pairing in the app, which stands until they pair again.
    * `impostor`: what answered on the port failed to prove it holds the pairing secret; it was told nothing.
+   * `other_version`: the app could not read our hello (another wire version); the slow alarm keeps trying.
    */
   state: z.enum([
     'connecting',
@@ -13,6 +14,7 @@ const linkStatus = z.object({
     'revoked',
     'unauthorized',
     'impostor',
+    'other_version',
     'replaced',
     'disconnected',
   ]),

@@ -9,6 +9,7 @@ const HEADLINES: Record<LinkStatus['state'], string> = {
   revoked: 'Unpaired in the app',
   unauthorized: 'The app refused this browser',
   impostor: 'Refused a server that is not the app',
+  other_version: 'The app and the extension are different versions',
   replaced: 'Another browser is connected to the app',
   disconnected: 'Not connected',
 };

@@ -43,6 +43,8 @@ export interface BridgeEvents {
   replaced: [previous: ExtensionLink, next: ExtensionLink];
   /** The person pressed Esc in a tab the agent was acting in; `message` says where. Stop the agent. */
   personStop: [message: string, link: ExtensionLink];
+  /** An extension built for wire version `v`, not ours, was refused (an app or extension not yet updated). */
+  otherVersion: [v: number];
 }
 
 type Settings = Required<Omit<BridgeOptions, 'port'>>;
@@ -154,9 +156,11 @@ export class BridgeServer extends EventEmitter<BridgeEvents> {
     ws.on('error', (error) => this.settings.log(`bridge: connection error: ${error.message}`));
     this.unauthenticated++;
     const epoch = this.epoch;
-    const admission = await handshake(ws, raw, { ...this.settings, port: this.port }).finally(
-      () => this.unauthenticated--,
-    );
+    const admission = await handshake(ws, raw, {
+      ...this.settings,
+      port: this.port,
+      otherVersion: (v) => this.emit('otherVersion', v),
+    }).finally(() => this.unauthenticated--);
     if (!admission || ws.readyState !== WebSocket.OPEN || this.closing) return;
     // Checked here, in the same turn as adopting: no revoke can land between this check and the link going live.
     if (epoch !== this.epoch) {

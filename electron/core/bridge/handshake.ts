@@ -45,6 +45,8 @@ export interface HandshakeOptions {
   port: number;
   helloTimeoutMs: number;
   log: Log;
+  /** An extension built for wire version `v`, not ours, was refused: for bridge.json, so `doctor` can name it. */
+  otherVersion?: (v: number) => void;
 }
 
 /** A connection that passed: who it is, and the new secret, already sealed, when it paired with a code. */
@@ -158,6 +160,7 @@ async function authenticate(
   if (!first) {
     const probe = decodeFrame(versionProbe, text);
     if (probe && probe.v !== WIRE_VERSION) {
+      options.otherVersion?.(probe.v);
       const older =
         probe.v < WIRE_VERSION
           ? ': the extension is older than the app; reload it from `chrome-mcp extension-path`'

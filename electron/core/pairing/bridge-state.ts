@@ -1,5 +1,6 @@
 // `<data-dir>/bridge.json`: the running core's pid, bridge port and extension link state, for the native host
-// (which port to hand out) and `doctor` (is a core running, is the extension connected).
+// (which port to hand out) and `doctor` (is a core running, is the extension connected, was it refused as another
+// wire version).
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, readPrivateJson, removeFile, writeFileAtomic } from './private-files.js';
@@ -12,6 +13,8 @@ const bridgeState = z.strictObject({
   extensionConnected: z.boolean(),
   /** ISO time `extensionConnected` took its current value (the core's start counts). */
   since: z.string(),
+  /** Since the last link: an extension built for wire version `v`, not this core's, was refused (first at `at`). */
+  otherVersion: z.strictObject({ v: z.number().int(), at: z.string() }).optional(),
 });
 
 export type BridgeState = z.infer<typeof bridgeState>;
@@ -56,7 +59,19 @@ export class BridgeStateFile {
 
   extensionConnected(connected: boolean): void {
     if (!this.state || this.state.extensionConnected === connected) return;
-    this.write({ ...this.state, extensionConnected: connected, since: this.now().toISOString() });
+    // A link proves both ends speak one version now: an earlier refusal is history.
+    const { otherVersion, ...rest } = this.state;
+    this.write({
+      ...(connected ? rest : { ...rest, otherVersion }),
+      extensionConnected: connected,
+      since: this.now().toISOString(),
+    });
+  }
+
+  /** An extension of another wire version was refused; written once per version, so its retries cost no writes. */
+  otherVersion(v: number): void {
+    if (!this.state || this.state.otherVersion?.v === v) return;
+    this.write({ ...this.state, otherVersion: { v, at: this.now().toISOString() } });
   }
 
   /** Removes the file if it is still ours: a second core on the same data dir may have written its own since. */

@@ -10,6 +10,7 @@ import { revokedAt } from '../../core/pairing/revocation.js';
 import { SECRET_FILE, type SecretStore } from '../../core/pairing/secret-store.js';
 import type { Finding } from './doctor-finding.js';
 import { probeBridge } from './doctor-probe.js';
+import { otherVersionCore, refusedExtension } from './doctor-version.js';
 import { fixes } from './fix-commands.js';
 
 const PROBE_TIMEOUT_MS = 1_000;
@@ -55,7 +56,9 @@ export async function linkFindings(dataDir: string, secret: string | undefined):
     ...(await proofFindings(dataDir, state.port, secret)),
     state.extensionConnected
       ? { ok: true, text: `extension: connected since ${state.since}` }
-      : { ok: false, text: 'extension: not connected', fix: fixes.loadExtension(dataDir) },
+      : state.otherVersion
+        ? refusedExtension(state.otherVersion)
+        : { ok: false, text: 'extension: not connected', fix: fixes.loadExtension(dataDir) },
   ];
 }
 
@@ -63,6 +66,7 @@ async function proofFindings(dataDir: string, port: number, secret: string | und
   if (secret === undefined) return [];
   const verdict = await probeBridge(port, secret);
   if (verdict === 'proved') return [{ ok: true, text: `bridge: proves it holds this data dir's pairing secret` }];
+  if (verdict === 'other-version') return [otherVersionCore(port)];
   if (verdict === 'refused') {
     return [
       {
@@ -91,6 +95,7 @@ async function squatterFindings(dataDir: string, secret: string | undefined): Pr
     return [
       { ok: true, text: `bridge: 127.0.0.1:${port} proves it holds the pairing secret (a core without bridge.json?)` },
     ];
+  if (verdict === 'other-version') return [otherVersionCore(port)];
   const why =
     verdict === 'unchecked'
       ? "is not this data dir's core (no pairing secret here to check it with)"

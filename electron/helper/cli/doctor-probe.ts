@@ -8,9 +8,10 @@ import { challengeFrame, decodeFrame, unauthorizedFrame, WIRE_VERSION } from '..
 /**
  * `proved`: it holds the secret (our core). `failed`: it answered with a proof that does not hold, the extension
  * refuses it. `refused`: it answered `unauthorized` before proving anything (a core with no secret, say).
+ * `other-version`: it refused our hello as another wire version (a chrome-mcp core from before or after ours).
  * `mute`: no handshake at all (not a WebSocket, closed, or silent).
  */
-export type ProbeVerdict = 'proved' | 'failed' | 'refused' | 'mute';
+export type ProbeVerdict = 'proved' | 'failed' | 'refused' | 'other-version' | 'mute';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -38,7 +39,10 @@ export function probeBridge(port: number, secret: string): Promise<ProbeVerdict>
     socket.once('message', (data: Buffer) => {
       const text = data.toString('utf8');
       const challenge = decodeFrame(challengeFrame, text);
-      if (!challenge) return done(decodeFrame(unauthorizedFrame, text) ? 'refused' : 'failed');
+      if (!challenge) {
+        const refusal = decodeFrame(unauthorizedFrame, text);
+        return done(!refusal ? 'failed' : refusal.reason === 'bad_version' ? 'other-version' : 'refused');
+      }
       const context = { purpose: 'hello' as const, port, extensionNonce: nonce, coreNonce: challenge.nonce };
       void verifyProof(secretKey(secret), 'core', context, challenge.proof).then(
         (held) => done(held ? 'proved' : 'failed'),
