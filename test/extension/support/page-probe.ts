@@ -10,6 +10,8 @@ export interface PageProbe {
   click(x: number, y: number): Promise<void>;
   /** Loads `url` in the tab as the person typing it in the address bar does: the browser starts it, no page. */
   navigate(url: string): Promise<void>;
+  /** A PNG capture of the tab (base64) through the test's own session: none of the extension's masking. */
+  capture(): Promise<string>;
   /** Polls `marker` (a global the page sets) until it is true; throws after 20 s. */
   until(marker: string): Promise<void>;
   close(): Promise<void>;
@@ -39,6 +41,8 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
   return {
     evaluate,
     click: (x, y) => personClickAt((method, params) => control.send(method, params, sessionId), x, y),
+    capture: async () =>
+      (await control.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, sessionId)).data,
     navigate: (url) => control.send('Page.navigate', { url, transitionType: 'typed' }, sessionId).then(() => undefined),
     async until(marker) {
       const deadline = Date.now() + 20_000;
