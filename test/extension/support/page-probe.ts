@@ -4,6 +4,8 @@ import type { ExtensionBrowser } from '../../support/extension-browser.js';
 import { personClickAt } from '../../support/person.js';
 
 export interface PageProbe {
+  /** The probe's own session on the tab, on the browser's `control` connection. */
+  sessionId: string;
   /** Evaluates `expression` (awaited) in the page's main world, as the page's own code, with no gesture unless asked. */
   evaluate<T>(expression: string, opts?: { userGesture?: boolean }): Promise<T>;
   /** A left click at (x, y) through the browser's input, as the person's mouse makes one. */
@@ -39,6 +41,7 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
     return reply.result.value;
   };
   return {
+    sessionId,
     evaluate,
     click: (x, y) => personClickAt((method, params) => control.send(method, params, sessionId), x, y),
     capture: async () =>
