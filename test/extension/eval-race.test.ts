@@ -1,7 +1,7 @@
 // A navigation racing an eval in the person's Chrome through the real extension (as the engine's eval-race test does
 // in the fallback): the script runs in the trusted document it was judged in, or not at all, never in the read-only
-// document that replaced it. 30 and 8 races, not the engine's 200 and 50: each goes through the bridge and the extension's
-// debugger, and the whole file is kept to about 20 s of test time; the engine's test sweeps the timings wide.
+// document that replaced it. 30 and 8 races, not the engine's 200 and 50: each goes through the bridge and the
+// extension's debugger, and the file is kept to about 20 s of test time; the engine's test sweeps the timings wide.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';

@@ -17,7 +17,7 @@ afterAll(async () => {
   await linked?.close();
 });
 
-/** A tab of its own in front (its own address, so the probe finds it), where Chrome draws the frames a capture copies. */
+/** A tab of its own in front, where Chrome draws the frames a capture copies; its own address, for the probe. */
 async function open(): Promise<ShotTab> {
   const url = linked.fixtures.url(`shot-secrets.html?tab=${++opened}`);
   const tab = String((await linked.run('tab_new', { url, focus: true })).data?.['tab']);

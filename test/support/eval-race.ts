@@ -9,7 +9,7 @@ import type { OperationResult } from '../../shared/protocol/operations.js';
 import { seeded } from './seeded-random.js';
 
 export interface ReadOnlySite {
-  /** http://localhost:PORT: the fixture server's cross-origin site, so a navigation keeps the tab's renderer process. */
+  /** http://localhost:PORT: the fixture server's cross-origin site, so a navigation keeps the renderer process. */
   origin: string;
   close(): Promise<void>;
 }
