@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EVAL_ACTIVATION_MS } from '../../shared/engine/scripted-documents.js';
 import { loadUrl } from '../support/browser.js';
 import { pageEval } from '../support/page-probes.js';
+import { lateLocationAssign } from '../support/late-location.js';
 import { lateSharedWorker } from '../support/late-scripts.js';
 import { watchedEngineTab } from '../support/watched-engine-tab.js';
 
@@ -69,15 +70,7 @@ describe('what a script starts after it returned stays held', () => {
     expect(heldLater(await run('2'))).toEqual([]);
   });
 
-  it('a location change a timer makes, leaving the tab on its page', async () => {
-    await run(
-      `setTimeout(() => { location.assign('${engine.watched.origin}/assigned'); setTimeout(() => (window.assigned = true), 300); }, 1000); 0`,
-    );
-    await until('assigned');
-    expect(await reached()).toEqual([]);
-    expect(await pageEval(engine.page, 'location.pathname')).toBe('/egress-late.html');
-    expect(heldLater(await run('1'))).toEqual(['GET W/assigned (navigation)']);
-  });
+  it('a location change a timer makes, leaving the tab on its page', () => lateLocationAssign(engine));
 
   it('a worker a timer starts from a blob, whose fetch carries no stack of the script', async () => {
     const worker = `fetch('${engine.watched.origin}/worker-late').catch(() => undefined).then(() => postMessage(0));`;

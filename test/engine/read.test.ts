@@ -6,6 +6,7 @@ import { BEGINNINGS, ENDINGS, EXACT, isSecretFieldLabel, isSecretName } from '..
 import { NAMED } from '../redact/samples.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { pageEval } from '../support/page-probes.js';
+import { leavesCodeBodiesOut } from '../support/read-code-cases.js';
 
 const suite = useEngineSuite();
 
@@ -202,30 +203,10 @@ describe('get_html', () => {
 
   it('leaves script and style bodies out, shown by length, and says so', async () => {
     const { page } = await suite.browser.open(suite.server.url('read-code.html'));
-    const planted = [
-      'Script-Set-Pw-93kq',
-      'tok_Stored_By_Script_x81',
-      'Svg-Script-Secret-44',
-      'style-body-marker',
-      'svg-style-marker',
-    ];
-    const whole = await getHtml(page, {}, ctx);
-    for (const secret of planted) expect(whole.text).not.toContain(secret);
-    expect(whole.text).toMatch(
-      /<head><title>Read code<\/title>\n<style>… \d+ chars<\/style>\n<script>… \d+ chars<\/script>\n<script src="\/mcp-hello.js"><\/script>/,
-    );
-    expect(whole.text).toMatch(/<svg><script>… \d+ chars<\/script><style>… \d+ chars<\/style><\/svg>/);
-    expect(whole.text).toContain('(4 script and style bodies left out, shown by length');
-    expect(whole.data).toMatchObject({ omitted: 4 });
-    const one = await getHtml(page, { selector: 'head > script:not([src])' }, ctx);
-    expect(one.text.split('\n')[0]).toMatch(/^<script>… \d+ chars<\/script>$/);
-    expect(one.text).toContain('(1 script or style body left out');
-    // A script that writes its own end tag into its text is still cut as one.
-    await pageEval(
-      page,
-      `document.body.append(Object.assign(document.createElement('script'), { type: 'text/x', text: 'a</script><b>Tail-Secret-7</b>' }))`,
-    );
-    expect((await getHtml(page, {}, ctx)).text).not.toContain('Tail-Secret-7');
+    await leavesCodeBodiesOut({
+      getHtml: (args) => getHtml(page, args, ctx),
+      asPage: (expression) => pageEval(page, expression),
+    });
   });
 
   it('serialises open shadow roots as declarative templates, and caps at maxChars', async () => {

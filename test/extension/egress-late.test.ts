@@ -1,7 +1,9 @@
 // What an eval's script starts after it returned, in the person's Chrome through the real extension (as the engine's
-// egress-late test does in the fallback): a window its timer opens, a blob shared worker its timer starts, a message it
-// posts to the site's service worker reach no one, and the window's request is named next; the page's own sends flow.
+// egress-late test does in the fallback): a window its timer opens, a location change it makes, a blob shared worker
+// its timer starts, a message it posts to the site's service worker reach no one, and the window's request and the
+// navigation are named next; the page's own sends flow.
 import { describe, expect, it } from 'vitest';
+import { lateLocationAssign } from '../support/late-location.js';
 import { lateSharedWorker } from '../support/late-scripts.js';
 import { until } from './support/until.js';
 import { watchedEgressTab } from './support/watched-egress-tab.js';
@@ -31,6 +33,10 @@ describe('what a script starts after it returned stays held, through the extensi
       );
     expect(await until(watchedTabs, (count) => count === 0)).toBe(0);
   });
+
+  // With the worker running (restart-paused.test.ts holds one while it is stopped).
+  it('a location change a timer makes: held, the tab left on its page, and named next', () =>
+    lateLocationAssign(egress));
 
   it('a shared worker a timer starts from a blob, whose fetch reaches no one', async () => {
     await run(lateSharedWorker(`${egress.watched.origin}/shared-late`));

@@ -4,12 +4,16 @@ import type { ExtensionBrowser } from '../../support/extension-browser.js';
 import { personClickAt } from '../../support/person.js';
 
 export interface PageProbe {
+  /** The probe's own session on the tab, on the browser's `control` connection. */
+  sessionId: string;
   /** Evaluates `expression` (awaited) in the page's main world, as the page's own code, with no gesture unless asked. */
   evaluate<T>(expression: string, opts?: { userGesture?: boolean }): Promise<T>;
   /** A left click at (x, y) through the browser's input, as the person's mouse makes one. */
   click(x: number, y: number): Promise<void>;
   /** Loads `url` in the tab as the person typing it in the address bar does: the browser starts it, no page. */
   navigate(url: string): Promise<void>;
+  /** A PNG capture of the tab (base64) through the test's own session: none of the extension's masking. */
+  capture(): Promise<string>;
   /** Polls `marker` (a global the page sets) until it is true; throws after 20 s. */
   until(marker: string): Promise<void>;
   close(): Promise<void>;
@@ -37,8 +41,11 @@ export async function probePage(browser: ExtensionBrowser, url: string): Promise
     return reply.result.value;
   };
   return {
+    sessionId,
     evaluate,
     click: (x, y) => personClickAt((method, params) => control.send(method, params, sessionId), x, y),
+    capture: async () =>
+      (await control.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, sessionId)).data,
     navigate: (url) => control.send('Page.navigate', { url, transitionType: 'typed' }, sessionId).then(() => undefined),
     async until(marker) {
       const deadline = Date.now() + 20_000;

@@ -1,0 +1,87 @@
+// A navigation racing an eval in the person's Chrome through the real extension (as the engine's eval-race test does
+// in the fallback): the script runs in the trusted document it was judged in, or not at all, never in the read-only
+// document that replaced it. 30 and 8 races, not the engine's 200 and 50: each goes through the bridge and the
+// extension's debugger, and the file is kept to about 20 s of test time; the engine's test sweeps the timings wide.
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { policyFromFlags } from '../../shared/policy/flags.js';
+import { raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
+import { testServerHosts } from '../support/test-policy.js';
+import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+import { probePage, type PageProbe } from './support/page-probe.js';
+
+const FIRST_RACES = 30;
+const STEADY_RACES = 8;
+let readOnly: ReadOnlySite;
+let linked: LinkedExtension;
+let handle: string;
+let probe: PageProbe;
+let mainFrameId: string;
+
+beforeAll(async () => {
+  readOnly = await startReadOnlySite();
+  // The fixture server's localhost port is trusted, the read-only site's port may only be read.
+  const readOnlyHost = new URL(readOnly.origin).host;
+  linked = await startLinkedExtension({
+    policy: () => policyFromFlags({ allow: [readOnlyHost], trust: testServerHosts(['localhost']) }),
+  });
+  const url = `${linked.fixtures.crossOrigin}/mcp-hello.html`;
+  handle = String((await linked.run('tab_new', { url, focus: true })).data?.['tab']);
+  probe = await probePage(linked.browser, url);
+  await linked.browser.control.send('Page.enable', {}, probe.sessionId);
+  const { frameTree } = await linked.browser.control.send<{ frameTree: { frame: { id: string } } }>(
+    'Page.getFrameTree',
+    {},
+    probe.sessionId,
+  );
+  mainFrameId = frameTree.frame.id;
+});
+
+afterAll(async () => {
+  await linked?.close();
+  await readOnly?.close();
+});
+
+function committedAt(origin: string, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), ms);
+    let started = false;
+    const off = linked.browser.control.on((event) => {
+      if (event.sessionId !== probe.sessionId) return;
+      const frame = event.params['frame'] as { parentId?: string; url: string } | undefined;
+      if (event.method === 'Page.frameNavigated' && !frame?.parentId && frame?.url.startsWith(origin)) done(true);
+      if (event.params['frameId'] !== mainFrameId) return;
+      if (event.method === 'Page.frameStartedLoading') started = true;
+      if (event.method === 'Page.frameStoppedLoading' && started) done(false);
+    });
+    function done(committed: boolean) {
+      clearTimeout(timer);
+      off();
+      resolve(committed);
+    }
+  });
+}
+
+const tab: RaceTab = {
+  load: async (url) => void (await linked.run('navigate', { tab: handle, url })),
+  url: () => probe.evaluate<string>('location.href'),
+  // From the test's own session, beside the extension's debugger: a navigation no script of the page started.
+  navigate: (url) => void linked.browser.control.send('Page.navigate', { url }, probe.sessionId).catch(() => undefined),
+  evaluate: (expression) => linked.run('eval', { tab: handle, expression }),
+  committedAt,
+  asPage: (expression) => probe.evaluate(expression),
+};
+
+describe('eval bound to the judged document, through the extension', () => {
+  it.each([
+    ['its first', false, FIRST_RACES],
+    ['a steady', true, STEADY_RACES],
+  ])(
+    `runs %s eval in no read-only document that a navigation put in place`,
+    async (_, primed, races) => {
+      const trusted = `${linked.fixtures.crossOrigin}/mcp-hello.html`;
+      const outcomes = await raceEvals(tab, { trusted, readOnly: readOnly.origin, primed, races });
+      console.log(`extension eval-race (${primed ? 'primed' : 'first'}): ${JSON.stringify(outcomes)}`);
+    },
+    120_000,
+  );
+});
