@@ -9,7 +9,7 @@ import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { loadUrl } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
-import { raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
+import { commitWatch, raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
 import { pageEval } from '../support/page-probes.js';
 
 const suite = useEngineSuite();
@@ -35,32 +35,16 @@ afterAll(async () => {
   await readOnly?.close();
 });
 
-function committedAt(origin: string, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => done(false), ms);
-    let started = false;
-    const off = page.cdp.on((event) => {
-      if (event.sessionId) return;
-      const frame = event.params['frame'] as { parentId?: string; url: string } | undefined;
-      if (event.method === 'Page.frameNavigated' && !frame?.parentId && frame?.url.startsWith(origin)) done(true);
-      if (event.params['frameId'] !== mainFrameId) return;
-      if (event.method === 'Page.frameStartedLoading') started = true;
-      if (event.method === 'Page.frameStoppedLoading' && started) done(false);
-    });
-    function done(committed: boolean) {
-      clearTimeout(timer);
-      off();
-      resolve(committed);
-    }
-  });
-}
-
 const tab: RaceTab = {
   load: (url) => loadUrl(page, url),
   url: async () => (await page.frames.mainFrameUrl()).url,
   navigate: (url) => void page.cdp.send('Page.navigate', { url }).catch(() => undefined),
   evaluate: (expression) => evaluate(page, { expression }, ctx),
-  committedAt,
+  committedAt: commitWatch(
+    (listener) => page.cdp.on(listener),
+    (event) => !event.sessionId,
+    () => mainFrameId,
+  ),
   primed: () => expect(page.quiet.now()).toBeDefined(),
   asPage: (expression) => pageEval(page, expression),
 };

@@ -4,7 +4,7 @@
 // extension's debugger, and the file is kept to about 20 s of test time; the engine's test sweeps the timings wide.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
+import { commitWatch, raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { probePage, type PageProbe } from './support/page-probe.js';
@@ -41,33 +41,17 @@ afterAll(async () => {
   await readOnly?.close();
 });
 
-function committedAt(origin: string, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => done(false), ms);
-    let started = false;
-    const off = linked.browser.control.on((event) => {
-      if (event.sessionId !== probe.sessionId) return;
-      const frame = event.params['frame'] as { parentId?: string; url: string } | undefined;
-      if (event.method === 'Page.frameNavigated' && !frame?.parentId && frame?.url.startsWith(origin)) done(true);
-      if (event.params['frameId'] !== mainFrameId) return;
-      if (event.method === 'Page.frameStartedLoading') started = true;
-      if (event.method === 'Page.frameStoppedLoading' && started) done(false);
-    });
-    function done(committed: boolean) {
-      clearTimeout(timer);
-      off();
-      resolve(committed);
-    }
-  });
-}
-
 const tab: RaceTab = {
   load: async (url) => void (await linked.run('navigate', { tab: handle, url })),
   url: () => probe.evaluate<string>('location.href'),
   // From the test's own session, beside the extension's debugger: a navigation no script of the page started.
   navigate: (url) => void linked.browser.control.send('Page.navigate', { url }, probe.sessionId).catch(() => undefined),
   evaluate: (expression) => linked.run('eval', { tab: handle, expression }),
-  committedAt,
+  committedAt: commitWatch(
+    (listener) => linked.browser.control.on(listener),
+    (event) => event.sessionId === probe.sessionId,
+    () => mainFrameId,
+  ),
   asPage: (expression) => probe.evaluate(expression),
 };
 

@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import type { CdpEvent } from '../../shared/engine/cdp.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
 import { seeded } from './seeded-random.js';
@@ -101,4 +102,33 @@ export async function raceEvals(tab: RaceTab, { trusted, readOnly, primed, races
   expect(await tab.asPage(`localStorage.getItem('ran')`)).toBeNull();
   expect(outcomes.ranOnTrusted + outcomes.refused).toBe(races);
   return outcomes;
+}
+
+/**
+ * A tab's `committedAt`, from the events of its own session (`own`) as `subscribe` hears them: true once its top frame
+ * commits a document of `origin`, false once a load of its main frame (`mainFrameId`) stopped without one, or at `ms`.
+ */
+export function commitWatch(
+  subscribe: (listener: (event: CdpEvent) => void) => () => void,
+  own: (event: CdpEvent) => boolean,
+  mainFrameId: () => string,
+): RaceTab['committedAt'] {
+  return (origin, ms) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), ms);
+      let started = false;
+      const off = subscribe((event) => {
+        if (!own(event)) return;
+        const frame = event.params['frame'] as { parentId?: string; url: string } | undefined;
+        if (event.method === 'Page.frameNavigated' && !frame?.parentId && frame?.url.startsWith(origin)) done(true);
+        if (event.params['frameId'] !== mainFrameId()) return;
+        if (event.method === 'Page.frameStartedLoading') started = true;
+        if (event.method === 'Page.frameStoppedLoading' && started) done(false);
+      });
+      function done(committed: boolean) {
+        clearTimeout(timer);
+        off();
+        resolve(committed);
+      }
+    });
 }
