@@ -65,6 +65,12 @@ describe('doctor and the wire version', () => {
       (state) => state?.otherVersion !== undefined,
     );
     expect(refused?.otherVersion).toEqual({ v: 1, at: expect.stringMatching(/^\d{4}-/) });
+    // A local client cycling versions before any proof rewrites nothing: the first refusal stands until a link.
+    const cycling = await Peer.dial(port);
+    cycling.send({ type: 'hello', v: 7, secret: 'x', ext: EXT } as never);
+    expect(await cycling.next('unauthorized')).toEqual({ type: 'unauthorized', reason: 'bad_version' });
+    await cycling.closed;
+    expect((await bridgeState(dataDir))?.otherVersion).toEqual(refused?.otherVersion);
     let out = await doctor(dataDir);
     expect(out).toContain(
       `!! extension: refused since ${refused?.otherVersion?.at}: it speaks wire v1, this core v${WIRE_VERSION} (the extension is older)\n` +

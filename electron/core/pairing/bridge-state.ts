@@ -68,9 +68,12 @@ export class BridgeStateFile {
     });
   }
 
-  /** An extension of another wire version was refused; written once per version, so its retries cost no writes. */
+  /**
+   * An extension of another wire version was refused. The first refusal since the last link is kept: its retries, or a
+   * local client cycling versions before any proof, cost no more writes.
+   */
   otherVersion(v: number): void {
-    if (!this.state || this.state.otherVersion?.v === v) return;
+    if (!this.state || this.state.otherVersion) return;
     this.write({ ...this.state, otherVersion: { v, at: this.now().toISOString() } });
   }
 
