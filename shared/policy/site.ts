@@ -1,4 +1,5 @@
 // Turns a URL into the site the policy judges, using the WHATWG URL parser and never string tests on the raw text.
+import { keptResults } from '../engine/kept-results.js';
 
 /** An http(s) site after the parser has resolved userinfo, backslashes, IDN, IPv4 spellings and case. */
 export interface WebSite {
@@ -43,22 +44,10 @@ const BROWSER_SCHEMES = new Set([
 const INHERITING = new Set(['blank', 'srcdoc']);
 
 // A call judges the same few documents many times (the tab, its frames, the script's trail): each URL is parsed once
-// while it is among the last few asked. Kept sites are frozen, so no caller can change another's; a long URL (a data:
-// document's) is parsed each time rather than kept alive here.
+// while it is among the last few asked. Kept sites are frozen, so no caller can change another's.
 const KEPT_SITES = 16;
-const KEPT_URL_CHARS = 2048;
-const kept = new Map<string, Site>();
 
-export function siteOf(input: string): Site {
-  if (input.length > KEPT_URL_CHARS) return parseSite(input);
-  let site = kept.get(input);
-  if (site === undefined) {
-    site = Object.freeze(parseSite(input));
-    kept.set(input, site);
-    if (kept.size > KEPT_SITES) kept.delete(kept.keys().next().value!);
-  }
-  return site;
-}
+export const siteOf: (input: string) => Site = keptResults((input) => Object.freeze(parseSite(input)), KEPT_SITES);
 
 function parseSite(input: string): Site {
   let url: URL;
