@@ -7,12 +7,19 @@
 
 type Commands = readonly (readonly [string, Record<string, unknown>])[];
 
-/** What has a lent worker tell its writes, with the act's rules standing; and what undoes it (a detach follows). */
-export const OBSERVE: Commands = [['Network.enable', {}]];
-export const UNOBSERVE: Commands = [['Network.disable', {}]];
-/** Without the act's rules: the worker is closed, its reads as well as its writes. */
-export const CLOSE: Commands = [...OBSERVE, ['Network.setBlockedURLs', { urls: ['*'] }]];
-export const REOPEN: Commands = [['Network.setBlockedURLs', { urls: [] }], ...UNOBSERVE];
+/** How a lent worker is set up on its target (`on`), and undone before its detach (`off`). */
+export interface WorkerSetup {
+  on: Commands;
+  off: Commands;
+}
+
+/** With the act's rules standing: the worker tells its writes. */
+export const OBSERVING: WorkerSetup = { on: [['Network.enable', {}]], off: [['Network.disable', {}]] };
+/** Without them: the worker is closed, its reads as well as its writes. */
+export const CLOSING: WorkerSetup = {
+  on: [...OBSERVING.on, ['Network.setBlockedURLs', { urls: ['*'] }]],
+  off: [['Network.setBlockedURLs', { urls: [] }], ...OBSERVING.off],
+};
 
 // The request ids of the pauses made up here, apart from any Chrome gives.
 const STOPPED_PREFIX = 'stopped:';

@@ -5,13 +5,12 @@
 // worker alive. A worker that starts while lent, or that the act wakes, chrome.debugger never hears of: the same rules
 // stop its writes, though no card can show them.
 import { urlOrigin } from '../../shared/engine/frame.js';
-import { CLOSE, isStoppedPause, OBSERVE, REOPEN, stoppedPause, UNOBSERVE } from './lent-worker-writes.js';
+import { CLOSING, isStoppedPause, OBSERVING, stoppedPause, type WorkerSetup } from './lent-worker-writes.js';
+import { ABOVE_WORKER_HOLD } from './scripted-workers.js';
 import type { RuleSet } from './session-rules.js';
 
 const PROTOCOL_VERSION = '1.3';
 const SESSION_PREFIX = 'worker:';
-// Above scripted-workers.ts's rules, the only others of requests of no tab: while an act is judged, these decide.
-const ACT_PRIORITY = 3;
 // The gate's writes (risk.ts isWrite), as declarativeNetRequest names methods.
 const WRITE_METHODS = ['post', 'put', 'patch', 'delete'];
 
@@ -30,7 +29,8 @@ function actRules(origins: Iterable<string>): object[] {
     initiatorDomains: hosts.sort(),
     requestMethods: WRITE_METHODS,
   };
-  return [{ priority: ACT_PRIORITY, action: { type: 'block' }, condition }];
+  // Above the scripted-worker hold's rules, the only others of requests of no tab: while an act is judged, this decides.
+  return [{ priority: ABOVE_WORKER_HOLD, action: { type: 'block' }, condition }];
 }
 
 /** The session id a lent worker's events are told under, and its commands sent by (debugger-tab.ts). */
@@ -51,9 +51,6 @@ export interface WorkerLender {
   send(targetId: string, method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
-/** What undoes what a lent worker's attachment set up, before its detach. */
-type Undo = typeof UNOBSERVE;
-
 /** A tab borrowing: hears of each worker it has (`told`) and then its events (`deliver`). */
 export interface Borrower {
   told(sessionId: string): void;
@@ -70,8 +67,8 @@ interface Lending {
 export class LentWorkers implements WorkerLender {
   /** In the order lent: the last that has a worker hears it. */
   private readonly lendings: Lending[] = [];
-  /** Per worker attached (or being attached): what undoes it once its writes are told; undefined if they cannot be. */
-  private readonly attachments = new Map<string, Promise<Undo | undefined>>();
+  /** Per worker attached (or being attached): how it was set up once its writes are told; undefined if they cannot be. */
+  private readonly attachments = new Map<string, Promise<WorkerSetup | undefined>>();
   /** Per worker being let go of: a new attachment waits for the detach. */
   private readonly releasing = new Map<string, Promise<void>>();
 
@@ -101,7 +98,7 @@ export class LentWorkers implements WorkerLender {
         // Counted as had before it is attached: a give-back meanwhile lets it go once the attach landed.
         lending.targets.add(id);
         tab.told(workerSession(id));
-        if ((await this.attach(id, stopped ? OBSERVE : CLOSE)) === undefined) this.drop(lending, id);
+        if ((await this.attach(id, stopped ? OBSERVING : CLOSING)) === undefined) this.drop(lending, id);
       }),
     );
     return () => this.giveBack(lending);
@@ -132,21 +129,21 @@ export class LentWorkers implements WorkerLender {
   }
 
   /** The worker's attachment, made once however many tabs borrow it (the first says how: `setUp`). */
-  private attach(targetId: string, setUp: typeof OBSERVE): Promise<Undo | undefined> {
+  private attach(targetId: string, setUp: WorkerSetup): Promise<WorkerSetup | undefined> {
     let attachment = this.attachments.get(targetId);
     if (!attachment) {
       const made = (this.releasing.get(targetId) ?? Promise.resolve()).then(() => this.attachNow(targetId, setUp));
       attachment = made;
       this.attachments.set(targetId, made);
-      void made.then((undo) => {
-        if (undo === undefined && this.attachments.get(targetId) === made) this.attachments.delete(targetId);
+      void made.then((setUp) => {
+        if (setUp === undefined && this.attachments.get(targetId) === made) this.attachments.delete(targetId);
       });
     }
     return attachment;
   }
 
-  /** Attaches a worker and sets it up: what undoes that once it does, undefined (detached again) when it cannot. */
-  private async attachNow(targetId: string, setUp: typeof OBSERVE): Promise<Undo | undefined> {
+  /** Attaches a worker and sets it up: `setUp` once it is, undefined (detached again) when it cannot be. */
+  private async attachNow(targetId: string, setUp: WorkerSetup): Promise<WorkerSetup | undefined> {
     const target = { targetId };
     const attached = await chrome.debugger.attach(target, PROTOCOL_VERSION).then(
       () => true,
@@ -154,8 +151,8 @@ export class LentWorkers implements WorkerLender {
     );
     if (!attached) return undefined;
     try {
-      await Promise.all(setUp.map(([method, params]) => chrome.debugger.sendCommand(target, method, params)));
-      return setUp === OBSERVE ? UNOBSERVE : REOPEN;
+      await Promise.all(setUp.on.map(([method, params]) => chrome.debugger.sendCommand(target, method, params)));
+      return setUp;
     } catch {
       // Gone meanwhile, or refused: nothing of it is told.
     }
@@ -192,10 +189,12 @@ export class LentWorkers implements WorkerLender {
     this.attachments.delete(targetId);
     const target = { targetId };
     const done: Promise<void> = attachment
-      .then(async (undo) => {
-        if (undo === undefined) return;
+      .then(async (setUp) => {
+        if (setUp === undefined) return;
         await Promise.all(
-          undo.map(([method, params]) => chrome.debugger.sendCommand(target, method, params).catch(() => undefined)),
+          setUp.off.map(([method, params]) =>
+            chrome.debugger.sendCommand(target, method, params).catch(() => undefined),
+          ),
         );
         await chrome.debugger.detach(target).catch(() => undefined);
       })

@@ -18,8 +18,8 @@ export async function sweepStaleAttachments(tell: TellFailed, toldHere: ToldHere
   const tabIds = targets.flatMap((target) => (target.attached && target.tabId !== undefined ? [target.tabId] : []));
   const failed = await failLeftPaused(tabIds, toldHere).catch(() => new Map<number, Send[]>());
   for (const [tabId, sends] of failed) for (const send of sends) tell(tabId, send);
-  // A site's worker a stopped worker's gate borrowed (lent-workers.ts) would pause its every request for no one, kept
-  // alive by the attachment: let go too (what it holds goes on, as after a give-back); another client's refuses.
+  // A site's worker a stopped worker's gate borrowed (lent-workers.ts) would stay attached, kept alive by it (and closed,
+  // had the act's rules been refused): let go too, as after a give-back; another client's attachment refuses.
   const workers = targets.flatMap((target) => (target.attached && target.type === 'worker' ? [target.id] : []));
   await Promise.all([
     ...tabIds.map((tabId) => chrome.debugger.detach({ tabId }).catch(() => undefined)),

@@ -12,13 +12,15 @@ import { CLOSED_GRACE_MS, heldRecord, WORKER_HOLD_ALARM, WORKER_HOLD_KEY, type H
 // These rules match only requests of no tab, as an act's (lent-workers.ts, above these) alone do besides.
 const BLOCK_PRIORITY = 1;
 const ALLOW_PRIORITY = 2;
+/** The lowest priority above this hold's rules: an act's, which a restarted worker does not take back. */
+export const ABOVE_WORKER_HOLD = ALLOW_PRIORITY + 1;
 
 /**
  * This hold's rules, of requests of no tab at its priorities: the next worker takes back those a stopped one left (not
  * an act's, over with the worker that judged it).
  */
 export const isWorkerRule: Adopts = (rule) =>
-  rule.condition.tabIds?.includes(chrome.tabs.TAB_ID_NONE) === true && (rule.priority ?? 1) <= ALLOW_PRIORITY;
+  rule.condition.tabIds?.includes(chrome.tabs.TAB_ID_NONE) === true && (rule.priority ?? 1) < ABOVE_WORKER_HOLD;
 
 export class ScriptedWorkers {
   /** Per tab an agent's script ran in, its record (worker-hold-record.ts). */
