@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HeldCard } from '../../shared/engine/gate/card.js';
 import { ToolError } from '../../shared/protocol/errors.js';
+import { ABOVE_WORKER_HOLD } from '../../extension/src/scripted-workers.js';
 import { startGateSite, type GateSite } from '../support/gate-site.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { testServerPolicy } from '../support/test-policy.js';
@@ -73,7 +74,7 @@ function workersAttached(origin: string): Promise<string[]> {
 const actRules = () =>
   linked.browser.evaluate<number>(
     `chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.filter((rule) =>
-      rule.condition.tabIds?.includes(-1) && rule.priority === 3).length)`,
+      rule.condition.tabIds?.includes(-1) && rule.priority === ${ABOVE_WORKER_HOLD}).length)`,
   );
 
 describe('a risky act through the extension', () => {
@@ -143,42 +144,44 @@ describe('a risky act through the extension', () => {
     expect(JSON.parse((await served.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
   });
 
-  /** A Send the page hands to a worker by clicking `selector`: held, and nothing received. */
-  const workerSend = (selector: string) => async () => {
+  /** A Send the page hands to a worker by clicking `selector`: held, and nothing received; its card. */
+  async function heldWorkerSend(selector: string): Promise<HeldCard> {
     const error = (await linked.run('click', { selector }).catch((thrown: unknown) => thrown)) as ToolError;
-    expect(error.code, error.message).toBe('HELD');
-    expect(error.data?.['held']).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
-    expect(await writesReceived()).toEqual([]);
-  };
-
-  it(
-    'holds a Send the page hands to a dedicated worker, which makes the request from its own target',
-    workerSend('#worker-send'),
-  );
-
-  it('holds a Send the page hands to a shared worker, which makes it from a target of no tab', async () => {
-    const error = (await linked
-      .run('click', { selector: '#shared-send' })
-      .catch((thrown: unknown) => thrown)) as ToolError;
     expect(error.code, error.message).toBe('HELD');
     const card = error.data?.['held'] as HeldCard;
     expect(card).toMatchObject({ method: 'POST', url: `${site.origin}/api/messages` });
     expect(await writesReceived()).toEqual([]);
-    // Released, it is sent from the page that handed it over.
-    await linked.run('release_held', { id: card.id, release: true });
-    expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
+    return card;
+  }
+
+  /** Once the act's widening is over, the extension holds none of the workers of no tab at `origin` attached. */
+  async function workersLetGo(origin: string): Promise<void> {
     expect(
       await until(
-        () => workersAttached(site.origin),
+        () => workersAttached(origin),
         (urls) => urls.length === 0,
       ),
     ).toEqual([]);
+  }
+
+  it('holds a Send the page hands to a dedicated worker, which makes the request from its own target', async () => {
+    await heldWorkerSend('#worker-send');
+  });
+
+  it('holds a Send the page hands to a shared worker, which makes it from a target of no tab', async () => {
+    const card = await heldWorkerSend('#shared-send');
+    // Released, it is sent from the page that handed it over.
+    await linked.run('release_held', { id: card.id, release: true });
+    expect(JSON.parse((await site.arrival('/api/messages')).body)).toMatchObject({ signature: 's3cret-Sign-Pass' });
+    await workersLetGo(site.origin);
   });
 
   // chrome.debugger tells the extension of no worker as it starts (Target.setDiscoverTargets is refused), so one the
   // click starts is not lent: the act's rules stop its writes instead, and no card can show what it sent.
   it('stops a Send from a shared worker the click itself starts, and lifts the stop after the act', async () => {
     await linked.run('click', { selector: '#new-shared-send' });
+    // The worker did send, and its request failed: stopped, not merely never made.
+    expect((await linked.run('wait_for', { text: 'worker: failed' })).data).toMatchObject({ matched: true });
     expect(await writesReceived()).toEqual([]);
     expect(await until(actRules, (count) => count === 0)).toBe(0);
   });
@@ -191,12 +194,7 @@ describe('a risky act through the extension', () => {
     await posted.arrival('/api/inbox');
     expect(posted.received.filter((entry) => entry.method !== 'GET')).toEqual([]);
     // Given back once the act's widening is over: an attached service worker would be kept alive.
-    expect(
-      await until(
-        () => workersAttached(posted.origin),
-        (urls) => urls.length === 0,
-      ),
-    ).toEqual([]);
+    await workersLetGo(posted.origin);
   });
 
   it('never sends one held when the worker stopped, though the new worker lets go of the tab', async () => {
