@@ -71,16 +71,16 @@ const blobPage = () =>
   `<script>let n = 0; setInterval(() => { fetch('${elsewhere.origin}/blob?n=' + n++, { mode: 'no-cors' });
   window.blobSent = n; }, 100);</` + `script>`;
 
-/** The person takes the page's tab to the fixture page on the other site (`query` tells the tabs apart). */
+/**
+ * The person takes the page's tab to the fixture page on the other site (`query` tells the tabs apart), and it has
+ * loaded: the URL commits before the page's script defines `pageSend`.
+ */
 async function takeElsewhere(page: PageProbe, query: string): Promise<void> {
   const there = `${linked.fixtures.crossOrigin}/egress-late.html${query}`;
   await page.navigate(there);
-  expect(
-    await until(
-      () => page.evaluate<string>('location.href'),
-      (href) => href === there,
-    ),
-  ).toBe(there);
+  const loaded = () =>
+    page.evaluate<string>(`document.readyState === 'complete' ? location.href : ''`).catch(() => 'navigating');
+  expect(await until(loaded, (href) => href === there)).toBe(there);
 }
 
 /** The page's own send to `elsewhere` at `path` arrives (tried again while a hold's lifting is on its way). */
