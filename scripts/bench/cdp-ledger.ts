@@ -8,7 +8,17 @@ export interface Sent {
   method: string;
   start: number;
   end: number;
+  /** The page library's function a `Runtime.callFunctionOn` of ours runs (frame-worlds.ts names it in the call). */
+  libraryCall?: string;
 }
+
+const LIBRARY_CALL = /globalThis\.__cm\.(\w+)\(/;
+
+/**
+ * The pill's refresh (presence.ts): sent at most once a second whichever calls run, unawaited, so a call on a busy box
+ * may meet one; a count of what one call sends leaves it out.
+ */
+export const isPresenceRefresh = (entry: Sent): boolean => entry.libraryCall === 'indicate';
 
 /** Commands that wait on each other: a step begins with a command sent after every earlier one had answered. */
 export function stepsOf(sent: readonly Sent[]): Sent[][] {
@@ -56,12 +66,21 @@ export function stepLine(sent: readonly Sent[]): string {
     .join(' → ');
 }
 
-/** Every command sent on `connection` from now on lands in `sent`, with when it left and was answered. */
-export function recordSends(connection: CdpConnection, sent: Sent[]): CdpConnection {
+/**
+ * Every command sent on `connection` from now on lands in `sent`, with when it left and was answered, but those `omit`
+ * names.
+ */
+export function recordSends(
+  connection: CdpConnection,
+  sent: Sent[],
+  omit: (entry: Sent) => boolean = () => false,
+): CdpConnection {
   const send = connection.send.bind(connection);
   connection.send = async <R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> => {
     const entry: Sent = { method, start: performance.now(), end: Infinity };
-    sent.push(entry);
+    const libraryCall = LIBRARY_CALL.exec(String(params?.['functionDeclaration'] ?? ''))?.[1];
+    if (libraryCall) entry.libraryCall = libraryCall;
+    if (!omit(entry)) sent.push(entry);
     try {
       return await send<R>(method, params, sessionId);
     } finally {

@@ -1,7 +1,16 @@
 // The bench's CDP ledger: which commands wait on each other (steps), how long CDP was busy, and the step line the
 // round-trip table prints, on hand-made timelines.
 import { describe, expect, it } from 'vitest';
-import { busyMs, byMethod, stepLine, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import type { CdpConnection } from '../../electron/core/fallback/cdp-connection.js';
+import {
+  busyMs,
+  byMethod,
+  isPresenceRefresh,
+  recordSends,
+  stepLine,
+  stepsOf,
+  type Sent,
+} from '../../scripts/bench/cdp-ledger.js';
 
 const sent = (method: string, start: number, end: number): Sent => ({ method, start, end });
 
@@ -37,5 +46,19 @@ describe('cdp ledger', () => {
     expect(stepLine(timeline)).toBe(
       'Runtime.evaluate 1.0 → Input.dispatchMouseEvent×2 + Runtime.releaseObject 2.0 → Runtime.callFunctionOn …',
     );
+  });
+
+  it('names the page library function a call runs, and leaves out what it is told to', async () => {
+    const connection = { send: async () => ({}) } as unknown as CdpConnection;
+    const recorded: Sent[] = [];
+    recordSends(connection, recorded, isPresenceRefresh);
+    const call = (name: string) => ({ functionDeclaration: `function(...a){return globalThis.__cm.${name}(...a)}` });
+    await connection.send('Runtime.callFunctionOn', call('indicate'));
+    await connection.send('Runtime.callFunctionOn', call('clickPoint'));
+    await connection.send('Runtime.evaluate', { expression: '1' });
+    expect(recorded.map(({ method, libraryCall }) => [method, libraryCall])).toEqual([
+      ['Runtime.callFunctionOn', 'clickPoint'],
+      ['Runtime.evaluate', undefined],
+    ]);
   });
 });

@@ -5,7 +5,7 @@
 // own listener only. A count, not a speed: each step added is paid on every act, and more through the extension.
 import { expect, it } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
-import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import { isPresenceRefresh, recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
 import { startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { TEST_GATE, testServerPolicy } from '../support/test-policy.js';
@@ -13,7 +13,7 @@ import { TEST_GATE, testServerPolicy } from '../support/test-policy.js';
 const sent: Sent[] = [];
 
 const suite = useEngineSuite({
-  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent)),
+  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent, isPresenceRefresh)),
 });
 
 it('a steady click on a site that is not trusted waits on one page call before its press and one after', async () => {

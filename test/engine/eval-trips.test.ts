@@ -6,7 +6,7 @@
 import { expect, it, vi } from 'vitest';
 import { createEngineExecutor } from '../../shared/engine/executor.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
+import { isPresenceRefresh, recordSends, stepsOf, type Sent } from '../../scripts/bench/cdp-ledger.js';
 import { startTestBrowser } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
 import { TEST_GATE, testServerHosts } from '../support/test-policy.js';
@@ -14,7 +14,7 @@ import { TEST_GATE, testServerHosts } from '../support/test-policy.js';
 const sent: Sent[] = [];
 
 const suite = useEngineSuite({
-  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent)),
+  startBrowser: () => startTestBrowser(TEST_GATE, (connection) => recordSends(connection, sent, isPresenceRefresh)),
 });
 
 /** An executor on a tab showing the fixture, past its first evals: the first arms what stays (the trail, the watch). */
