@@ -1,5 +1,5 @@
 // A navigation racing an eval on real Chromium: the script runs in the trusted document it was judged in, or not at all,
-// never in the read-only document that replaced it. 200 races of a document's first eval and 50 of a steady one, each
+// never in the read-only document that replaced it. 100 races of a document's first eval and 100 of a steady one, each
 // with the navigation's commit landing at a different point of the eval (the read-only site answers after a varying
 // delay, the eval starts after another).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { commitWatch, raceEvals, startReadOnlySite, type RaceTab, type ReadOnlyS
 import { pageEval } from '../support/page-probes.js';
 
 const suite = useEngineSuite();
-const RACES = 200;
+const RACES = 100;
 let readOnly: ReadOnlySite;
 let page: PageContext;
 let mainFrameId: string;
@@ -54,7 +54,7 @@ describe('eval bound to the judged document', () => {
   // left the document told quiet, so the raced one goes ahead bound by the main world's unique id (ops/eval-ahead.ts).
   it.each([
     ['its first', false, RACES],
-    ['a steady', true, RACES / 4],
+    ['a steady', true, RACES],
   ])(
     `runs %s eval in no read-only document that a navigation put in place`,
     async (_, primed, races) => {
