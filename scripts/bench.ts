@@ -79,7 +79,24 @@ async function rawBrowser(): Promise<{ open(url: string): Promise<RawTab>; close
     async open(url) {
       const tab = await host.create(url, { focus: false });
       const cdp = await host.cdp(tab.id);
-      await cdp.send('Runtime.evaluate', { expression: LOADED, awaitPromise: true });
+      // The new tab may still show its first blank document, already loaded: asked until the page itself answers.
+      const loaded = `${LOADED}.then(() => location.href)`;
+      const href = () =>
+        cdp
+          .send<{ result: { value?: string } }>('Runtime.evaluate', {
+            expression: loaded,
+            awaitPromise: true,
+            returnByValue: true,
+          })
+          .then(
+            (reply) => reply.result.value,
+            () => undefined,
+          );
+      const deadline = Date.now() + 10_000;
+      while ((await href()) !== url) {
+        if (Date.now() > deadline) throw new Error(`the raw tab never showed ${url}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return { send: (method, params) => cdp.send(method, params), close: () => host.close(tab.id) };
     },
     async close() {
