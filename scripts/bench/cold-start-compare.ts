@@ -4,57 +4,25 @@
 // outside the repo); without it the script says so and exits cleanly.
 // Run: npm run build && PLAYWRIGHT_MCP=/tmp/pwmcp/node_modules/@playwright/mcp/cli.js npx tsx scripts/bench/cold-start-compare.ts
 // (CHROME_MCP_BEFORE=<an earlier build's dist/electron/helper/cli.js> adds that build as a third column.)
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startFixtureServer } from '../../test/support/fixture-server.js';
-import { testServerHosts } from '../../test/support/test-policy.js';
 import { percentile } from './measure.js';
+import { CLI, ours, playwrightMcp, type Server } from './peer-servers.js';
 
-const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
-const CHROMIUM = process.env['CHROME_MCP_CHROMIUM'] ?? '/usr/bin/chromium';
-const PLAYWRIGHT = process.env['PLAYWRIGHT_MCP'];
 const ROUNDS = Number(process.env['COLD_ROUNDS'] ?? 6);
 const PAGE = 'guard-login.html';
-
-interface Server {
-  name: string;
-  navigate: string;
-  spawn(work: string): { command: string; args: string[]; cwd?: string; env?: Record<string, string> };
-}
+const BEFORE = process.env['CHROME_MCP_BEFORE'];
 
 interface Samples {
   list: number[];
   first: number[];
   total: number[];
 }
-
-/** chrome-mcp from the `cli` given: this build, or another one (CHROME_MCP_BEFORE, an earlier build's cli.js). */
-const ours = (name: string, cli: string): Server => ({
-  name,
-  navigate: 'navigate',
-  spawn: (work) => ({
-    command: process.execPath,
-    args: [cli, '--headless', '--port', '0', '--data-dir', join(work, 'data'), '--trust', testServerHosts().join(',')],
-    env: { ...(process.env as Record<string, string>), CHROME_MCP_CHROMIUM: CHROMIUM },
-  }),
-});
-const BEFORE = process.env['CHROME_MCP_BEFORE'];
-
-const root = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
-const THEIRS: Server = {
-  name: 'Playwright MCP',
-  navigate: 'browser_navigate',
-  spawn: (work) => ({
-    command: process.execPath,
-    args: [PLAYWRIGHT!, '--headless', '--isolated', '--executable-path', CHROMIUM, ...root, '--output-dir', work],
-    cwd: work,
-  }),
-};
 
 /** One fresh server: spawn → tools/list → the first navigate, each mark from the spawn. */
 async function round(server: Server, url: string, into: Samples): Promise<void> {
@@ -83,12 +51,13 @@ function line(name: string, samples: Samples): string {
   return `${name.padEnd(16)}${cell(samples.list).padEnd(22)}${cell(samples.first).padEnd(22)}${cell(samples.total)}`;
 }
 
-if (!PLAYWRIGHT || !existsSync(PLAYWRIGHT)) {
+const theirs = playwrightMcp();
+if (!theirs) {
   console.log('cold start beside Playwright MCP: skipped (set PLAYWRIGHT_MCP to the cli.js of @playwright/mcp)');
   process.exit(0);
 }
 const site = await startFixtureServer();
-const servers = [ours('chrome-mcp', CLI), ...(BEFORE ? [ours('chrome-mcp before', BEFORE)] : []), THEIRS];
+const servers = [ours('chrome-mcp', CLI), ...(BEFORE ? [ours('chrome-mcp before', BEFORE)] : []), theirs];
 const results = new Map<Server, Samples>(servers.map((server) => [server, { list: [], first: [], total: [] }]));
 try {
   for (let i = 0; i < ROUNDS; i++) {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FixtureServer } from '../../test/support/fixture-server.js';
 import { call, connect } from './mcp-client.js';
-import { ROUNDS, Table, time } from './measure.js';
+import { ROUNDS, settle, Table, time } from './measure.js';
 
 export async function devtoolsReads(server: FixtureServer): Promise<Table> {
   const table = new Table(['call', 'p50', 'p95', 'status p50', 'status p95', 'p50 ratio']);
@@ -18,6 +18,7 @@ export async function devtoolsReads(server: FixtureServer): Promise<Table> {
       expression: `for (let i = 0; i < 300; i++) console.log('line', i);
         await Promise.all(Array.from({ length: 100 }, (_, i) => fetch('/network-data.json?i=' + i))); 0`,
     });
+    await settle();
     const plain = await time(ROUNDS, () => call(client, 'status'));
     table.report('status', plain);
     table.report('tabs', await time(ROUNDS, () => call(client, 'tabs')), plain);
