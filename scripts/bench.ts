@@ -24,7 +24,7 @@ import { startExtensionBrowser, type ExtensionBrowser } from '../test/support/ex
 import { TEST_POLICY } from '../test/support/test-policy.js';
 import { call, connect } from './bench/mcp-client.js';
 import { coldStart, coldStartLines } from './bench/cold-start.js';
-import { percentile, ROUNDS, Table, time } from './bench/measure.js';
+import { percentile, ROUNDS, settle, Table, time } from './bench/measure.js';
 import { devtoolsReads } from './bench/devtools-reads.js';
 import { roundTrips } from './bench/round-trips.js';
 import { extensionTrips } from './bench/extension-trips.js';
@@ -35,9 +35,6 @@ import { sweep, type RawTab } from './bench/sweep.js';
 const ECHO_EXTENSION = fileURLToPath(new URL('../test/bridge/support/echo-extension.ts', import.meta.url));
 const LOADED = 'new Promise(r => document.readyState === "complete" ? r() : addEventListener("load", r))';
 const tokens = (chars: number) => Math.round(chars / 4);
-/** A just-launched browser is left this long to finish its own start-up before calls on it are timed. */
-const SETTLE_MS = 5_000;
-const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const timings = new Table();
 const sizes = new Table();
 const report = timings.report.bind(timings);
@@ -240,10 +237,10 @@ async function main(): Promise<void> {
       await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })),
       raw.evaluate,
     );
-    // The browser keeps busy with its own start-up for seconds after the launch (measured: eval p50 10.2 ms in the
-    // first 200 calls, 5.5 in the next, 4.1 after 5 s), which the cold start above counts; the rows below are calls in
-    // a session under way.
+    // The rows below are calls in a session under way, once the browser's start-up work is over.
     await settle();
+    // What any MCP call costs here before it reaches a page: the SDK, stdio both ways, our dispatch and audit.
+    report('status (an MCP call that touches no page)', await time(ROUNDS, () => call(client, 'status')));
     report(
       'eval document.title',
       await time(ROUNDS, () => call(client, 'eval', { expression: 'document.title' })),
