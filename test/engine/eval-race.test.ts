@@ -2,14 +2,14 @@
 // never in the read-only document that replaced it. 100 races of a document's first eval and 100 of a steady one, each
 // with the navigation's commit landing at a different point of the eval (the read-only site answers after a varying
 // delay, the eval starts after another).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { evaluate } from '../../shared/engine/ops/eval.js';
 import { PageContext } from '../../shared/engine/page-context.js';
 import { PolicyGate } from '../../shared/engine/policy-gate.js';
 import { policyFromFlags } from '../../shared/policy/flags.js';
 import { loadUrl } from '../support/browser.js';
 import { ctx, useEngineSuite } from '../support/engine-suite.js';
-import { commitWatch, raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
+import { commitWatch, itRacesEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
 import { pageEval } from '../support/page-probes.js';
 
 const suite = useEngineSuite();
@@ -50,18 +50,10 @@ const tab: RaceTab = {
 };
 
 describe('eval bound to the judged document', () => {
-  // Unprimed, each race's eval is the document's first and asks the page (the mark); primed, an eval before the race
-  // left the document told quiet, so the raced one goes ahead bound by the main world's unique id (ops/eval-ahead.ts).
-  it.each([
-    ['its first', false, RACES],
-    ['a steady', true, RACES],
-  ])(
-    `runs %s eval in no read-only document that a navigation put in place`,
-    async (_, primed, races) => {
-      const trusted = `${suite.server.crossOrigin}/mcp-hello.html`;
-      const outcomes = await raceEvals(tab, { trusted, readOnly: readOnly.origin, primed, races });
-      console.log(`eval-race (${primed ? 'primed' : 'first'}): ${JSON.stringify(outcomes)}`);
-    },
+  itRacesEvals(
+    'eval-race',
+    () => ({ tab, trusted: `${suite.server.crossOrigin}/mcp-hello.html`, readOnly: readOnly.origin }),
+    { first: RACES, steady: RACES },
     600_000,
   );
 });

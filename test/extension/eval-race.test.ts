@@ -1,10 +1,10 @@
 // A navigation racing an eval in the person's Chrome through the real extension (as the engine's eval-race test does
 // in the fallback): the script runs in the trusted document it was judged in, or not at all, never in the read-only
-// document that replaced it. 30 and 8 races, not the engine's 200 and 50: each goes through the bridge and the
-// extension's debugger, and the file is kept to about 20 s of test time; the engine's test sweeps the timings wide.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+// document that replaced it. 30 and 8 races, not the engine's 100 and 100: each goes through the bridge and the
+// extension's debugger, and the file is kept to about 20–35 s of test time; the engine's test sweeps the timings wide.
+import { afterAll, beforeAll, describe } from 'vitest';
 import { policyFromFlags } from '../../shared/policy/flags.js';
-import { commitWatch, raceEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
+import { commitWatch, itRacesEvals, startReadOnlySite, type RaceTab, type ReadOnlySite } from '../support/eval-race.js';
 import { testServerHosts } from '../support/test-policy.js';
 import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
 import { probePage, type PageProbe } from './support/page-probe.js';
@@ -56,16 +56,10 @@ const tab: RaceTab = {
 };
 
 describe('eval bound to the judged document, through the extension', () => {
-  it.each([
-    ['its first', false, FIRST_RACES],
-    ['a steady', true, STEADY_RACES],
-  ])(
-    `runs %s eval in no read-only document that a navigation put in place`,
-    async (_, primed, races) => {
-      const trusted = `${linked.fixtures.crossOrigin}/mcp-hello.html`;
-      const outcomes = await raceEvals(tab, { trusted, readOnly: readOnly.origin, primed, races });
-      console.log(`extension eval-race (${primed ? 'primed' : 'first'}): ${JSON.stringify(outcomes)}`);
-    },
+  itRacesEvals(
+    'extension eval-race',
+    () => ({ tab, trusted: `${linked.fixtures.crossOrigin}/mcp-hello.html`, readOnly: readOnly.origin }),
+    { first: FIRST_RACES, steady: STEADY_RACES },
     120_000,
   );
 });

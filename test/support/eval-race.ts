@@ -3,7 +3,7 @@
 // never in the read-only document that replaced it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type { CdpEvent } from '../../shared/engine/cdp.js';
 import { ToolError } from '../../shared/protocol/errors.js';
 import type { OperationResult } from '../../shared/protocol/operations.js';
@@ -102,6 +102,38 @@ export async function raceEvals(tab: RaceTab, { trusted, readOnly, primed, races
   expect(await tab.asPage(`localStorage.getItem('ran')`)).toBeNull();
   expect(outcomes.ranOnTrusted + outcomes.refused).toBe(races);
   return outcomes;
+}
+
+/** Where a file's races run, once its hooks have started it. */
+export interface RaceSetting {
+  tab: RaceTab;
+  trusted: string;
+  readOnly: string;
+}
+
+/**
+ * The file's two race tests: `first` races of a document's first eval (each asks the page first), `steady` of one a
+ * priming eval left told quiet (it goes ahead bound by the main world's unique id, ops/eval-ahead.ts). `label` names
+ * the outcomes logged.
+ */
+export function itRacesEvals(
+  label: string,
+  setting: () => RaceSetting,
+  races: { first: number; steady: number },
+  timeoutMs: number,
+): void {
+  it.each([
+    ['its first', false, races.first],
+    ['a steady', true, races.steady],
+  ])(
+    `runs %s eval in no read-only document that a navigation put in place`,
+    async (_, primed, count) => {
+      const { tab, trusted, readOnly } = setting();
+      const outcomes = await raceEvals(tab, { trusted, readOnly, primed, races: count });
+      console.log(`${label} (${primed ? 'primed' : 'first'}): ${JSON.stringify(outcomes)}`);
+    },
+    timeoutMs,
+  );
 }
 
 /**
