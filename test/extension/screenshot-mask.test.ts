@@ -1,24 +1,17 @@
 // screenshot with secrets on the page through the real extension (as the engine's screenshot-mask test does in the
 // fallback): typed passwords and card numbers are painted over in every frame while captured, the page left as it was.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { readPng } from '../support/png.js';
 import { maskCases, type ShotTab } from '../support/screenshot-mask-cases.js';
-import { startLinkedExtension, type LinkedExtension } from './support/linked-extension.js';
+import { useLinkedExtension } from './support/use-linked-extension.js';
 import { probePage } from './support/page-probe.js';
 
-let linked: LinkedExtension;
+const extension = useLinkedExtension();
 let opened = 0;
-
-beforeAll(async () => {
-  linked = await startLinkedExtension();
-});
-
-afterAll(async () => {
-  await linked?.close();
-});
 
 /** A tab of its own in front, where Chrome draws the frames a capture copies; its own address, for the probe. */
 async function open(): Promise<ShotTab> {
+  const linked = extension();
   const url = linked.fixtures.url(`shot-secrets.html?tab=${++opened}`);
   const tab = String((await linked.run('tab_new', { url, focus: true })).data?.['tab']);
   const page = await probePage(linked.browser, url);
