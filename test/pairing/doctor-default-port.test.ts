@@ -5,9 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BridgeStateFile } from '../../electron/core/pairing/bridge-state.js';
-import { SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/protocol/wire.js';
-import { envWithoutKeychain, tempDirs } from './support/cli.js';
+import { envWithoutKeychain, fileSecret, tempDirs } from './support/cli.js';
 
 const SCRIPT = fileURLToPath(new URL('./support/default-port-doctor.ts', import.meta.url));
 // The namespace's loopback starts down; `ip` brings it up before the script runs.
@@ -15,8 +14,6 @@ const IN_NAMESPACE = ['-rn', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh']
 const namespaces = spawnSync('unshare', [...IN_NAMESPACE, 'true'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
 
 const dirs = tempDirs('doctor-port');
-/** A secret in the 0600 file: the namespace's doctor reaches no session bus, so no keychain either. */
-const fileSecret = (dataDir: string) => new SecretStore(dataDir, () => Promise.resolve(undefined)).ensure();
 afterAll(() => dirs.cleanup());
 
 interface Report {
@@ -47,6 +44,7 @@ describe('doctor, default port squatted', () => {
   it.skipIf(!namespaces)(
     'names the squatter as not this core, with or without a secret to check it, and after a core died',
     async () => {
+      // Secrets in the 0600 file: the namespace's doctor reaches no session bus, so no keychain either.
       const withSecret = dirs.dataDir();
       await fileSecret(withSecret);
       const noSecret = dirs.dataDir();

@@ -7,11 +7,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { EXTENSION_DIR } from '../../electron/core/package-root.js';
 import { BridgeStateFile, readBridgeState } from '../../electron/core/pairing/bridge-state.js';
-import { SecretStore } from '../../electron/core/pairing/secret-store.js';
 import { WIRE_VERSION } from '../../shared/protocol/wire.js';
 import { EXT, Peer } from '../bridge/support/peer.js';
 import { until } from '../extension/support/until.js';
-import { CLI, envWithoutKeychain, runCli, tempDirs } from './support/cli.js';
+import { CLI, envWithoutKeychain, fileSecret, runCli, tempDirs } from './support/cli.js';
 
 const dirs = tempDirs('doctor-version');
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -50,7 +49,7 @@ describe('doctor and the wire version', () => {
   it('names an extension of wire v1 the core refused, and how it links again, until a link clears it', async () => {
     const dataDir = dirs.dataDir();
     // The file store, as the core's environment has no keychain either.
-    const { secret } = await new SecretStore(dataDir, () => Promise.resolve(undefined)).ensure();
+    const { secret } = await fileSecret(dataDir);
     const port = await startCore(dataDir);
 
     // The old extension's hello: wire v1, the secret in clear. Twice, as its retries would.
@@ -98,7 +97,7 @@ describe('doctor and the wire version', () => {
 
   it('names a core of another wire version on the bridge port as that, not as one to pair', async () => {
     const dataDir = dirs.dataDir();
-    await new SecretStore(dataDir, () => Promise.resolve(undefined)).ensure();
+    await fileSecret(dataDir);
     // What a core from before the bump answers our hello (it read it as another version), then hangs up.
     const old = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     cleanups.push(() => new Promise((resolve) => old.close(resolve)));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openKeychain } from '../../../electron/core/pairing/keychain.js';
-import { SecretStore } from '../../../electron/core/pairing/secret-store.js';
+import { SecretStore, type StoredSecret } from '../../../electron/core/pairing/secret-store.js';
 import { removeDir } from '../../support/remove-dir.js';
 
 export const CLI = fileURLToPath(new URL('../../../dist/electron/helper/cli.js', import.meta.url));
@@ -47,6 +47,11 @@ export function envWithoutKeychain(extra: NodeJS.ProcessEnv = {}): NodeJS.Proces
   const env = { ...process.env, ...extra };
   for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY']) delete env[name];
   return env;
+}
+
+/** The data dir's pairing secret in its 0600 file, made if missing: the store a core with no keychain keeps. */
+export function fileSecret(dataDir: string): Promise<StoredSecret> {
+  return new SecretStore(dataDir, () => Promise.resolve(undefined)).ensure();
 }
 
 /** Temp dirs for one test file; `cleanup` removes them and any keychain entry a store made for them. */
