@@ -11,8 +11,10 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startFixtureServer } from '../../test/support/fixture-server.js';
+import { textOf } from '../../test/support/tool-result.js';
 import { percentile, settle, Table } from './measure.js';
-import { CLI, ours, playwrightMcp, type Server } from './peer-servers.js';
+import { call, CLI } from './mcp-client.js';
+import { ours, playwrightMcp, type Server } from './peer-servers.js';
 import { sizedPage } from './sweep.js';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '100,10000').split(',').map(Number);
@@ -31,16 +33,9 @@ async function start(server: Server): Promise<Running> {
   return { client, work };
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool({ name, arguments: args });
-  const text = JSON.stringify(result.content);
-  if (result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
-  return text;
-}
-
 /** The ref Playwright MCP's snapshot gives the element of `role` and `name`. */
 function refIn(snapshot: string, role: string, name: string): string {
-  const ref = new RegExp(`${role} \\\\"${name}\\\\" \\[ref=(\\w+)\\]`).exec(snapshot)?.[1];
+  const ref = new RegExp(`${role} "${name}" \\[ref=(\\w+)\\]`).exec(snapshot)?.[1];
   if (!ref) throw new Error(`Playwright MCP's snapshot has no ${role} "${name}"`);
   return ref;
 }
@@ -58,7 +53,7 @@ try {
     const url = sizedPage(site, elements);
     await call(a.client, 'navigate', { url });
     await call(b.client, theirs.navigate, { url });
-    const snapshot = await call(b.client, 'browser_snapshot', {});
+    const snapshot = textOf(await call(b.client, 'browser_snapshot', {}));
     const [go, name] = [refIn(snapshot, 'button', 'Go'), refIn(snapshot, 'textbox', 'Name')];
     await settle();
     const calls: [string, () => Promise<unknown>, () => Promise<unknown>][] = [

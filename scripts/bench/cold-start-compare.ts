@@ -12,7 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startFixtureServer } from '../../test/support/fixture-server.js';
 import { percentile } from './measure.js';
-import { CLI, ours, playwrightMcp, type Server } from './peer-servers.js';
+import { CLI } from './mcp-client.js';
+import { ours, playwrightMcp, type Server } from './peer-servers.js';
 
 const ROUNDS = Number(process.env['COLD_ROUNDS'] ?? 6);
 const PAGE = 'guard-login.html';

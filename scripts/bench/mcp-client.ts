@@ -6,7 +6,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { textOf, type CallResult } from '../../test/support/tool-result.js';
 import { testServerHosts } from '../../test/support/test-policy.js';
 
-const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
+
+/**
+ * The arguments that start `cli` headless on `dataDir`. The bench pages are served from loopback; the run trusts that
+ * server, by its port (a bare local host grants nothing), as a person would trust their own dev server.
+ */
+export function cliArgs(cli: string, dataDir: string, flags: string[] = []): string[] {
+  return [cli, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', testServerHosts().join(','), ...flags];
+}
 
 /** `cli`: another build's entry point (an A/B of two builds, ab-builds.ts); this tree's by default. */
 export async function connect(
@@ -16,13 +24,9 @@ export async function connect(
   cli = CLI,
 ): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
-  // The bench pages are served from loopback; the run trusts that server, by its port (a bare local host grants
-  // nothing), as a person would trust their own dev server.
-  const trust = testServerHosts().join(',');
-  const args = [cli, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', trust, ...flags];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args,
+    args: cliArgs(cli, dataDir, flags),
     stderr: 'ignore',
     ...(env ? { env: env as Record<string, string> } : {}),
   });

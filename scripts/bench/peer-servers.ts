@@ -2,10 +2,8 @@
 // cli.js PLAYWRIGHT_MCP names (an `npm i @playwright/mcp` outside the repo; not a dependency), both on Debian's Chromium.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { testServerHosts } from '../../test/support/test-policy.js';
+import { cliArgs } from './mcp-client.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/electron/helper/cli.js', import.meta.url));
 const CHROMIUM = process.env['CHROME_MCP_CHROMIUM'] ?? '/usr/bin/chromium';
 const PLAYWRIGHT = process.env['PLAYWRIGHT_MCP'];
 
@@ -22,7 +20,7 @@ export const ours = (name: string, cli: string): Server => ({
   navigate: 'navigate',
   spawn: (work) => ({
     command: process.execPath,
-    args: [cli, '--headless', '--port', '0', '--data-dir', join(work, 'data'), '--trust', testServerHosts().join(',')],
+    args: cliArgs(cli, join(work, 'data')),
     env: { ...(process.env as Record<string, string>), CHROME_MCP_CHROMIUM: CHROMIUM },
   }),
 });
