@@ -27,6 +27,7 @@ import { coldStart, coldStartLines } from './bench/cold-start.js';
 import { percentile, ROUNDS, settle, Table, time } from './bench/measure.js';
 import { devtoolsReads } from './bench/devtools-reads.js';
 import { roundTrips } from './bench/round-trips.js';
+import { sdkFloor } from './bench/sdk-floor.js';
 import { extensionTrips } from './bench/extension-trips.js';
 import { extensionHops } from './bench/extension-hops.js';
 import { pageProfile } from './bench/page-profile.js';
@@ -239,7 +240,9 @@ async function main(): Promise<void> {
     );
     // The rows below are calls in a session under way, once the browser's start-up work is over.
     await settle();
-    // What any MCP call costs here before it reaches a page: the SDK, stdio both ways, our dispatch and audit.
+    // What any MCP call costs here before it reaches a page: the SDK, stdio both ways, our dispatch and audit; and the
+    // SDK and stdio alone, a bare server's no-op tool.
+    report('a bare MCP SDK server, no-op tool (the SDK and stdio)', await sdkFloor(ROUNDS));
     report('status (an MCP call that touches no page)', await time(ROUNDS, () => call(client, 'status')));
     report(
       'eval document.title',
