@@ -133,7 +133,7 @@ describe('windows an eval’s script opens, through the extension', () => {
     ).toBe(0);
   });
 
-  it('the same form submitted by the eval’s body itself: held, and the next result names it', async () => {
+  it('the same form submitted by the eval’s body itself: held, and named by that eval’s result or the next', async () => {
     const held = await nextHeld(await run(`${blankForm(`${readable.origin}/form-body`, 'bodyForm')}; 0`));
     expect(await reachedReadable()).toEqual([]);
     expectHeld(held, 'form-body');
