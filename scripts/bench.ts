@@ -21,6 +21,7 @@ import { textOf } from '../test/support/tool-result.js';
 import { refIn, runWholeTask, type TaskBill } from '../test/support/whole-task.js';
 import { envWithoutKeychain, runCli } from '../test/pairing/support/cli.js';
 import { startExtensionBrowser, type ExtensionBrowser } from '../test/support/extension-browser.js';
+import { until } from '../test/extension/support/until.js';
 import { TEST_POLICY } from '../test/support/test-policy.js';
 import { call, connect } from './bench/mcp-client.js';
 import { coldStart, coldStartLines } from './bench/cold-start.js';
@@ -96,11 +97,7 @@ async function rawBrowser(): Promise<{ open(url: string): Promise<RawTab>; close
             (reply) => reply.result.value,
             () => undefined,
           );
-      const deadline = Date.now() + 10_000;
-      while ((await href()) !== url) {
-        if (Date.now() > deadline) throw new Error(`the raw tab never showed ${url}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      if ((await until(href, (shown) => shown === url)) !== url) throw new Error(`the raw tab never showed ${url}`);
       return { send: (method, params) => cdp.send(method, params), close: () => host.close(tab.id) };
     },
     async close() {

@@ -8,12 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer } from '../../test/support/fixture-server.js';
 import { textOf } from '../../test/support/tool-result.js';
 import { percentile, settle, Table } from './measure.js';
-import { call, CLI } from './mcp-client.js';
+import { call, CLI, connectOver } from './mcp-client.js';
 import { ours, playwrightMcp, type Server } from './peer-servers.js';
 import { sizedPage } from './sweep.js';
 
@@ -28,9 +27,7 @@ interface Running {
 
 async function start(server: Server): Promise<Running> {
   const work = mkdtempSync(join(tmpdir(), 'chrome-mcp-calls-'));
-  const client = new Client({ name: 'calls-compare', version: '1' });
-  await client.connect(new StdioClientTransport({ ...server.spawn(work), stderr: 'ignore' }));
-  return { client, work };
+  return { client: await connectOver(server.spawn(work), 'calls-compare'), work };
 }
 
 /** The ref Playwright MCP's snapshot gives the element of `role` and `name`. */

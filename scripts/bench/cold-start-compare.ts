@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer } from '../../test/support/fixture-server.js';
 import { percentile } from './measure.js';
-import { CLI } from './mcp-client.js';
+import { CLI, connectOver } from './mcp-client.js';
 import { ours, playwrightMcp, type Server } from './peer-servers.js';
 
 const ROUNDS = Number(process.env['COLD_ROUNDS'] ?? 6);
@@ -29,9 +28,9 @@ interface Samples {
 async function round(server: Server, url: string, into: Samples): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'chrome-mcp-cold-'));
   const start = performance.now();
-  const client = new Client({ name: 'cold-start', version: '1' });
+  let client: Client | undefined;
   try {
-    await client.connect(new StdioClientTransport({ ...server.spawn(work), stderr: 'ignore' }));
+    client = await connectOver(server.spawn(work), 'cold-start');
     await client.listTools();
     const listed = performance.now();
     const result = await client.callTool({ name: server.navigate, arguments: { url } });
@@ -41,7 +40,7 @@ async function round(server: Server, url: string, into: Samples): Promise<void> 
     into.first.push(answered - listed);
     into.total.push(answered - start);
   } finally {
-    await client.close();
+    await client?.close();
     rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   }
 }

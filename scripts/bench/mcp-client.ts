@@ -16,6 +16,26 @@ export function cliArgs(cli: string, dataDir: string, flags: string[] = []): str
   return [cli, '--headless', '--port', '0', '--data-dir', dataDir, '--trust', testServerHosts().join(','), ...flags];
 }
 
+/** How to start an MCP server on stdio: the command, and where and with what environment it runs. */
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/** An SDK client connected over stdio to the server `spawn` starts (its stderr dropped), closed again if that fails. */
+export async function connectOver(spawn: SpawnSpec, name = 'bench'): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  try {
+    await client.connect(new StdioClientTransport({ ...spawn, stderr: 'ignore' }));
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return client;
+}
+
 /** `cli`: another build's entry point (an A/B of two builds, ab-builds.ts); this tree's by default. */
 export async function connect(
   dataDir: string,
@@ -24,14 +44,11 @@ export async function connect(
   cli = CLI,
 ): Promise<{ client: Client; startMs: number; listBytes: number }> {
   const start = performance.now();
-  const transport = new StdioClientTransport({
+  const client = await connectOver({
     command: process.execPath,
     args: cliArgs(cli, dataDir, flags),
-    stderr: 'ignore',
     ...(env ? { env: env as Record<string, string> } : {}),
   });
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(transport);
   const list = await client.listTools();
   const startMs = performance.now() - start;
   return { client, startMs, listBytes: Buffer.byteLength(JSON.stringify(list)) };

@@ -2,7 +2,7 @@
 // cli.js PLAYWRIGHT_MCP names (an `npm i @playwright/mcp` outside the repo; not a dependency), both on Debian's Chromium.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliArgs } from './mcp-client.js';
+import { cliArgs, type SpawnSpec } from './mcp-client.js';
 
 const CHROMIUM = process.env['CHROME_MCP_CHROMIUM'] ?? '/usr/bin/chromium';
 const PLAYWRIGHT = process.env['PLAYWRIGHT_MCP'];
@@ -11,7 +11,7 @@ export interface Server {
   name: string;
   navigate: string;
   /** The command that starts it, its files kept under `work`. */
-  spawn(work: string): { command: string; args: string[]; cwd?: string; env?: Record<string, string> };
+  spawn(work: string): SpawnSpec;
 }
 
 /** chrome-mcp from the `cli` given: this build, or another one (an earlier build's cli.js). */
